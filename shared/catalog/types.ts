@@ -1,0 +1,77 @@
+// The instance-type catalog: raw facts per EC2 instance type (as DescribeInstanceTypes, the Pricing API and
+// DescribeSpotPriceHistory report them), and the per-EC2NodeClass view the scheduler uses.
+import type { ResourceList } from '../api/resources';
+
+export type CapacityType = 'spot' | 'on-demand';
+export type Arch = 'amd64' | 'arm64';
+
+export interface InstanceTypeInfo {
+  name: string;
+  family: string;
+  /** Karpenter's instance-category: the family's leading letters ("m", "c", "inf", "trn", "g", "p"). */
+  category: string;
+  generation: number;
+  size: string;
+  vcpu: number;
+  memoryMiB: number;
+  arch: Arch;
+  cpuManufacturer?: string;
+  cpuClockMhz?: number;
+  gpu?: { count: number; name: string; manufacturer: string; memoryMiB: number };
+  accelerator?: { count: number; name: string; manufacturer: string; cores?: number };
+  maxEnis: number;
+  ipv4PerEni: number;
+  /** Branch ENIs for security groups for pods (vpc.amazonaws.com/pod-eni); 0 when unsupported. */
+  branchEnis?: number;
+  efa?: number;
+  localNvmeGiB?: number;
+  networkBandwidthMbps?: number;
+  ebsBandwidthMbps?: number;
+  hypervisor: 'nitro' | 'xen' | '';
+  bareMetal: boolean;
+  encryptionInTransit?: boolean;
+  currentGeneration: boolean;
+  onDemandPrice: number;
+  /** Spot price per zone; a zone absent here has no spot offering. */
+  spotPrice: Record<string, number>;
+  /** Zones that offer the type at all. */
+  zones: string[];
+}
+
+export interface Catalog {
+  region: string;
+  zones: { name: string; id: string }[];
+  generatedAt: string;
+  source: string;
+  types: InstanceTypeInfo[];
+}
+
+export interface Offering {
+  zone: string;
+  zoneId?: string;
+  capacityType: CapacityType;
+  price: number;
+  available: boolean;
+}
+
+/** An instance type as seen through one EC2NodeClass: capacity, overhead and allocatable depend on its kubelet. */
+export interface InstanceType {
+  name: string;
+  info: InstanceTypeInfo;
+  /** Karpenter's well-known labels, single-valued (zone and capacity type come from offerings). */
+  labels: Record<string, string>;
+  capacity: ResourceList;
+  overhead: { kubeReserved: ResourceList; systemReserved: ResourceList; evictionThreshold: ResourceList };
+  allocatable: ResourceList;
+  offerings: Offering[];
+}
+
+/** An offering the cloud recently refused (insufficient capacity), skipped until it expires. */
+export interface UnavailableOffering {
+  instanceType: string;
+  zone: string;
+  capacityType: CapacityType;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+  reason?: string;
+}

@@ -1,0 +1,134 @@
+// The narrow interfaces the engine needs from the outside world. AWS, Kubernetes and the simulator each implement
+// them; handlers wire an implementation to an engine use-case and nothing else.
+import type { EC2NodeClass, NodePool } from './api/karpenter';
+import type {
+  DaemonSet,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PodRef,
+  StorageClass,
+  Taint,
+} from './api/kube';
+import type { DecisionRecord, NodeClaim, NodeClaimState } from './api/nodeclaim';
+import type { CapacityType, InstanceType, UnavailableOffering } from './catalog/types';
+
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export type InstanceState = 'pending' | 'running' | 'stopping' | 'stopped' | 'shutting-down' | 'terminated';
+
+export interface CloudInstance {
+  instanceId: string;
+  providerID: string;
+  instanceType: string;
+  zone: string;
+  capacityType: CapacityType;
+  pricePerHour: number;
+  state: InstanceState;
+  launchedAt: string;
+  imageId?: string;
+  subnetId?: string;
+  securityGroupIds?: string[];
+  tags: Record<string, string>;
+}
+
+export interface LaunchRequest {
+  claim: NodeClaim;
+  nodePool: NodePool;
+  nodeClass: EC2NodeClass;
+  /** The claim's instance-type options, cheapest first, with offerings already filtered by the claim. */
+  instanceTypes: InstanceType[];
+}
+
+export interface CloudProvider {
+  /** Launches exactly one instance for the claim; replaying the same claim uid returns the same instance. Throws
+   * InsufficientCapacityError or LaunchError. */
+  create(request: LaunchRequest): Promise<CloudInstance>;
+  /** Terminates; an instance that is already gone is not an error. */
+  delete(instanceId: string): Promise<void>;
+  get(instanceId: string): Promise<CloudInstance | undefined>;
+  /** This cluster's instances, found by tag. */
+  list(): Promise<CloudInstance[]>;
+  /** Instance types as seen through the EC2NodeClass (allocatable depends on its kubelet settings). */
+  getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]>;
+  /** Why the claim's instance no longer matches its EC2NodeClass (AMI, subnet, security groups), if it does not. */
+  isDrifted(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<string | undefined>;
+}
+
+export interface ClusterEvent {
+  involved: { kind: 'Pod' | 'Node' | 'NodeClaim' | 'NodePool'; name: string; namespace?: string; uid?: string };
+  type: 'Normal' | 'Warning';
+  /** Karpenter's reasons: Nominated, FailedScheduling, DisruptionBlocked, Disrupting, ... */
+  reason: string;
+  message: string;
+}
+
+export type EvictionOutcome = 'evicted' | 'blocked' | 'gone';
+export type BindOutcome = 'bound' | 'conflict' | 'gone';
+
+export interface ClusterApi {
+  listPendingPods(): Promise<Pod[]>;
+  /** Bound pods, all or on one node. */
+  listPods(filter?: { nodeName?: string }): Promise<Pod[]>;
+  listNodes(): Promise<Node[]>;
+  listDaemonSets(): Promise<DaemonSet[]>;
+  listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]>;
+  listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]>;
+  listPersistentVolumes(): Promise<PersistentVolume[]>;
+  listStorageClasses(): Promise<StorageClass[]>;
+  listNamespaces(): Promise<Namespace[]>;
+  listNodePools(): Promise<NodePool[]>;
+  listNodeClasses(): Promise<EC2NodeClass[]>;
+  bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome>;
+  cordon(nodeName: string): Promise<void>;
+  setDisruptedTaint(nodeName: string, present: boolean): Promise<void>;
+  syncNode(nodeName: string, desired: { labels: Record<string, string>; taints: Taint[] }): Promise<void>;
+  deleteNode(nodeName: string): Promise<void>;
+  evict(pod: PodRef): Promise<EvictionOutcome>;
+  recordEvent(event: ClusterEvent): Promise<void>;
+}
+
+export interface ClaimFilter {
+  states?: readonly NodeClaimState[];
+  nodePool?: string;
+}
+
+export interface NodeClaimStore {
+  /** Writes a new claim; throws ConflictError if the name exists. */
+  create(claim: NodeClaim): Promise<NodeClaim>;
+  get(name: string): Promise<NodeClaim | undefined>;
+  list(filter?: ClaimFilter): Promise<NodeClaim[]>;
+  getByInstanceId(instanceId: string): Promise<NodeClaim | undefined>;
+  /** Moves the claim to `to`, applying `patch`, conditional on the version the caller read. Throws
+   * IllegalTransitionError for a transition the state machine forbids and ConflictError on a lost race. */
+  transition(claim: NodeClaim, to: NodeClaimState, patch?: Partial<NodeClaim>): Promise<NodeClaim>;
+  /** Patches fields without changing state, conditional on version. */
+  update(claim: NodeClaim, patch: Partial<NodeClaim>): Promise<NodeClaim>;
+  /** Deletes, conditional on version (an ICE-failed claim is deleted so its pods re-plan). */
+  delete(claim: NodeClaim): Promise<void>;
+  markUnavailable(offering: UnavailableOffering): Promise<void>;
+  /** Offerings whose expiry is still in the future at `now` (filtering is done in the read). */
+  listUnavailable(now: number): Promise<UnavailableOffering[]>;
+  putDecision(record: DecisionRecord): Promise<void>;
+  listDecisions(nodeClaim: string): Promise<DecisionRecord[]>;
+}
+
+export interface QueueMessage {
+  body: string;
+  groupId?: string;
+  deduplicationId?: string;
+  delaySeconds?: number;
+}
+
+/** Where a function re-queues follow-up work (the termination state machine, the sweep). */
+export interface WorkQueue {
+  send(message: QueueMessage): Promise<void>;
+}

@@ -1,0 +1,107 @@
+// The solver's public contract. The provisioner, consolidation, the simulator and the benchmark all call `solve`
+// with this input and read this result; nothing else about the solver is public.
+import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../api/karpenter';
+import type {
+  DaemonSet,
+  Namespace,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  StorageClass,
+  Taint,
+} from '../api/kube';
+import type { ResourceList } from '../api/resources';
+import type { CapacityType, InstanceType } from '../catalog/types';
+
+/** A node the cluster already has, or an in-flight NodeClaim that will become one. Filled before new capacity. */
+export interface ClusterNode {
+  /** Node name, or the NodeClaim name while it has not registered. */
+  name: string;
+  nodeClaim?: string;
+  nodePool?: string;
+  /** Includes hostname, zone, instance type, capacity type and the NodePool's labels. */
+  labels: Record<string, string>;
+  taints: Taint[];
+  /** Taints expected to disappear once the node initializes; ignored while `inflight`. */
+  startupTaints?: Taint[];
+  allocatable: ResourceList;
+  /** Pods bound or nominated to it; they count for resources, host ports, topology and anti-affinity. */
+  pods: Pod[];
+  /** Launched or launching but not yet initialized. */
+  inflight: boolean;
+  /** Being disrupted: takes no new pods, but its pods still count for topology. */
+  markedForDeletion?: boolean;
+  pricePerHour?: number;
+  instanceType?: string;
+  capacityType?: CapacityType;
+}
+
+export interface SchedulingOptions {
+  /** Cut each NodeClaim's instance-type options to this many cheapest types (minValues permitting). Default 60. */
+  maxInstanceTypes?: number;
+  /** Stop placing new pods after this many milliseconds; the rest are returned unschedulable with a timeout reason. */
+  timeoutMs?: number;
+  /** Names new NodeClaims; default `<nodepool>-<n>` with n counting from 1. */
+  nameNodeClaim?: (nodePool: string, index: number) => string;
+  /** Skip new capacity: only existing nodes may take pods (consolidation's "can these pods move?" question). */
+  existingNodesOnly?: boolean;
+  /** Clock for the timeout; injected so simulations stay deterministic. */
+  now?: () => number;
+}
+
+export interface SchedulingInput {
+  pods: Pod[];
+  nodePools: NodePool[];
+  nodeClasses?: EC2NodeClass[];
+  /** The instance types each NodePool may use, keyed by NodePool name, already resolved through its EC2NodeClass. */
+  instanceTypes: Map<string, InstanceType[]>;
+  existingNodes?: ClusterNode[];
+  daemonSets?: DaemonSet[];
+  pvcs?: PersistentVolumeClaim[];
+  pvs?: PersistentVolume[];
+  storageClasses?: StorageClass[];
+  namespaces?: Namespace[];
+  /** Resources already in use per NodePool, for `limits`; derived from existingNodes when absent. */
+  nodePoolUsage?: Map<string, ResourceList>;
+  options?: SchedulingOptions;
+}
+
+export interface PlannedOffering {
+  instanceType: string;
+  zone: string;
+  capacityType: CapacityType;
+  price: number;
+}
+
+export interface PlannedNodeClaim {
+  name: string;
+  nodePool: string;
+  nodeClass: string;
+  /** The NodeClaim's final requirements: the NodePool's, narrowed by its pods, with minValues kept. */
+  requirements: NodeSelectorRequirementWithMinValues[];
+  /** Instance types that fit all its pods, cheapest first, at most `maxInstanceTypes`. */
+  instanceTypeOptions: InstanceType[];
+  labels: Record<string, string>;
+  taints: Taint[];
+  startupTaints: Taint[];
+  pods: Pod[];
+  /** Pods' requests plus DaemonSet overhead. */
+  requests: ResourceList;
+  daemonSetOverhead: ResourceList;
+  /** What CreateFleet with lowest-price would pick among the options and allowed offerings. */
+  cheapest: PlannedOffering;
+}
+
+export interface UnschedulablePod {
+  pod: Pod;
+  /** Names the NodePools tried and, for each, the first constraint that failed. */
+  reason: string;
+}
+
+export interface SchedulingResult {
+  nodeClaims: PlannedNodeClaim[];
+  existingNodes: { name: string; pods: Pod[] }[];
+  unschedulable: UnschedulablePod[];
+  warnings: string[];
+  stats: { pods: number; durationMs: number; relaxations: number; timedOut: boolean };
+}
