@@ -1,0 +1,43 @@
+// Message contracts between the forwarder, the scheduler and the functions (ARCHITECTURE.md §3). Messages are
+// hints ("look again"), never the full picture: handlers re-read state from the API server and the store.
+
+export type ClusterMessageKind = 'PodsPending' | 'NodeChanged' | 'NodePoolChanged';
+
+export interface ObjectRef {
+  namespace?: string;
+  name: string;
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** Forwarder → cluster FIFO queue (MessageGroupId = cluster). */
+export interface ClusterMessage {
+  v: 1;
+  cluster: string;
+  kind: ClusterMessageKind;
+  /** ISO-8601 time the batch was flushed. */
+  at: string;
+  refs: ObjectRef[];
+}
+
+/** Scheduler → cluster FIFO queue: the consolidation sweep runs in the same group as provisioning. */
+export interface SweepMessage {
+  v: 1;
+  cluster: string;
+  kind: 'Sweep';
+  at: string;
+}
+
+/** Termination re-queues itself, one NodeClaim per message, with a delay between steps. */
+export interface TerminationMessage {
+  v: 1;
+  cluster: string;
+  kind: 'Terminate';
+  nodeClaim: string;
+  at: string;
+}
+
+export type ControlMessage = ClusterMessage | SweepMessage | TerminationMessage;
+
+/** SQS caps a message at 256 KiB; the forwarder splits batches to stay under this with room for attributes. */
+export const MAX_MESSAGE_BYTES = 250 * 1024;
