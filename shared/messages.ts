@@ -41,3 +41,19 @@ export type ControlMessage = ClusterMessage | SweepMessage | TerminationMessage;
 
 /** SQS caps a message at 256 KiB; the forwarder splits batches to stay under this with room for attributes. */
 export const MAX_MESSAGE_BYTES = 250 * 1024;
+
+/**
+ * An EC2 or AWS Health event from EventBridge, normalized by its validator (shared/events) so the interruption
+ * use-case does not depend on the raw event shapes.
+ */
+export interface InterruptionSignal {
+  kind: 'SpotInterruption' | 'RebalanceRecommendation' | 'StateChange' | 'ScheduledChange';
+  instanceIds: string[];
+  /** For StateChange: the new instance state. */
+  state?: 'pending' | 'running' | 'stopping' | 'stopped' | 'shutting-down' | 'terminated';
+  /** When the instance will be gone (spot: two minutes after the warning; Health: the scheduled start). */
+  deadline?: string;
+  /** The EventBridge event id, for logs and deduplication. */
+  eventId: string;
+  at: string;
+}
