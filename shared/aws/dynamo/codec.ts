@@ -1,0 +1,69 @@
+// NodeClaim, offering and decision records <-> DynamoDB items. Claims are stored attribute for attribute (not as
+// one JSON blob) so filters, the instanceId GSI and the console can read them.
+import type { DecisionRecord, NodeClaim } from '../../api/nodeclaim';
+import type { UnavailableOffering } from '../../catalog/types';
+import { DECISION_TTL_MS, ENTITY_ATTRIBUTE, Entity, keys, PK, SK, TTL_ATTRIBUTE } from './schema';
+
+export type Item = Record<string, unknown>;
+
+const STORAGE_ONLY = new Set([PK, SK, ENTITY_ATTRIBUTE, TTL_ATTRIBUTE]);
+
+function strip(item: Item): Item {
+  const out: Item = {};
+  for (const [k, v] of Object.entries(item)) if (!STORAGE_ONLY.has(k)) out[k] = v;
+  return out;
+}
+
+export function claimToItem(cluster: string, claim: NodeClaim): Item {
+  return {
+    ...claim,
+    [PK]: keys.cluster(cluster),
+    [SK]: keys.nodeClaim(claim.name),
+    [ENTITY_ATTRIBUTE]: Entity.NodeClaim,
+  };
+}
+
+export function itemToClaim(item: Item): NodeClaim {
+  return strip(item) as unknown as NodeClaim;
+}
+
+export function offeringToItem(cluster: string, o: UnavailableOffering): Item {
+  return {
+    [PK]: keys.cluster(cluster),
+    [SK]: keys.offering(o.instanceType, o.zone, o.capacityType),
+    [ENTITY_ATTRIBUTE]: Entity.Offering,
+    instanceType: o.instanceType,
+    zone: o.zone,
+    capacityType: o.capacityType,
+    expiresAtMs: o.expiresAt,
+    // DynamoDB TTL wants epoch seconds; the exact expiry the reads filter on stays in expiresAtMs.
+    [TTL_ATTRIBUTE]: Math.ceil(o.expiresAt / 1000),
+    reason: o.reason,
+  };
+}
+
+export function itemToOffering(item: Item): UnavailableOffering {
+  const o: UnavailableOffering = {
+    instanceType: String(item.instanceType),
+    zone: String(item.zone),
+    capacityType: item.capacityType === 'spot' ? 'spot' : 'on-demand',
+    expiresAt: Number(item.expiresAtMs),
+  };
+  if (typeof item.reason === 'string') o.reason = item.reason;
+  return o;
+}
+
+/** The decision itself plus one copy per claim it names (the per-claim index). */
+export function decisionToItems(cluster: string, d: DecisionRecord): Item[] {
+  const expiresAt = Math.ceil((Date.parse(d.at) + DECISION_TTL_MS) / 1000);
+  const body = { ...d, [PK]: keys.cluster(cluster), [TTL_ATTRIBUTE]: expiresAt };
+  const items: Item[] = [{ ...body, [SK]: keys.decision(d.at, d.id), [ENTITY_ATTRIBUTE]: Entity.Decision }];
+  for (const claim of new Set(d.nodeClaims)) {
+    items.push({ ...body, [SK]: keys.claimDecision(claim, d.at, d.id), [ENTITY_ATTRIBUTE]: Entity.ClaimDecision });
+  }
+  return items;
+}
+
+export function itemToDecision(item: Item): DecisionRecord {
+  return strip(item) as unknown as DecisionRecord;
+}

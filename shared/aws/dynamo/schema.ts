@@ -1,0 +1,89 @@
+// The single-table layout (ARCHITECTURE.md §3), in one place: the store, the tests and the CDK stack all read the
+// key and attribute names from here, so a rename cannot split them.
+
+/** Partition and sort key attribute names. */
+export const PK = 'PK';
+export const SK = 'SK';
+/** TTL attribute (epoch seconds), enabled on the table; DynamoDB removes expired items within about a day. */
+export const TTL_ATTRIBUTE = 'expiresAt';
+/** Sparse GSI: only NodeClaim items with an instance carry `instanceId`. */
+export const INSTANCE_ID_INDEX = 'byInstanceId';
+export const INSTANCE_ID_ATTRIBUTE = 'instanceId';
+/** Item kind, so a scan or export can tell items apart without parsing SK. */
+export const ENTITY_ATTRIBUTE = 'entity';
+export const VERSION_ATTRIBUTE = 'version';
+
+export const Entity = {
+  NodeClaim: 'NodeClaim',
+  Offering: 'UnavailableOffering',
+  Decision: 'Decision',
+  ClaimDecision: 'ClaimDecision',
+  Prices: 'Prices',
+} as const;
+
+/** Unavailable offerings live 3 minutes (Karpenter's ICE cache TTL); decisions 30 days. */
+export const OFFERING_TTL_MS = 3 * 60 * 1000;
+export const DECISION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const keys = {
+  cluster: (cluster: string) => `CLUSTER#${cluster}`,
+  nodeClaim: (name: string) => `NODECLAIM#${name}`,
+  nodeClaimPrefix: 'NODECLAIM#',
+  offering: (instanceType: string, zone: string, capacityType: string) =>
+    `OFFERING#${instanceType}#${zone}#${capacityType}`,
+  offeringPrefix: 'OFFERING#',
+  decision: (at: string, id: string) => `DECISION#${at}#${id}`,
+  decisionPrefix: 'DECISION#',
+  /** One copy of a decision per claim it names, so "decisions of a claim" is one Query on a key prefix. */
+  claimDecision: (claim: string, at: string, id: string) => `CLAIMDECISION#${claim}#${at}#${id}`,
+  claimDecisionPrefix: (claim: string) => `CLAIMDECISION#${claim}#`,
+  prices: 'PRICES#current',
+} as const;
+
+export interface TableDefinition {
+  partitionKey: { name: string; type: 'S' };
+  sortKey: { name: string; type: 'S' };
+  billingMode: 'PAY_PER_REQUEST';
+  timeToLiveAttribute: string;
+  globalSecondaryIndexes: {
+    indexName: string;
+    partitionKey: { name: string; type: 'S' };
+    projection: 'ALL';
+  }[];
+}
+
+/** The table as the CDK stack and the dynalite tests create it. */
+export function tableDefinition(): TableDefinition {
+  return {
+    partitionKey: { name: PK, type: 'S' },
+    sortKey: { name: SK, type: 'S' },
+    billingMode: 'PAY_PER_REQUEST',
+    timeToLiveAttribute: TTL_ATTRIBUTE,
+    globalSecondaryIndexes: [
+      { indexName: INSTANCE_ID_INDEX, partitionKey: { name: INSTANCE_ID_ATTRIBUTE, type: 'S' }, projection: 'ALL' },
+    ],
+  };
+}
+
+/** The same definition as a DynamoDB CreateTable input (for dynalite and for scripts). */
+export function createTableInput(tableName: string) {
+  const def = tableDefinition();
+  const attrs = new Map<string, 'S'>();
+  attrs.set(def.partitionKey.name, 'S');
+  attrs.set(def.sortKey.name, 'S');
+  for (const gsi of def.globalSecondaryIndexes) attrs.set(gsi.partitionKey.name, gsi.partitionKey.type);
+  return {
+    TableName: tableName,
+    BillingMode: def.billingMode,
+    AttributeDefinitions: [...attrs].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+    KeySchema: [
+      { AttributeName: def.partitionKey.name, KeyType: 'HASH' as const },
+      { AttributeName: def.sortKey.name, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: def.globalSecondaryIndexes.map((g) => ({
+      IndexName: g.indexName,
+      KeySchema: [{ AttributeName: g.partitionKey.name, KeyType: 'HASH' as const }],
+      Projection: { ProjectionType: g.projection },
+    })),
+  };
+}

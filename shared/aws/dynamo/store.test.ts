@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { IllegalTransitionError } from '../../api/nodeclaim';
+import { ConflictError } from '../../errors';
+import { makeClaim } from '../testing/claims';
+import { withConflictRetry } from './conflict-retry';
+import { type LocalDynamo, startLocalDynamo } from './local';
+import { DynamoNodeClaimStore } from './store';
+
+let db: LocalDynamo;
+let now = Date.parse('2026-01-01T00:00:00Z');
+const clock = { now: () => now };
+let cluster = 0;
+let store: DynamoNodeClaimStore;
+
+beforeAll(async () => {
+  db = await startLocalDynamo();
+});
+afterAll(async () => {
+  await db.stop();
+});
+beforeEach(() => {
+  // A fresh partition per test keeps tests independent without recreating the table.
+  cluster++;
+  store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: `c${cluster}`, client: db.client, clock });
+});
+
+describe('DynamoNodeClaimStore', () => {
+  it('creates, reads back and refuses a second create of the same name', async () => {
+    const created = await store.create(makeClaim());
+    expect(created.cluster).toBe(`c${cluster}`);
+    expect(await store.get('default-abc12')).toEqual(created);
+    await expect(store.create(makeClaim())).rejects.toBeInstanceOf(ConflictError);
+    expect(await store.get('missing')).toBeUndefined();
+  });
+
+  it('transitions with a version bump and a state timestamp', async () => {
+    const c = await store.create(makeClaim());
+    now += 5000;
+    const launched = await store.transition(c, 'Launched', { instanceId: 'i-0abc', zone: 'us-east-1a' });
+    expect(launched.version).toBe(c.version + 1);
+    expect(launched.state).toBe('Launched');
+    expect(launched.stateTimes.Launched).toBe(new Date(now).toISOString());
+    expect(await store.get(c.name)).toEqual(launched);
+  });
+
+  it('lets exactly one of two racing writers win; the loser gets ConflictError and nothing is overwritten', async () => {
+    const c = await store.create(makeClaim());
+    const [a, b] = await Promise.allSettled([
+      store.transition(c, 'Launched', { instanceId: 'i-a' }),
+      store.transition(c, 'Failed', { failure: { reason: 'x', message: 'y' } }),
+    ]);
+    const wins = [a, b].filter((r) => r.status === 'fulfilled');
+    const losses = [a, b].filter((r) => r.status === 'rejected');
+    expect(wins).toHaveLength(1);
+    expect(losses).toHaveLength(1);
+    expect((losses[0] as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
+    const stored = await store.get(c.name);
+    const winner = (wins[0] as PromiseFulfilledResult<unknown>).value;
+    expect(stored).toEqual(winner);
+    expect(stored?.version).toBe(2);
+  });
+
+  it('rejects a stale update and a stale delete', async () => {
+    const c = await store.create(makeClaim());
+    await store.update(c, { nodeName: 'ip-10-0-0-1' });
+    await expect(store.update(c, { nodeName: 'other' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(store.delete(c)).rejects.toBeInstanceOf(ConflictError);
+    expect((await store.get(c.name))?.nodeName).toBe('ip-10-0-0-1');
+  });
+
+  it('never lets a patch change identity, version or state', async () => {
+    const c = await store.create(makeClaim());
+    const u = await store.update(c, { state: 'Initialized', version: 99, name: 'evil', nodeName: 'n1' });
+    expect(u).toMatchObject({ state: 'Pending', version: 2, name: c.name, nodeName: 'n1' });
+  });
+
+  it('rejects an illegal transition before writing anything', async () => {
+    const c = await store.create(makeClaim());
+    await expect(store.transition(c, 'Initialized')).rejects.toBeInstanceOf(IllegalTransitionError);
+    expect(await store.get(c.name)).toEqual(c);
+  });
+
+  it('retries a transition after a lost race, deciding again on the fresh claim', async () => {
+    const c = await store.create(makeClaim());
+    await store.update(c, { nodeName: 'raced-in' }); // the other writer
+    let calls = 0;
+    const out = await withConflictRetry(
+      store,
+      c.name,
+      async (current) => {
+        calls++;
+        // First call uses the stale copy the caller held, to force a lost race.
+        return store.transition(calls === 1 ? c : current, 'Launched', { instanceId: 'i-1' });
+      },
+      { baseDelayMs: 0 },
+    );
+    expect(calls).toBe(2);
+    expect(out).toMatchObject({ state: 'Launched', version: 3, nodeName: 'raced-in', instanceId: 'i-1' });
+  });
+
+  it('gives up after the configured attempts and returns undefined for a vanished claim', async () => {
+    const c = await store.create(makeClaim());
+    await store.update(c, {});
+    await expect(
+      withConflictRetry(store, c.name, () => store.transition(c, 'Launched'), { attempts: 2, baseDelayMs: 0 }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect(await withConflictRetry(store, 'gone', async () => 'x', { baseDelayMs: 0 })).toBeUndefined();
+  });
+
+  it('lists by state and by NodePool', async () => {
+    const a = await store.create(makeClaim({ name: 'a', nodePool: 'web' }));
+    await store.create(makeClaim({ name: 'b', nodePool: 'batch' }));
+    await store.transition(a, 'Launched');
+    expect((await store.list()).map((c) => c.name).sort()).toEqual(['a', 'b']);
+    expect((await store.list({ states: ['Launched'] })).map((c) => c.name)).toEqual(['a']);
+    expect((await store.list({ nodePool: 'batch' })).map((c) => c.name)).toEqual(['b']);
+    expect(await store.list({ states: ['Pending'], nodePool: 'web' })).toEqual([]);
+    expect(await store.list({ states: [] })).toEqual([]);
+  });
+
+  it('finds a claim by instance id through the GSI, and only in its own cluster', async () => {
+    const c = await store.create(makeClaim());
+    await store.transition(c, 'Launched', { instanceId: 'i-0123456789abcdef0' });
+    expect((await store.getByInstanceId('i-0123456789abcdef0'))?.name).toBe(c.name);
+    expect(await store.getByInstanceId('i-other')).toBeUndefined();
+    const neighbour = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: 'elsewhere', client: db.client });
+    expect(await neighbour.getByInstanceId('i-0123456789abcdef0')).toBeUndefined();
+  });
+
+  it('deletes at the current version', async () => {
+    const c = await store.create(makeClaim());
+    await store.delete(c);
+    expect(await store.get(c.name)).toBeUndefined();
+  });
+
+  it('filters expired unavailable offerings in the read', async () => {
+    await store.markUnavailable({
+      instanceType: 'm5.large',
+      zone: 'us-east-1a',
+      capacityType: 'spot',
+      expiresAt: now + 1000,
+      reason: 'ICE',
+    });
+    await store.markUnavailable({
+      instanceType: 'c5.large',
+      zone: 'us-east-1b',
+      capacityType: 'on-demand',
+      expiresAt: now - 1,
+    });
+    expect(await store.listUnavailable(now)).toEqual([
+      { instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'spot', expiresAt: now + 1000, reason: 'ICE' },
+    ]);
+    expect(await store.listUnavailable(now + 1000)).toEqual([]);
+  });
+
+  it('keeps decisions findable per claim', async () => {
+    const base = {
+      cluster: 'ignored',
+      kind: 'Provision' as const,
+      summary: 's',
+      detail: { chosen: 'm5.large', price: 0.096 },
+    };
+    await store.putDecision({ ...base, id: 'd1', at: '2026-01-01T00:00:01.000Z', nodeClaims: ['a', 'b'] });
+    await store.putDecision({ ...base, id: 'd2', at: '2026-01-01T00:00:02.000Z', nodeClaims: ['a'] });
+    expect((await store.listDecisions('a')).map((d) => d.id)).toEqual(['d1', 'd2']);
+    const [b] = await store.listDecisions('b');
+    expect(b).toEqual({
+      ...base,
+      cluster: `c${cluster}`,
+      id: 'd1',
+      at: '2026-01-01T00:00:01.000Z',
+      nodeClaims: ['a', 'b'],
+    });
+    expect(await store.listDecisions('c')).toEqual([]);
+  });
+});
