@@ -1,0 +1,194 @@
+// A simulated EC2: "launches" NodeClaims from the catalog the way CreateFleet does, without any AWS call. It is
+// the cloud behind `karpless simulate` and the test bed for everything that talks to a CloudProvider.
+import type { EC2NodeClass } from '../api/karpenter';
+import type { NodeClaim } from '../api/nodeclaim';
+import type { CapacityType, InstanceType, Offering, UnavailableOffering } from '../catalog/types';
+import { InsufficientCapacityError, LaunchError } from '../errors';
+import type { Clock, CloudInstance, CloudProvider, LaunchRequest } from '../ports';
+import { createRng, type Rng } from './rng';
+
+export type OfferingKey = Pick<UnavailableOffering, 'instanceType' | 'zone' | 'capacityType'>;
+
+export interface SimLaunch {
+  instance: CloudInstance;
+  claim: NodeClaim;
+  instanceType: InstanceType;
+}
+
+export interface SimCloudOptions {
+  clock: Clock;
+  /** Seeds instance ids and AMI ids; the same seed and calls give the same ids. */
+  seed?: number;
+  cluster?: string;
+  /** The instance types an EC2NodeClass sees; the simulator wires this to the catalog (instanceTypesFor). */
+  instanceTypes: (nodeClass: EC2NodeClass) => InstanceType[] | Promise<InstanceType[]>;
+  /** The AMI each EC2NodeClass resolves to now; defaults to one stable id per AMI selector. */
+  imageFor?: (nodeClass: EC2NodeClass) => string;
+}
+
+const key = (o: OfferingKey): string => `${o.instanceType}/${o.zone}/${o.capacityType}`;
+
+export class SimCloud implements CloudProvider {
+  readonly cluster: string;
+  private readonly rng: Rng;
+  private readonly instances = new Map<string, SimLaunch>();
+  private readonly byClaimUid = new Map<string, string>();
+  private readonly noCapacity = new Set<string>();
+  private readonly launchListeners: ((launch: SimLaunch) => void)[] = [];
+  private readonly deleteListeners: ((instance: CloudInstance) => void)[] = [];
+  private nextLaunchError: LaunchError | undefined;
+
+  constructor(private readonly options: SimCloudOptions) {
+    this.cluster = options.cluster ?? 'sim';
+    this.rng = createRng(options.seed ?? 1);
+  }
+
+  /** Makes an offering refuse launches (InsufficientInstanceCapacity) until `restoreCapacity`. */
+  injectInsufficientCapacity(offering: OfferingKey): void {
+    this.noCapacity.add(key(offering));
+  }
+
+  restoreCapacity(offering?: OfferingKey): void {
+    if (offering) this.noCapacity.delete(key(offering));
+    else this.noCapacity.clear();
+  }
+
+  /** The next create fails with this error (spot disabled, unauthorized, throttled, ...). */
+  failNextLaunch(error: LaunchError): void {
+    this.nextLaunchError = error;
+  }
+
+  onLaunch(listener: (launch: SimLaunch) => void): void {
+    this.launchListeners.push(listener);
+  }
+
+  onDelete(listener: (instance: CloudInstance) => void): void {
+    this.deleteListeners.push(listener);
+  }
+
+  async create(request: LaunchRequest): Promise<CloudInstance> {
+    const existing = this.byClaimUid.get(request.claim.uid);
+    if (existing) return { ...(this.instances.get(existing) as SimLaunch).instance };
+    if (this.nextLaunchError) {
+      const error = this.nextLaunchError;
+      this.nextLaunchError = undefined;
+      throw error;
+    }
+    if (request.instanceTypes.length === 0) {
+      throw new LaunchError('invalid-config', `no instance types for ${request.claim.name}`);
+    }
+    const choice = this.choose(request.instanceTypes);
+    if (!choice.pick) {
+      throw new InsufficientCapacityError(
+        `insufficient capacity for ${request.claim.name}: ${choice.refused.length} offering(s) refused`,
+        choice.refused.map((o) => ({ ...o, reason: 'InsufficientInstanceCapacity' })),
+      );
+    }
+    const { type, offering } = choice.pick;
+    const instanceId = `i-${this.rng.hex(17)}`;
+    const instance: CloudInstance = {
+      instanceId,
+      providerID: `aws:///${offering.zone}/${instanceId}`,
+      instanceType: type.name,
+      zone: offering.zone,
+      capacityType: offering.capacityType,
+      pricePerHour: offering.price,
+      state: 'running',
+      launchedAt: new Date(this.options.clock.now()).toISOString(),
+      imageId: this.imageFor(request.nodeClass),
+      subnetId: `subnet-${offering.zone}`,
+      securityGroupIds: ['sg-sim'],
+      tags: {
+        ...(request.nodeClass.spec.tags ?? {}),
+        'karpenter.sh/nodepool': request.nodePool.metadata.name,
+        'karpenter.sh/nodeclaim': request.claim.name,
+        'karpenter.k8s.aws/ec2nodeclass': request.nodeClass.metadata.name,
+        'eks:eks-cluster-name': this.cluster,
+        [`kubernetes.io/cluster/${this.cluster}`]: 'owned',
+        Name: `${request.nodePool.metadata.name}/${request.claim.name}`,
+      },
+    };
+    const launch = { instance, claim: request.claim, instanceType: type };
+    this.instances.set(instanceId, launch);
+    this.byClaimUid.set(request.claim.uid, instanceId);
+    for (const listener of this.launchListeners) listener(launch);
+    return { ...instance };
+  }
+
+  async delete(instanceId: string): Promise<void> {
+    const launch = this.instances.get(instanceId);
+    if (!launch || launch.instance.state === 'terminated') return;
+    launch.instance.state = 'terminated';
+    for (const listener of this.deleteListeners) listener({ ...launch.instance });
+  }
+
+  async get(instanceId: string): Promise<CloudInstance | undefined> {
+    const launch = this.instances.get(instanceId);
+    return launch ? { ...launch.instance } : undefined;
+  }
+
+  async list(): Promise<CloudInstance[]> {
+    return [...this.instances.values()]
+      .filter((l) => l.instance.state !== 'terminated')
+      .map((l) => ({ ...l.instance }));
+  }
+
+  /** The launch record behind an instance: the claim it was made for and its instance type. */
+  launchOf(instanceId: string): SimLaunch | undefined {
+    return this.instances.get(instanceId);
+  }
+
+  async getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]> {
+    return await this.options.instanceTypes(nodeClass);
+  }
+
+  async isDrifted(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<string | undefined> {
+    const wanted = this.imageFor(nodeClass);
+    const instance = claim.instanceId ? this.instances.get(claim.instanceId)?.instance : undefined;
+    const actual = claim.imageId ?? instance?.imageId;
+    if (actual && actual !== wanted) return `AMIDrift: instance runs ${actual}, EC2NodeClass resolves to ${wanted}`;
+    return undefined;
+  }
+
+  private imageFor(nodeClass: EC2NodeClass): string {
+    if (this.options.imageFor) return this.options.imageFor(nodeClass);
+    return `ami-${stableHex(JSON.stringify(nodeClass.spec.amiSelectorTerms ?? []), 17)}`;
+  }
+
+  /** Spot when any spot offering is available (Karpenter asks CreateFleet for spot first), else on-demand; the
+   * cheapest offering of that capacity type wins, ties going to the earlier option, then zone order. */
+  private choose(types: InstanceType[]): { pick?: { type: InstanceType; offering: Offering }; refused: OfferingKey[] } {
+    const refused: OfferingKey[] = [];
+    let best: Record<CapacityType, { type: InstanceType; offering: Offering } | undefined> = {
+      spot: undefined,
+      'on-demand': undefined,
+    };
+    for (const type of types) {
+      for (const offering of type.offerings) {
+        if (!offering.available) continue;
+        const k = { instanceType: type.name, zone: offering.zone, capacityType: offering.capacityType };
+        if (this.noCapacity.has(key(k))) {
+          refused.push(k);
+          continue;
+        }
+        const current = best[offering.capacityType];
+        if (!current || offering.price < current.offering.price) {
+          best = { ...best, [offering.capacityType]: { type, offering } };
+        }
+      }
+    }
+    return { pick: best.spot ?? best['on-demand'], refused };
+  }
+}
+
+/** FNV-1a, stretched to `length` hex digits: stable ids derived from content. */
+function stableHex(text: string, length: number): string {
+  let out = '';
+  let salt = 0;
+  while (out.length < length) {
+    let h = 0x811c9dc5 ^ salt++;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    out += (h >>> 0).toString(16).padStart(8, '0');
+  }
+  return out.slice(0, length);
+}

@@ -1,0 +1,321 @@
+// A simulated Kubernetes cluster held in memory: the ClusterApi the engine talks to in simulations and tests.
+// Launched instances register as Nodes after a delay and turn Ready later, on the virtual clock; evictions honour
+// PodDisruptionBudgets the way the Eviction API does (a 429 becomes 'blocked').
+import type { EC2NodeClass, NodePool } from '../api/karpenter';
+import type {
+  DaemonSet,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PodRef,
+  StorageClass,
+  Taint,
+} from '../api/kube';
+import { podKey } from '../api/kube';
+import {
+  LabelCapacityType,
+  LabelHostname,
+  LabelInstanceType,
+  LabelNodePool,
+  LabelNodeRegistered,
+  LabelZone,
+  TaintDisrupted,
+} from '../api/labels';
+import { formatResourceList } from '../api/resources';
+import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome } from '../ports';
+import { disruptionsAllowed, selectedBy } from './disruption-budget';
+import { createRng, type Rng } from './rng';
+import type { SimLaunch } from './sim-cloud';
+import type { VirtualClock } from './virtual-clock';
+
+export interface SimClusterOptions {
+  clock: VirtualClock;
+  seed?: number;
+  /** From launch to the Node object appearing. */
+  registrationDelayMs?: number;
+  /** From registration to the Ready condition turning True. */
+  readyDelayMs?: number;
+  /** Evicted or orphaned pods owned by a controller come back pending, as their controller would recreate them. */
+  replaceEvictedPods?: boolean;
+}
+
+export type ClusterChange =
+  | { type: 'node-registered' | 'node-ready' | 'node-deleted'; node: string }
+  | { type: 'pod-bound'; pod: string; node: string }
+  | { type: 'pod-evicted' | 'pod-deleted' | 'pod-pending'; pod: string };
+
+export interface RecordedEvent extends ClusterEvent {
+  at: string;
+}
+
+type Kinded = { kind?: string };
+
+export class SimCluster implements ClusterApi {
+  readonly events: RecordedEvent[] = [];
+  private readonly pods = new Map<string, Pod>();
+  private readonly nodes = new Map<string, Node>();
+  private readonly daemonSets: DaemonSet[] = [];
+  private readonly pdbs: PodDisruptionBudget[] = [];
+  private readonly pvcs: PersistentVolumeClaim[] = [];
+  private readonly pvs: PersistentVolume[] = [];
+  private readonly storageClasses: StorageClass[] = [];
+  private readonly namespaces: Namespace[] = [];
+  private readonly nodePools: NodePool[] = [];
+  private readonly nodeClasses: EC2NodeClass[] = [];
+  private readonly listeners: ((change: ClusterChange) => void)[] = [];
+  private readonly rng: Rng;
+  private readonly clock: VirtualClock;
+
+  constructor(private readonly options: SimClusterOptions) {
+    this.clock = options.clock;
+    this.rng = createRng(options.seed ?? 1);
+  }
+
+  /** Adds parsed objects by kind; unknown kinds are ignored (workloads are expanded into pods beforehand). */
+  load(objects: Iterable<Kinded>): this {
+    for (const o of objects) {
+      switch (o.kind) {
+        case 'Pod':
+          this.addPod(o as Pod);
+          break;
+        case 'Node':
+          this.addNode(o as Node);
+          break;
+        case 'DaemonSet':
+          this.daemonSets.push(o as DaemonSet);
+          break;
+        case 'PodDisruptionBudget':
+          this.pdbs.push(o as PodDisruptionBudget);
+          break;
+        case 'PersistentVolumeClaim':
+          this.pvcs.push(o as PersistentVolumeClaim);
+          break;
+        case 'PersistentVolume':
+          this.pvs.push(o as PersistentVolume);
+          break;
+        case 'StorageClass':
+          this.storageClasses.push(o as StorageClass);
+          break;
+        case 'Namespace':
+          this.namespaces.push(o as Namespace);
+          break;
+        case 'NodePool':
+          this.nodePools.push(o as NodePool);
+          break;
+        case 'EC2NodeClass':
+          this.nodeClasses.push(o as EC2NodeClass);
+          break;
+      }
+    }
+    return this;
+  }
+
+  addPod(pod: Pod): void {
+    const stored: Pod = {
+      ...pod,
+      metadata: { ...pod.metadata, uid: pod.metadata.uid ?? this.newUid() },
+      status: { ...pod.status, phase: pod.status?.phase ?? (pod.spec.nodeName ? 'Running' : 'Pending') },
+    };
+    this.pods.set(podKey(stored), stored);
+  }
+
+  addNode(node: Node): void {
+    this.nodes.set(node.metadata.name, node);
+  }
+
+  getPod(ref: PodRef | string): Pod | undefined {
+    return this.pods.get(typeof ref === 'string' ? ref : `${ref.namespace}/${ref.name}`);
+  }
+
+  getNode(name: string): Node | undefined {
+    return this.nodes.get(name);
+  }
+
+  onChange(listener: (change: ClusterChange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** A launched instance joins: the Node appears after the registration delay and turns Ready after the ready
+   * delay, carrying the claim's labels, taints and startup taints. */
+  registerLaunch(launch: SimLaunch): void {
+    const { instance, claim, instanceType } = launch;
+    const name = `ip-10-${this.rng.int(256)}-${this.rng.int(256)}-${1 + this.rng.int(254)}.ec2.internal`;
+    this.clock.setTimer(this.options.registrationDelayMs ?? 30_000, () => {
+      const node: Node = {
+        kind: 'Node',
+        metadata: {
+          name,
+          uid: this.newUid(),
+          creationTimestamp: this.clock.iso(),
+          labels: {
+            ...instanceType.labels,
+            ...claim.labels,
+            [LabelInstanceType]: instance.instanceType,
+            [LabelZone]: instance.zone,
+            [LabelCapacityType]: instance.capacityType,
+            [LabelNodePool]: claim.nodePool,
+            [LabelHostname]: name,
+            [LabelNodeRegistered]: 'true',
+          },
+        },
+        spec: { providerID: instance.providerID, taints: [...claim.taints, ...claim.startupTaints] },
+        status: {
+          capacity: formatResourceList(instanceType.capacity),
+          allocatable: formatResourceList(instanceType.allocatable),
+          conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }],
+        },
+      };
+      this.nodes.set(name, node);
+      this.emit({ type: 'node-registered', node: name });
+      this.clock.setTimer(this.options.readyDelayMs ?? 15_000, () => {
+        const current = this.nodes.get(name);
+        if (current !== node || !node.status) return;
+        node.status.conditions = [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }];
+        this.emit({ type: 'node-ready', node: name });
+      });
+    });
+  }
+
+  /** The Node for a provider id, once registered. */
+  nodeForProviderId(providerID: string): Node | undefined {
+    for (const node of this.nodes.values()) if (node.spec.providerID === providerID) return node;
+    return undefined;
+  }
+
+  async listPendingPods(): Promise<Pod[]> {
+    return [...this.pods.values()].filter(
+      (p) => !p.spec.nodeName && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+    );
+  }
+
+  async listPods(filter?: { nodeName?: string }): Promise<Pod[]> {
+    const bound = [...this.pods.values()].filter((p) => !!p.spec.nodeName);
+    return filter?.nodeName ? bound.filter((p) => p.spec.nodeName === filter.nodeName) : bound;
+  }
+
+  async listNodes(): Promise<Node[]> {
+    return [...this.nodes.values()];
+  }
+
+  async listDaemonSets(): Promise<DaemonSet[]> {
+    return [...this.daemonSets];
+  }
+
+  async listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]> {
+    return this.pdbs.map((pdb) => ({
+      ...pdb,
+      status: { ...pdb.status, disruptionsAllowed: disruptionsAllowed(pdb, this.pods.values()) },
+    }));
+  }
+
+  async listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]> {
+    return [...this.pvcs];
+  }
+
+  async listPersistentVolumes(): Promise<PersistentVolume[]> {
+    return [...this.pvs];
+  }
+
+  async listStorageClasses(): Promise<StorageClass[]> {
+    return [...this.storageClasses];
+  }
+
+  async listNamespaces(): Promise<Namespace[]> {
+    return [...this.namespaces];
+  }
+
+  async listNodePools(): Promise<NodePool[]> {
+    return [...this.nodePools];
+  }
+
+  async listNodeClasses(): Promise<EC2NodeClass[]> {
+    return [...this.nodeClasses];
+  }
+
+  async bindPod(ref: PodRef, nodeName: string): Promise<BindOutcome> {
+    const pod = this.getPod(ref);
+    if (!pod || (ref.uid && pod.metadata.uid !== ref.uid)) return 'gone';
+    if (pod.spec.nodeName) return pod.spec.nodeName === nodeName ? 'bound' : 'conflict';
+    if (!this.nodes.has(nodeName)) return 'conflict';
+    pod.spec = { ...pod.spec, nodeName };
+    pod.status = { ...pod.status, phase: 'Running' };
+    this.emit({ type: 'pod-bound', pod: podKey(pod), node: nodeName });
+    return 'bound';
+  }
+
+  async cordon(nodeName: string): Promise<void> {
+    const node = this.nodes.get(nodeName);
+    if (node) node.spec = { ...node.spec, unschedulable: true };
+  }
+
+  async setDisruptedTaint(nodeName: string, present: boolean): Promise<void> {
+    const node = this.nodes.get(nodeName);
+    if (!node) return;
+    const others = (node.spec.taints ?? []).filter((t) => t.key !== TaintDisrupted.key);
+    node.spec = { ...node.spec, taints: present ? [...others, { ...TaintDisrupted }] : others };
+  }
+
+  async syncNode(nodeName: string, desired: { labels: Record<string, string>; taints: Taint[] }): Promise<void> {
+    const node = this.nodes.get(nodeName);
+    if (!node) return;
+    node.metadata = { ...node.metadata, labels: { ...node.metadata.labels, ...desired.labels } };
+    node.spec = { ...node.spec, taints: [...desired.taints] };
+  }
+
+  async deleteNode(nodeName: string): Promise<void> {
+    if (!this.nodes.delete(nodeName)) return;
+    for (const pod of [...this.pods.values()]) if (pod.spec.nodeName === nodeName) this.removePod(pod, 'pod-deleted');
+    this.emit({ type: 'node-deleted', node: nodeName });
+  }
+
+  async evict(ref: PodRef): Promise<EvictionOutcome> {
+    const pod = this.getPod(ref);
+    if (!pod || (ref.uid && pod.metadata.uid !== ref.uid)) return 'gone';
+    const blocking = this.pdbs.find((pdb) => selectedBy(pdb, pod) && disruptionsAllowed(pdb, this.pods.values()) < 1);
+    if (blocking) {
+      await this.recordEvent({
+        involved: { kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace },
+        type: 'Warning',
+        reason: 'EvictionBlocked',
+        message: `Cannot evict pod as it would violate the pod's disruption budget ${blocking.metadata.name}`,
+      });
+      return 'blocked';
+    }
+    this.removePod(pod, 'pod-evicted');
+    return 'evicted';
+  }
+
+  async recordEvent(event: ClusterEvent): Promise<void> {
+    this.events.push({ ...event, at: this.clock.iso() });
+  }
+
+  /** Removes a pod; one with a controller comes back pending under a new uid when replaceEvictedPods is on. */
+  private removePod(pod: Pod, change: 'pod-evicted' | 'pod-deleted'): void {
+    const k = podKey(pod);
+    this.pods.delete(k);
+    this.emit({ type: change, pod: k });
+    const controlled = pod.metadata.ownerReferences?.some((o) => o.controller);
+    if ((this.options.replaceEvictedPods ?? true) && controlled) {
+      const { nodeName: _dropped, ...spec } = pod.spec;
+      this.pods.set(k, {
+        ...pod,
+        metadata: { ...pod.metadata, uid: this.newUid(), creationTimestamp: this.clock.iso() },
+        spec,
+        status: { phase: 'Pending' },
+      });
+      this.emit({ type: 'pod-pending', pod: k });
+    }
+  }
+
+  private newUid(): string {
+    const h = this.rng.hex(32);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  private emit(change: ClusterChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}
