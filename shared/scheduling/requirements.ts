@@ -1,0 +1,109 @@
+// A set of requirements keyed by label, intersected key by key. Mirrors Karpenter's rules for when a pod's
+// requirements are compatible with a node's: custom labels must be declared, well-known labels may be undefined.
+import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
+import type { NodeSelectorRequirement } from '../api/kube';
+import { Requirement } from './requirement';
+
+export class Requirements {
+  private readonly map = new Map<string, Requirement>();
+
+  static from(list: readonly (NodeSelectorRequirement | NodeSelectorRequirementWithMinValues)[] = []): Requirements {
+    const out = new Requirements();
+    for (const r of list) {
+      out.add(Requirement.of(r.key, r.operator, r.values ?? [], 'minValues' in r ? r.minValues : undefined));
+    }
+    return out;
+  }
+
+  static fromLabels(labels: Record<string, string> | undefined): Requirements {
+    const out = new Requirements();
+    if (labels) for (const [k, v] of Object.entries(labels)) out.add(Requirement.of(k, 'In', [v]));
+    return out;
+  }
+
+  clone(): Requirements {
+    const out = new Requirements();
+    for (const [k, r] of this.map) out.map.set(k, r);
+    return out;
+  }
+
+  add(r: Requirement): this {
+    const existing = this.map.get(r.key);
+    this.map.set(r.key, existing ? existing.intersect(r) : r);
+    return this;
+  }
+
+  addAll(other: Requirements): this {
+    for (const r of other.map.values()) this.add(r);
+    return this;
+  }
+
+  get(key: string): Requirement | undefined {
+    return this.map.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.map.keys();
+  }
+
+  values(): IterableIterator<Requirement> {
+    return this.map.values();
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  /**
+   * Why `incoming` (a pod's requirements) cannot be met by nodes with these requirements, or undefined when it can.
+   * A key only `incoming` constrains must be NotIn/DoesNotExist or listed in `allowUndefined` (labels every node
+   * gets from its instance type); otherwise no node would carry it.
+   */
+  incompatibility(incoming: Requirements, allowUndefined?: (key: string) => boolean): string | undefined {
+    for (const [key, req] of incoming.map) {
+      const mine = this.map.get(key);
+      if (!mine) {
+        if (req.allowsAbsent() || allowUndefined?.(key)) continue;
+        return `label "${key}" does not have known values (no NodePool defines it)`;
+      }
+      if (!mine.intersects(req)) {
+        return `incompatible requirement ${key}: pod requires ${req}, nodepool allows ${mine}`;
+      }
+    }
+    return undefined;
+  }
+
+  /** Whether every requirement is satisfied by a node with exactly these labels. */
+  matchesLabels(labels: Record<string, string>): boolean {
+    for (const [key, req] of this.map) if (!req.has(labels[key])) return false;
+    return true;
+  }
+
+  firstUnmatchedLabel(labels: Record<string, string>): Requirement | undefined {
+    for (const req of this.map.values()) if (!req.has(labels[req.key])) return req;
+    return undefined;
+  }
+
+  /** Labels implied by single-valued In requirements: these become the node's labels. */
+  singleValueLabels(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, r] of this.map) {
+      if (!r.complement && r.values.size === 1) out[k] = r.values.values().next().value as string;
+    }
+    return out;
+  }
+
+  toNodeSelector(): NodeSelectorRequirementWithMinValues[] {
+    const out: NodeSelectorRequirementWithMinValues[] = [];
+    for (const key of [...this.map.keys()].sort()) out.push(...(this.map.get(key) as Requirement).toNodeSelector());
+    return out;
+  }
+
+  toString(): string {
+    return [...this.map.values()].map((r) => `${r.key} ${r}`).join(', ');
+  }
+}
