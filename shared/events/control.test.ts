@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../errors';
+import { isClusterMessage, parseControlMessage } from './control';
+
+const base = { v: 1, cluster: 'demo', at: '2026-11-21T21:00:00Z' };
+const parse = (value: unknown) => parseControlMessage(JSON.stringify(value), { source: 'msg 1' });
+
+function problems(value: unknown): string[] {
+  try {
+    parse(value);
+  } catch (error) {
+    if (error instanceof ValidationError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('parseControlMessage', () => {
+  it('reads a forwarder batch and keeps only known ref fields', () => {
+    const msg = parse({ ...base, kind: 'PodsPending', refs: [{ namespace: 'a', name: 'p', uid: 'u', extra: 1 }] });
+    expect(msg).toEqual({
+      ...base,
+      at: '2026-11-21T21:00:00.000Z',
+      kind: 'PodsPending',
+      refs: [{ namespace: 'a', name: 'p', uid: 'u' }],
+    });
+    expect(isClusterMessage(msg)).toBe(true);
+  });
+
+  it('reads sweep and terminate messages', () => {
+    expect(parse({ ...base, kind: 'Sweep' }).kind).toBe('Sweep');
+    const t = parse({ ...base, kind: 'Terminate', nodeClaim: 'default-abc' });
+    expect(t).toMatchObject({ kind: 'Terminate', nodeClaim: 'default-abc' });
+    expect(isClusterMessage(t)).toBe(false);
+  });
+
+  it('names the source for a body that is not JSON', () => {
+    expect(() => parseControlMessage('{nope', { source: 'msg 9' })).toThrow(/^msg 9: body is not valid JSON/);
+  });
+
+  it('rejects another version', () => {
+    expect(problems({ ...base, v: 2, kind: 'Sweep' })).toEqual(['msg 1: v: unsupported version 2 (expected 1)']);
+  });
+
+  it('lists every missing field at once', () => {
+    expect(problems({ v: 1, kind: 'Terminate' })).toEqual([
+      'msg 1: cluster: required string is missing',
+      'msg 1: at: required string is missing',
+    ]);
+    expect(problems({ ...base, kind: 'Terminate' })).toEqual(['msg 1: nodeClaim: required string is missing']);
+  });
+
+  it('rejects an unknown kind, listing the known ones', () => {
+    expect(problems({ ...base, kind: 'PodsDeleted', refs: [] })[0]).toBe(
+      'msg 1: kind: unknown kind "PodsDeleted" (expected one of: PodsPending, NodeChanged, NodePoolChanged, Sweep, Terminate)',
+    );
+  });
+
+  it('names the ref path of a bad ref', () => {
+    expect(problems({ ...base, kind: 'NodeChanged', refs: [{ name: 'n' }, { name: 42 }, 'x'] })).toEqual([
+      'msg 1: refs[1].name: expected a non-empty string, got number 42',
+      'msg 1: refs[2]: expected an object, got "x"',
+    ]);
+    expect(problems({ ...base, kind: 'NodeChanged' })).toEqual(['msg 1: refs: required array is missing']);
+  });
+
+  it('rejects a bad timestamp and a body that is not an object', () => {
+    expect(problems({ ...base, at: 'yesterday', kind: 'Sweep' })).toEqual([
+      'msg 1: at: expected a timestamp, got "yesterday"',
+    ]);
+    expect(problems([1, 2])).toEqual(['msg 1: (body): expected an object, got an array']);
+  });
+});

@@ -1,0 +1,103 @@
+// Runtime validation of the messages on the cluster FIFO queue (shared/messages.ts): forwarder batches, the
+// scheduler's sweep tick and termination's own re-queued steps. Unknown extra fields are tolerated so a newer
+// forwarder can add hints without breaking older functions; a different `v` is rejected.
+import type {
+  ClusterMessage,
+  ClusterMessageKind,
+  ControlMessage,
+  ObjectRef,
+  SweepMessage,
+  TerminationMessage,
+} from '../messages';
+import { type JsonObject, join, parseJson, Reader } from './reader';
+
+export const CLUSTER_MESSAGE_KINDS: readonly ClusterMessageKind[] = ['PodsPending', 'NodeChanged', 'NodePoolChanged'];
+export const CONTROL_MESSAGE_KINDS: readonly ControlMessage['kind'][] = [
+  ...CLUSTER_MESSAGE_KINDS,
+  'Sweep',
+  'Terminate',
+];
+export const CONTROL_MESSAGE_VERSION = 1;
+
+export interface ParseOptions {
+  /** Names the message in errors, e.g. `SQS message 059f36b4 (karpless-prod-events.fifo)`. */
+  source?: string;
+}
+
+/** Parses and validates a cluster-queue message body. Throws ValidationError naming every bad field. */
+export function parseControlMessage(body: string, options: ParseOptions = {}): ControlMessage {
+  const source = options.source ?? 'control message';
+  return validateControlMessage(parseJson(body, source), source);
+}
+
+export function validateControlMessage(value: unknown, source = 'control message'): ControlMessage {
+  const r = new Reader(source);
+  const obj = r.object(value, '');
+  if (!obj) {
+    r.done();
+    throw new Error('unreachable');
+  }
+  if (obj.v !== CONTROL_MESSAGE_VERSION) {
+    r.fail(
+      'v',
+      obj.v === undefined
+        ? 'required version is missing'
+        : `unsupported version ${JSON.stringify(obj.v)} (expected ${CONTROL_MESSAGE_VERSION})`,
+    );
+  }
+  const cluster = r.string(obj, 'cluster', '');
+  const kind = r.oneOf(obj, 'kind', '', CONTROL_MESSAGE_KINDS, 'kind');
+  const at = r.time(obj, 'at', '');
+  const message = kind && cluster && at ? build(r, obj, kind, cluster, at) : undefined;
+  r.done();
+  if (!message) throw new Error('unreachable: reader reported no problem');
+  return message;
+}
+
+function build(
+  r: Reader,
+  obj: JsonObject,
+  kind: ControlMessage['kind'],
+  cluster: string,
+  at: string,
+): ControlMessage | undefined {
+  switch (kind) {
+    case 'Sweep':
+      return { v: 1, cluster, kind, at } satisfies SweepMessage;
+    case 'Terminate': {
+      const nodeClaim = r.string(obj, 'nodeClaim', '');
+      return nodeClaim ? ({ v: 1, cluster, kind, nodeClaim, at } satisfies TerminationMessage) : undefined;
+    }
+    default: {
+      const refs = readRefs(r, obj);
+      return refs ? ({ v: 1, cluster, kind, at, refs } satisfies ClusterMessage) : undefined;
+    }
+  }
+}
+
+function readRefs(r: Reader, obj: JsonObject): ObjectRef[] | undefined {
+  const items = r.array(obj, 'refs', '');
+  if (!items) return undefined;
+  const refs: ObjectRef[] = [];
+  items.forEach((item, i) => {
+    const path = join('refs', i);
+    const ref = r.object(item, path);
+    if (!ref) return;
+    const name = r.string(ref, 'name', path);
+    const namespace = r.optionalString(ref, 'namespace', path);
+    const uid = r.optionalString(ref, 'uid', path);
+    const resourceVersion = r.optionalString(ref, 'resourceVersion', path);
+    if (name === undefined) return;
+    refs.push({
+      name,
+      ...(namespace !== undefined && { namespace }),
+      ...(uid !== undefined && { uid }),
+      ...(resourceVersion !== undefined && { resourceVersion }),
+    });
+  });
+  return refs.length === items.length ? refs : undefined;
+}
+
+export function isClusterMessage(message: ControlMessage): message is ClusterMessage {
+  return (CLUSTER_MESSAGE_KINDS as readonly string[]).includes(message.kind);
+}

@@ -1,0 +1,97 @@
+// A tiny path-aware reader for untrusted JSON. Every problem names the source and the field path, and all problems
+// of one document are collected before failing, so one log line explains everything wrong with a message.
+import { ValidationError } from '../errors';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+export class Reader {
+  readonly problems: string[] = [];
+
+  constructor(readonly source: string) {}
+
+  fail(path: string, message: string): undefined {
+    this.problems.push(`${this.source}: ${path === '' ? '(body)' : path}: ${message}`);
+    return undefined;
+  }
+
+  object(value: unknown, path: string): JsonObject | undefined {
+    if (isObject(value)) return value;
+    return this.fail(
+      path,
+      value === undefined ? 'required object is missing' : `expected an object, got ${describe(value)}`,
+    );
+  }
+
+  string(obj: JsonObject, key: string, path: string): string | undefined {
+    const value = obj[key];
+    if (typeof value === 'string' && value.length > 0) return value;
+    if (value === undefined) return this.fail(join(path, key), 'required string is missing');
+    return this.fail(join(path, key), `expected a non-empty string, got ${describe(value)}`);
+  }
+
+  optionalString(obj: JsonObject, key: string, path: string): string | undefined {
+    if (obj[key] === undefined) return undefined;
+    return this.string(obj, key, path);
+  }
+
+  oneOf<T extends string>(
+    obj: JsonObject,
+    key: string,
+    path: string,
+    allowed: readonly T[],
+    what = 'value',
+  ): T | undefined {
+    const value = this.string(obj, key, path);
+    if (value === undefined) return undefined;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    return this.fail(join(path, key), `unknown ${what} "${value}" (expected one of: ${allowed.join(', ')})`);
+  }
+
+  /** An ISO-8601 (or RFC 1123, as AWS Health sends) timestamp, returned normalized to ISO-8601. */
+  time(obj: JsonObject, key: string, path: string): string | undefined {
+    const value = this.string(obj, key, path);
+    if (value === undefined) return undefined;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms)) return this.fail(join(path, key), `expected a timestamp, got ${describe(value)}`);
+    return new Date(ms).toISOString();
+  }
+
+  array(obj: JsonObject, key: string, path: string): unknown[] | undefined {
+    const value = obj[key];
+    if (Array.isArray(value)) return value;
+    if (value === undefined) return this.fail(join(path, key), 'required array is missing');
+    return this.fail(join(path, key), `expected an array, got ${describe(value)}`);
+  }
+
+  /** Throws one ValidationError listing every problem found so far. */
+  done(): void {
+    if (this.problems.length > 0) throw new ValidationError(this.problems);
+  }
+}
+
+export function join(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path === '' ? key : `${path}.${key}`;
+}
+
+/** Parses a message body as JSON; a body that is not JSON is a ValidationError naming the source. */
+export function parseJson(body: string, source: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ValidationError([`${source}: body is not valid JSON (${reason})`]);
+  }
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseControlMessage } from './control';
+import { gcTickTemplate, parseGcTick, sweepTemplate, validateGcTick } from './schedule';
+
+describe('scheduler payloads', () => {
+  it('templates become valid messages once the scheduler substitutes the time', () => {
+    const at = '2026-11-21T21:05:00Z';
+    const gc = gcTickTemplate('demo').replace('<aws.scheduler.scheduled-time>', at);
+    expect(parseGcTick(gc)).toEqual({ v: 1, cluster: 'demo', kind: 'GarbageCollect', at: '2026-11-21T21:05:00.000Z' });
+    const sweep = sweepTemplate('demo').replace('<aws.scheduler.scheduled-time>', at);
+    expect(parseControlMessage(sweep)).toMatchObject({ kind: 'Sweep', cluster: 'demo' });
+  });
+
+  it('names every problem of a bad tick', () => {
+    expect(() => validateGcTick({ v: 3, kind: 'Sweep' }, 'gc')).toThrow(
+      [
+        'gc: v: unsupported version 3 (expected 1)',
+        'gc: kind: unknown kind "Sweep" (expected one of: GarbageCollect)',
+        'gc: cluster: required string is missing',
+        'gc: at: required string is missing',
+      ].join('\n'),
+    );
+    expect(() => validateGcTick('tick', 'gc')).toThrow('gc: (body): expected an object, got "tick"');
+  });
+});

@@ -1,0 +1,40 @@
+// The payload EventBridge Scheduler sends straight to the gc function (the sweep goes through the FIFO queue as a
+// SweepMessage instead, so it is serialized with provisioning). `at` is the schedule's `<aws.scheduler.scheduled-time>`.
+import type { ParseOptions } from './control';
+import { parseJson, Reader } from './reader';
+
+export interface GcTick {
+  v: 1;
+  cluster: string;
+  kind: 'GarbageCollect';
+  at: string;
+}
+
+/** The Scheduler input template; the stack fills in the cluster. */
+export function gcTickTemplate(cluster: string): string {
+  return JSON.stringify({ v: 1, cluster, kind: 'GarbageCollect', at: '<aws.scheduler.scheduled-time>' });
+}
+
+/** The sweep's Scheduler input template (a SweepMessage once the scheduler substitutes the time). */
+export function sweepTemplate(cluster: string): string {
+  return JSON.stringify({ v: 1, cluster, kind: 'Sweep', at: '<aws.scheduler.scheduled-time>' });
+}
+
+export function parseGcTick(body: string, options: ParseOptions = {}): GcTick {
+  const source = options.source ?? 'gc tick';
+  return validateGcTick(parseJson(body, source), source);
+}
+
+/** Lambda hands the function the already-parsed payload, so this takes a value. */
+export function validateGcTick(value: unknown, source = 'gc tick'): GcTick {
+  const r = new Reader(source);
+  const obj = r.object(value, '');
+  if (obj) {
+    if (obj.v !== 1) r.fail('v', `unsupported version ${JSON.stringify(obj.v) ?? 'undefined'} (expected 1)`);
+    r.oneOf(obj, 'kind', '', ['GarbageCollect'], 'kind');
+  }
+  const cluster = obj && r.string(obj, 'cluster', '');
+  const at = obj && r.time(obj, 'at', '');
+  r.done();
+  return { v: 1, cluster: cluster as string, kind: 'GarbageCollect', at: at as string };
+}
