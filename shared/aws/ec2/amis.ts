@@ -1,0 +1,165 @@
+// AMI discovery from amiSelectorTerms. Aliases resolve through AWS's public SSM parameters for the cluster's
+// Kubernetes version and each architecture; id/name/owner/tags go through DescribeImages. Per architecture the
+// newest image wins.
+import { type EC2Client, type Filter, type Image, paginateDescribeImages } from '@aws-sdk/client-ec2';
+import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import type { AmiSelectorTerm, EC2NodeClassSpec } from '../../api/karpenter';
+import type { Arch } from '../../catalog/types';
+
+export type AmiFamily = NonNullable<EC2NodeClassSpec['amiFamily']>;
+
+export interface ResolvedAmi {
+  id: string;
+  name?: string;
+  arch: Arch;
+  creationDate?: string;
+}
+
+export interface Alias {
+  family: 'al2023' | 'al2' | 'bottlerocket';
+  /** "latest" or a pinned release such as "v20250101" (AL2/AL2023) or "v1.26.2" (Bottlerocket). */
+  version: string;
+}
+
+const ALIAS_FAMILIES: Record<Alias['family'], AmiFamily> = {
+  al2023: 'AL2023',
+  al2: 'AL2',
+  bottlerocket: 'Bottlerocket',
+};
+
+export function parseAlias(alias: string): Alias {
+  const [family, version, ...rest] = alias.split('@');
+  if (!family || !version || rest.length > 0 || !(family in ALIAS_FAMILIES)) {
+    throw new Error(
+      `amiSelectorTerms alias "${alias}": expected <family>@<version> with family one of ${Object.keys(ALIAS_FAMILIES).join(', ')}`,
+    );
+  }
+  if (version !== 'latest' && !/^v\d[\w.-]*$/.test(version)) {
+    throw new Error(`amiSelectorTerms alias "${alias}": version must be "latest" or start with "v" (e.g. v20250101)`);
+  }
+  return { family: family as Alias['family'], version };
+}
+
+/** The AMI family a node class boots: amiFamily if set, else the alias's family, else AL2023 (Karpenter's default). */
+export function amiFamilyOf(spec: EC2NodeClassSpec): AmiFamily {
+  if (spec.amiFamily) return spec.amiFamily;
+  const alias = spec.amiSelectorTerms.find((t) => t.alias)?.alias;
+  return alias ? ALIAS_FAMILIES[parseAlias(alias).family] : 'AL2023';
+}
+
+const SSM_ARCH: Record<Arch, string> = { amd64: 'x86_64', arm64: 'arm64' };
+
+/** The public SSM parameter holding the image id of `alias` for one Kubernetes version and architecture. */
+export function aliasParameter(alias: Alias, k8sVersion: string, arch: Arch): string {
+  const a = SSM_ARCH[arch];
+  const latest = alias.version === 'latest';
+  switch (alias.family) {
+    case 'al2023': {
+      const name = latest ? 'recommended' : `amazon-eks-node-al2023-${a}-standard-${k8sVersion}-${alias.version}`;
+      return `/aws/service/eks/optimized-ami/${k8sVersion}/amazon-linux-2023/${a}/standard/${name}/image_id`;
+    }
+    case 'al2': {
+      const suffix = arch === 'arm64' ? '-arm64' : '';
+      const name = latest ? 'recommended' : `amazon-eks${suffix}-node-${k8sVersion}-${alias.version}`;
+      return `/aws/service/eks/optimized-ami/${k8sVersion}/amazon-linux-2${suffix}/${name}/image_id`;
+    }
+    case 'bottlerocket': {
+      const version = latest ? 'latest' : alias.version.replace(/^v/, '');
+      return `/aws/service/bottlerocket/aws-k8s-${k8sVersion}/${a}/${version}/image_id`;
+    }
+  }
+}
+
+async function aliasImageIds(ssm: SSMClient, alias: Alias, k8sVersion: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const arch of ['amd64', 'arm64'] as const) {
+    try {
+      const out = await ssm.send(new GetParameterCommand({ Name: aliasParameter(alias, k8sVersion, arch) }));
+      if (out.Parameter?.Value) ids.push(out.Parameter.Value);
+    } catch (err) {
+      // A family without an image for one architecture (or a pinned version that never existed) is not fatal
+      // unless no architecture resolves at all.
+      if ((err as { name?: string }).name !== 'ParameterNotFound') throw err;
+    }
+  }
+  return ids;
+}
+
+interface ImageQuery {
+  filters: Filter[];
+  owners?: string[];
+}
+
+export function imageQuery(term: AmiSelectorTerm): ImageQuery {
+  const filters: Filter[] = [];
+  if (term.id) filters.push({ Name: 'image-id', Values: [term.id] });
+  if (term.name) filters.push({ Name: 'name', Values: [term.name] });
+  for (const [k, v] of Object.entries(term.tags ?? {})) {
+    filters.push(v === '*' ? { Name: 'tag-key', Values: [k] } : { Name: `tag:${k}`, Values: [v] });
+  }
+  if (term.owner) return { filters, owners: [term.owner] };
+  // Karpenter's default: a search by name or tags without an owner looks at your own and Amazon's images only,
+  // so a public look-alike image can never be picked up.
+  if (!term.id) return { filters, owners: ['self', 'amazon'] };
+  return { filters };
+}
+
+const archOf = (image: Image): Arch | undefined =>
+  image.Architecture === 'x86_64' ? 'amd64' : image.Architecture === 'arm64' ? 'arm64' : undefined;
+
+async function describe(ec2: EC2Client, q: ImageQuery): Promise<ResolvedAmi[]> {
+  const out: ResolvedAmi[] = [];
+  const input = {
+    Filters: [...q.filters, { Name: 'state', Values: ['available'] }],
+    ...(q.owners ? { Owners: q.owners } : {}),
+  };
+  for await (const page of paginateDescribeImages({ client: ec2 }, input)) {
+    for (const image of page.Images ?? []) {
+      const arch = archOf(image);
+      if (!image.ImageId || !arch) continue;
+      const ami: ResolvedAmi = { id: image.ImageId, arch };
+      if (image.Name) ami.name = image.Name;
+      if (image.CreationDate) ami.creationDate = image.CreationDate;
+      out.push(ami);
+    }
+  }
+  return out;
+}
+
+/** All images the terms select, then the newest per architecture (newest first, ties by id for stability). */
+export async function discoverAmis(
+  ec2: EC2Client,
+  ssm: SSMClient,
+  terms: AmiSelectorTerm[],
+  k8sVersion: string,
+): Promise<ResolvedAmi[]> {
+  const all = new Map<string, ResolvedAmi>();
+  for (const term of terms) {
+    let query: ImageQuery;
+    if (term.alias) {
+      const ids = await aliasImageIds(ssm, parseAlias(term.alias), k8sVersion);
+      if (ids.length === 0) continue;
+      query = { filters: [{ Name: 'image-id', Values: ids }] };
+    } else if (term.ssmParameter) {
+      const out = await ssm.send(new GetParameterCommand({ Name: term.ssmParameter }));
+      if (!out.Parameter?.Value) continue;
+      query = { filters: [{ Name: 'image-id', Values: [out.Parameter.Value] }] };
+    } else {
+      query = imageQuery(term);
+      if (query.filters.length === 0 && !query.owners) continue;
+    }
+    for (const ami of await describe(ec2, query)) all.set(ami.id, ami);
+  }
+  return newestPerArch([...all.values()]);
+}
+
+export function newestPerArch(images: ResolvedAmi[]): ResolvedAmi[] {
+  const best = new Map<Arch, ResolvedAmi>();
+  for (const img of images) {
+    const cur = best.get(img.arch);
+    const newer = (img.creationDate ?? '') > (cur?.creationDate ?? '');
+    const tie = (img.creationDate ?? '') === (cur?.creationDate ?? '') && img.id < (cur?.id ?? '');
+    if (!cur || newer || tie) best.set(img.arch, img);
+  }
+  return [...best.values()].sort((a, b) => a.arch.localeCompare(b.arch));
+}

@@ -1,0 +1,35 @@
+// The tags Karpless puts on everything it creates (ARCHITECTURE.md §3). IAM policy conditions key on them, so the
+// keys are exported for the stack and docs/aws.md.
+import type { NodeClaim } from '../../api/nodeclaim';
+
+export const TagNodePool = 'karpenter.sh/nodepool';
+export const TagNodeClaim = 'karpenter.sh/nodeclaim';
+export const TagNodeClass = 'karpenter.k8s.aws/ec2nodeclass';
+export const TagKarplessCluster = 'karpless.dev/cluster';
+export const clusterOwnedTagKey = (cluster: string) => `kubernetes.io/cluster/${cluster}`;
+
+/** Tags that mark a resource as this cluster's. */
+export function clusterTags(cluster: string): Record<string, string> {
+  return { [clusterOwnedTagKey(cluster)]: 'owned', [TagKarplessCluster]: cluster };
+}
+
+/** Tags for an instance, its volumes and ENIs. The user's EC2NodeClass tags come first so ours always win. */
+export function instanceTags(
+  cluster: string,
+  claim: Pick<NodeClaim, 'name' | 'nodePool' | 'nodeClass'>,
+  userTags: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    Name: `${claim.nodePool}/${claim.name}`,
+    ...userTags,
+    ...clusterTags(cluster),
+    [TagNodePool]: claim.nodePool,
+    [TagNodeClaim]: claim.name,
+    [TagNodeClass]: claim.nodeClass,
+  };
+}
+
+export const toTagList = (tags: Record<string, string>) =>
+  Object.entries(tags)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([Key, Value]) => ({ Key, Value }));
