@@ -31,6 +31,8 @@ export interface InstanceTypeInfo {
   bareMetal: boolean;
   encryptionInTransit?: boolean;
   currentGeneration: boolean;
+  /** Flex instances (m7i-flex, c7i-flex): Karpenter's instance-capability-flex label. */
+  capabilityFlex?: boolean;
   onDemandPrice: number;
   /** Spot price per zone; a zone absent here has no spot offering. */
   spotPrice: Record<string, number>;
