@@ -1,0 +1,116 @@
+import middy from '@middy/core';
+import { describe, expect, it } from 'vitest';
+import { sqsEvent } from '../../events/sqs';
+import { parseControlMessage } from '../../shared/events';
+import type { ControlMessage } from '../../shared/messages';
+import { fakeContext } from './fake-context';
+import { sqsPartialBatch } from './sqs-partial-batch';
+
+const msg = (cluster: string, kind = 'Sweep') => JSON.stringify({ v: 1, cluster, kind, at: '2026-11-21T21:00:00Z' });
+
+function recorder() {
+  const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+  const counts: Record<string, number> = {};
+  return {
+    lines,
+    counts,
+    log: {
+      info: (message: string, fields?: Record<string, unknown>) => lines.push({ level: 'info', message, fields }),
+      warn: (message: string, fields?: Record<string, unknown>) => lines.push({ level: 'warn', message, fields }),
+      error: (message: string, fields?: Record<string, unknown>) => lines.push({ level: 'error', message, fields }),
+    },
+    count: (name: string, value: number) => {
+      counts[name] = (counts[name] ?? 0) + value;
+    },
+  };
+}
+
+describe('sqsPartialBatch', () => {
+  it('reports only the record that throws; the others are handled', async () => {
+    const seen: string[] = [];
+    const rec = recorder();
+    const handler = sqsPartialBatch<ControlMessage>(
+      async (m) => {
+        if (m.cluster === 'b') throw new Error('boom');
+        seen.push(m.cluster);
+      },
+      { parse: parseControlMessage, log: rec.log, count: rec.count },
+    );
+    const event = sqsEvent([msg('a'), msg('b'), msg('c')], { queueArn: 'arn:aws:sqs:us-west-2:1:q' });
+    const result = await handler(event, fakeContext());
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: event.Records[1]?.messageId }]);
+    expect(seen).toEqual(['a', 'c']);
+    expect(rec.lines.find((l) => l.level === 'error')?.fields?.error).toMatchObject({ message: 'boom' });
+    expect(rec.counts.BatchItemFailures).toBe(1);
+  });
+
+  it('logs a poison record with the field path and reports it, without calling the handler', async () => {
+    const rec = recorder();
+    let calls = 0;
+    const handler = sqsPartialBatch(
+      async () => {
+        calls++;
+      },
+      { parse: parseControlMessage, log: rec.log, count: rec.count },
+    );
+    const event = sqsEvent([JSON.stringify({ v: 1, cluster: 'a', kind: 'Nope', at: 'x' }), msg('a')], {
+      queueArn: 'arn:aws:sqs:us-west-2:1:events',
+      receiveCount: 4,
+    });
+    const result = await handler(event, fakeContext());
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([event.Records[0]?.messageId]);
+    expect(calls).toBe(1);
+    const line = rec.lines.find((l) => l.message.startsWith('poison message'));
+    expect(line?.fields).toMatchObject({ receiveCount: 4 });
+    expect((line!.fields!.problems as string[])[0]).toMatch(/^SQS message .* \(events\): kind: unknown kind "Nope"/);
+    expect(rec.counts.PoisonMessages).toBe(1);
+  });
+
+  it('keeps FIFO order: after a failure, later records of the same group are returned unprocessed', async () => {
+    const seen: string[] = [];
+    const handler = sqsPartialBatch<ControlMessage>(
+      async (m, info) => {
+        if (info.record.body.includes('"PodsPending"')) throw new Error('retry me');
+        seen.push(`${m.cluster}:${m.kind}`);
+      },
+      { parse: parseControlMessage },
+    );
+    const bodies = [
+      msg('a'),
+      JSON.stringify({ v: 1, cluster: 'a', kind: 'PodsPending', at: '2026-11-21T21:00:00Z', refs: [] }),
+      msg('a'),
+      msg('b'),
+    ];
+    const event = sqsEvent(bodies);
+    const result = await handler(event, fakeContext());
+    expect(seen).toEqual(['a:Sweep', 'b:Sweep']);
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([
+      event.Records[1]?.messageId,
+      event.Records[2]?.messageId,
+    ]);
+  });
+
+  it('returns the rest of the batch when the function is about to time out', async () => {
+    let remaining = 30_000;
+    const handler = sqsPartialBatch(
+      async () => {
+        remaining -= 20_000;
+      },
+      { parse: parseControlMessage, reserveMs: 15_000 },
+    );
+    const event = sqsEvent([msg('a'), msg('b'), msg('c')], { queueArn: 'arn:aws:sqs:us-west-2:1:q' });
+    const result = await handler(
+      event,
+      fakeContext(() => remaining),
+    );
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([
+      event.Records[1]?.messageId,
+      event.Records[2]?.messageId,
+    ]);
+  });
+
+  it('runs under middy and returns an empty failure list for a clean batch', async () => {
+    const handler = middy(sqsPartialBatch(async () => {}, { parse: parseControlMessage }));
+    expect(await handler(sqsEvent([msg('a')]), fakeContext())).toEqual({ batchItemFailures: [] });
+  });
+});
