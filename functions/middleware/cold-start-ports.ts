@@ -23,14 +23,15 @@ export function memoizeAsync<P>(factory: () => Promise<P> | P): () => Promise<P>
 
 export function coldStartPorts<P>(
   factory: (context: Context) => Promise<P> | P,
-): MiddlewareObj<unknown, unknown, Error, WithPorts<P>> {
+): MiddlewareObj<unknown, unknown, Error, Context> {
   let context: Context | undefined;
   const get = memoizeAsync(() => factory(context as Context));
   return {
     name: 'coldStartPorts',
     before: async (request) => {
       context = request.context;
-      request.context.ports = await get();
+      // Middy types the context per middleware; the handler reads it back as WithPorts<P>.
+      (request.context as WithPorts<P>).ports = await get();
     },
   };
 }
