@@ -1,0 +1,40 @@
+// Benchmark measurements and the pass/fail check against each workload's targets.
+import type { Workload } from './workloads';
+
+export interface Measurement {
+  workload: string;
+  description: string;
+  pods: number;
+  scheduledPods: number;
+  wallMs: number;
+  podsPerSecond: number;
+  peakRssBytes: number;
+  nodeCount: number;
+  costPerHour: number;
+  lowerBoundPerHour: number;
+  /** costPerHour / lowerBoundPerHour; undefined when no bound could be computed. */
+  costRatio?: number;
+}
+
+export interface CheckedMeasurement extends Measurement {
+  checks: { target: string; pass: boolean }[];
+  pass: boolean;
+}
+
+export function checkTargets(workload: Workload, m: Measurement): CheckedMeasurement {
+  const t = workload.targets;
+  const checks: { target: string; pass: boolean }[] = [];
+  if (t.minPodsPerSecond !== undefined) {
+    checks.push({ target: `≥ ${t.minPodsPerSecond} pods/s`, pass: m.podsPerSecond >= t.minPodsPerSecond });
+  }
+  if (t.maxWallMs !== undefined) checks.push({ target: `≤ ${t.maxWallMs / 1000} s`, pass: m.wallMs <= t.maxWallMs });
+  checks.push({ target: `RSS ≤ ${t.maxRssBytes / 2 ** 30} GiB`, pass: m.peakRssBytes <= t.maxRssBytes });
+  if (t.maxCostRatio !== undefined) {
+    checks.push({
+      target: `cost ≤ ${t.maxCostRatio} × LB`,
+      pass: m.costRatio !== undefined && m.costRatio <= t.maxCostRatio,
+    });
+  }
+  checks.push({ target: 'all pods scheduled', pass: m.scheduledPods === m.pods });
+  return { ...m, checks, pass: checks.every((c) => c.pass) };
+}

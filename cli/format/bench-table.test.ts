@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { checkTargets } from '../../bench/targets';
+import { findWorkload } from '../../bench/workloads';
+import { type BenchReport, renderBenchTable } from './bench-table';
+
+const measurement = {
+  workload: 'karpenter-mixed-5k',
+  description: 'd',
+  pods: 5000,
+  scheduledPods: 5000,
+  wallMs: 1234.4,
+  podsPerSecond: 4050.6,
+  peakRssBytes: 312 * 2 ** 20,
+  nodeCount: 812,
+  costPerHour: 321.5,
+  lowerBoundPerHour: 300,
+  costRatio: 1.0716,
+};
+
+function report(podsPerSecond: number): BenchReport {
+  const results = [checkTargets(findWorkload('karpenter-mixed-5k')!, { ...measurement, podsPerSecond })];
+  return {
+    command: 'karpless bench',
+    machine: { cpus: 2, cpuModel: 'Test CPU', node: 'v20.0.0', platform: 'linux/x64' },
+    results,
+    failures: [{ workload: 'unconstrained-10k', error: 'boom' }],
+    pass: false,
+  };
+}
+
+describe('renderBenchTable', () => {
+  it('prints one row per workload with its measurements and verdict', () => {
+    const lines = renderBenchTable(report(4050.6)).split('\n');
+    expect(lines[0]).toMatch(
+      /^WORKLOAD\s+PODS\s+SCHEDULED\s+WALL MS\s+PODS\/S\s+PEAK RSS\s+NODES\s+COST\/H\s+LB\/H\s+RATIO\s+RESULT$/,
+    );
+    expect(lines[1]).toMatch(
+      /^karpenter-mixed-5k\s+5000\s+5000\s+1234\s+4051\s+312 MiB\s+812\s+\$321\.5000\s+\$300\.0000\s+1\.072\s+pass$/,
+    );
+    expect(lines).toContain('unconstrained-10k: FAILED TO RUN: boom');
+    expect(lines.at(-1)).toBe('Overall: FAIL');
+  });
+
+  it('names the missed target', () => {
+    expect(renderBenchTable(report(1000))).toContain('FAIL (≥ 2500 pods/s)');
+  });
+});

@@ -1,0 +1,63 @@
+// The benchmark report: one row per workload with its measurements and its targets' verdict.
+import type { CheckedMeasurement } from '../../bench/targets';
+import { formatPrice, renderTable } from './table';
+
+export interface BenchReport {
+  command: string;
+  machine: { cpus: number; cpuModel: string; node: string; platform: string };
+  results: CheckedMeasurement[];
+  failures: { workload: string; error: string }[];
+  pass: boolean;
+}
+
+const mib = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+function verdict(m: CheckedMeasurement): string {
+  if (m.pass) return 'pass';
+  return `FAIL (${m.checks
+    .filter((c) => !c.pass)
+    .map((c) => c.target)
+    .join('; ')})`;
+}
+
+export function renderBenchTable(report: BenchReport): string {
+  const rows = report.results.map((m) => [
+    m.workload,
+    m.pods,
+    m.scheduledPods,
+    Math.round(m.wallMs),
+    Math.round(m.podsPerSecond),
+    mib(m.peakRssBytes),
+    m.nodeCount,
+    formatPrice(m.costPerHour),
+    formatPrice(m.lowerBoundPerHour),
+    m.costRatio === undefined ? '-' : m.costRatio.toFixed(3),
+    verdict(m),
+  ]);
+  const right = (header: string) => ({ header, align: 'right' as const });
+  const out = [
+    renderTable(
+      [
+        'WORKLOAD',
+        right('PODS'),
+        right('SCHEDULED'),
+        right('WALL MS'),
+        right('PODS/S'),
+        right('PEAK RSS'),
+        right('NODES'),
+        right('COST/H'),
+        right('LB/H'),
+        right('RATIO'),
+        'RESULT',
+      ],
+      rows,
+    ),
+  ];
+  for (const f of report.failures) out.push(`${f.workload}: FAILED TO RUN: ${f.error}`);
+  out.push(
+    '',
+    `${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node} (${report.machine.platform})`,
+    `Overall: ${report.pass ? 'PASS' : 'FAIL'}`,
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,98 @@
+// The JSON contract of `karpless simulate --output json`: quantities as Kubernetes quantity strings, pods as
+// "namespace/name", prices in dollars per hour. Field order is fixed so output diffs cleanly.
+import type { Taint } from '../../shared/api/kube';
+import { podKey } from '../../shared/api/kube';
+import { LabelArch, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelZone } from '../../shared/api/labels';
+import { formatResourceList } from '../../shared/api/resources';
+import type { LaunchedNodeClaim, SimulationResult } from '../../shared/sim/simulation';
+import { roundPrice } from './table';
+
+export interface SimulateReport {
+  nodeClaims: {
+    name: string;
+    nodePool: string;
+    nodeClass: string;
+    instanceType: string;
+    capacityType: string;
+    zone: string;
+    arch: string;
+    pricePerHour: number;
+    capacity: Record<string, string>;
+    allocatable: Record<string, string>;
+    requests: Record<string, string>;
+    daemonSetOverhead: Record<string, string>;
+    instanceTypeOptions: string[];
+    labels: Record<string, string>;
+    taints: Taint[];
+    startupTaints: Taint[];
+    instanceId: string;
+    providerID: string;
+    pods: string[];
+  }[];
+  existingNodes: { name: string; pods: string[] }[];
+  unschedulable: { pod: string; reason: string }[];
+  warnings: string[];
+  summary: {
+    pods: number;
+    scheduledPods: number;
+    nodeClaims: number;
+    costPerHour: number;
+    lowerBoundPerHour: number;
+    defaultNodePool?: string;
+  };
+}
+
+function claimReport(c: LaunchedNodeClaim): SimulateReport['nodeClaims'][number] {
+  const { plan, instance, instanceType } = c;
+  return {
+    name: plan.name,
+    nodePool: plan.nodePool,
+    nodeClass: plan.nodeClass,
+    instanceType: instance.instanceType,
+    capacityType: instance.capacityType,
+    zone: instance.zone,
+    arch: instanceType.info.arch,
+    pricePerHour: instance.pricePerHour,
+    capacity: formatResourceList(instanceType.capacity),
+    allocatable: formatResourceList(instanceType.allocatable),
+    requests: formatResourceList(plan.requests),
+    daemonSetOverhead: formatResourceList(plan.daemonSetOverhead),
+    instanceTypeOptions: plan.instanceTypeOptions.map((t) => t.name),
+    labels: sortKeys({
+      ...instanceType.labels,
+      ...plan.labels,
+      [LabelNodePool]: plan.nodePool,
+      [LabelInstanceType]: instance.instanceType,
+      [LabelZone]: instance.zone,
+      [LabelCapacityType]: instance.capacityType,
+      [LabelArch]: instanceType.info.arch,
+    }),
+    taints: plan.taints,
+    startupTaints: plan.startupTaints,
+    instanceId: instance.instanceId,
+    providerID: instance.providerID,
+    pods: plan.pods.map(podKey),
+  };
+}
+
+function sortKeys(labels: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export function buildSimulateReport(result: SimulationResult): SimulateReport {
+  const summary: SimulateReport['summary'] = {
+    pods: result.summary.pods,
+    scheduledPods: result.summary.scheduledPods,
+    nodeClaims: result.summary.nodeClaims,
+    costPerHour: roundPrice(result.summary.costPerHour),
+    lowerBoundPerHour: roundPrice(result.summary.lowerBoundPerHour),
+  };
+  if (result.defaultNodePool) summary.defaultNodePool = result.defaultNodePool;
+  return {
+    nodeClaims: result.nodeClaims.map(claimReport),
+    existingNodes: result.existingNodes.map((n) => ({ name: n.name, pods: n.pods.map(podKey) })),
+    unschedulable: result.unschedulable.map((u) => ({ pod: podKey(u.pod), reason: u.reason })),
+    warnings: result.warnings,
+    summary,
+  };
+}

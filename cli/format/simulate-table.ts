@@ -1,0 +1,67 @@
+// The human view of a simulation: the planned NodeClaims, where existing nodes took pods, what could not be
+// scheduled and why, and what it costs against the LP lower bound.
+import type { SimulateReport } from './simulate-report';
+import { formatPrice, renderTable } from './table';
+
+export function renderSimulateTable(report: SimulateReport): string {
+  const out: string[] = [];
+  if (report.summary.defaultNodePool) {
+    out.push(`Using the embedded default NodePool "${report.summary.defaultNodePool}" (no NodePool was given).`, '');
+  }
+  if (report.nodeClaims.length > 0) {
+    out.push(
+      renderTable(
+        [
+          'NODECLAIM',
+          'NODEPOOL',
+          'INSTANCE TYPE',
+          'CAPACITY',
+          'ZONE',
+          { header: 'CPU', align: 'right' },
+          { header: 'MEMORY', align: 'right' },
+          { header: '$/HOUR', align: 'right' },
+          { header: 'PODS', align: 'right' },
+        ],
+        report.nodeClaims.map((c) => [
+          c.name,
+          c.nodePool,
+          c.instanceType,
+          c.capacityType,
+          c.zone,
+          c.capacity.cpu ?? '',
+          c.capacity.memory ?? '',
+          formatPrice(c.pricePerHour),
+          c.pods.length,
+        ]),
+      ),
+    );
+  } else {
+    out.push('No new NodeClaims needed.');
+  }
+  if (report.existingNodes.some((n) => n.pods.length > 0)) {
+    out.push(
+      '',
+      'Existing nodes:',
+      renderTable(
+        ['NODE', { header: 'NEW PODS', align: 'right' }],
+        report.existingNodes.map((n) => [n.name, n.pods.length]),
+      ),
+    );
+  }
+  if (report.unschedulable.length > 0) {
+    out.push('', `Unschedulable pods (${report.unschedulable.length}):`);
+    for (const u of report.unschedulable) out.push(`  ${u.pod}: ${u.reason}`);
+  }
+  if (report.warnings.length > 0) {
+    out.push('', 'Warnings:');
+    for (const w of report.warnings) out.push(`  ${w}`);
+  }
+  const s = report.summary;
+  const ratio = s.lowerBoundPerHour > 0 ? ` (${(s.costPerHour / s.lowerBoundPerHour).toFixed(3)}× the bound)` : '';
+  out.push(
+    '',
+    `Summary: ${s.scheduledPods}/${s.pods} pods scheduled, ${s.nodeClaims} new NodeClaim(s), ` +
+      `${formatPrice(s.costPerHour)}/h; LP lower bound ${formatPrice(s.lowerBoundPerHour)}/h${ratio}.`,
+  );
+  return out.join('\n');
+}

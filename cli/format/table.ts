@@ -1,0 +1,26 @@
+// Plain-text tables for terminal output: columns padded to their widest cell, numbers right-aligned.
+
+export type Align = 'left' | 'right';
+
+export interface Column {
+  header: string;
+  align?: Align;
+}
+
+export function renderTable(columns: (Column | string)[], rows: (string | number)[][]): string {
+  const cols = columns.map((c) => (typeof c === 'string' ? { header: c } : c));
+  const cells = rows.map((r) => cols.map((_, i) => String(r[i] ?? '')));
+  const widths = cols.map((c, i) => Math.max(c.header.length, ...cells.map((r) => (r[i] as string).length)));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => (cols[i]?.align === 'right' ? v.padStart(widths[i] as number) : v.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
+  return [line(cols.map((c) => c.header)), ...cells.map(line)].join('\n');
+}
+
+/** Dollars per hour with enough digits for cheap spot nodes. */
+export const formatPrice = (dollars: number): string => `$${dollars.toFixed(4)}`;
+
+/** Rounds away float noise from summed prices so JSON output is stable. */
+export const roundPrice = (dollars: number): number => Math.round(dollars * 1e6) / 1e6;

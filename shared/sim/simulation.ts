@@ -1,0 +1,241 @@
+// One provisioning pass over a set of manifests: what `karpless simulate` runs. Pending pods are planned by the
+// solver onto existing nodes and new NodeClaims, and each planned claim is launched on the simulated cloud, which
+// picks the offering CreateFleet would. Deterministic for the same objects and seed.
+import type { EC2NodeClass, NodePool } from '../api/karpenter';
+import type {
+  DaemonSet,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  StorageClass,
+} from '../api/kube';
+import type { NodeClaim } from '../api/nodeclaim';
+import type { ResourceList } from '../api/resources';
+import type { InstanceType } from '../catalog/types';
+import { InsufficientCapacityError, LaunchError, ValidationError } from '../errors';
+import type { CloudInstance } from '../ports';
+import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../scheduling/types';
+import { toClusterNodes } from './existing-nodes';
+import { restrictOfferings } from './offering-filter';
+import { createRng } from './rng';
+import { SimCloud } from './sim-cloud';
+import { VirtualClock } from './virtual-clock';
+
+export interface SimulationObjects {
+  pods: Pod[];
+  nodes?: Node[];
+  nodePools: NodePool[];
+  nodeClasses: EC2NodeClass[];
+  daemonSets?: DaemonSet[];
+  pvcs?: PersistentVolumeClaim[];
+  pvs?: PersistentVolume[];
+  storageClasses?: StorageClass[];
+  namespaces?: Namespace[];
+  pdbs?: PodDisruptionBudget[];
+  /** Warnings from loading (conversions, defaults), carried into the result. */
+  warnings?: string[];
+}
+
+/** The engine pieces a simulation runs; injected so the benchmark and tests can swap catalogs. */
+export interface SimulationEngine {
+  solve(input: SchedulingInput): SchedulingResult;
+  lowerBound(pods: Pod[], instanceTypes: InstanceType[], daemonOverhead?: ResourceList): Promise<number> | number;
+  instanceTypesFor(nodeClass: EC2NodeClass): InstanceType[];
+  defaultNodePool(): { nodePool: NodePool; nodeClass: EC2NodeClass };
+}
+
+export interface SimulationOptions {
+  seed?: number;
+  onProgress?: (message: string) => void;
+  clock?: VirtualClock;
+}
+
+export interface LaunchedNodeClaim {
+  plan: PlannedNodeClaim;
+  instance: CloudInstance;
+  instanceType: InstanceType;
+}
+
+export interface SimulationResult {
+  nodeClaims: LaunchedNodeClaim[];
+  existingNodes: { name: string; pods: Pod[] }[];
+  unschedulable: { pod: Pod; reason: string }[];
+  warnings: string[];
+  /** Set when no NodePool was given and the embedded default was used. */
+  defaultNodePool?: string;
+  summary: {
+    pods: number;
+    scheduledPods: number;
+    nodeClaims: number;
+    costPerHour: number;
+    lowerBoundPerHour: number;
+  };
+  stats: SchedulingResult['stats'];
+}
+
+export const DEFAULT_POOL_WARNING = (name: string): string =>
+  `no NodePool given: using the embedded default NodePool "${name}" (linux, amd64, spot and on-demand, instance categories c, m and r, generation > 2)`;
+
+export async function runSimulation(
+  objects: SimulationObjects,
+  engine: SimulationEngine,
+  options: SimulationOptions = {},
+): Promise<SimulationResult> {
+  const progress = options.onProgress ?? (() => {});
+  const warnings = [...(objects.warnings ?? [])];
+  let nodePools = objects.nodePools;
+  let nodeClasses = objects.nodeClasses;
+  let defaultPool: string | undefined;
+  if (nodePools.length === 0) {
+    const fallback = engine.defaultNodePool();
+    nodePools = [fallback.nodePool];
+    if (!nodeClasses.some((c) => c.metadata.name === fallback.nodeClass.metadata.name)) {
+      nodeClasses = [...nodeClasses, fallback.nodeClass];
+    }
+    defaultPool = fallback.nodePool.metadata.name;
+    warnings.push(DEFAULT_POOL_WARNING(defaultPool));
+  }
+
+  const instanceTypes = resolveInstanceTypes(nodePools, nodeClasses, engine);
+  const typesByName = new Map<string, InstanceType>();
+  for (const types of instanceTypes.values())
+    for (const t of types) if (!typesByName.has(t.name)) typesByName.set(t.name, t);
+
+  const nodeNames = new Set((objects.nodes ?? []).map((n) => n.metadata.name));
+  const bound: Pod[] = [];
+  const pending: Pod[] = [];
+  for (const pod of objects.pods) {
+    const nodeName = pod.spec.nodeName;
+    if (!nodeName) pending.push(pod);
+    else if (nodeNames.has(nodeName)) bound.push(pod);
+    else {
+      warnings.push(
+        `${pod.metadata.namespace}/${pod.metadata.name}: spec.nodeName "${nodeName}" is not among the given Nodes; treated as pending`,
+      );
+      const { nodeName: _unknown, ...spec } = pod.spec;
+      pending.push({ ...pod, spec });
+    }
+  }
+  const existingNodes = toClusterNodes(objects.nodes ?? [], bound, typesByName);
+
+  progress(
+    `solving ${pending.length} pending pods over ${nodePools.length} NodePool(s) and ${typesByName.size} instance types`,
+  );
+  const clock = options.clock ?? new VirtualClock();
+  const result = engine.solve({
+    pods: pending,
+    nodePools,
+    nodeClasses,
+    instanceTypes,
+    existingNodes,
+    daemonSets: objects.daemonSets ?? [],
+    pvcs: objects.pvcs ?? [],
+    pvs: objects.pvs ?? [],
+    storageClasses: objects.storageClasses ?? [],
+    namespaces: objects.namespaces ?? [],
+    options: { now: () => clock.now() },
+  });
+  progress(`planned ${result.nodeClaims.length} NodeClaim(s) in ${Math.round(result.stats.durationMs)} ms`);
+
+  const seed = options.seed ?? 1;
+  const cloud = new SimCloud({ clock, seed, instanceTypes: (nc) => engine.instanceTypesFor(nc) });
+  const uids = createRng(seed ^ 0x5eed);
+  const launched: LaunchedNodeClaim[] = [];
+  const unschedulable = result.unschedulable.map((u) => ({ pod: u.pod, reason: u.reason }));
+  for (const plan of result.nodeClaims) {
+    const nodePool = nodePools.find((p) => p.metadata.name === plan.nodePool) as NodePool;
+    const nodeClass = nodeClasses.find((c) => c.metadata.name === plan.nodeClass) as EC2NodeClass;
+    const options = restrictOfferings(plan.instanceTypeOptions, plan.requirements);
+    try {
+      const instance = await cloud.create({
+        claim: toNodeClaim(plan, uids.hex(32), clock.iso()),
+        nodePool,
+        nodeClass,
+        instanceTypes: options,
+      });
+      const instanceType = options.find((t) => t.name === instance.instanceType) as InstanceType;
+      launched.push({ plan, instance, instanceType });
+    } catch (err) {
+      if (!(err instanceof InsufficientCapacityError || err instanceof LaunchError)) throw err;
+      for (const pod of plan.pods) unschedulable.push({ pod, reason: `launch of ${plan.name} failed: ${err.message}` });
+    }
+  }
+
+  const placedPods = launched.flatMap((c) => c.plan.pods);
+  const lowerBoundPerHour = placedPods.length > 0 ? await engine.lowerBound(placedPods, [...typesByName.values()]) : 0;
+  const scheduledPods = placedPods.length + result.existingNodes.reduce((n, e) => n + e.pods.length, 0);
+  const out: SimulationResult = {
+    nodeClaims: launched,
+    existingNodes: result.existingNodes,
+    unschedulable,
+    warnings: [...warnings, ...result.warnings],
+    summary: {
+      pods: pending.length,
+      scheduledPods,
+      nodeClaims: launched.length,
+      costPerHour: launched.reduce((sum, c) => sum + c.instance.pricePerHour, 0),
+      lowerBoundPerHour,
+    },
+    stats: result.stats,
+  };
+  if (defaultPool) out.defaultNodePool = defaultPool;
+  return out;
+}
+
+/** Instance types per NodePool, through the EC2NodeClass it references; a dangling reference is invalid input. */
+function resolveInstanceTypes(
+  nodePools: NodePool[],
+  nodeClasses: EC2NodeClass[],
+  engine: SimulationEngine,
+): Map<string, InstanceType[]> {
+  const byClass = new Map<string, InstanceType[]>();
+  const out = new Map<string, InstanceType[]>();
+  const problems: string[] = [];
+  for (const pool of nodePools) {
+    const ref = pool.spec.template.spec.nodeClassRef.name;
+    const nodeClass = nodeClasses.find((c) => c.metadata.name === ref);
+    if (!nodeClass) {
+      const known = nodeClasses.map((c) => c.metadata.name).join(', ') || 'none given';
+      problems.push(
+        `NodePool/${pool.metadata.name}: spec.template.spec.nodeClassRef.name: EC2NodeClass "${ref}" not found (known: ${known})`,
+      );
+      continue;
+    }
+    let types = byClass.get(ref);
+    if (!types) {
+      types = engine.instanceTypesFor(nodeClass);
+      byClass.set(ref, types);
+    }
+    out.set(pool.metadata.name, types);
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  return out;
+}
+
+function toNodeClaim(plan: PlannedNodeClaim, uid: string, now: string): NodeClaim {
+  return {
+    name: plan.name,
+    uid,
+    cluster: 'sim',
+    nodePool: plan.nodePool,
+    nodeClass: plan.nodeClass,
+    state: 'Pending',
+    version: 1,
+    requirements: plan.requirements,
+    instanceTypeOptions: plan.instanceTypeOptions.map((t) => t.name),
+    labels: plan.labels,
+    taints: plan.taints,
+    startupTaints: plan.startupTaints,
+    requests: plan.requests,
+    nominatedPods: plan.pods.map((p) => ({
+      namespace: p.metadata.namespace,
+      name: p.metadata.name,
+      ...(p.metadata.uid ? { uid: p.metadata.uid } : {}),
+    })),
+    createdAt: now,
+    stateTimes: { Pending: now },
+  };
+}
