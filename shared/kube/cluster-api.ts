@@ -1,0 +1,358 @@
+// The Kubernetes side of the ClusterApi port, on @kubernetes/client-node. Reads are paginated and trimmed to the
+// engine's shapes; writes use the subresources and patch types the API server expects, and every failure is
+// classified into ClusterApiError.
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  PolicyV1Api,
+  StorageV1Api,
+} from '@kubernetes/client-node';
+import type { EC2NodeClass, NodePool } from '../api/karpenter';
+import type {
+  DaemonSet,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PodRef,
+  StorageClass,
+  Taint,
+} from '../api/kube';
+import type { BindOutcome, Clock, ClusterApi, ClusterEvent, EvictionOutcome } from '../ports';
+import { systemClock } from '../ports';
+import { classifyKubeError, type KubeAction, statusOf } from './errors';
+import { EventThrottle } from './event-recorder';
+import { type NodeSnapshot, nodeTaintPatch, syncNodePatch } from './node-patches';
+import { listAllPages, type RawPage } from './paginate';
+import { isProvisionable, PENDING_POD_FIELD_SELECTOR } from './pending';
+import { type CallOptions, callOptions, PATCH } from './request-options';
+import {
+  trimDaemonSet,
+  trimMeta,
+  trimNamespace,
+  trimNode,
+  trimPersistentVolume,
+  trimPersistentVolumeClaim,
+  trimPod,
+  trimPodDisruptionBudget,
+  trimStorageClass,
+} from './trim';
+
+export const DISRUPTED_TAINT: Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
+const TERMINAL_PHASES = 'status.phase!=Succeeded,status.phase!=Failed';
+/** Cluster-scoped objects have no namespace; their events live in `default`, as kubectl describe expects. */
+const CLUSTER_EVENT_NAMESPACE = 'default';
+const CONFLICT_RETRIES = 3;
+
+export interface KubeClusterApiOptions {
+  pageSize?: number;
+  /** Per-request timeout. */
+  timeoutMs?: number;
+  clock?: Clock;
+  /** Reported as the event source and field manager. */
+  component?: string;
+  events?: { dedupeWindowMs?: number; burst?: number; perSecond?: number };
+  onEventError?: (event: ClusterEvent, error: Error) => void;
+}
+
+export class KubeClusterApi implements ClusterApi {
+  private readonly core: CoreV1Api;
+  private readonly apps: AppsV1Api;
+  private readonly policy: PolicyV1Api;
+  private readonly storage: StorageV1Api;
+  private readonly custom: CustomObjectsApi;
+  private readonly pageSize: number;
+  private readonly timeoutMs: number;
+  private readonly clock: Clock;
+  private readonly component: string;
+  private readonly throttle: EventThrottle;
+  private readonly onEventError: (event: ClusterEvent, error: Error) => void;
+
+  constructor(kc: KubeConfig, options: KubeClusterApiOptions = {}) {
+    this.core = kc.makeApiClient(CoreV1Api);
+    this.apps = kc.makeApiClient(AppsV1Api);
+    this.policy = kc.makeApiClient(PolicyV1Api);
+    this.storage = kc.makeApiClient(StorageV1Api);
+    this.custom = kc.makeApiClient(CustomObjectsApi);
+    this.pageSize = options.pageSize ?? 500;
+    this.timeoutMs = options.timeoutMs ?? 20_000;
+    this.clock = options.clock ?? systemClock;
+    this.component = options.component ?? 'karpless';
+    this.throttle = new EventThrottle({ ...options.events, clock: this.clock });
+    this.onEventError =
+      options.onEventError ??
+      ((event, error) =>
+        console.warn(
+          JSON.stringify({ level: 'WARN', message: 'event not recorded', reason: event.reason, error: error.message }),
+        ));
+  }
+
+  listPendingPods(): Promise<Pod[]> {
+    return this.list(
+      { verb: 'list', resource: 'pods' },
+      (o, _continue) =>
+        this.core.listPodForAllNamespaces(
+          { fieldSelector: PENDING_POD_FIELD_SELECTOR, limit: this.pageSize, _continue },
+          o,
+        ),
+      trimPod,
+      isProvisionable,
+    );
+  }
+
+  listPods(filter?: { nodeName?: string }): Promise<Pod[]> {
+    const node = filter?.nodeName !== undefined ? `spec.nodeName=${filter.nodeName}` : 'spec.nodeName!=';
+    const fieldSelector = `${node},${TERMINAL_PHASES}`;
+    return this.list(
+      { verb: 'list', resource: 'pods' },
+      (o, _continue) => this.core.listPodForAllNamespaces({ fieldSelector, limit: this.pageSize, _continue }, o),
+      trimPod,
+    );
+  }
+
+  listNodes(): Promise<Node[]> {
+    return this.list(
+      { verb: 'list', resource: 'nodes' },
+      (o, _continue) => this.core.listNode({ limit: this.pageSize, _continue }, o),
+      trimNode,
+    );
+  }
+
+  listDaemonSets(): Promise<DaemonSet[]> {
+    return this.list(
+      { verb: 'list', resource: 'daemonsets', group: 'apps' },
+      (o, _continue) => this.apps.listDaemonSetForAllNamespaces({ limit: this.pageSize, _continue }, o),
+      trimDaemonSet,
+    );
+  }
+
+  listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]> {
+    return this.list(
+      { verb: 'list', resource: 'poddisruptionbudgets', group: 'policy' },
+      (o, _continue) => this.policy.listPodDisruptionBudgetForAllNamespaces({ limit: this.pageSize, _continue }, o),
+      trimPodDisruptionBudget,
+    );
+  }
+
+  listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]> {
+    return this.list(
+      { verb: 'list', resource: 'persistentvolumeclaims' },
+      (o, _continue) => this.core.listPersistentVolumeClaimForAllNamespaces({ limit: this.pageSize, _continue }, o),
+      trimPersistentVolumeClaim,
+    );
+  }
+
+  listPersistentVolumes(): Promise<PersistentVolume[]> {
+    return this.list(
+      { verb: 'list', resource: 'persistentvolumes' },
+      (o, _continue) => this.core.listPersistentVolume({ limit: this.pageSize, _continue }, o),
+      trimPersistentVolume,
+    );
+  }
+
+  listStorageClasses(): Promise<StorageClass[]> {
+    return this.list(
+      { verb: 'list', resource: 'storageclasses', group: 'storage.k8s.io' },
+      (o, _continue) => this.storage.listStorageClass({ limit: this.pageSize, _continue }, o),
+      trimStorageClass,
+    );
+  }
+
+  listNamespaces(): Promise<Namespace[]> {
+    return this.list(
+      { verb: 'list', resource: 'namespaces' },
+      (o, _continue) => this.core.listNamespace({ limit: this.pageSize, _continue }, o),
+      trimNamespace,
+    );
+  }
+
+  listNodePools(): Promise<NodePool[]> {
+    return this.listCustom<NodePool>('karpenter.sh', 'v1', 'nodepools');
+  }
+
+  listNodeClasses(): Promise<EC2NodeClass[]> {
+    return this.listCustom<EC2NodeClass>('karpenter.k8s.aws', 'v1', 'ec2nodeclasses');
+  }
+
+  async bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome> {
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      // The uid makes the bind conditional on this exact pod, not a same-named successor.
+      metadata: { name: pod.name, namespace: pod.namespace, ...(pod.uid ? { uid: pod.uid } : {}) },
+      target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+    };
+    try {
+      await this.core.createNamespacedPodBinding({ name: pod.name, namespace: pod.namespace, body }, this.options());
+      return 'bound';
+    } catch (err) {
+      const status = statusOf(err);
+      if (status === 409) return 'conflict';
+      if (status === 404) return 'gone';
+      throw classifyKubeError(err, { verb: 'create', resource: 'pods/binding', name: `${pod.namespace}/${pod.name}` });
+    }
+  }
+
+  async cordon(nodeName: string): Promise<void> {
+    // Setting one scalar needs no concurrency guard: a strategic merge patch only touches spec.unschedulable.
+    await this.call({ verb: 'patch', resource: 'nodes', name: nodeName }, () =>
+      this.core.patchNode(
+        { name: nodeName, body: { spec: { unschedulable: true } }, fieldManager: this.component },
+        this.options(PATCH.strategicMerge),
+      ),
+    );
+  }
+
+  async setDisruptedTaint(nodeName: string, present: boolean): Promise<void> {
+    await this.patchNodeGuarded(nodeName, (node) => nodeTaintPatch(node, DISRUPTED_TAINT, present));
+  }
+
+  async syncNode(nodeName: string, desired: { labels: Record<string, string>; taints: Taint[] }): Promise<void> {
+    await this.patchNodeGuarded(nodeName, (node) => syncNodePatch(node, desired));
+  }
+
+  async deleteNode(nodeName: string): Promise<void> {
+    try {
+      await this.core.deleteNode({ name: nodeName }, this.options());
+    } catch (err) {
+      if (statusOf(err) === 404) return;
+      throw classifyKubeError(err, { verb: 'delete', resource: 'nodes', name: nodeName });
+    }
+  }
+
+  async evict(pod: PodRef): Promise<EvictionOutcome> {
+    const body = {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: pod.name, namespace: pod.namespace },
+      ...(pod.uid ? { deleteOptions: { preconditions: { uid: pod.uid } } } : {}),
+    };
+    try {
+      await this.core.createNamespacedPodEviction({ name: pod.name, namespace: pod.namespace, body }, this.options());
+      return 'evicted';
+    } catch (err) {
+      const status = statusOf(err);
+      // 429: a PodDisruptionBudget says "not yet". Retry on a later pass, never an error.
+      if (status === 429) return 'blocked';
+      if (status === 404) return 'gone';
+      // A uid precondition failure means the pod we meant was replaced by a same-named one: ours is gone.
+      if (status === 409 && pod.uid) return 'gone';
+      throw classifyKubeError(err, { verb: 'create', resource: 'pods/eviction', name: `${pod.namespace}/${pod.name}` });
+    }
+  }
+
+  async recordEvent(event: ClusterEvent): Promise<void> {
+    if (!this.throttle.admit(event)) return;
+    const o = event.involved;
+    const namespace = o.kind === 'Pod' ? (o.namespace ?? 'default') : CLUSTER_EVENT_NAMESPACE;
+    const now = new Date(this.clock.now());
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { generateName: `${o.name}.`, namespace },
+      involvedObject: {
+        apiVersion: INVOLVED_API_VERSION[o.kind],
+        kind: o.kind,
+        name: o.name,
+        ...(o.kind === 'Pod' ? { namespace } : {}),
+        ...(o.uid ? { uid: o.uid } : {}),
+      },
+      type: event.type,
+      reason: event.reason,
+      message: event.message,
+      source: { component: this.component },
+      reportingComponent: this.component,
+      reportingInstance: this.component,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    };
+    try {
+      await this.core.createNamespacedEvent({ namespace, body }, this.options());
+    } catch (err) {
+      this.onEventError(event, classifyKubeError(err, { verb: 'create', resource: 'events' }));
+    }
+  }
+
+  private options(contentType?: string): CallOptions {
+    return callOptions(this.timeoutMs, contentType);
+  }
+
+  private async call<T>(action: KubeAction, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw classifyKubeError(err, action);
+    }
+  }
+
+  private list<T>(
+    action: KubeAction,
+    fetch: (options: CallOptions, continueToken: string | undefined) => Promise<unknown>,
+    trim: (item: unknown) => T,
+    keep?: (item: T) => boolean,
+  ): Promise<T[]> {
+    return this.call(action, () =>
+      listAllPages((token) => fetch(this.options(), token) as Promise<RawPage>, trim, keep),
+    );
+  }
+
+  private listCustom<T>(group: string, version: string, plural: string): Promise<T[]> {
+    return this.list(
+      { verb: 'list', resource: plural, group },
+      (o, _continue) =>
+        this.custom.listClusterCustomObject({ group, version, plural, limit: this.pageSize, _continue }, o),
+      (item) => {
+        const raw = item as { apiVersion?: string; kind?: string; metadata?: Record<string, unknown>; spec?: unknown };
+        const meta = trimMeta(raw.metadata);
+        // Karpenter objects are small and read whole, minus server bookkeeping and status.
+        return {
+          apiVersion: raw.apiVersion,
+          kind: raw.kind,
+          metadata: { name: meta.name, uid: meta.uid, labels: meta.labels, annotations: meta.annotations },
+          spec: raw.spec,
+        } as T;
+      },
+    );
+  }
+
+  /** Reads the node, builds a JSON patch guarded by its resourceVersion, and retries when someone wrote first. */
+  private async patchNodeGuarded(nodeName: string, build: (node: NodeSnapshot) => object[] | undefined): Promise<void> {
+    const action: KubeAction = { verb: 'patch', resource: 'nodes', name: nodeName };
+    for (let attempt = 1; ; attempt++) {
+      const raw = await this.call({ verb: 'get', resource: 'nodes', name: nodeName }, () =>
+        this.core.readNode({ name: nodeName }, this.options()),
+      );
+      const node = trimNode(raw);
+      const ops = build({
+        resourceVersion: node.metadata.resourceVersion ?? '',
+        labels: node.metadata.labels,
+        taints: node.spec.taints,
+      });
+      if (!ops) return;
+      try {
+        await this.core.patchNode(
+          { name: nodeName, body: ops, fieldManager: this.component },
+          this.options(PATCH.json),
+        );
+        return;
+      } catch (err) {
+        const status = statusOf(err);
+        // A failed `test` on resourceVersion is 422 (Invalid) or 409 (Conflict): re-read and rebuild the patch.
+        if ((status === 409 || status === 422) && attempt < CONFLICT_RETRIES) continue;
+        throw classifyKubeError(err, action);
+      }
+    }
+  }
+}
+
+const INVOLVED_API_VERSION: Record<ClusterEvent['involved']['kind'], string> = {
+  Pod: 'v1',
+  Node: 'v1',
+  NodeClaim: 'karpenter.sh/v1',
+  NodePool: 'karpenter.sh/v1',
+};

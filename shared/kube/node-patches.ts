@@ -1,0 +1,58 @@
+// JSON patches for a node's labels and taints. Each starts with a `test` of the resourceVersion the patch was built
+// from, because replacing or indexing into the taints list is only safe against the list we read.
+import type { Taint } from '../api/kube';
+
+export interface NodeSnapshot {
+  resourceVersion: string;
+  labels?: Record<string, string>;
+  taints?: Taint[];
+}
+
+export type JsonPatchOp = { op: 'test' | 'add' | 'replace' | 'remove'; path: string; value?: unknown };
+
+const sameTaint = (a: Taint, b: Taint) => a.key === b.key && a.effect === b.effect;
+const guard = (node: NodeSnapshot): JsonPatchOp => ({
+  op: 'test',
+  path: '/metadata/resourceVersion',
+  value: node.resourceVersion,
+});
+
+/** Adds or removes one taint; undefined when the node is already as wanted. */
+export function nodeTaintPatch(node: NodeSnapshot, taint: Taint, present: boolean): JsonPatchOp[] | undefined {
+  const taints = node.taints ?? [];
+  const index = taints.findIndex((t) => sameTaint(t, taint));
+  if (present && index >= 0) return undefined;
+  if (!present && index < 0) return undefined;
+  if (present) {
+    return node.taints
+      ? [guard(node), { op: 'add', path: '/spec/taints/-', value: taint }]
+      : [guard(node), { op: 'add', path: '/spec/taints', value: [taint] }];
+  }
+  return [guard(node), { op: 'remove', path: `/spec/taints/${index}` }];
+}
+
+/**
+ * Makes the node carry the NodeClaim's labels (overwriting values) and taints (adding missing ones, matched by key
+ * and effect, leaving others alone), as Karpenter's registration does. Undefined when nothing changes.
+ */
+export function syncNodePatch(
+  node: NodeSnapshot,
+  desired: { labels: Record<string, string>; taints: Taint[] },
+): JsonPatchOp[] | undefined {
+  const ops: JsonPatchOp[] = [];
+  const labels = node.labels ?? {};
+  const labelsChanged = Object.entries(desired.labels).some(([k, v]) => labels[k] !== v);
+  if (labelsChanged) {
+    ops.push({
+      op: node.labels ? 'replace' : 'add',
+      path: '/metadata/labels',
+      value: { ...labels, ...desired.labels },
+    });
+  }
+  const current = node.taints ?? [];
+  const missing = desired.taints.filter((t) => !current.some((c) => sameTaint(c, t)));
+  if (missing.length > 0) {
+    ops.push({ op: node.taints ? 'replace' : 'add', path: '/spec/taints', value: [...current, ...missing] });
+  }
+  return ops.length > 0 ? [guard(node), ...ops] : undefined;
+}
