@@ -1,0 +1,153 @@
+// Turns source documents into a ManifestSet: converts v1alpha5 objects, validates every document, fills in
+// Karpenter's defaults, and collects every problem of every document before failing.
+import type { Obj } from './check';
+import { convertLegacy } from './convert/convert';
+import { type NodePoolInput, withNodeClassDefaults, withNodePoolDefaults } from './defaults';
+import type { SourceDocument } from './documents';
+import type { EC2NodeClass } from './karpenter';
+import type { Pod } from './kube';
+import { emptyManifestSet, type ManifestSet } from './manifest-set';
+import { type DocumentRef, describeDoc, Problems } from './problems';
+import {
+  validateDaemonSet,
+  validateJob,
+  validateMetadata,
+  validateNamespace,
+  validateNode,
+  validatePdb,
+  validatePod,
+  validatePriorityClass,
+  validatePv,
+  validatePvc,
+  validateStorageClass,
+  validateWorkload,
+} from './validate-kube';
+import { validateNodeClass } from './validate-nodeclass';
+import { validateNodePool } from './validate-nodepool';
+
+interface KindHandler {
+  /** The apiVersions Karpless reads for this kind; any when absent. */
+  apiVersions?: string[];
+  namespaced: boolean;
+  validate(p: Problems, doc: Obj): void;
+  add(set: ManifestSet, doc: Obj): void;
+}
+
+const push =
+  <K extends keyof Omit<ManifestSet, 'warnings'>>(key: K) =>
+  (set: ManifestSet, doc: Obj): void => {
+    (set[key] as unknown[]).push(doc);
+  };
+
+const HANDLERS: Record<string, KindHandler> = {
+  NodePool: {
+    apiVersions: ['karpenter.sh/v1'],
+    namespaced: false,
+    validate: (p, d) => {
+      validateMetadata(p, d);
+      validateNodePool(p, d);
+    },
+    add: (set, d) => set.nodePools.push(withNodePoolDefaults(d as unknown as NodePoolInput)),
+  },
+  EC2NodeClass: {
+    apiVersions: ['karpenter.k8s.aws/v1'],
+    namespaced: false,
+    validate: (p, d) => {
+      validateMetadata(p, d);
+      validateNodeClass(p, d);
+    },
+    add: (set, d) => set.nodeClasses.push(withNodeClassDefaults(d as unknown as EC2NodeClass)),
+  },
+  Pod: {
+    namespaced: true,
+    validate: validatePod,
+    add: (set, d) => {
+      const pod = d as unknown as Pod;
+      set.pods.push({ ...pod, metadata: { ...pod.metadata, namespace: pod.metadata.namespace ?? 'default' } });
+    },
+  },
+  Deployment: { namespaced: true, validate: validateWorkload, add: push('deployments') },
+  ReplicaSet: { namespaced: true, validate: validateWorkload, add: push('replicaSets') },
+  StatefulSet: { namespaced: true, validate: validateWorkload, add: push('statefulSets') },
+  Job: { namespaced: true, validate: validateJob, add: push('jobs') },
+  DaemonSet: { namespaced: true, validate: validateDaemonSet, add: push('daemonSets') },
+  PodDisruptionBudget: { namespaced: true, validate: validatePdb, add: push('pdbs') },
+  Node: { namespaced: false, validate: validateNode, add: push('nodes') },
+  PersistentVolumeClaim: { namespaced: true, validate: validatePvc, add: push('pvcs') },
+  PersistentVolume: { namespaced: false, validate: validatePv, add: push('pvs') },
+  StorageClass: { namespaced: false, validate: validateStorageClass, add: push('storageClasses') },
+  PriorityClass: { namespaced: false, validate: validatePriorityClass, add: push('priorityClasses') },
+  Namespace: { namespaced: false, validate: validateNamespace, add: push('namespaces') },
+};
+
+export const SUPPORTED_KINDS: readonly string[] = Object.keys(HANDLERS);
+
+export function refOf(d: SourceDocument): DocumentRef {
+  const kind = typeof d.raw.kind === 'string' && d.raw.kind ? d.raw.kind : '<no kind>';
+  const meta = d.raw.metadata;
+  const name =
+    typeof meta === 'object' && meta !== null && typeof (meta as Obj).name === 'string' && (meta as Obj).name
+      ? ((meta as Obj).name as string)
+      : '<unnamed>';
+  return { file: d.file, doc: d.doc, kind, name };
+}
+
+export interface BuildResult {
+  set: ManifestSet;
+  /** The documents after conversion, in input order, as they would be written back (no defaults filled in). */
+  documents: SourceDocument[];
+}
+
+/** Builds the set; problems are appended to `errors` (callers throw once, after every file). */
+export function buildManifestSet(source: SourceDocument[], errors: string[]): BuildResult {
+  const set = emptyManifestSet();
+  const documents = convertLegacy(source, errors, set.warnings);
+  const seen = new Map<string, string>();
+  const nodePoolRefs: { ref: DocumentRef; className: string }[] = [];
+  for (const d of documents) {
+    const ref = refOf(d);
+    const p = new Problems(ref);
+    const handler = HANDLERS[ref.kind];
+    if (ref.kind === '<no kind>') {
+      p.error('kind', 'required');
+    } else if (!handler) {
+      set.warnings.push(`${describeDoc(ref)}: kind ${ref.kind} is not used by Karpless; skipped`);
+      continue;
+    } else if (handler.apiVersions && !handler.apiVersions.includes(String(d.raw.apiVersion))) {
+      p.error(
+        'apiVersion',
+        `${JSON.stringify(d.raw.apiVersion ?? null)} is not supported for ${ref.kind}; use ${handler.apiVersions.join(' or ')}`,
+      );
+    } else {
+      handler.validate(p, d.raw);
+    }
+    errors.push(...p.errors);
+    set.warnings.push(...p.warnings);
+    if (p.errors.length > 0 || !handler) continue;
+    const meta = d.raw.metadata as Obj;
+    const ns = handler.namespaced ? String(meta.namespace ?? 'default') : '';
+    const id = `${ref.kind}/${ns}/${ref.name}`;
+    const first = seen.get(id);
+    if (first) {
+      errors.push(
+        `${describeDoc(ref)}: metadata.name: duplicate ${ref.kind} ${JSON.stringify(ref.name)}, first defined in ${first}`,
+      );
+      continue;
+    }
+    seen.set(id, `${ref.file}#${ref.doc}`);
+    handler.add(set, d.raw);
+    if (ref.kind === 'NodePool') {
+      const className = (((d.raw.spec as Obj).template as Obj).spec as Obj).nodeClassRef as Obj;
+      nodePoolRefs.push({ ref, className: String(className.name) });
+    }
+  }
+  const classNames = new Set(set.nodeClasses.map((c) => c.metadata.name));
+  for (const { ref, className } of nodePoolRefs) {
+    if (!classNames.has(className)) {
+      set.warnings.push(
+        `${describeDoc(ref)}: spec.template.spec.nodeClassRef.name: EC2NodeClass ${JSON.stringify(className)} is not among the manifests`,
+      );
+    }
+  }
+  return { set, documents };
+}

@@ -1,0 +1,114 @@
+// Converts the v1alpha5 documents of a whole input (Provisioners may refer to AWSNodeTemplates in other files) to v1,
+// leaving every other document where it was.
+import { isObj, type Obj } from '../check';
+import type { SourceDocument } from '../documents';
+import { Problems } from '../problems';
+import { convertNodeTemplate } from './node-template';
+import { type ConvertedProvisioner, convertProvisioner } from './provisioner';
+import { convertWorkload } from './workloads';
+
+const isProvisioner = (d: Obj) => d.kind === 'Provisioner' && d.apiVersion === 'karpenter.sh/v1alpha5';
+const isNodeTemplate = (d: Obj) => d.kind === 'AWSNodeTemplate' && d.apiVersion === 'karpenter.k8s.aws/v1alpha1';
+
+const nameOf = (d: Obj): string =>
+  isObj(d.metadata) && typeof d.metadata.name === 'string' && d.metadata.name ? d.metadata.name : '<unnamed>';
+
+const problemsFor = (d: SourceDocument) =>
+  new Problems({ file: d.file, doc: d.doc, kind: String(d.raw.kind), name: nameOf(d.raw) });
+
+/** Returns the documents with v1alpha5 objects replaced by v1 ones; problems go to `errors` and `warnings`. */
+export function convertLegacy(source: SourceDocument[], errors: string[], warnings: string[]): SourceDocument[] {
+  if (!source.some((d) => isProvisioner(d.raw) || isNodeTemplate(d.raw) || isPodBearing(d.raw))) return source;
+  const report = (p: Problems) => {
+    errors.push(...p.errors);
+    warnings.push(...p.warnings);
+  };
+  // Node classes first, so Provisioners can hand them their kubelet settings.
+  const classes = new Map<string, { doc: SourceDocument; kubelet?: string; clones: SourceDocument[] }>();
+  const converted = new Map<SourceDocument, SourceDocument[]>();
+  for (const d of source) {
+    if (!isNodeTemplate(d.raw)) continue;
+    const p = problemsFor(d);
+    const nodeClass = convertNodeTemplate(p, d.raw);
+    p.warn('', `converted to EC2NodeClass/${nameOf(d.raw)} (karpenter.k8s.aws/v1)`);
+    report(p);
+    const doc = { ...d, raw: nodeClass };
+    classes.set(nameOf(d.raw), { doc, clones: [] });
+    converted.set(d, [doc]);
+  }
+  for (const d of source) {
+    if (isProvisioner(d.raw)) {
+      const p = problemsFor(d);
+      const result = convertProvisioner(p, d.raw);
+      const out: SourceDocument[] = [{ ...d, raw: result.nodePool }];
+      if (result.inlineNodeClass) {
+        if (result.kubelet) (result.inlineNodeClass.spec as Obj).kubelet = result.kubelet;
+        out.push({ ...d, raw: result.inlineNodeClass });
+      } else {
+        attachKubelet(p, result, classes);
+      }
+      report(p);
+      converted.set(d, out);
+    } else if (isPodBearing(d.raw)) {
+      const p = problemsFor(d);
+      const raw = convertWorkload(p, d.raw);
+      report(p);
+      if (raw !== d.raw) converted.set(d, [{ ...d, raw }]);
+    }
+  }
+  const out: SourceDocument[] = [];
+  for (const d of source) {
+    out.push(...(converted.get(d) ?? [d]));
+    if (isNodeTemplate(d.raw)) out.push(...(classes.get(nameOf(d.raw))?.clones ?? []));
+  }
+  return out;
+}
+
+function isPodBearing(d: Obj): boolean {
+  return ['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'].includes(String(d.kind));
+}
+
+/**
+ * v1 keeps kubelet settings on the EC2NodeClass. The first Provisioner to use a node class decides its kubelet; a
+ * later one with different settings gets its own copy of the class, named `<class>-<nodepool>`.
+ */
+function attachKubelet(
+  p: Problems,
+  result: ConvertedProvisioner,
+  classes: Map<string, { doc: SourceDocument; kubelet?: string; clones: SourceDocument[] }>,
+): void {
+  const entry = classes.get(result.nodeClassName);
+  const wanted = JSON.stringify(result.kubelet ?? null);
+  if (!entry) {
+    if (result.kubelet) {
+      p.warn(
+        'spec.kubeletConfiguration',
+        `AWSNodeTemplate/${result.nodeClassName} is not among the manifests; dropped`,
+      );
+    }
+    return;
+  }
+  if (entry.kubelet === undefined) {
+    entry.kubelet = wanted;
+    if (result.kubelet) (entry.doc.raw.spec as Obj).kubelet = result.kubelet;
+    return;
+  }
+  if (entry.kubelet === wanted) return;
+  const poolName = nameOf(result.nodePool);
+  const cloneName = `${result.nodeClassName}-${poolName}`;
+  const spec: Obj = structuredClone(entry.doc.raw.spec as Obj);
+  delete spec.kubelet;
+  if (result.kubelet) spec.kubelet = result.kubelet;
+  const clone = { ...entry.doc.raw, metadata: { ...(entry.doc.raw.metadata as Obj), name: cloneName }, spec };
+  entry.clones.push({ ...entry.doc, raw: clone });
+  ((result.nodePool.spec as Obj).template as Obj).spec = {
+    ...(((result.nodePool.spec as Obj).template as Obj).spec as Obj),
+    nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: cloneName },
+  };
+  p.warn(
+    'spec.kubeletConfiguration',
+    `differs from another Provisioner using ${describeNodeClass(result.nodeClassName)}; v1 keeps kubelet on the EC2NodeClass, so EC2NodeClass/${cloneName} is created for this NodePool`,
+  );
+}
+
+const describeNodeClass = (name: string) => `AWSNodeTemplate/${name}`;

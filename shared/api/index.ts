@@ -1,0 +1,17 @@
+// The public API of shared/api: reading, validating, defaulting and converting manifests, and expanding workloads.
+export { buildManifestSet, SUPPORTED_KINDS } from './build';
+export { DEFAULT_NODEPOOL_NAME, defaultNodePool } from './default-nodepool';
+export {
+  amiFamilyOf,
+  DEFAULT_METADATA_OPTIONS,
+  defaultBlockDeviceMappings,
+  ephemeralBlockDevice,
+  type NodePoolInput,
+  withNodeClassDefaults,
+  withNodePoolDefaults,
+} from './defaults';
+export { type ExpandedPods, expandPods, PENDING_STATUS, uidFor } from './expand';
+export { emptyManifestSet, type ManifestSet } from './manifest-set';
+export { loadDocuments, loadManifests, parseManifests } from './parse';
+export { restrictedLabelReason } from './restricted';
+export { matchesLabelSelector } from './selector';

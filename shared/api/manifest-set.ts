@@ -1,0 +1,58 @@
+// Everything read from a set of manifests, sorted by kind. Arrays keep file order, so results are deterministic.
+import type { EC2NodeClass, NodePool } from './karpenter';
+import type {
+  DaemonSet,
+  Deployment,
+  Job,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  PriorityClass,
+  ReplicaSet,
+  StatefulSet,
+  StorageClass,
+} from './kube';
+
+export interface ManifestSet {
+  nodePools: NodePool[];
+  nodeClasses: EC2NodeClass[];
+  pods: Pod[];
+  deployments: Deployment[];
+  replicaSets: ReplicaSet[];
+  statefulSets: StatefulSet[];
+  jobs: Job[];
+  daemonSets: DaemonSet[];
+  pdbs: PodDisruptionBudget[];
+  nodes: Node[];
+  pvcs: PersistentVolumeClaim[];
+  pvs: PersistentVolume[];
+  storageClasses: StorageClass[];
+  priorityClasses: PriorityClass[];
+  namespaces: Namespace[];
+  /** Unknown kinds skipped, conversions made, fields that changed meaning: print them. */
+  warnings: string[];
+}
+
+export function emptyManifestSet(): ManifestSet {
+  return {
+    nodePools: [],
+    nodeClasses: [],
+    pods: [],
+    deployments: [],
+    replicaSets: [],
+    statefulSets: [],
+    jobs: [],
+    daemonSets: [],
+    pdbs: [],
+    nodes: [],
+    pvcs: [],
+    pvs: [],
+    storageClasses: [],
+    priorityClasses: [],
+    namespaces: [],
+    warnings: [],
+  };
+}

@@ -1,0 +1,70 @@
+// Entry points for reading manifests: from text, or from files and folders.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ValidationError } from '../errors';
+import { type BuildResult, buildManifestSet } from './build';
+import { readDocuments, type SourceDocument } from './documents';
+import type { ManifestSet } from './manifest-set';
+
+/** Parses multi-document YAML text; throws ValidationError listing every problem. */
+export function parseManifests(text: string, file: string): ManifestSet {
+  const errors: string[] = [];
+  const { set } = buildManifestSet(readDocuments(text, file, errors), errors);
+  if (errors.length > 0) throw new ValidationError(errors);
+  return set;
+}
+
+/** Reads files, and folders recursively (*.yaml and *.yml, in sorted order); throws ValidationError on problems. */
+export async function loadManifests(paths: string[]): Promise<ManifestSet> {
+  return (await loadDocuments(paths)).set;
+}
+
+/** Like loadManifests, and also returns the converted documents in order (for `karpless migrate`). */
+export async function loadDocuments(paths: string[]): Promise<BuildResult> {
+  const errors: string[] = [];
+  const docs: SourceDocument[] = [];
+  for (const file of await expandPaths(paths, errors)) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      errors.push(`${file}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    docs.push(...readDocuments(text, file, errors));
+  }
+  const result = buildManifestSet(docs, errors);
+  if (errors.length > 0) throw new ValidationError(errors);
+  return result;
+}
+
+const YAML_FILE = /\.ya?ml$/i;
+
+async function expandPaths(paths: string[], errors: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(path);
+    } catch {
+      errors.push(`${path}: no such file or folder`);
+      continue;
+    }
+    if (info.isDirectory()) files.push(...(await walk(path)));
+    else files.push(path);
+  }
+  return files;
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  const out: string[] = [];
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(full)));
+    else if (e.isFile() && YAML_FILE.test(e.name)) out.push(full);
+  }
+  return out;
+}
