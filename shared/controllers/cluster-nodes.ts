@@ -1,0 +1,193 @@
+// The cluster as the solver must see it before adding capacity: registered nodes with their pods, and in-flight
+// NodeClaims holding the pods nominated to them. A pod nominated to a live claim counts as placed there, which is
+// what makes a redelivered or repeated pass launch nothing twice.
+import type { Node, Pod, Taint } from '../api/kube';
+import {
+  LabelCapacityType,
+  LabelHostname,
+  LabelInstanceType,
+  LabelNodePool,
+  LabelZone,
+  TaintDisrupted,
+  TaintUnregistered,
+} from '../api/labels';
+import type { NodeClaim } from '../api/nodeclaim';
+import { parseResourceList, type ResourceList } from '../api/resources';
+import type { InstanceType } from '../catalog/types';
+import type { ClusterNode } from '../scheduling/types';
+import { indexPods, isReschedulable, refKey, resolveRef } from './pods';
+import type { ClusterSnapshot } from './snapshot';
+
+export interface ClusterView {
+  existing: ClusterNode[];
+  /** Pods (pending, or displaced from a draining node) already nominated to a live claim, by namespace/name. */
+  held: Map<string, NodeClaim>;
+  /** Bound pods on draining nodes that need a new home. */
+  displaced: Pod[];
+  /** The claim behind each ClusterNode name (node name once registered, claim name before). */
+  claimOf: Map<string, NodeClaim>;
+  /** The Node object behind a claim, by claim name. */
+  nodeOf: Map<string, Node>;
+}
+
+/** Matches nodes to claims by providerID (then by recorded node name). */
+export function matchNodes(nodes: Node[], claims: NodeClaim[]): Map<string, Node> {
+  const byProvider = new Map<string, Node>();
+  const byName = new Map<string, Node>();
+  for (const n of nodes) {
+    if (n.spec.providerID) byProvider.set(n.spec.providerID, n);
+    byName.set(n.metadata.name, n);
+  }
+  const out = new Map<string, Node>();
+  for (const c of claims) {
+    const node = (c.providerID && byProvider.get(c.providerID)) || (c.nodeName && byName.get(c.nodeName));
+    if (node) out.set(c.name, node);
+  }
+  return out;
+}
+
+export function buildClusterView(s: ClusterSnapshot): ClusterView {
+  const nodeOf = matchNodes(s.nodes, s.claims);
+  const claimOfNode = new Map<string, NodeClaim>();
+  for (const c of s.claims) {
+    const node = nodeOf.get(c.name);
+    if (node) claimOfNode.set(node.metadata.name, c);
+  }
+  const boundOn = new Map<string, Pod[]>();
+  for (const p of s.bound) {
+    const list = boundOn.get(p.spec.nodeName ?? '');
+    if (list) list.push(p);
+    else boundOn.set(p.spec.nodeName ?? '', [p]);
+  }
+
+  const drainingNodes = new Set<string>();
+  for (const c of s.claims) {
+    const node = nodeOf.get(c.name);
+    if (c.state === 'Draining' && node) drainingNodes.add(node.metadata.name);
+  }
+  const displacedAll = [...drainingNodes].flatMap((n) => (boundOn.get(n) ?? []).filter(isReschedulable));
+  const pendingIndex = indexPods(s.pending);
+  const displacedIndex = indexPods(displacedAll);
+
+  // Pods nominated to a claim that is still coming (or already serving) are placed there.
+  const held = new Map<string, NodeClaim>();
+  const heldPods = new Map<string, Pod[]>();
+  for (const c of s.claims) {
+    if (c.state === 'Draining') continue;
+    const pods: Pod[] = [];
+    for (const ref of c.nominatedPods) {
+      const pod = resolveRef(pendingIndex, ref) ?? resolveRef(displacedIndex, ref);
+      if (!pod || held.has(refKey(ref))) continue;
+      held.set(refKey(ref), c);
+      pods.push(pod);
+    }
+    heldPods.set(c.name, pods);
+  }
+  const displaced = displacedAll.filter((p) => !held.has(`${p.metadata.namespace}/${p.metadata.name}`));
+  const displacedKeys = new Set(displacedAll.map((p) => `${p.metadata.namespace}/${p.metadata.name}`));
+
+  const existing: ClusterNode[] = [];
+  const claimOf = new Map<string, NodeClaim>();
+  for (const node of s.nodes) {
+    const name = node.metadata.name;
+    const claim = claimOfNode.get(name);
+    const draining = drainingNodes.has(name);
+    // A draining node's movable pods are re-placed, so they must not also pin topology to the node they leave.
+    const bound = (boundOn.get(name) ?? []).filter(
+      (p) => !draining || !displacedKeys.has(`${p.metadata.namespace}/${p.metadata.name}`),
+    );
+    existing.push({
+      name,
+      ...(claim ? { nodeClaim: claim.name } : {}),
+      ...(node.metadata.labels?.[LabelNodePool] ? { nodePool: node.metadata.labels[LabelNodePool] } : {}),
+      labels: { ...node.metadata.labels },
+      taints: (node.spec.taints ?? []).filter((t) => !sameTaint(t, TaintUnregistered)),
+      ...(claim ? { startupTaints: claim.startupTaints } : {}),
+      allocatable: parseResourceList(node.status?.allocatable),
+      pods: [...bound, ...(claim ? (heldPods.get(claim.name) ?? []) : [])],
+      inflight: claim ? claim.state !== 'Initialized' && claim.state !== 'Draining' : false,
+      markedForDeletion: draining || isMarkedForDeletion(node),
+      ...offeringFields(claim, node),
+    });
+    if (claim) claimOf.set(name, claim);
+  }
+
+  for (const claim of s.claims) {
+    if (nodeOf.has(claim.name) || claim.state === 'Draining') continue;
+    const types = s.instanceTypes.get(claim.nodePool) ?? [];
+    existing.push({
+      name: claim.name,
+      nodeClaim: claim.name,
+      nodePool: claim.nodePool,
+      labels: claimLabels(claim, types),
+      taints: claim.taints,
+      startupTaints: claim.startupTaints,
+      allocatable: claimAllocatable(claim, types),
+      pods: heldPods.get(claim.name) ?? [],
+      inflight: true,
+      ...offeringFields(claim),
+    });
+    claimOf.set(claim.name, claim);
+  }
+  return { existing, held, displaced, claimOf, nodeOf };
+}
+
+export const sameTaint = (a: Taint, b: Taint): boolean => a.key === b.key && a.effect === b.effect;
+
+function isMarkedForDeletion(node: Node): boolean {
+  return (
+    !!node.metadata.deletionTimestamp ||
+    !!node.spec.unschedulable ||
+    (node.spec.taints ?? []).some((t) => sameTaint(t, TaintDisrupted))
+  );
+}
+
+function offeringFields(
+  claim: NodeClaim | undefined,
+  node?: Node,
+): Pick<ClusterNode, 'pricePerHour' | 'instanceType' | 'capacityType'> {
+  const out: Pick<ClusterNode, 'pricePerHour' | 'instanceType' | 'capacityType'> = {};
+  const instanceType = claim?.instanceType ?? node?.metadata.labels?.[LabelInstanceType];
+  const capacityType = claim?.capacityType ?? node?.metadata.labels?.[LabelCapacityType];
+  if (claim?.pricePerHour !== undefined) out.pricePerHour = claim.pricePerHour;
+  if (instanceType) out.instanceType = instanceType;
+  if (capacityType === 'spot' || capacityType === 'on-demand') out.capacityType = capacityType;
+  return out;
+}
+
+/** What an in-flight claim's node will be labelled: the launched type's labels once known, the claim's own labels,
+ * and its offering. Before launch the zone and type are still open, so only the claim's labels apply. */
+function claimLabels(claim: NodeClaim, types: InstanceType[]): Record<string, string> {
+  const type = claim.instanceType ? types.find((t) => t.name === claim.instanceType) : undefined;
+  const labels: Record<string, string> = {
+    ...(type?.labels ?? {}),
+    ...claim.labels,
+    [LabelNodePool]: claim.nodePool,
+    [LabelHostname]: claim.name,
+  };
+  if (claim.instanceType) labels[LabelInstanceType] = claim.instanceType;
+  if (claim.zone) labels[LabelZone] = claim.zone;
+  if (claim.capacityType) labels[LabelCapacityType] = claim.capacityType;
+  return labels;
+}
+
+/** The launched type's allocatable, or before launch the least any option would offer, so pods placed on a pending
+ * claim fit whichever type CreateFleet picks. */
+function claimAllocatable(claim: NodeClaim, types: InstanceType[]): ResourceList {
+  const byName = new Map(types.map((t) => [t.name, t]));
+  if (claim.instanceType) {
+    const t = byName.get(claim.instanceType);
+    if (t) return { ...t.allocatable };
+  }
+  const options = claim.instanceTypeOptions.flatMap((n) => {
+    const t = byName.get(n);
+    return t ? [t.allocatable] : [];
+  });
+  const first = options[0];
+  if (!first) return { ...claim.requests };
+  const out: ResourceList = { ...first };
+  for (const a of options.slice(1)) {
+    for (const k of Object.keys(out)) out[k] = Math.min(out[k] as number, a[k] ?? 0);
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+// What every control-plane use-case receives: the ports, a clock, observability callbacks and the timers of
+// ARCHITECTURE.md §3. Handlers build one of these from real adapters; tests and the simulator build one from
+// shared/sim. Nothing here imports an SDK.
+import type { Clock, CloudProvider, ClusterApi, NodeClaimStore, WorkQueue } from '../ports';
+import type { SchedulingInput, SchedulingResult } from '../scheduling/types';
+
+export type LogFields = Record<string, unknown>;
+
+/** Logger-like callbacks; Powertools' Logger satisfies this shape. */
+export interface ControlPlaneLog {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+export type MetricUnit = 'Count' | 'Milliseconds' | 'Seconds' | 'None';
+
+/** One metric data point; handlers map it onto Powertools Metrics (EMF). */
+export type MetricFn = (name: string, value: number, unit?: MetricUnit, dimensions?: Record<string, string>) => void;
+
+export type RebalancePolicy = 'record' | 'interrupt';
+
+export interface ControlPlaneConfig {
+  /** Cap on one solve; pods not placed in time wait for the next pass. */
+  solveTimeoutMs: number;
+  /** How long an offering refused for insufficient capacity is skipped. */
+  iceTtlMs: number;
+  /** A claim not launched within this is failed and its pods re-planned. */
+  launchTimeoutMs: number;
+  /** A launched claim whose node has not registered within this is failed, its instance terminated. */
+  registrationTimeoutMs: number;
+  /** A Pending claim younger than this belongs to a pass that may still be launching it; older ones are
+   * relaunched (same uid, so the cloud returns the same instance). */
+  pendingRelaunchAfterMs: number;
+  /** Instances with no claim are terminated by GC once older than this. */
+  orphanGraceMs: number;
+  /** Bind nominated pods once their node is initialized (off: leave binding to kube-scheduler). */
+  bindPods: boolean;
+  rebalance: RebalancePolicy;
+  /** Termination: how long to wait between drain steps, and at most how many evictions one step issues. */
+  drainRequeueSeconds: number;
+  drainBlockedRequeueSeconds: number;
+  maxEvictionsPerStep: number;
+}
+
+export const DEFAULT_CONFIG: ControlPlaneConfig = {
+  solveTimeoutMs: 60_000,
+  iceTtlMs: 3 * 60_000,
+  launchTimeoutMs: 5 * 60_000,
+  registrationTimeoutMs: 15 * 60_000,
+  pendingRelaunchAfterMs: 30_000,
+  orphanGraceMs: 30_000,
+  bindPods: true,
+  rebalance: 'record',
+  drainRequeueSeconds: 5,
+  drainBlockedRequeueSeconds: 15,
+  maxEvictionsPerStep: 100,
+};
+
+export function controlPlaneConfig(overrides: Partial<ControlPlaneConfig> = {}): ControlPlaneConfig {
+  return { ...DEFAULT_CONFIG, ...overrides };
+}
+
+export type Solver = (input: SchedulingInput) => SchedulingResult | Promise<SchedulingResult>;
+
+export interface ControlPlaneDeps {
+  /** The cluster name: the store partition, the FIFO group id and the tag value. */
+  cluster: string;
+  kube: ClusterApi;
+  cloud: CloudProvider;
+  store: NodeClaimStore;
+  /** The cluster FIFO queue: re-plan hints (MessageGroupId = cluster). */
+  queue: WorkQueue;
+  /** Where termination steps re-queue themselves with a delay. SQS FIFO queues ignore per-message DelaySeconds,
+   * so production points this at a standard queue; defaults to `queue`. */
+  terminationQueue?: WorkQueue;
+  clock: Clock;
+  log: ControlPlaneLog;
+  metric: MetricFn;
+  config: ControlPlaneConfig;
+  /** The scheduler; defaults to shared/scheduling's `solve`. Injected by benchmarks and fault tests. */
+  solve?: Solver;
+  /** Random source for NodeClaim uids and name suffixes; seeded in simulations so runs repeat. */
+  random?: () => number;
+}
+
+export const silentLog: ControlPlaneLog = { debug() {}, info() {}, warn() {}, error() {} };
+export const noMetric: MetricFn = () => {};

@@ -1,0 +1,105 @@
+// Garbage collection, on a schedule: the safety net that makes a Lambda killed mid-launch leak nothing.
+// - An instance tagged for this cluster that no live claim owns, older than the grace period, is terminated. The
+//   grace covers a launch whose instance exists but whose claim does not yet record it: such an instance carries
+//   its claim's name in a tag, and a Pending claim of that name keeps it.
+// - A claim whose instance is gone is failed and sent through termination (which deletes its Node) and its pods
+//   re-planned.
+// - Stale launch templates are the cloud adapter's business; it is asked when it offers that.
+import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
+import { ConflictError } from '../errors';
+import type { CloudProvider } from '../ports';
+import type { ControlPlaneDeps } from './deps';
+import { queueTermination, requestReplan } from './messages';
+import { message } from './snapshot';
+import { startTermination } from './termination';
+
+export const TagNodeClaim = 'karpenter.sh/nodeclaim';
+
+/** Optional capability of a CloudProvider: delete launch templates no NodeClass configuration uses any more. */
+export interface LaunchTemplateCollector {
+  deleteStaleLaunchTemplates(): Promise<number | undefined>;
+}
+
+const collectsLaunchTemplates = (cloud: CloudProvider): cloud is CloudProvider & LaunchTemplateCollector =>
+  typeof (cloud as Partial<LaunchTemplateCollector>).deleteStaleLaunchTemplates === 'function';
+
+export interface GcResult {
+  terminatedInstances: string[];
+  failedClaims: string[];
+  launchTemplatesDeleted?: number;
+}
+
+export async function collectGarbage(deps: ControlPlaneDeps): Promise<GcResult> {
+  const now = deps.clock.now();
+  const [instances, claims] = await Promise.all([deps.cloud.list(), deps.store.list()]);
+  const result: GcResult = { terminatedInstances: [], failedClaims: [] };
+
+  const live = claims.filter((c) => LIVE_STATES.includes(c.state));
+  const ownedIds = new Set(live.flatMap((c) => (c.instanceId ? [c.instanceId] : [])));
+  const failedWithInstance = new Map(
+    claims.filter((c) => c.state === 'Failed' && c.instanceId).map((c) => [c.instanceId as string, c]),
+  );
+
+  for (const instance of instances) {
+    if (instance.state === 'terminated' || instance.state === 'shutting-down') continue;
+    if (ownedIds.has(instance.instanceId)) continue;
+    const failed = failedWithInstance.get(instance.instanceId);
+    if (failed) {
+      // Termination deletes the Node as well as the instance.
+      await queueTermination(deps, failed.name);
+      continue;
+    }
+    const claimTag = instance.tags[TagNodeClaim];
+    const pendingOwner = claimTag ? live.find((c) => c.name === claimTag && !c.instanceId) : undefined;
+    if (pendingOwner) continue;
+    if (now - Date.parse(instance.launchedAt) < deps.config.orphanGraceMs) continue;
+    deps.log.warn('terminating orphan instance', { instanceId: instance.instanceId, nodeClaim: claimTag });
+    await deps.cloud.delete(instance.instanceId);
+    result.terminatedInstances.push(instance.instanceId);
+  }
+
+  const running = new Set(instances.filter((i) => i.state !== 'terminated').map((i) => i.instanceId));
+  for (const claim of live) {
+    if (!claim.instanceId || running.has(claim.instanceId) || claim.state === 'Draining') continue;
+    // list() may lag a fresh launch: confirm before failing anything.
+    const instance = await deps.cloud.get(claim.instanceId);
+    if (instance && instance.state !== 'terminated' && instance.state !== 'shutting-down') continue;
+    if (await failGone(deps, claim)) result.failedClaims.push(claim.name);
+  }
+
+  if (collectsLaunchTemplates(deps.cloud)) {
+    try {
+      const deleted = await deps.cloud.deleteStaleLaunchTemplates();
+      if (typeof deleted === 'number') result.launchTemplatesDeleted = deleted;
+    } catch (err) {
+      deps.log.warn('launch template cleanup failed', { error: message(err) });
+    }
+  }
+  deps.metric('OrphanInstancesTerminated', result.terminatedInstances.length, 'Count');
+  deps.metric('ClaimsWithInstanceGone', result.failedClaims.length, 'Count');
+  return result;
+}
+
+async function failGone(deps: ControlPlaneDeps, claim: NodeClaim): Promise<boolean> {
+  const detail = `instance ${claim.instanceId} no longer exists`;
+  try {
+    if (claim.state === 'Initialized') {
+      // An initialized claim cannot fail; it ends through termination, with nothing left to wait for.
+      const started = await startTermination(deps, claim, {
+        cause: 'Unhealthy',
+        detail,
+        deadline: new Date(deps.clock.now()).toISOString(),
+      });
+      if (!started) return false;
+    } else {
+      await deps.store.transition(claim, 'Failed', { failure: { reason: 'InstanceTerminated', message: detail } });
+      await queueTermination(deps, claim.name);
+    }
+  } catch (err) {
+    if (err instanceof ConflictError) return false;
+    throw err;
+  }
+  deps.log.warn('claim ended: its instance is gone', { nodeClaim: claim.name, instanceId: claim.instanceId });
+  await requestReplan(deps, `${claim.name}: instance gone`, claim.nominatedPods);
+  return true;
+}

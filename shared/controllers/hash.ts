@@ -1,0 +1,23 @@
+// Stable content hashes recorded on a NodeClaim at launch (its NodePool template and EC2NodeClass spec), so drift
+// detection can tell later whether either changed. Key order never changes the hash.
+
+function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+}
+
+function fnv1a(text: string, seed: number): string {
+  let h = seed >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** 64 bits of FNV-1a (two seeds) over the value's canonical JSON. */
+export function specHash(value: unknown): string {
+  const text = stableJson(value);
+  return fnv1a(text, 0x811c9dc5) + fnv1a(text, 0x050c5d1f);
+}

@@ -1,0 +1,35 @@
+// The control plane's use-cases: pure TypeScript against the ports, wired to real adapters by functions/* and to
+// the simulator by tests and `karpless simulate`.
+export { buildClusterView, type ClusterView, matchNodes } from './cluster-nodes';
+export {
+  type ControlPlaneConfig,
+  type ControlPlaneDeps,
+  type ControlPlaneLog,
+  controlPlaneConfig,
+  DEFAULT_CONFIG,
+  type MetricFn,
+  noMetric,
+  type RebalancePolicy,
+  type Solver,
+  silentLog,
+} from './deps';
+export { type DispatchOptions, type DispatchResult, handleControlMessage } from './dispatch';
+export { collectGarbage, type GcResult, type LaunchTemplateCollector, TagNodeClaim } from './gc';
+export { specHash } from './hash';
+export { claimName } from './ids';
+export { handleInterruption, type InterruptionResult } from './interruption';
+export { type LaunchOutcome, launchClaim } from './launch';
+export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';
+export { queueTermination, requestReplan } from './messages';
+export { type ProvisionOptions, type ProvisionResult, provision } from './provision';
+export { type ClusterSnapshot, readSnapshot } from './snapshot';
+export {
+  evictionGroup,
+  groupForEviction,
+  isDrainable,
+  type StartTerminationOptions,
+  startTermination,
+  type TerminationStep,
+  terminateStep,
+  terminationGraceMs,
+} from './termination';

@@ -1,0 +1,115 @@
+// Reacting to EC2 and AWS Health signals for this cluster's instances. Events are account-wide, so an unknown
+// instance costs one GSI lookup and is dropped. For an instance we own:
+// - spot interruption warning: cache the offering as unavailable, start termination with the two-minute deadline,
+//   and provision replacement capacity for its pods at once (the draining node's pods count as displaced);
+// - rebalance recommendation: record an event by default, or act as on an interruption when configured;
+// - state change to stopping, stopped, shutting-down or terminated: terminate the claim and re-plan its pods;
+// - AWS Health scheduled change: drain and replace before the event's start.
+import type { NodeClaim } from '../api/nodeclaim';
+import type { InterruptionSignal } from '../messages';
+import type { ControlPlaneDeps } from './deps';
+import { emitEvent } from './events';
+import { type ProvisionResult, provision } from './provision';
+import { startTermination } from './termination';
+
+export interface InterruptionResult {
+  /** Claims this signal started terminating. */
+  terminating: string[];
+  /** Instance ids with no claim in this cluster. */
+  ignored: string[];
+  /** Claims that only got an event recorded (rebalance, default policy). */
+  recorded: string[];
+  replacement?: ProvisionResult;
+}
+
+const GONE_STATES: ReadonlySet<string> = new Set(['stopping', 'stopped', 'shutting-down', 'terminated']);
+
+export async function handleInterruption(
+  deps: ControlPlaneDeps,
+  signal: InterruptionSignal,
+): Promise<InterruptionResult> {
+  const result: InterruptionResult = { terminating: [], ignored: [], recorded: [] };
+  for (const instanceId of signal.instanceIds) {
+    const claim = await deps.store.getByInstanceId(instanceId);
+    if (!claim || claim.state === 'Terminated') {
+      result.ignored.push(instanceId);
+      continue;
+    }
+    deps.metric('Interruptions', 1, 'Count');
+    const action = await act(deps, signal, claim);
+    if (action === 'terminate') result.terminating.push(claim.name);
+    if (action === 'record') result.recorded.push(claim.name);
+  }
+  if (result.ignored.length > 0) {
+    deps.log.debug('interruption for instances outside this cluster', { ids: result.ignored, event: signal.eventId });
+  }
+  // Replacement capacity now, not when the evicted pods show up pending: the pass counts the draining nodes' pods.
+  if (result.terminating.length > 0) {
+    result.replacement = await provision(deps, { trigger: `${signal.kind} ${result.terminating.join(',')}` });
+  }
+  return result;
+}
+
+async function act(
+  deps: ControlPlaneDeps,
+  signal: InterruptionSignal,
+  claim: NodeClaim,
+): Promise<'terminate' | 'record' | 'none'> {
+  switch (signal.kind) {
+    case 'SpotInterruption':
+      await cacheUnavailable(deps, claim, 'SpotInterruption');
+      return terminate(deps, claim, 'spot interruption warning', signal.deadline);
+    case 'RebalanceRecommendation':
+      if (deps.config.rebalance === 'interrupt') {
+        await cacheUnavailable(deps, claim, 'RebalanceRecommendation');
+        return terminate(deps, claim, 'rebalance recommendation', signal.deadline);
+      }
+      await emitEvent(deps, {
+        involved: claim.nodeName ? { kind: 'Node', name: claim.nodeName } : { kind: 'NodeClaim', name: claim.name },
+        type: 'Normal',
+        reason: 'RebalanceRecommendation',
+        message: `EC2 recommends rebalancing ${claim.instanceId}: its spot capacity is at elevated risk of interruption`,
+      });
+      return 'record';
+    case 'StateChange':
+      if (!signal.state || !GONE_STATES.has(signal.state)) return 'none';
+      return terminate(deps, claim, `instance ${signal.state}`, new Date(deps.clock.now()).toISOString());
+    case 'ScheduledChange':
+      return terminate(deps, claim, 'AWS Health scheduled change', signal.deadline);
+  }
+}
+
+async function terminate(
+  deps: ControlPlaneDeps,
+  claim: NodeClaim,
+  detail: string,
+  deadline: string | undefined,
+): Promise<'terminate' | 'none'> {
+  if (claim.state === 'Draining') return 'none'; // a redelivered signal: termination is already under way
+  const started = await startTermination(deps, claim, {
+    cause: 'Interrupted',
+    detail,
+    ...(deadline ? { deadline } : {}),
+  });
+  if (!started) return 'none';
+  if (claim.nodeName) {
+    await emitEvent(deps, {
+      involved: { kind: 'Node', name: claim.nodeName },
+      type: 'Warning',
+      reason: 'Interrupted',
+      message: `${detail}: draining and replacing ${claim.instanceId}`,
+    });
+  }
+  return 'terminate';
+}
+
+async function cacheUnavailable(deps: ControlPlaneDeps, claim: NodeClaim, reason: string): Promise<void> {
+  if (!claim.instanceType || !claim.zone || !claim.capacityType) return;
+  await deps.store.markUnavailable({
+    instanceType: claim.instanceType,
+    zone: claim.zone,
+    capacityType: claim.capacityType,
+    expiresAt: deps.clock.now() + deps.config.iceTtlMs,
+    reason,
+  });
+}

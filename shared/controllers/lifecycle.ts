@@ -1,0 +1,180 @@
+// NodeClaim lifecycle after launch: a node that joins is matched to its claim by providerID, gets the claim's labels
+// and taints, is marked Registered, then Initialized once it is Ready, its startup taints are gone and the extended
+// resources its pods asked for are advertised; then the pods nominated to it are bound. Claims that never launch or
+// never register within their timers are failed, their instances terminated and their pods re-planned.
+import type { Node, Pod, PodRef, Taint } from '../api/kube';
+import {
+  LabelCapacityType,
+  LabelInstanceType,
+  LabelNodeInitialized,
+  LabelNodePool,
+  LabelNodeRegistered,
+  LabelZone,
+  TaintUnregistered,
+} from '../api/labels';
+import type { NodeClaim } from '../api/nodeclaim';
+import { CPU, EPHEMERAL_STORAGE, MEMORY, PODS, parseResourceList } from '../api/resources';
+import { ConflictError } from '../errors';
+import { matchNodes, sameTaint } from './cluster-nodes';
+import type { ControlPlaneDeps } from './deps';
+import { emitEvent } from './events';
+import { requestReplan } from './messages';
+import { indexPods, resolveRef } from './pods';
+import { message } from './snapshot';
+
+export interface LifecycleResult {
+  registered: string[];
+  initialized: string[];
+  bound: number;
+  /** Claims failed for a launch or registration timeout. */
+  timedOut: string[];
+}
+
+const BASE_RESOURCES: ReadonlySet<string> = new Set([CPU, MEMORY, PODS, EPHEMERAL_STORAGE]);
+
+export async function reconcileNodes(deps: ControlPlaneDeps): Promise<LifecycleResult> {
+  const now = deps.clock.now();
+  const [nodes, claims, pending] = await Promise.all([
+    deps.kube.listNodes(),
+    deps.store.list({ states: ['Pending', 'Launched', 'Registered', 'Initialized'] }),
+    deps.config.bindPods ? deps.kube.listPendingPods() : Promise.resolve([] as Pod[]),
+  ]);
+  const nodeOf = matchNodes(nodes, claims);
+  const pendingIndex = indexPods(pending);
+  const result: LifecycleResult = { registered: [], initialized: [], bound: 0, timedOut: [] };
+  const replan: PodRef[] = [];
+
+  for (let claim of claims) {
+    try {
+      const node = nodeOf.get(claim.name);
+      if (!node) {
+        if (await timeOut(deps, claim, now)) {
+          result.timedOut.push(claim.name);
+          replan.push(...claim.nominatedPods);
+        }
+        continue;
+      }
+      if (claim.state === 'Launched') {
+        claim = await register(deps, claim, node);
+        result.registered.push(claim.name);
+      }
+      if (claim.state === 'Registered' && isInitialized(claim, node)) {
+        await deps.kube.syncNode(node.metadata.name, {
+          labels: { [LabelNodeInitialized]: 'true' },
+          taints: currentTaints(node),
+        });
+        claim = await deps.store.transition(claim, 'Initialized');
+        result.initialized.push(claim.name);
+        deps.metric('NodeClaimsInitialized', 1, 'Count', { nodePool: claim.nodePool });
+        const launchedAt = claim.stateTimes.Launched ?? claim.createdAt;
+        deps.metric('InitializationLatency', now - Date.parse(launchedAt), 'Milliseconds');
+        deps.log.info('initialized', { nodeClaim: claim.name, node: node.metadata.name });
+      }
+      if (claim.state === 'Initialized' && deps.config.bindPods) {
+        result.bound += await bindNominated(deps, claim, node.metadata.name, pendingIndex);
+      }
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      // Another invocation moved this claim first; the next NodeChanged hint picks it up from there.
+      deps.log.info('claim changed concurrently', { nodeClaim: claim.name, error: message(err) });
+    }
+  }
+  if (replan.length > 0) await requestReplan(deps, 'claims timed out', replan);
+  return result;
+}
+
+/** Fails a claim past its launch or registration deadline and terminates whatever instance it may own. */
+async function timeOut(deps: ControlPlaneDeps, claim: NodeClaim, now: number): Promise<boolean> {
+  let reason: string | undefined;
+  if (claim.state === 'Pending' && now - Date.parse(claim.createdAt) > deps.config.launchTimeoutMs) {
+    reason = 'LaunchTimeout';
+  }
+  const launchedAt = claim.stateTimes.Launched;
+  if (claim.state === 'Launched' && launchedAt && now - Date.parse(launchedAt) > deps.config.registrationTimeoutMs) {
+    reason = 'RegistrationTimeout';
+  }
+  if (!reason) return false;
+  const detail =
+    reason === 'LaunchTimeout'
+      ? `not launched within ${deps.config.launchTimeoutMs / 1000}s`
+      : `node did not register within ${deps.config.registrationTimeoutMs / 1000}s of launch`;
+  const failed = await deps.store.transition(claim, 'Failed', { failure: { reason, message: detail } });
+  deps.metric('NodeClaimsTimedOut', 1, 'Count', { reason });
+  deps.log.warn('claim timed out', { nodeClaim: claim.name, reason, instanceId: claim.instanceId });
+  await emitEvent(deps, {
+    involved: { kind: 'NodeClaim', name: claim.name },
+    type: 'Warning',
+    reason,
+    message: detail,
+  });
+  // A Pending claim may still have an instance from a launch that died before recording it; GC finds it by tag.
+  if (failed.instanceId) await deps.cloud.delete(failed.instanceId);
+  await deps.store.transition(failed, 'Terminated');
+  return true;
+}
+
+async function register(deps: ControlPlaneDeps, claim: NodeClaim, node: Node): Promise<NodeClaim> {
+  const labels: Record<string, string> = {
+    ...claim.labels,
+    [LabelNodePool]: claim.nodePool,
+    [LabelNodeRegistered]: 'true',
+  };
+  if (claim.instanceType) labels[LabelInstanceType] = claim.instanceType;
+  if (claim.zone) labels[LabelZone] = claim.zone;
+  if (claim.capacityType) labels[LabelCapacityType] = claim.capacityType;
+  // The claim's taints are added if the kubelet did not register with them; startup taints are left to whoever
+  // removes them, so they are never put back after removal. The unregistered taint goes at registration.
+  const taints = currentTaints(node).filter((t) => !sameTaint(t, TaintUnregistered));
+  for (const t of claim.taints) if (!taints.some((x) => sameTaint(x, t))) taints.push(t);
+  await deps.kube.syncNode(node.metadata.name, { labels, taints });
+  const registered = await deps.store.transition(claim, 'Registered', { nodeName: node.metadata.name });
+  deps.metric('NodeClaimsRegistered', 1, 'Count', { nodePool: claim.nodePool });
+  deps.log.info('registered', { nodeClaim: claim.name, node: node.metadata.name });
+  return registered;
+}
+
+const currentTaints = (node: Node): Taint[] => [...(node.spec.taints ?? [])];
+
+/** Ready, startup taints gone, and every extended resource the claim's pods asked for advertised. */
+export function isInitialized(claim: NodeClaim, node: Node): boolean {
+  const ready = node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+  if (!ready) return false;
+  const taints = node.spec.taints ?? [];
+  if (taints.some((t) => sameTaint(t, TaintUnregistered))) return false;
+  if (claim.startupTaints.some((s) => taints.some((t) => sameTaint(t, s)))) return false;
+  const allocatable = parseResourceList(node.status?.allocatable);
+  for (const [name, quantity] of Object.entries(claim.requests)) {
+    if (BASE_RESOURCES.has(name) || quantity <= 0) continue;
+    if (!((allocatable[name] ?? 0) > 0)) return false;
+  }
+  return true;
+}
+
+/** Binds the claim's nominated pods that are still pending. A conflict (kube-scheduler got there first) and a
+ * vanished pod are both fine. */
+async function bindNominated(
+  deps: ControlPlaneDeps,
+  claim: NodeClaim,
+  nodeName: string,
+  pendingIndex: Map<string, Pod>,
+): Promise<number> {
+  let bound = 0;
+  for (const ref of claim.nominatedPods) {
+    const pod = resolveRef(pendingIndex, ref);
+    if (!pod) continue;
+    const outcome = await deps.kube.bindPod(
+      {
+        namespace: pod.metadata.namespace,
+        name: pod.metadata.name,
+        ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}),
+      },
+      nodeName,
+    );
+    if (outcome === 'bound') bound++;
+  }
+  if (bound > 0) {
+    deps.metric('PodsBound', bound, 'Count');
+    deps.log.info('bound nominated pods', { nodeClaim: claim.name, node: nodeName, pods: bound });
+  }
+  return bound;
+}

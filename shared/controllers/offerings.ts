@@ -1,0 +1,73 @@
+// Offerings as the launch path sees them: the store's unavailable cache applied to the resolved instance types, and
+// a claim's requirements narrowing each type to the offerings it may launch into.
+import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
+import { LabelCapacityType, LabelZone } from '../api/labels';
+import type { NodeClaim } from '../api/nodeclaim';
+import type { InstanceType, UnavailableOffering } from '../catalog/types';
+
+const offeringKey = (instanceType: string, zone: string, capacityType: string): string =>
+  `${instanceType}/${zone}/${capacityType}`;
+
+/** Marks every offering cached as unavailable; the types themselves are copied, never mutated. */
+export function applyUnavailable(types: InstanceType[], unavailable: UnavailableOffering[]): InstanceType[] {
+  if (unavailable.length === 0) return types;
+  const refused = new Set(unavailable.map((u) => offeringKey(u.instanceType, u.zone, u.capacityType)));
+  return types.map((t) => {
+    if (!t.offerings.some((o) => refused.has(offeringKey(t.name, o.zone, o.capacityType)))) return t;
+    return {
+      ...t,
+      offerings: t.offerings.map((o) =>
+        refused.has(offeringKey(t.name, o.zone, o.capacityType)) ? { ...o, available: false } : o,
+      ),
+    };
+  });
+}
+
+/** Whether the requirements admit `value` for `key`; a key they do not mention is unconstrained. */
+export function admits(requirements: NodeSelectorRequirementWithMinValues[], key: string, value: string): boolean {
+  for (const r of requirements) {
+    if (r.key !== key) continue;
+    const values = r.values ?? [];
+    switch (r.operator) {
+      case 'In':
+        if (!values.includes(value)) return false;
+        break;
+      case 'NotIn':
+        if (values.includes(value)) return false;
+        break;
+      case 'DoesNotExist':
+        return false;
+      case 'Exists':
+        break;
+      default: {
+        const n = Number(value);
+        const bound = Number(values[0]);
+        if (!Number.isFinite(n) || !Number.isFinite(bound)) return false;
+        if (r.operator === 'Gt' && !(n > bound)) return false;
+        if (r.operator === 'Lt' && !(n < bound)) return false;
+        if (r.operator === 'Gte' && !(n >= bound)) return false;
+        if (r.operator === 'Lte' && !(n <= bound)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/** The claim's instance-type options in its order (cheapest first), each cut to the available offerings its zone
+ * and capacity-type requirements admit; types left with no offering are dropped. */
+export function launchOptions(claim: NodeClaim, resolved: InstanceType[]): InstanceType[] {
+  const byName = new Map(resolved.map((t) => [t.name, t]));
+  const out: InstanceType[] = [];
+  for (const name of claim.instanceTypeOptions) {
+    const type = byName.get(name);
+    if (!type) continue;
+    const offerings = type.offerings.filter(
+      (o) =>
+        o.available &&
+        admits(claim.requirements, LabelZone, o.zone) &&
+        admits(claim.requirements, LabelCapacityType, o.capacityType),
+    );
+    if (offerings.length > 0) out.push({ ...type, offerings });
+  }
+  return out;
+}

@@ -1,0 +1,372 @@
+// The provisioning pass: read everything, solve, write NodeClaims before launching them, launch, and tell people.
+// Messages only trigger a pass; its inputs are always re-read, so redelivery and repetition are harmless:
+// - pods nominated to a live claim count as placed on it, so a second pass plans nothing new for them;
+// - claim names derive from their pods, so two passes planning the same claim collide on the store's conditional
+//   create and one of them launches it;
+// - after writing, a pass re-reads the live claims and withdraws any of its own that share a pod with a claim it
+//   did not see at the start (a concurrent pass); with write-then-read, at least one of two racers sees the other;
+// - a Pending claim left behind by a crashed pass is launched again with its uid, which the cloud maps back to the
+//   same instance.
+import type { EC2NodeClass, NodePool } from '../api/karpenter';
+import type { Pod, PodRef } from '../api/kube';
+import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
+import { ConflictError } from '../errors';
+import { solve as defaultSolve } from '../scheduling';
+import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../scheduling/types';
+import { buildClusterView, type ClusterView } from './cluster-nodes';
+import type { ControlPlaneDeps } from './deps';
+import { emitEvent } from './events';
+import { specHash } from './hash';
+import { claimName, newId, newUid } from './ids';
+import { type LaunchOutcome, launchClaim } from './launch';
+import { requestReplan } from './messages';
+import { podRef, refKey } from './pods';
+import { type ClusterSnapshot, readSnapshot } from './snapshot';
+
+export interface ProvisionOptions {
+  /** Why this pass runs, for logs and the decision record ("PodsPending", "SpotInterruption i-0abc", ...). */
+  trigger?: string;
+  /** ISO time of the event behind this pass (the message's `at`), for the launch-latency metric. */
+  triggeredAt?: string;
+}
+
+export interface ProvisionResult {
+  /** Claims this pass wrote. */
+  created: string[];
+  /** Claims launched by this pass, including Pending claims left by a crashed pass. */
+  launched: string[];
+  relaunched: string[];
+  /** Own claims withdrawn because a concurrent pass planned the same pods. */
+  withdrawn: string[];
+  /** Claims deleted after insufficient capacity; their pods re-plan. */
+  dropped: string[];
+  failed: string[];
+  /** Pods newly nominated to existing nodes or in-flight claims. */
+  nominated: number;
+  unschedulable: { pod: string; reason: string }[];
+  /** A launch hit a retryable error: the caller should let the message be redelivered. */
+  retry: boolean;
+  decision?: string;
+}
+
+const MAX_PODS_IN_DECISION = 200;
+const LAUNCH_CONCURRENCY = 8;
+
+export async function provision(deps: ControlPlaneDeps, options: ProvisionOptions = {}): Promise<ProvisionResult> {
+  const started = deps.clock.now();
+  const snapshot = await readSnapshot(deps);
+  const view = buildClusterView(snapshot);
+  const result: ProvisionResult = {
+    created: [],
+    launched: [],
+    relaunched: [],
+    withdrawn: [],
+    dropped: [],
+    failed: [],
+    nominated: 0,
+    unschedulable: [],
+    retry: false,
+  };
+
+  const pods = [
+    ...snapshot.pending.filter((p) => !p.metadata.deletionTimestamp && !view.held.has(keyOf(p))),
+    ...view.displaced,
+  ];
+  const stale = snapshot.claims.filter(
+    (c) => c.state === 'Pending' && snapshot.now - Date.parse(c.createdAt) >= deps.config.pendingRelaunchAfterMs,
+  );
+
+  let solved: SchedulingResult | undefined;
+  let own: NodeClaim[] = [];
+  if (pods.length > 0) {
+    const nodePools = snapshot.nodePools.filter((p) => snapshot.instanceTypes.has(p.metadata.name));
+    const plan = await (deps.solve ?? defaultSolve)({
+      pods,
+      nodePools,
+      nodeClasses: snapshot.nodeClasses,
+      instanceTypes: snapshot.instanceTypes,
+      existingNodes: view.existing,
+      daemonSets: snapshot.daemonSets,
+      pvcs: snapshot.pvcs,
+      pvs: snapshot.pvs,
+      storageClasses: snapshot.storageClasses,
+      namespaces: snapshot.namespaces,
+      options: { timeoutMs: deps.config.solveTimeoutMs, now: () => deps.clock.now() },
+    });
+    solved = plan;
+    deps.metric('SolveDuration', plan.stats.durationMs, 'Milliseconds');
+    if (plan.stats.timedOut) deps.log.warn('solve hit its time cap; the rest wait for the next pass', {});
+    result.nominated = await nominateToExisting(deps, view, plan);
+    own = await writeClaims(deps, snapshot, plan.nodeClaims);
+    result.created = own.map((c) => c.name);
+    result.unschedulable = plan.unschedulable.map((u) => ({ pod: keyOf(u.pod), reason: u.reason }));
+    result.decision = await recordDecision(deps, snapshot, pods.length, plan, own, options.trigger);
+    own = await withdrawContested(deps, snapshot, own, result);
+  }
+
+  const staleNames = new Set(stale.map((c) => c.name));
+  const outcomes = await mapLimit([...own, ...stale], LAUNCH_CONCURRENCY, async (claim) => ({
+    claim,
+    outcome: await launchClaim(deps, claim, {
+      ...launchContext(snapshot, claim),
+      ...(options.triggeredAt && !staleNames.has(claim.name) ? { triggeredAt: Date.parse(options.triggeredAt) } : {}),
+    }),
+  }));
+  for (const { claim, outcome } of outcomes) {
+    tally(result, claim, outcome, staleNames.has(claim.name));
+    if (outcome.kind === 'launched') await announceNominations(deps, outcome.claim, outcome.claim.nominatedPods);
+  }
+  if (solved) {
+    for (const u of solved.unschedulable) {
+      await emitEvent(deps, {
+        involved: { kind: 'Pod', name: u.pod.metadata.name, namespace: u.pod.metadata.namespace },
+        type: 'Warning',
+        reason: 'FailedScheduling',
+        message: `Failed to schedule pod, ${u.reason}`,
+      });
+    }
+  }
+
+  deps.metric('PendingPods', snapshot.pending.length, 'Count');
+  deps.metric('UnschedulablePods', result.unschedulable.length, 'Count');
+  deps.metric('ProvisionDuration', deps.clock.now() - started, 'Milliseconds');
+  deps.log.info('provisioning pass', {
+    trigger: options.trigger,
+    pods: pods.length,
+    created: result.created.length,
+    launched: result.launched.length,
+    relaunched: result.relaunched.length,
+    withdrawn: result.withdrawn.length,
+    dropped: result.dropped.length,
+    failed: result.failed.length,
+    nominated: result.nominated,
+    unschedulable: result.unschedulable.length,
+  });
+  return result;
+}
+
+const keyOf = (p: Pod): string => `${p.metadata.namespace}/${p.metadata.name}`;
+
+function tally(result: ProvisionResult, claim: NodeClaim, outcome: LaunchOutcome, stale: boolean): void {
+  switch (outcome.kind) {
+    case 'launched':
+      result.launched.push(claim.name);
+      if (stale) result.relaunched.push(claim.name);
+      break;
+    case 'insufficient-capacity':
+      result.dropped.push(claim.name);
+      break;
+    case 'failed':
+      result.failed.push(claim.name);
+      break;
+    case 'retry':
+      result.retry = true;
+      break;
+    case 'superseded':
+      break;
+  }
+}
+
+function launchContext(s: ClusterSnapshot, claim: NodeClaim) {
+  const nodePool: NodePool | undefined = s.nodePools.find((p) => p.metadata.name === claim.nodePool);
+  const nodeClass: EC2NodeClass | undefined = s.nodeClasses.find((c) => c.metadata.name === claim.nodeClass);
+  return { nodePool, nodeClass, types: s.instanceTypes.get(claim.nodePool) ?? [] };
+}
+
+/** Writes each planned claim. A name already taken by a live claim means another pass planned the same claim
+ * from the same state: it owns that launch. A name taken by a dead claim is salted and tried again. */
+async function writeClaims(
+  deps: ControlPlaneDeps,
+  s: ClusterSnapshot,
+  planned: PlannedNodeClaim[],
+): Promise<NodeClaim[]> {
+  const written: NodeClaim[] = [];
+  const createdAt = new Date(s.now).toISOString();
+  for (const p of planned) {
+    const refs = p.pods.map(podRef);
+    const pool = s.nodePools.find((np) => np.metadata.name === p.nodePool);
+    const nodeClass = s.nodeClasses.find((c) => c.metadata.name === p.nodeClass);
+    for (let salt = 0; salt < 5; salt++) {
+      const claim: NodeClaim = {
+        name: claimName(p.nodePool, refs, salt),
+        uid: newUid(deps),
+        cluster: deps.cluster,
+        nodePool: p.nodePool,
+        nodeClass: p.nodeClass,
+        state: 'Pending',
+        version: 1,
+        requirements: p.requirements,
+        instanceTypeOptions: p.instanceTypeOptions.map((t) => t.name),
+        labels: p.labels,
+        taints: p.taints,
+        startupTaints: p.startupTaints,
+        requests: p.requests,
+        nominatedPods: refs,
+        createdAt,
+        stateTimes: { Pending: createdAt },
+        ...(pool ? { nodePoolHash: specHash(pool.spec.template) } : {}),
+        ...(nodeClass ? { nodeClassHash: specHash(nodeClass.spec) } : {}),
+      };
+      try {
+        written.push(await deps.store.create(claim));
+        break;
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+        const existing = await deps.store.get(claim.name);
+        if (existing && LIVE_STATES.includes(existing.state)) {
+          deps.log.info('claim already written by another pass', { nodeClaim: claim.name });
+          break;
+        }
+      }
+    }
+  }
+  return written;
+}
+
+/** Withdraws own claims that share a pod with a live claim this pass did not see when it started. */
+async function withdrawContested(
+  deps: ControlPlaneDeps,
+  s: ClusterSnapshot,
+  own: NodeClaim[],
+  result: ProvisionResult,
+): Promise<NodeClaim[]> {
+  if (own.length === 0) return own;
+  const seen = new Set(s.claims.map((c) => c.name));
+  const mine = new Set(own.map((c) => c.name));
+  const rivals = (await deps.store.list({ states: LIVE_STATES })).filter((c) => !seen.has(c.name) && !mine.has(c.name));
+  if (rivals.length === 0) return own;
+  const contested = new Set(rivals.flatMap((c) => c.nominatedPods.map(refKey)));
+  const keep: NodeClaim[] = [];
+  const released: PodRef[] = [];
+  for (const claim of own) {
+    if (!claim.nominatedPods.some((r) => contested.has(refKey(r)))) {
+      keep.push(claim);
+      continue;
+    }
+    try {
+      await deps.store.delete(claim);
+      result.withdrawn.push(claim.name);
+      released.push(...claim.nominatedPods);
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+    }
+  }
+  if (released.length > 0) {
+    deps.log.warn('concurrent provisioning detected; withdrew contested claims', { withdrawn: result.withdrawn });
+    await requestReplan(deps, 'concurrent provisioning pass', released);
+  }
+  return keep;
+}
+
+/** Pods the solver placed on existing nodes or in-flight claims are nominated there: recorded on the claim so the
+ * next pass counts them, and announced with a Nominated event. */
+async function nominateToExisting(
+  deps: ControlPlaneDeps,
+  view: ClusterView,
+  solved: SchedulingResult,
+): Promise<number> {
+  const before = new Map<string, Set<string>>(
+    view.existing.map((n: ClusterNode) => [n.name, new Set(n.pods.map(keyOf))]),
+  );
+  let count = 0;
+  for (const placement of solved.existingNodes) {
+    const known = before.get(placement.name) ?? new Set<string>();
+    const added = placement.pods.filter((p) => !known.has(keyOf(p)));
+    if (added.length === 0) continue;
+    count += added.length;
+    const claim = view.claimOf.get(placement.name);
+    if (claim) {
+      const existingRefs = claim.nominatedPods.filter((r) => view.held.get(refKey(r))?.name === claim.name);
+      try {
+        await deps.store.update(claim, { nominatedPods: [...existingRefs, ...added.map(podRef)] });
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+        // The claim moved on; the next pass will place these pods again.
+        continue;
+      }
+    }
+    for (const pod of added) {
+      await emitEvent(deps, {
+        involved: { kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace },
+        type: 'Normal',
+        reason: 'Nominated',
+        message: claim
+          ? `Pod should schedule on: nodeclaim/${claim.name}`
+          : `Pod should schedule on: node/${placement.name}`,
+      });
+    }
+  }
+  return count;
+}
+
+async function announceNominations(deps: ControlPlaneDeps, claim: NodeClaim, pods: PodRef[]): Promise<void> {
+  for (const ref of pods) {
+    await emitEvent(deps, {
+      involved: { kind: 'Pod', name: ref.name, namespace: ref.namespace, ...(ref.uid ? { uid: ref.uid } : {}) },
+      type: 'Normal',
+      reason: 'Nominated',
+      message: `Pod should schedule on: nodeclaim/${claim.name}`,
+    });
+  }
+}
+
+async function recordDecision(
+  deps: ControlPlaneDeps,
+  s: ClusterSnapshot,
+  podCount: number,
+  solved: SchedulingResult,
+  own: NodeClaim[],
+  trigger: string | undefined,
+): Promise<string | undefined> {
+  if (own.length === 0 && solved.unschedulable.length === 0) return undefined;
+  const id = newId(deps);
+  const planned = new Map(solved.nodeClaims.map((p) => [p.pods.map(keyOf).sort().join(','), p]));
+  const claims = own.map((c) => {
+    const p = planned.get(c.nominatedPods.map(refKey).sort().join(','));
+    return {
+      name: c.name,
+      nodePool: c.nodePool,
+      pods: c.nominatedPods.slice(0, MAX_PODS_IN_DECISION).map(refKey),
+      podCount: c.nominatedPods.length,
+      requests: c.requests,
+      instanceTypeOptions: c.instanceTypeOptions,
+      cheapest: p?.cheapest,
+    };
+  });
+  const costPerHour = claims.reduce((sum, c) => sum + (c.cheapest?.price ?? 0), 0);
+  await deps.store.putDecision({
+    id,
+    cluster: deps.cluster,
+    at: new Date(s.now).toISOString(),
+    kind: 'Provision',
+    nodeClaims: own.map((c) => c.name),
+    summary:
+      `${podCount} pod(s) to place: ${own.length} new NodeClaim(s) at $${costPerHour.toFixed(4)}/h, ` +
+      `${solved.unschedulable.length} unschedulable`,
+    detail: {
+      trigger: trigger ?? 'PodsPending',
+      claims,
+      unschedulable: solved.unschedulable
+        .slice(0, MAX_PODS_IN_DECISION)
+        .map((u) => ({ pod: keyOf(u.pod), reason: u.reason })),
+      skippedNodePools: s.problems,
+      unavailableOfferings: s.unavailable.length,
+      warnings: solved.warnings,
+      stats: solved.stats,
+    },
+  });
+  return id;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,126 @@
+// One consistent read of everything a provisioning pass decides on. Messages are only hints, so every pass starts
+// here: the API server for pods, nodes and Karpenter objects, the store for claims and the unavailable cache, the
+// cloud for instance types as each EC2NodeClass sees them.
+import type { EC2NodeClass, NodePool } from '../api/karpenter';
+import type {
+  DaemonSet,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  StorageClass,
+} from '../api/kube';
+import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
+import type { InstanceType, UnavailableOffering } from '../catalog/types';
+import type { ControlPlaneDeps } from './deps';
+import { applyUnavailable } from './offerings';
+
+export interface ClusterSnapshot {
+  now: number;
+  pending: Pod[];
+  bound: Pod[];
+  nodes: Node[];
+  /** Claims in a live state (Pending through Draining). */
+  claims: NodeClaim[];
+  nodePools: NodePool[];
+  nodeClasses: EC2NodeClass[];
+  daemonSets: DaemonSet[];
+  pvcs: PersistentVolumeClaim[];
+  pvs: PersistentVolume[];
+  storageClasses: StorageClass[];
+  namespaces: Namespace[];
+  unavailable: UnavailableOffering[];
+  /** Instance types per NodePool name, resolved through its EC2NodeClass, unavailable offerings marked. */
+  instanceTypes: Map<string, InstanceType[]>;
+  /** NodePools that could not be resolved, with the reason (missing EC2NodeClass, cloud error). */
+  problems: { nodePool: string; reason: string }[];
+}
+
+export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnapshot> {
+  const { kube, store } = deps;
+  const now = deps.clock.now();
+  const [
+    pending,
+    bound,
+    nodes,
+    claims,
+    nodePools,
+    nodeClasses,
+    daemonSets,
+    pvcs,
+    pvs,
+    storageClasses,
+    namespaces,
+    unavailable,
+  ] = await Promise.all([
+    kube.listPendingPods(),
+    kube.listPods(),
+    kube.listNodes(),
+    store.list({ states: LIVE_STATES }),
+    kube.listNodePools(),
+    kube.listNodeClasses(),
+    kube.listDaemonSets(),
+    kube.listPersistentVolumeClaims(),
+    kube.listPersistentVolumes(),
+    kube.listStorageClasses(),
+    kube.listNamespaces(),
+    store.listUnavailable(now),
+  ]);
+  const { instanceTypes, problems } = await resolveInstanceTypes(deps, nodePools, nodeClasses, unavailable);
+  return {
+    now,
+    pending,
+    bound,
+    nodes,
+    claims,
+    nodePools,
+    nodeClasses,
+    daemonSets,
+    pvcs,
+    pvs,
+    storageClasses,
+    namespaces,
+    unavailable,
+    instanceTypes,
+    problems,
+  };
+}
+
+/** Instance types per NodePool through its EC2NodeClass, asking the cloud once per EC2NodeClass. */
+export async function resolveInstanceTypes(
+  deps: Pick<ControlPlaneDeps, 'cloud' | 'log'>,
+  nodePools: NodePool[],
+  nodeClasses: EC2NodeClass[],
+  unavailable: UnavailableOffering[],
+): Promise<{ instanceTypes: Map<string, InstanceType[]>; problems: { nodePool: string; reason: string }[] }> {
+  const classes = new Map(nodeClasses.map((c) => [c.metadata.name, c]));
+  const perClass = new Map<string, Promise<InstanceType[]>>();
+  const instanceTypes = new Map<string, InstanceType[]>();
+  const problems: { nodePool: string; reason: string }[] = [];
+  for (const pool of nodePools) {
+    const ref = pool.spec.template.spec.nodeClassRef.name;
+    const nodeClass = classes.get(ref);
+    if (!nodeClass) {
+      problems.push({ nodePool: pool.metadata.name, reason: `EC2NodeClass ${ref} not found` });
+      continue;
+    }
+    let types = perClass.get(ref);
+    if (!types) {
+      types = deps.cloud.getInstanceTypes(nodeClass).then((t) => applyUnavailable(t, unavailable));
+      perClass.set(ref, types);
+    }
+    try {
+      instanceTypes.set(pool.metadata.name, await types);
+    } catch (err) {
+      problems.push({
+        nodePool: pool.metadata.name,
+        reason: `instance types for EC2NodeClass ${ref}: ${message(err)}`,
+      });
+    }
+  }
+  for (const p of problems) deps.log.warn('NodePool skipped', { nodePool: p.nodePool, reason: p.reason });
+  return { instanceTypes, problems };
+}
+
+export const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -1,0 +1,229 @@
+// The termination state machine (ARCHITECTURE.md §1). A drain can outlive a Lambda, so each call does one bounded
+// step from what it reads and the caller re-queues the claim with a delay:
+//   cordon + disrupted taint → evict (Karpenter's order, PDB-aware) → TerminateInstances → delete Node → Terminated.
+// Eviction order follows Karpenter: non-critical non-DaemonSet pods, then non-critical DaemonSet pods, then critical
+// non-DaemonSet, then critical DaemonSet pods; a group is evicted only once every earlier group is gone. Mirror
+// (static) pods are never evicted; pods that tolerate the disrupted taint are left to go with the node; pods
+// annotated do-not-disrupt are not evicted but are waited for. After the NodePool's terminationGracePeriod (or an
+// interruption's deadline) the drain stops waiting and the instance is terminated.
+import type { Pod } from '../api/kube';
+import { AnnotationDoNotDisrupt } from '../api/labels';
+import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
+import { parseDuration } from '../api/quantity';
+import { ConflictError } from '../errors';
+import type { ControlPlaneDeps } from './deps';
+import { emitEvent } from './events';
+import { queueTermination } from './messages';
+import { isCritical, isDaemonSetPod, isMirrorPod, isTerminal, podRef, toleratesDisruption } from './pods';
+
+export interface TerminationStep {
+  done: boolean;
+  requeueAfterSeconds?: number;
+}
+
+export interface StartTerminationOptions {
+  cause: DisruptionCause;
+  detail?: string;
+  /** Stop waiting for the drain at this time (an interruption's or a scheduled event's deadline). */
+  deadline?: string;
+  /** Claims launched to take this one's pods. */
+  replacements?: string[];
+}
+
+/** Moves a claim to Draining (idempotent) and queues its first termination step. Returns the claim as stored, or
+ * undefined when it is already terminated or gone. */
+export async function startTermination(
+  deps: ControlPlaneDeps,
+  claim: NodeClaim,
+  options: StartTerminationOptions,
+): Promise<NodeClaim | undefined> {
+  let current: NodeClaim | undefined = claim;
+  for (let attempt = 0; attempt < 3 && current; attempt++) {
+    if (current.state === 'Terminated') return undefined;
+    if (current.state === 'Draining' || current.state === 'Failed') {
+      await queueTermination(deps, current.name);
+      return current;
+    }
+    const at = new Date(deps.clock.now()).toISOString();
+    try {
+      const draining = await deps.store.transition(current, 'Draining', {
+        disruption: {
+          cause: options.cause,
+          at,
+          ...(options.detail ? { detail: options.detail } : {}),
+          ...(options.replacements ? { replacements: options.replacements } : {}),
+        },
+        drain: { startedAt: at, ...(options.deadline ? { deadline: options.deadline } : {}), step: 'cordon' },
+      });
+      deps.metric('DisruptionsStarted', 1, 'Count', { cause: options.cause });
+      deps.log.info('termination started', { nodeClaim: claim.name, cause: options.cause, deadline: options.deadline });
+      await queueTermination(deps, draining.name);
+      return draining;
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      current = await deps.store.get(claim.name);
+    }
+  }
+  return current;
+}
+
+type Group = 'non-critical' | 'non-critical-daemonset' | 'critical' | 'critical-daemonset';
+const GROUPS: readonly Group[] = ['non-critical', 'non-critical-daemonset', 'critical', 'critical-daemonset'];
+
+export function evictionGroup(pod: Pod): Group {
+  const daemon = isDaemonSetPod(pod);
+  if (isCritical(pod)) return daemon ? 'critical-daemonset' : 'critical';
+  return daemon ? 'non-critical-daemonset' : 'non-critical';
+}
+
+/** Pods the drain waits for: everything on the node except mirror pods, finished pods and pods that tolerate the
+ * disrupted taint. */
+export const isDrainable = (pod: Pod): boolean => !isMirrorPod(pod) && !isTerminal(pod) && !toleratesDisruption(pod);
+
+/** Pods grouped in eviction order; empty groups are kept so callers can see the order. */
+export function groupForEviction(pods: Pod[]): Pod[][] {
+  const groups = GROUPS.map(() => [] as Pod[]);
+  for (const pod of pods) (groups[GROUPS.indexOf(evictionGroup(pod))] as Pod[]).push(pod);
+  return groups;
+}
+
+/** One bounded step of a claim's termination. */
+export async function terminateStep(deps: ControlPlaneDeps, nodeClaim: string): Promise<TerminationStep> {
+  let claim = await deps.store.get(nodeClaim);
+  if (!claim || claim.state === 'Terminated') return { done: true };
+  if (claim.state !== 'Draining' && claim.state !== 'Failed') {
+    // Asked to terminate a live claim directly (a manual delete): enter the drain first.
+    claim = await deps.store.transition(claim, 'Draining', {
+      disruption: { cause: 'Deleted', at: new Date(deps.clock.now()).toISOString() },
+      drain: { startedAt: new Date(deps.clock.now()).toISOString(), step: 'cordon' },
+    });
+  }
+  const node = claim.nodeName
+    ? (await deps.kube.listNodes()).find((n) => n.metadata.name === claim?.nodeName)
+    : undefined;
+
+  if (claim.state === 'Draining' && node) {
+    if (claim.drain?.step === 'cordon' || !claim.drain?.step) {
+      await deps.kube.cordon(node.metadata.name);
+      await deps.kube.setDisruptedTaint(node.metadata.name, true);
+      claim = await deps.store.update(claim, { drain: { ...drainOf(claim, deps), step: 'drain' } });
+      await emitEvent(deps, {
+        involved: { kind: 'Node', name: node.metadata.name },
+        type: 'Normal',
+        reason: 'Disrupting',
+        message: `Disrupting node: ${claim.disruption?.cause ?? 'Deleted'}${claim.disruption?.detail ? ` (${claim.disruption.detail})` : ''}`,
+      });
+    }
+    const drained = await drainStep(deps, claim, node.metadata.name);
+    if (!drained.done) return drained;
+  }
+  return finish(deps, claim);
+}
+
+function drainOf(claim: NodeClaim, deps: ControlPlaneDeps): NonNullable<NodeClaim['drain']> {
+  return claim.drain ?? { startedAt: new Date(deps.clock.now()).toISOString() };
+}
+
+/** When the drain stops waiting: the earlier of the NodePool's terminationGracePeriod and the claim's deadline. */
+async function drainDeadline(deps: ControlPlaneDeps, claim: NodeClaim): Promise<number | undefined> {
+  const started = Date.parse(drainOf(claim, deps).startedAt);
+  const candidates: number[] = [];
+  if (claim.drain?.deadline) candidates.push(Date.parse(claim.drain.deadline));
+  const pool = (await deps.kube.listNodePools()).find((p) => p.metadata.name === claim.nodePool);
+  const grace = terminationGraceMs(pool?.spec.template.spec.terminationGracePeriod);
+  if (grace !== undefined) candidates.push(started + grace);
+  const finite = candidates.filter((c) => Number.isFinite(c));
+  return finite.length ? Math.min(...finite) : undefined;
+}
+
+async function drainStep(deps: ControlPlaneDeps, claim: NodeClaim, nodeName: string): Promise<TerminationStep> {
+  const now = deps.clock.now();
+  const waiting = (await deps.kube.listPods({ nodeName })).filter(isDrainable);
+  if (waiting.length === 0) return { done: true };
+  const deadline = await drainDeadline(deps, claim);
+  if (deadline !== undefined && now >= deadline) {
+    deps.log.warn('drain deadline reached; terminating with pods still on the node', {
+      nodeClaim: claim.name,
+      node: nodeName,
+      pods: waiting.length,
+    });
+    deps.metric('DrainDeadlineReached', 1, 'Count');
+    return { done: true };
+  }
+  const group = groupForEviction(waiting).find((g) => g.length > 0) ?? [];
+  let evicted = 0;
+  let blocked = 0;
+  let held = 0;
+  for (const pod of group) {
+    if (evicted + blocked >= deps.config.maxEvictionsPerStep) break;
+    if (pod.metadata.deletionTimestamp) continue; // already on its way out
+    if (pod.metadata.annotations?.[AnnotationDoNotDisrupt] === 'true') {
+      held++;
+      continue;
+    }
+    const outcome = await deps.kube.evict(podRef(pod));
+    if (outcome === 'blocked') blocked++;
+    else evicted++;
+  }
+  if (evicted > 0) deps.metric('PodsEvicted', evicted, 'Count');
+  if (blocked > 0 || held > 0) {
+    await emitEvent(deps, {
+      involved: { kind: 'Node', name: nodeName },
+      type: 'Warning',
+      reason: 'DisruptionBlocked',
+      message:
+        blocked > 0
+          ? `${blocked} pod(s) cannot be evicted yet: their PodDisruptionBudget allows no disruption`
+          : `${held} pod(s) have the ${AnnotationDoNotDisrupt} annotation`,
+    });
+  }
+  const previous = claim.drain?.evicted ?? 0;
+  try {
+    await deps.store.update(claim, { drain: { ...drainOf(claim, deps), step: 'drain', evicted: previous + evicted } });
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+  }
+  deps.log.info('drain step', {
+    nodeClaim: claim.name,
+    node: nodeName,
+    waiting: waiting.length,
+    evicted,
+    blocked,
+    held,
+  });
+  let requeue = blocked > 0 || held > 0 ? deps.config.drainBlockedRequeueSeconds : deps.config.drainRequeueSeconds;
+  if (deadline !== undefined) requeue = Math.max(1, Math.min(requeue, Math.ceil((deadline - now) / 1000)));
+  return { done: false, requeueAfterSeconds: requeue };
+}
+
+/** TerminateInstances, then delete the Node, then mark the claim Terminated; each is idempotent, so a crash
+ * between them is finished by the next step. */
+async function finish(deps: ControlPlaneDeps, claim: NodeClaim): Promise<TerminationStep> {
+  if (claim.instanceId) await deps.cloud.delete(claim.instanceId);
+  if (claim.nodeName) await deps.kube.deleteNode(claim.nodeName);
+  try {
+    await deps.store.transition(claim, 'Terminated', {
+      drain: { ...drainOf(claim, deps), step: 'terminated' },
+    });
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    const current = await deps.store.get(claim.name);
+    if (current && current.state !== 'Terminated') return { done: false, requeueAfterSeconds: 1 };
+  }
+  deps.metric('NodeClaimsTerminated', 1, 'Count', {
+    cause: claim.disruption?.cause ?? claim.failure?.reason ?? 'Unknown',
+  });
+  deps.log.info('terminated', { nodeClaim: claim.name, instanceId: claim.instanceId, node: claim.nodeName });
+  return { done: true };
+}
+
+/** The NodePool's terminationGracePeriod in ms; absent, "Never" or unparsable (reported by validation) is no limit. */
+export function terminationGraceMs(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  try {
+    const ms = parseDuration(value);
+    return Number.isFinite(ms) ? ms : undefined;
+  } catch {
+    return undefined;
+  }
+}

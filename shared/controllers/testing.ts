@@ -1,0 +1,207 @@
+// A test bed for the control plane: the simulated cloud and cluster under a virtual clock, the in-memory store, and
+// a recording queue whose messages can be pumped back through the dispatcher. Used by this module's tests and the
+// function handlers' tests; not part of any bundle.
+import { withNodeClassDefaults, withNodePoolDefaults } from '../api/defaults';
+import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../api/karpenter';
+import type { Pod, Toleration } from '../api/kube';
+import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../api/labels';
+import { instanceTypesFor, loadCatalog } from '../catalog';
+import { parseControlMessage } from '../events';
+import type { QueueMessage, WorkQueue } from '../ports';
+import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../sim';
+import { MemoryNodeClaimStore } from '../sim/memory-store';
+import { type ControlPlaneConfig, type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from './deps';
+import { type DispatchResult, handleControlMessage } from './dispatch';
+
+export interface QueuedMessage extends QueueMessage {
+  /** Virtual time at which the message becomes visible. */
+  visibleAt: number;
+}
+
+/** Records sent messages; `take` hands out the ones whose delay has passed, in send order. */
+export class RecordingQueue implements WorkQueue {
+  readonly sent: QueuedMessage[] = [];
+  private readonly waiting: QueuedMessage[] = [];
+
+  constructor(private readonly clock: { now(): number }) {}
+
+  async send(message: QueueMessage): Promise<void> {
+    const queued = { ...message, visibleAt: this.clock.now() + (message.delaySeconds ?? 0) * 1000 };
+    this.sent.push(queued);
+    this.waiting.push(queued);
+  }
+
+  take(): QueuedMessage[] {
+    const now = this.clock.now();
+    const ready = this.waiting.filter((m) => m.visibleAt <= now);
+    for (const m of ready) this.waiting.splice(this.waiting.indexOf(m), 1);
+    return ready;
+  }
+
+  pending(): number {
+    return this.waiting.length;
+  }
+
+  kinds(): string[] {
+    return this.sent.map((m) => (JSON.parse(m.body) as { kind: string }).kind);
+  }
+}
+
+export interface TestbedOptions {
+  cluster?: string;
+  seed?: number;
+  config?: Partial<ControlPlaneConfig>;
+  nodePool?: NodePool;
+  nodeClass?: EC2NodeClass;
+  registrationDelayMs?: number;
+  readyDelayMs?: number;
+}
+
+export interface Testbed {
+  clock: VirtualClock;
+  cloud: SimCloud;
+  cluster: SimCluster;
+  store: MemoryNodeClaimStore;
+  queue: RecordingQueue;
+  deps: ControlPlaneDeps;
+  nodePool: NodePool;
+  nodeClass: EC2NodeClass;
+  /** Delivers every visible queued message to the dispatcher, repeating until none is left; returns the results. */
+  pump(): Promise<DispatchResult[]>;
+}
+
+const catalog = loadCatalog();
+
+export function testNodePool(
+  name = 'default',
+  requirements: NodeSelectorRequirementWithMinValues[] = [
+    { key: LabelOS, operator: 'In', values: ['linux'] },
+    { key: LabelArch, operator: 'In', values: ['amd64'] },
+    { key: LabelInstanceType, operator: 'In', values: ['m5.large', 'm5.xlarge', 'c5.large', 'c5.xlarge'] },
+    { key: LabelZone, operator: 'In', values: ['us-east-1a', 'us-east-1b'] },
+    { key: LabelCapacityType, operator: 'In', values: ['on-demand'] },
+  ],
+  extra: { terminationGracePeriod?: string } = {},
+): NodePool {
+  return withNodePoolDefaults({
+    metadata: { name },
+    spec: {
+      template: { spec: { nodeClassRef: { name: 'default' }, requirements, ...extra } },
+    },
+  });
+}
+
+export function testNodeClass(): EC2NodeClass {
+  return withNodeClassDefaults({
+    apiVersion: 'karpenter.k8s.aws/v1',
+    kind: 'EC2NodeClass',
+    metadata: { name: 'default' },
+    spec: {
+      amiSelectorTerms: [{ alias: 'al2023@latest' }],
+      subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'test' } }],
+      securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'test' } }],
+      role: 'KarpenterNodeRole-test',
+    },
+  });
+}
+
+export interface PodOptions {
+  namespace?: string;
+  cpu?: string;
+  memory?: string;
+  owner?: 'ReplicaSet' | 'DaemonSet' | 'Node' | 'none';
+  priorityClassName?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  nodeName?: string;
+  tolerations?: Toleration[];
+  resources?: Record<string, string>;
+}
+
+export function makePod(name: string, o: PodOptions = {}): Pod {
+  const owner = o.owner ?? 'ReplicaSet';
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: o.namespace ?? 'default',
+      labels: o.labels ?? { app: name.replace(/-\d+$/, '') },
+      ...(o.annotations ? { annotations: o.annotations } : {}),
+      ...(owner === 'none'
+        ? {}
+        : { ownerReferences: [{ apiVersion: 'apps/v1', kind: owner, name: `${name}-owner`, controller: true }] }),
+    },
+    spec: {
+      containers: [
+        {
+          name: 'main',
+          resources: { requests: { cpu: o.cpu ?? '500m', memory: o.memory ?? '512Mi', ...(o.resources ?? {}) } },
+        },
+      ],
+      ...(o.priorityClassName ? { priorityClassName: o.priorityClassName } : {}),
+      ...(o.nodeName ? { nodeName: o.nodeName } : {}),
+      ...(o.tolerations ? { tolerations: o.tolerations } : {}),
+    },
+    status: {
+      phase: o.nodeName ? 'Running' : 'Pending',
+      ...(o.nodeName
+        ? {}
+        : { conditions: [{ type: 'PodScheduled', status: 'False' as const, reason: 'Unschedulable' }] }),
+    },
+  };
+}
+
+export function createTestbed(options: TestbedOptions = {}): Testbed {
+  const cluster = options.cluster ?? 'test';
+  const clock = new VirtualClock('2026-01-01T00:00:00Z');
+  const cloud = new SimCloud({
+    clock,
+    cluster,
+    seed: options.seed ?? 7,
+    instanceTypes: (nodeClass) => instanceTypesFor(catalog, nodeClass),
+  });
+  const sim = new SimCluster({
+    clock,
+    seed: options.seed ?? 7,
+    registrationDelayMs: options.registrationDelayMs ?? 30_000,
+    readyDelayMs: options.readyDelayMs ?? 15_000,
+  });
+  connectCloudToCluster(cloud, sim);
+  const nodePool = options.nodePool ?? testNodePool();
+  const nodeClass = options.nodeClass ?? testNodeClass();
+  sim.load([nodePool, nodeClass]);
+  const store = new MemoryNodeClaimStore({ cluster, clock });
+  const queue = new RecordingQueue(clock);
+  let seed = options.seed ?? 7;
+  const random = (): number => {
+    // mulberry32, so uids repeat run to run
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const deps: ControlPlaneDeps = {
+    cluster,
+    kube: sim,
+    cloud,
+    store,
+    queue,
+    clock,
+    log: silentLog,
+    metric: noMetric,
+    config: controlPlaneConfig(options.config),
+    random,
+  };
+  const pump = async (): Promise<DispatchResult[]> => {
+    const results: DispatchResult[] = [];
+    for (let round = 0; round < 50; round++) {
+      const batch = queue.take();
+      if (batch.length === 0) break;
+      for (const m of batch) results.push(await handleControlMessage(deps, parseControlMessage(m.body)));
+    }
+    return results;
+  };
+  return { clock, cloud, cluster: sim, store, queue, deps, nodePool, nodeClass, pump };
+}
