@@ -1,6 +1,7 @@
 // Every `karpless` subcommand registers itself here, one module each.
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
+import { registerMigrate } from './migrate';
 
 /** A subcommand sets `result.code` from its action; main returns it as the exit code. */
 export interface CommandContext {
@@ -10,4 +11,4 @@ export interface CommandContext {
 
 export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [registerMigrate];

@@ -19,10 +19,9 @@ const problemsFor = (d: SourceDocument) =>
 /** Returns the documents with v1alpha5 objects replaced by v1 ones; problems go to `errors` and `warnings`. */
 export function convertLegacy(source: SourceDocument[], errors: string[], warnings: string[]): SourceDocument[] {
   if (!source.some((d) => isProvisioner(d.raw) || isNodeTemplate(d.raw) || isPodBearing(d.raw))) return source;
-  const report = (p: Problems) => {
-    errors.push(...p.errors);
-    warnings.push(...p.warnings);
-  };
+  // Problems are reported in input order, whatever order the documents are converted in.
+  const reports = new Map<SourceDocument, Problems>();
+  const report = (d: SourceDocument, p: Problems) => reports.set(d, p);
   // Node classes first, so Provisioners can hand them their kubelet settings.
   const classes = new Map<string, { doc: SourceDocument; kubelet?: string; clones: SourceDocument[] }>();
   const converted = new Map<SourceDocument, SourceDocument[]>();
@@ -31,7 +30,7 @@ export function convertLegacy(source: SourceDocument[], errors: string[], warnin
     const p = problemsFor(d);
     const nodeClass = convertNodeTemplate(p, d.raw);
     p.warn('', `converted to EC2NodeClass/${nameOf(d.raw)} (karpenter.k8s.aws/v1)`);
-    report(p);
+    report(d, p);
     const doc = { ...d, raw: nodeClass };
     classes.set(nameOf(d.raw), { doc, clones: [] });
     converted.set(d, [doc]);
@@ -47,17 +46,22 @@ export function convertLegacy(source: SourceDocument[], errors: string[], warnin
       } else {
         attachKubelet(p, result, classes);
       }
-      report(p);
+      report(d, p);
       converted.set(d, out);
     } else if (isPodBearing(d.raw)) {
       const p = problemsFor(d);
       const raw = convertWorkload(p, d.raw);
-      report(p);
+      report(d, p);
       if (raw !== d.raw) converted.set(d, [{ ...d, raw }]);
     }
   }
   const out: SourceDocument[] = [];
   for (const d of source) {
+    const problems = reports.get(d);
+    errors.push(...(problems?.errors ?? []));
+    warnings.push(...(problems?.warnings ?? []));
+    // A document that failed to convert is reported once, in its own terms, not again as the v1 object.
+    if (problems && problems.errors.length > 0) continue;
     out.push(...(converted.get(d) ?? [d]));
     if (isNodeTemplate(d.raw)) out.push(...(classes.get(nameOf(d.raw))?.clones ?? []));
   }

@@ -26,29 +26,31 @@ const HANDLED = new Set([
 export function convertNodeTemplateSpec(p: Problems, spec: Obj, base: string): Obj {
   const out: Obj = {};
   const family = typeof spec.amiFamily === 'string' ? spec.amiFamily : undefined;
-  if (spec.amiFamily === undefined) {
-    p.warn(`${base}.amiFamily`, 'was not set, and v1alpha5 used AL2; v1 needs it explicitly, so AL2 is written');
-  }
   const amiFamily = family ?? 'AL2';
+  const familyNote = family ? amiFamily : 'not set (v1alpha5 used AL2), so AL2';
   if (amiFamily === 'Ubuntu') {
     p.error(
       `${base}.amiFamily`,
       'Ubuntu is not supported by Karpenter v1: use amiFamily Custom with your own userData',
     );
-  }
-  if (spec.amiSelector !== undefined) {
+  } else if (spec.amiSelector !== undefined) {
     const terms = selectorTerms(p, `${base}.amiSelector`, spec.amiSelector, { ami: true });
     if (terms) out.amiSelectorTerms = terms;
     out.amiFamily = amiFamily;
+    if (!family)
+      p.warn(
+        `${base}.amiFamily`,
+        'not set (v1alpha5 used AL2); v1 requires it with amiSelectorTerms, so amiFamily: AL2 is written',
+      );
   } else if (amiFamily === 'Custom') {
     p.error(`${base}.amiSelector`, 'required with amiFamily Custom');
-  } else if (amiFamily !== 'Ubuntu') {
+  } else {
     const alias = Object.keys(ALIAS_FAMILIES).find((k) => ALIAS_FAMILIES[k] === amiFamily);
     if (alias) {
       out.amiSelectorTerms = [{ alias: `${alias}@latest` }];
       p.warn(
         `${base}.amiFamily`,
-        `${amiFamily} becomes amiSelectorTerms alias ${alias}@latest (the latest EKS-optimized AMI, as before)`,
+        `${familyNote} becomes amiSelectorTerms alias ${alias}@latest (the latest EKS-optimized AMI, as before)`,
       );
     } else {
       p.error(

@@ -1,0 +1,33 @@
+// `karpless migrate FILE|DIR...`: converts Karpenter v1alpha5 Provisioners and v1alpha1 AWSNodeTemplates to v1
+// NodePools and EC2NodeClasses. The converted manifests (every document, in input order) go to stdout, ready for
+// `kubectl apply -f -`; what changed meaning goes to stderr. Invalid input prints nothing on stdout.
+import type { Command } from 'commander';
+import { stringify } from 'yaml';
+import { loadDocuments } from '../../shared/api';
+import { ValidationError } from '../../shared/errors';
+import { EXIT_OK, EXIT_USAGE } from '../io';
+import type { CommandContext, RegisterCommand } from './index';
+
+export async function runMigrate(ctx: CommandContext, paths: string[]): Promise<void> {
+  let result: Awaited<ReturnType<typeof loadDocuments>>;
+  try {
+    result = await loadDocuments(paths);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    ctx.io.err(err.message);
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  const yaml = result.documents.map((d) => stringify(d.raw, { lineWidth: 0 })).join('---\n');
+  for (const w of result.set.warnings) ctx.io.err(`warning: ${w}`);
+  if (yaml) ctx.io.out(yaml);
+  ctx.result.code = EXIT_OK;
+}
+
+export const registerMigrate: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  program
+    .command('migrate')
+    .description('convert Karpenter v1alpha5 Provisioner and AWSNodeTemplate manifests to v1 NodePool and EC2NodeClass')
+    .argument('<paths...>', 'YAML files, or folders of them')
+    .action(async (paths: string[]) => runMigrate(ctx, paths));
+};
