@@ -28,11 +28,11 @@ export function toClusterNodes(nodes: Node[], boundPods: Pod[], typesByName: Map
     const cluster: ClusterNode = {
       name: node.metadata.name,
       labels,
-      taints: [...(node.spec.taints ?? [])],
+      taints: [...(node.spec?.taints ?? [])],
       allocatable,
       pods: podsByNode.get(node.metadata.name) ?? [],
       inflight: false,
-      markedForDeletion: node.spec.unschedulable === true,
+      markedForDeletion: node.spec?.unschedulable === true,
     };
     const nodePool = labels[LabelNodePool];
     if (nodePool) cluster.nodePool = nodePool;

@@ -20,6 +20,7 @@ import type { CloudInstance } from '../ports';
 import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../scheduling/types';
 import { toClusterNodes } from './existing-nodes';
 import { restrictOfferings } from './offering-filter';
+import { typesAllowedBy } from './pool-types';
 import { createRng } from './rng';
 import { SimCloud } from './sim-cloud';
 import { VirtualClock } from './virtual-clock';
@@ -164,9 +165,9 @@ export async function runSimulation(
     }
   }
 
-  const placedPods = launched.flatMap((c) => c.plan.pods);
-  const lowerBoundPerHour = placedPods.length > 0 ? await engine.lowerBound(placedPods, [...typesByName.values()]) : 0;
-  const scheduledPods = placedPods.length + result.existingNodes.reduce((n, e) => n + e.pods.length, 0);
+  const placedPods = launched.reduce((n, c) => n + c.plan.pods.length, 0);
+  const lowerBoundPerHour = await poolLowerBounds(launched, nodePools, instanceTypes, engine);
+  const scheduledPods = placedPods + result.existingNodes.reduce((n, e) => n + e.pods.length, 0);
   const out: SimulationResult = {
     nodeClaims: launched,
     existingNodes: result.existingNodes,
@@ -182,6 +183,35 @@ export async function runSimulation(
     stats: result.stats,
   };
   if (defaultPool) out.defaultNodePool = defaultPool;
+  return out;
+}
+
+/** The LP lower bound summed over NodePools: each pool's pods on the types and offerings that pool allows, less
+ * the smallest DaemonSet overhead among its claims. It bounds the packing, not the pool assignment. */
+async function poolLowerBounds(
+  launched: LaunchedNodeClaim[],
+  nodePools: NodePool[],
+  instanceTypes: Map<string, InstanceType[]>,
+  engine: SimulationEngine,
+): Promise<number> {
+  let total = 0;
+  for (const pool of nodePools) {
+    const claims = launched.filter((c) => c.plan.nodePool === pool.metadata.name);
+    if (claims.length === 0) continue;
+    const types = typesAllowedBy(pool.spec.template.spec.requirements, instanceTypes.get(pool.metadata.name) ?? []);
+    total += await engine.lowerBound(
+      claims.flatMap((c) => c.plan.pods),
+      types,
+      minOverhead(claims.map((c) => c.plan.daemonSetOverhead)),
+    );
+  }
+  return total;
+}
+
+function minOverhead(lists: ResourceList[]): ResourceList {
+  const [first, ...rest] = lists;
+  const out: ResourceList = { ...first };
+  for (const k of Object.keys(out)) for (const l of rest) out[k] = Math.min(out[k] as number, l[k] ?? 0);
   return out;
 }
 
