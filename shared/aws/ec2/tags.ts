@@ -31,5 +31,5 @@ export function instanceTags(
 
 export const toTagList = (tags: Record<string, string>) =>
   Object.entries(tags)
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([Key, Value]) => ({ Key, Value }));

@@ -1,0 +1,230 @@
+// The CloudProvider port on EC2: resolve the EC2NodeClass, pick the capacity type, ensure launch templates, and make
+// one CreateFleet call whose ClientToken is the claim uid. Replays find the existing instance by tag first.
+import { CreateFleetCommand, type CreateFleetCommandOutput, type EC2Client } from '@aws-sdk/client-ec2';
+import type { IAMClient } from '@aws-sdk/client-iam';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+import type { STSClient } from '@aws-sdk/client-sts';
+import type { EC2NodeClass } from '../api/karpenter';
+import { LabelCapacityType, LabelNodePool } from '../api/labels';
+import type { NodeClaim } from '../api/nodeclaim';
+import type { Arch, InstanceType, UnavailableOffering } from '../catalog/types';
+import { InsufficientCapacityError, LaunchError } from '../errors';
+import { type Clock, type CloudInstance, type CloudProvider, type LaunchRequest, systemClock } from '../ports';
+import { ec2Client, iamClient, ssmClient } from './clients';
+import { driftReason } from './ec2/drift';
+import { classifyLaunchFailure, errorCode, INSUFFICIENT_CAPACITY_CODES, withThrottleRetry } from './ec2/errors';
+import {
+  chooseCapacityType,
+  createFleetInput,
+  type FleetOverride,
+  fleetOverrides,
+  readFleetOutput,
+  refusedOfferings,
+} from './ec2/fleet';
+import { getInstance, listClusterInstances, type PriceOf, terminateInstance } from './ec2/instances';
+import { DEFAULT_METADATA_OPTIONS, defaultBlockDevices, LaunchTemplates } from './ec2/launch-template';
+import { type ClusterInfo, NodeClassResolver, type ResolvedNodeClass } from './ec2/nodeclass';
+import { clusterTags, instanceTags, TagNodeClaim, TagNodeClass, TagNodePool } from './ec2/tags';
+import { userDataFor } from './ec2/userdata';
+
+export interface AwsCloudProviderOptions {
+  cluster: ClusterInfo;
+  /** The instance types an EC2NodeClass sees (the catalog's instanceTypesFor, with live prices and the ICE cache). */
+  instanceTypes: (nodeClass: EC2NodeClass) => InstanceType[] | Promise<InstanceType[]>;
+  ec2?: EC2Client;
+  ssm?: SSMClient;
+  iam?: IAMClient;
+  /** Decodes UnauthorizedOperation messages when given (needs sts:DecodeAuthorizationMessage). */
+  sts?: STSClient;
+  clock?: Clock;
+  priceOf?: PriceOf;
+  /** Offerings EC2 refused while still launching elsewhere (a partial fleet result); the caller caches them. */
+  onUnavailable?: (offerings: UnavailableOffering[]) => void | Promise<void>;
+  /** ICE cache lifetime for offerings reported through onUnavailable; 3 min as in Karpenter. */
+  unavailableTtlMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export class AwsCloudProvider implements CloudProvider {
+  private readonly ec2: EC2Client;
+  private readonly resolver: NodeClassResolver;
+  private readonly templates: LaunchTemplates;
+  private readonly clock: Clock;
+
+  constructor(private readonly o: AwsCloudProviderOptions) {
+    const region = { region: o.cluster.region };
+    this.ec2 = o.ec2 ?? ec2Client(region);
+    this.clock = o.clock ?? systemClock;
+    this.resolver = new NodeClassResolver({
+      ec2: this.ec2,
+      ssm: o.ssm ?? ssmClient(region),
+      iam: o.iam ?? iamClient(region),
+      cluster: o.cluster,
+      clock: this.clock,
+    });
+    this.templates = new LaunchTemplates(this.ec2);
+  }
+
+  resolveNodeClass(nodeClass: EC2NodeClass): Promise<ResolvedNodeClass> {
+    return this.resolver.resolve(nodeClass);
+  }
+
+  async create(request: LaunchRequest): Promise<CloudInstance> {
+    const { claim } = request;
+    const existing = await this.findByClaim(claim);
+    if (existing) return existing;
+
+    const resolved = await this.resolver.resolve(request.nodeClass);
+    if (resolved.ready.status !== 'True' || !resolved.instanceProfile) {
+      throw new LaunchError('invalid-config', resolved.ready.message || `EC2NodeClass ${resolved.name} is not ready`);
+    }
+    const archs = new Set<Arch>(resolved.amis.map((a) => a.arch));
+    const capacityType = chooseCapacityType(claim, request.instanceTypes, resolved.subnetByZone, archs);
+    if (!capacityType) {
+      throw new InsufficientCapacityError(
+        `NodeClaim ${claim.name}: no launchable offering (type × zone with a subnet and an ${[...archs].join('/')} AMI) among ${request.instanceTypes.length} instance types`,
+        [],
+      );
+    }
+    const overrides = fleetOverrides(request.instanceTypes, capacityType, resolved.subnetByZone, archs);
+    const templates = await this.ensureTemplates(request, resolved, capacityType, overrides);
+    const tags = instanceTags(this.o.cluster.name, claim, request.nodeClass.spec.tags);
+    const input = createFleetInput({ claim, capacityType, templates, tags });
+
+    let output: CreateFleetCommandOutput;
+    try {
+      output = await withThrottleRetry('ec2:CreateFleet', () => this.ec2.send(new CreateFleetCommand(input)), {
+        ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
+      });
+    } catch (err) {
+      if (err instanceof LaunchError) throw err;
+      const code = errorCode(err);
+      // Same token, different parameters: an earlier attempt for this claim got through; find its instance.
+      if (code === 'IdempotentParameterMismatch') {
+        const found = await this.findByClaim(claim);
+        if (found) return found;
+      }
+      if (/LaunchTemplate.*NotFound/.test(code)) for (const t of templates) this.templates.forget(t.name);
+      throw await classifyLaunchFailure(code, (err as Error).message ?? '', 'ec2:CreateFleet', this.o.sts);
+    }
+
+    const result = readFleetOutput(output, capacityType, overrides);
+    const refused = refusedOfferings(result.errors, capacityType, overrides);
+    if (result.launched) {
+      if (refused.length && this.o.onUnavailable) {
+        const expiresAt = this.clock.now() + (this.o.unavailableTtlMs ?? 3 * 60_000);
+        await this.o.onUnavailable(refused.map((r) => ({ ...r, expiresAt })));
+      }
+      const l = result.launched;
+      const ov = overrides.find((o) => o.instanceType === l.instanceType && o.zone === l.zone);
+      const ami = resolved.amis.find((a) => a.arch === ov?.arch);
+      const instance: CloudInstance = {
+        instanceId: l.instanceId,
+        providerID: `aws:///${l.zone}/${l.instanceId}`,
+        instanceType: l.instanceType,
+        zone: l.zone,
+        capacityType: l.capacityType,
+        pricePerHour: ov?.price ?? this.o.priceOf?.(l.instanceType, l.zone, l.capacityType) ?? 0,
+        state: 'pending',
+        launchedAt: new Date(this.clock.now()).toISOString(),
+        securityGroupIds: resolved.securityGroups.map((g) => g.id).sort(),
+        tags,
+      };
+      if (ami) instance.imageId = ami.id;
+      if (l.subnetId) instance.subnetId = l.subnetId;
+      return instance;
+    }
+    const nonCapacity = result.errors.filter((e) => !INSUFFICIENT_CAPACITY_CODES.has(e.code));
+    if (result.errors.length > 0 && nonCapacity.length === 0) {
+      throw new InsufficientCapacityError(
+        `NodeClaim ${claim.name}: no ${capacityType} capacity in ${refused.length} offering(s): ${[...new Set(result.errors.map((e) => e.code))].join(', ')}`,
+        refused,
+      );
+    }
+    const first = nonCapacity[0];
+    if (!first)
+      throw new LaunchError(
+        'unknown',
+        `NodeClaim ${claim.name}: CreateFleet returned neither an instance nor an error`,
+      );
+    throw await classifyLaunchFailure(first.code, first.message, 'ec2:CreateFleet', this.o.sts);
+  }
+
+  async delete(instanceId: string): Promise<void> {
+    await terminateInstance(this.ec2, instanceId);
+  }
+
+  get(instanceId: string): Promise<CloudInstance | undefined> {
+    return getInstance(this.ec2, instanceId, this.o.priceOf);
+  }
+
+  list(): Promise<CloudInstance[]> {
+    return listClusterInstances(this.ec2, this.o.cluster.name, this.o.priceOf ? { priceOf: this.o.priceOf } : {});
+  }
+
+  async getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]> {
+    return await this.o.instanceTypes(nodeClass);
+  }
+
+  async isDrifted(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<string | undefined> {
+    if (!claim.instanceId) return undefined;
+    const instance = await this.get(claim.instanceId);
+    if (!instance || instance.state === 'terminated') return undefined;
+    return driftReason(instance, await this.resolver.resolve(nodeClass));
+  }
+
+  private async findByClaim(claim: NodeClaim): Promise<CloudInstance | undefined> {
+    const found = await listClusterInstances(this.ec2, this.o.cluster.name, {
+      tags: { [TagNodeClaim]: claim.name },
+      ...(this.o.priceOf ? { priceOf: this.o.priceOf } : {}),
+    });
+    return found[0];
+  }
+
+  private async ensureTemplates(
+    request: LaunchRequest,
+    resolved: ResolvedNodeClass,
+    capacityType: 'spot' | 'on-demand',
+    overrides: FleetOverride[],
+  ): Promise<{ name: string; overrides: FleetOverride[] }[]> {
+    const { claim, nodeClass } = request;
+    const spec = nodeClass.spec;
+    const labels = { ...claim.labels, [LabelNodePool]: claim.nodePool, [LabelCapacityType]: capacityType };
+    const userData = userDataFor(resolved.amiFamily, {
+      cluster: this.o.cluster,
+      labels,
+      taints: [...claim.taints, ...claim.startupTaints],
+      ...(spec.kubelet ? { kubelet: spec.kubelet } : {}),
+      ...(spec.userData ? { customUserData: spec.userData } : {}),
+    });
+    const ltTags = {
+      ...(spec.tags ?? {}),
+      ...clusterTags(this.o.cluster.name),
+      [TagNodePool]: claim.nodePool,
+      [TagNodeClass]: nodeClass.metadata.name,
+    };
+    const out: { name: string; overrides: FleetOverride[] }[] = [];
+    for (const ami of resolved.amis) {
+      const mine = overrides.filter((o) => o.arch === ami.arch);
+      if (mine.length === 0) continue;
+      const name = await withThrottleRetry('ec2:CreateLaunchTemplate', () =>
+        this.templates.ensure({
+          cluster: this.o.cluster.name,
+          amiId: ami.id,
+          securityGroupIds: resolved.securityGroups.map((g) => g.id).sort(),
+          userData,
+          blockDeviceMappings: spec.blockDeviceMappings ?? defaultBlockDevices(resolved.amiFamily),
+          metadataOptions: { ...DEFAULT_METADATA_OPTIONS, ...(spec.metadataOptions ?? {}) },
+          instanceProfile: resolved.instanceProfile as string,
+          tags: ltTags,
+          ...(spec.associatePublicIPAddress !== undefined
+            ? { associatePublicIPAddress: spec.associatePublicIPAddress }
+            : {}),
+          ...(spec.detailedMonitoring !== undefined ? { detailedMonitoring: spec.detailedMonitoring } : {}),
+        }),
+      );
+      out.push({ name, overrides: mine });
+    }
+    return out;
+  }
+}

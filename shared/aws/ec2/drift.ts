@@ -1,0 +1,22 @@
+// Drift on what the account resolves now versus what the instance runs: AMI, subnet and security groups. (Drift of
+// the EC2NodeClass spec itself is a hash comparison the engine does.)
+import type { CloudInstance } from '../../ports';
+import type { ResolvedNodeClass } from './nodeclass';
+
+export function driftReason(instance: CloudInstance, resolved: ResolvedNodeClass): string | undefined {
+  if (resolved.ready.status !== 'True') return undefined; // never replace nodes because discovery is broken
+  if (instance.imageId && !resolved.amis.some((a) => a.id === instance.imageId)) {
+    return `AMIDrift: instance runs ${instance.imageId}, EC2NodeClass resolves to ${resolved.amis.map((a) => a.id).join(', ')}`;
+  }
+  if (instance.subnetId && !resolved.subnets.some((s) => s.id === instance.subnetId)) {
+    return `SubnetDrift: instance is in ${instance.subnetId}, which no subnetSelectorTerm selects any more`;
+  }
+  if (instance.securityGroupIds) {
+    const want = resolved.securityGroups.map((g) => g.id).sort();
+    const have = [...instance.securityGroupIds].sort();
+    if (want.join(',') !== have.join(',')) {
+      return `SecurityGroupDrift: instance has ${have.join(', ')}, EC2NodeClass resolves to ${want.join(', ')}`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,190 @@
+// From a claim's instance-type options to one CreateFleet request, and from the fleet's answer back to an instance
+// or a classified error. Pure functions: the provider does the calls.
+import type {
+  CreateFleetCommandInput,
+  CreateFleetCommandOutput,
+  FleetLaunchTemplateConfigRequest,
+} from '@aws-sdk/client-ec2';
+import { LabelCapacityType } from '../../api/labels';
+import type { NodeClaim } from '../../api/nodeclaim';
+import type { Arch, CapacityType, InstanceType } from '../../catalog/types';
+import { INSUFFICIENT_CAPACITY_CODES } from './errors';
+import type { ResolvedSubnet } from './selectors';
+import { toTagList } from './tags';
+
+/** CreateFleet accepts many overrides, but more than 60 types only slows the call without better placement. */
+export const MAX_INSTANCE_TYPES = 60;
+
+export interface FleetOverride {
+  instanceType: string;
+  zone: string;
+  subnetId: string;
+  arch: Arch;
+  price: number;
+}
+
+/** Capacity types the claim's requirements allow (no requirement: both, the offerings decide). */
+export function allowedCapacityTypes(claim: Pick<NodeClaim, 'requirements'>): Set<CapacityType> {
+  const all: CapacityType[] = ['spot', 'on-demand'];
+  let allowed = new Set<CapacityType>(all);
+  for (const r of claim.requirements) {
+    if (r.key !== LabelCapacityType) continue;
+    const values = new Set(r.values ?? []);
+    if (r.operator === 'In') allowed = new Set(all.filter((c) => allowed.has(c) && values.has(c)));
+    else if (r.operator === 'NotIn') allowed = new Set(all.filter((c) => allowed.has(c) && !values.has(c)));
+    else if (r.operator === 'DoesNotExist') allowed = new Set();
+  }
+  return allowed;
+}
+
+/** Every launchable (type, zone) of one capacity type: offered, available, with a subnet and an AMI for its arch. */
+export function fleetOverrides(
+  types: InstanceType[],
+  capacityType: CapacityType,
+  subnetByZone: Map<string, ResolvedSubnet>,
+  archs: ReadonlySet<Arch>,
+): FleetOverride[] {
+  const out: FleetOverride[] = [];
+  let typeCount = 0;
+  for (const t of types) {
+    if (typeCount >= MAX_INSTANCE_TYPES) break;
+    if (!archs.has(t.info.arch)) continue;
+    let any = false;
+    for (const o of t.offerings) {
+      const subnet = subnetByZone.get(o.zone);
+      if (o.capacityType !== capacityType || !o.available || !subnet) continue;
+      out.push({ instanceType: t.name, zone: o.zone, subnetId: subnet.id, arch: t.info.arch, price: o.price });
+      any = true;
+    }
+    if (any) typeCount++;
+  }
+  return out;
+}
+
+/** Karpenter's rule: spot when the claim allows it and a spot offering can be launched, otherwise on-demand. */
+export function chooseCapacityType(
+  claim: Pick<NodeClaim, 'requirements'>,
+  types: InstanceType[],
+  subnetByZone: Map<string, ResolvedSubnet>,
+  archs: ReadonlySet<Arch>,
+): CapacityType | undefined {
+  const allowed = allowedCapacityTypes(claim);
+  if (allowed.has('spot') && fleetOverrides(types, 'spot', subnetByZone, archs).length > 0) return 'spot';
+  if (allowed.has('on-demand') && fleetOverrides(types, 'on-demand', subnetByZone, archs).length > 0)
+    return 'on-demand';
+  return undefined;
+}
+
+export function createFleetInput(o: {
+  claim: Pick<NodeClaim, 'uid'>;
+  capacityType: CapacityType;
+  /** Launch template name per architecture, with that architecture's overrides. */
+  templates: { name: string; overrides: FleetOverride[] }[];
+  tags: Record<string, string>;
+}): CreateFleetCommandInput {
+  const tags = toTagList(o.tags);
+  const configs: FleetLaunchTemplateConfigRequest[] = o.templates.map((t) => ({
+    LaunchTemplateSpecification: { LaunchTemplateName: t.name, Version: '$Latest' },
+    Overrides: t.overrides.map((ov) => ({
+      InstanceType: ov.instanceType as never,
+      AvailabilityZone: ov.zone,
+      SubnetId: ov.subnetId,
+    })),
+  }));
+  return {
+    Type: 'instant',
+    // EC2 makes CreateFleet idempotent on ClientToken: a replayed launch of the same claim gets the same instance.
+    ClientToken: o.claim.uid,
+    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: o.capacityType },
+    ...(o.capacityType === 'spot'
+      ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' } }
+      : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }),
+    LaunchTemplateConfigs: configs,
+    TagSpecifications: [
+      { ResourceType: 'instance', Tags: tags },
+      { ResourceType: 'volume', Tags: tags },
+      { ResourceType: 'fleet', Tags: tags },
+      ...(o.capacityType === 'spot' ? [{ ResourceType: 'spot-instances-request' as const, Tags: tags }] : []),
+    ],
+  };
+}
+
+export interface FleetLaunched {
+  instanceId: string;
+  instanceType: string;
+  zone: string;
+  subnetId?: string;
+  capacityType: CapacityType;
+}
+
+export interface FleetFailure {
+  code: string;
+  message: string;
+  instanceType?: string;
+  zone?: string;
+}
+
+export interface FleetResult {
+  launched?: FleetLaunched;
+  /** Errors EC2 reported, also when an instance was launched (a partial result). */
+  errors: FleetFailure[];
+}
+
+export function readFleetOutput(
+  out: CreateFleetCommandOutput,
+  capacityType: CapacityType,
+  overrides: FleetOverride[],
+): FleetResult {
+  const errors: FleetFailure[] = (out.Errors ?? []).map((e) => {
+    const ov = e.LaunchTemplateAndOverrides?.Overrides;
+    const f: FleetFailure = { code: e.ErrorCode ?? 'Unknown', message: e.ErrorMessage ?? '' };
+    if (ov?.InstanceType) f.instanceType = ov.InstanceType;
+    if (ov?.AvailabilityZone) f.zone = ov.AvailabilityZone;
+    else if (ov?.SubnetId) {
+      const z = overrides.find((o) => o.subnetId === ov.SubnetId)?.zone;
+      if (z) f.zone = z;
+    }
+    return f;
+  });
+  for (const i of out.Instances ?? []) {
+    const id = i.InstanceIds?.[0];
+    if (!id) continue;
+    const ov = i.LaunchTemplateAndOverrides?.Overrides;
+    const type = i.InstanceType ?? ov?.InstanceType ?? '';
+    const zone = ov?.AvailabilityZone ?? overrides.find((o) => o.subnetId === ov?.SubnetId)?.zone ?? '';
+    const launched: FleetLaunched = {
+      instanceId: id,
+      instanceType: type,
+      zone,
+      capacityType: i.Lifecycle === 'spot' ? 'spot' : i.Lifecycle === 'on-demand' ? 'on-demand' : capacityType,
+    };
+    const subnet = ov?.SubnetId ?? overrides.find((o) => o.instanceType === type && o.zone === zone)?.subnetId;
+    if (subnet) launched.subnetId = subnet;
+    return { launched, errors };
+  }
+  return { errors };
+}
+
+/** The offerings an all-capacity failure refused: named ones, or every requested one when EC2 named none. */
+export function refusedOfferings(
+  errors: FleetFailure[],
+  capacityType: CapacityType,
+  overrides: FleetOverride[],
+): { instanceType: string; zone: string; capacityType: CapacityType; reason: string }[] {
+  const out = new Map<string, { instanceType: string; zone: string; capacityType: CapacityType; reason: string }>();
+  for (const e of errors) {
+    if (!INSUFFICIENT_CAPACITY_CODES.has(e.code)) continue;
+    const matching = overrides.filter(
+      (o) => (!e.instanceType || o.instanceType === e.instanceType) && (!e.zone || o.zone === e.zone),
+    );
+    for (const o of matching) {
+      out.set(`${o.instanceType}/${o.zone}`, {
+        instanceType: o.instanceType,
+        zone: o.zone,
+        capacityType,
+        reason: e.code,
+      });
+    }
+  }
+  return [...out.values()];
+}

@@ -1,0 +1,156 @@
+// Launch templates: one per distinct launch configuration, named by a hash of it, created once and reused. The
+// name is the cache key across Lambdas: whoever creates it first wins, everyone else gets AlreadyExists and uses it.
+import { createHash } from 'node:crypto';
+import {
+  CreateLaunchTemplateCommand,
+  type EC2Client,
+  type LaunchTemplateBlockDeviceMappingRequest,
+  type RequestLaunchTemplateData,
+} from '@aws-sdk/client-ec2';
+import type { BlockDeviceMapping, EC2NodeClassSpec } from '../../api/karpenter';
+import type { AmiFamily } from './amis';
+import { toTagList } from './tags';
+
+export interface LaunchConfig {
+  cluster: string;
+  amiId: string;
+  securityGroupIds: string[];
+  /** Plain text; base64-encoded when sent. */
+  userData: string;
+  blockDeviceMappings: BlockDeviceMapping[];
+  metadataOptions: Required<NonNullable<EC2NodeClassSpec['metadataOptions']>>;
+  instanceProfile: string;
+  /** Tags for the template itself and the network interfaces it creates. */
+  tags: Record<string, string>;
+  associatePublicIPAddress?: boolean;
+  detailedMonitoring?: boolean;
+}
+
+// Karpenter's defaults: IMDSv2 only, one hop (pods cannot reach the node's credentials), IPv4.
+export const DEFAULT_METADATA_OPTIONS: LaunchConfig['metadataOptions'] = {
+  httpEndpoint: 'enabled',
+  httpProtocolIPv6: 'disabled',
+  httpPutResponseHopLimit: 1,
+  httpTokens: 'required',
+};
+
+const gp3 = (size: string) => ({ volumeSize: size, volumeType: 'gp3', encrypted: true, deleteOnTermination: true });
+
+/** The root (and, for Bottlerocket, data) volumes an AMI family gets when the node class names none. */
+export function defaultBlockDevices(family: AmiFamily): BlockDeviceMapping[] {
+  if (family === 'Bottlerocket') {
+    return [
+      { deviceName: '/dev/xvda', ebs: gp3('4Gi') },
+      { deviceName: '/dev/xvdb', rootVolume: true, ebs: gp3('20Gi') },
+    ];
+  }
+  return [{ deviceName: '/dev/xvda', rootVolume: true, ebs: gp3('20Gi') }];
+}
+
+/** "20Gi", "100G", "1Ti" → GiB, rounded up (EBS sizes are whole GiB). */
+export function volumeSizeGiB(size: string): number {
+  const m = /^(\d+(?:\.\d+)?)(Gi|G|Ti|T|Mi|M)?$/.exec(size.trim());
+  if (!m) throw new Error(`blockDeviceMappings volumeSize "${size}": expected a quantity such as 20Gi`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 'Gi';
+  const bytes = n * { Gi: 2 ** 30, G: 1e9, Ti: 2 ** 40, T: 1e12, Mi: 2 ** 20, M: 1e6 }[unit]!;
+  return Math.ceil(bytes / 2 ** 30);
+}
+
+function blockDevices(mappings: BlockDeviceMapping[]): LaunchTemplateBlockDeviceMappingRequest[] {
+  return mappings.map((m) => {
+    const ebs = m.ebs ?? {};
+    const out: LaunchTemplateBlockDeviceMappingRequest = { DeviceName: m.deviceName };
+    out.Ebs = {
+      ...(ebs.volumeSize ? { VolumeSize: volumeSizeGiB(ebs.volumeSize) } : {}),
+      ...(ebs.volumeType ? { VolumeType: ebs.volumeType as 'gp3' } : {}),
+      ...(ebs.iops !== undefined ? { Iops: ebs.iops } : {}),
+      ...(ebs.throughput !== undefined ? { Throughput: ebs.throughput } : {}),
+      ...(ebs.encrypted !== undefined ? { Encrypted: ebs.encrypted } : {}),
+      ...(ebs.kmsKeyID ? { KmsKeyId: ebs.kmsKeyID } : {}),
+      ...(ebs.snapshotID ? { SnapshotId: ebs.snapshotID } : {}),
+      DeleteOnTermination: ebs.deleteOnTermination ?? true,
+    };
+    return out;
+  });
+}
+
+export function launchTemplateData(c: LaunchConfig): RequestLaunchTemplateData {
+  const data: RequestLaunchTemplateData = {
+    ImageId: c.amiId,
+    UserData: Buffer.from(c.userData, 'utf8').toString('base64'),
+    IamInstanceProfile: { Name: c.instanceProfile },
+    BlockDeviceMappings: blockDevices(c.blockDeviceMappings),
+    MetadataOptions: {
+      HttpEndpoint: c.metadataOptions.httpEndpoint,
+      HttpProtocolIpv6: c.metadataOptions.httpProtocolIPv6,
+      HttpPutResponseHopLimit: c.metadataOptions.httpPutResponseHopLimit,
+      HttpTokens: c.metadataOptions.httpTokens,
+    },
+    Monitoring: { Enabled: c.detailedMonitoring ?? false },
+    // Network interfaces cannot be tagged by an instant fleet; the template tags them.
+    TagSpecifications: [{ ResourceType: 'network-interface', Tags: toTagList(c.tags) }],
+  };
+  if (c.associatePublicIPAddress !== undefined) {
+    // A public-IP choice needs an explicit interface; security groups then move onto it.
+    data.NetworkInterfaces = [
+      { DeviceIndex: 0, AssociatePublicIpAddress: c.associatePublicIPAddress, Groups: c.securityGroupIds },
+    ];
+  } else {
+    data.SecurityGroupIds = c.securityGroupIds;
+  }
+  return data;
+}
+
+/** Canonical JSON (sorted keys) so the same configuration always hashes the same. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+export function launchTemplateName(c: LaunchConfig): string {
+  const hash = createHash('sha256').update(canonical(c)).digest('hex').slice(0, 32);
+  return `karpless/${c.cluster}/${hash}`;
+}
+
+const isAlreadyExists = (err: unknown) =>
+  /AlreadyExists/.test(String((err as { name?: string; Code?: string } | undefined)?.name ?? ''));
+
+/** Creates the template for `config` unless this container or another Lambda already did. Returns its name. */
+export class LaunchTemplates {
+  private readonly known = new Set<string>();
+
+  constructor(private readonly ec2: EC2Client) {}
+
+  async ensure(config: LaunchConfig): Promise<string> {
+    const name = launchTemplateName(config);
+    if (this.known.has(name)) return name;
+    try {
+      await this.ec2.send(
+        new CreateLaunchTemplateCommand({
+          LaunchTemplateName: name,
+          // Idempotent across retries of this very call.
+          ClientToken: name.slice(-32),
+          LaunchTemplateData: launchTemplateData(config),
+          TagSpecifications: [{ ResourceType: 'launch-template', Tags: toTagList(config.tags) }],
+        }),
+      );
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+    this.known.add(name);
+    return name;
+  }
+
+  /** Forget a template (deleted outside Karpless, or found broken); the next ensure re-creates it. */
+  forget(name: string): void {
+    this.known.delete(name);
+  }
+}
