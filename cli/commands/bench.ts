@@ -12,13 +12,23 @@ import type { CommandContext, RegisterCommand } from './index';
 
 const CHILD = fileURLToPath(new URL('../../bench/child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
+const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** Runs one workload in a child process; resolves with its measurement or rejects with its stderr. */
-export function runWorkloadInChild(workload: Workload, catalog?: string): Promise<Measurement> {
+export function runWorkloadInChild(
+  workload: Workload,
+  catalog?: string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<Measurement> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX, CHILD, workload.name, catalog ?? ''], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -27,8 +37,16 @@ export function runWorkloadInChild(workload: Workload, catalog?: string): Promis
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
-    child.on('error', reject);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        reject(new Error(`did not finish within ${Math.round(timeoutMs / 1000)} s`));
+        return;
+      }
       const line = stdout.trim().split('\n').pop();
       if (code !== 0 || !line) {
         reject(new Error(stderr.trim().split('\n').slice(-5).join(' | ') || `exited with code ${code}`));
@@ -47,17 +65,24 @@ export interface BenchOptions {
   json?: boolean;
   workload?: string[];
   catalog?: string;
+  timeout?: string;
 }
 
 export async function runBench(
   ctx: CommandContext,
   opts: BenchOptions,
-  run: (w: Workload, catalog?: string) => Promise<Measurement> = runWorkloadInChild,
+  run: (w: Workload, catalog?: string, timeoutMs?: number) => Promise<Measurement> = runWorkloadInChild,
 ): Promise<void> {
   const selected = opts.workload?.length ? WORKLOADS.filter((w) => opts.workload?.includes(w.name)) : WORKLOADS;
   const unknown = (opts.workload ?? []).filter((n) => !WORKLOADS.some((w) => w.name === n));
   if (unknown.length > 0) {
     ctx.io.err(`unknown workload(s): ${unknown.join(', ')}; known: ${WORKLOADS.map((w) => w.name).join(', ')}`);
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(opts.timeout) * 1000;
+  if (!(timeoutMs > 0)) {
+    ctx.io.err(`--timeout: "${opts.timeout}" is not a positive number of seconds`);
     ctx.result.code = EXIT_USAGE;
     return;
   }
@@ -76,7 +101,7 @@ export async function runBench(
   for (const [i, workload] of selected.entries()) {
     ctx.io.err(`[${i + 1}/${selected.length}] ${workload.name}: ${workload.description} ...`);
     try {
-      const checked = checkTargets(workload, await run(workload, opts.catalog));
+      const checked = checkTargets(workload, await run(workload, opts.catalog, timeoutMs));
       report.results.push(checked);
       ctx.io.err(
         `    ${Math.round(checked.wallMs)} ms, ${Math.round(checked.podsPerSecond)} pods/s, ${checked.nodeCount} nodes: ${checked.pass ? 'pass' : 'FAIL'}`,
@@ -98,5 +123,6 @@ export const registerBench: RegisterCommand = (program: Command, ctx: CommandCon
     .option('--json', 'print the report as JSON')
     .option('--workload <names...>', `run only these workloads (${WORKLOADS.map((w) => w.name).join(', ')})`)
     .option('--catalog <file>', 'instance-type catalog for the real-catalog workloads')
+    .option('--timeout <seconds>', 'give up on a workload after this long', String(DEFAULT_TIMEOUT_MS / 1000))
     .action(async (opts: BenchOptions) => runBench(ctx, opts));
 };

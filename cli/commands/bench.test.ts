@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { Measurement } from '../../bench/targets';
+import { WORKLOADS, type Workload } from '../../bench/workloads';
+import { bufferIO } from '../io';
+import { runBench, runWorkloadInChild } from './bench';
+
+const fake =
+  (podsPerSecond: number) =>
+  async (w: Workload): Promise<Measurement> => ({
+    workload: w.name,
+    description: w.description,
+    pods: w.pods,
+    scheduledPods: w.pods,
+    wallMs: (w.pods / podsPerSecond) * 1000,
+    podsPerSecond,
+    peakRssBytes: 200 * 2 ** 20,
+    nodeCount: 10,
+    costPerHour: 10.2,
+    lowerBoundPerHour: 10,
+    costRatio: 1.02,
+  });
+
+function ctx() {
+  return { io: bufferIO(), result: { code: -1 } };
+}
+
+describe('karpless bench', () => {
+  it('runs the selected workloads, prints progress on stderr and a table on stdout, exit 0 when all pass', async () => {
+    const c = ctx();
+    await runBench(c, { workload: ['karpenter-mixed-5k', 'unconstrained-1k'] }, fake(5000));
+    expect(c.result.code).toBe(0);
+    const stdout = c.io.stdout.join('');
+    expect(stdout).toMatch(/^WORKLOAD\s+PODS/);
+    expect(stdout).toContain('karpenter-mixed-5k');
+    expect(stdout).toContain('unconstrained-1k');
+    expect(stdout).not.toContain('karpenter-mixed-20k');
+    expect(stdout).toContain('Overall: PASS');
+    expect(c.io.stderr.join('')).toContain('[1/2] karpenter-mixed-5k');
+  });
+
+  it('reports JSON with every measurement and exits 1 when a target is missed', async () => {
+    const c = ctx();
+    await runBench(c, { json: true }, fake(1000));
+    expect(c.result.code).toBe(1);
+    const report = JSON.parse(c.io.stdout.join(''));
+    expect(report.results).toHaveLength(WORKLOADS.length);
+    expect(report.pass).toBe(false);
+    const fiveK = report.results.find((r: { workload: string }) => r.workload === 'karpenter-mixed-5k');
+    expect(fiveK).toMatchObject({ pods: 5000, podsPerSecond: 1000, pass: false, costRatio: 1.02 });
+    expect(fiveK.checks).toContainEqual({ target: '≥ 2500 pods/s', pass: false });
+    expect(report.machine.cpus).toBeGreaterThan(0);
+  });
+
+  it('records a workload that fails to run and rejects unknown names and bad timeouts', async () => {
+    const c = ctx();
+    await runBench(c, { workload: ['unconstrained-1k'] }, async () => {
+      throw new Error('out of memory');
+    });
+    expect(c.result.code).toBe(1);
+    expect(c.io.stdout.join('')).toContain('unconstrained-1k: FAILED TO RUN: out of memory');
+
+    const bad = ctx();
+    await runBench(bad, { workload: ['nope'] }, fake(5000));
+    expect(bad.result.code).toBe(2);
+    expect(bad.io.stdout).toEqual([]);
+    const badTimeout = ctx();
+    await runBench(badTimeout, { timeout: '-1' }, fake(5000));
+    expect(badTimeout.result.code).toBe(2);
+  });
+
+  it('runs workloads in a child process that reports its own errors', async () => {
+    const bogus = { ...(WORKLOADS[0] as Workload), name: 'no-such-workload' };
+    await expect(runWorkloadInChild(bogus)).rejects.toThrow('unknown workload no-such-workload');
+  });
+});
