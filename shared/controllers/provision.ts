@@ -173,8 +173,9 @@ function launchContext(s: ClusterSnapshot, claim: NodeClaim) {
   return { nodePool, nodeClass, types: s.instanceTypes.get(claim.nodePool) ?? [] };
 }
 
-/** Writes each planned claim. A name already taken by a live claim means another pass planned the same claim
- * from the same state: it owns that launch. A name taken by a dead claim is salted and tried again. */
+/** Writes each planned claim. A name already taken by a live claim with the same pods means another pass planned
+ * the same claim from the same state: it owns that launch. Any other holder of the name (a dead claim, or the
+ * draining claim whose pods these replace) gets the name salted and tried again. */
 async function writeClaims(
   deps: ControlPlaneDeps,
   s: ClusterSnapshot,
@@ -213,14 +214,25 @@ async function writeClaims(
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;
         const existing = await deps.store.get(claim.name);
-        if (existing && LIVE_STATES.includes(existing.state)) {
+        if (
+          existing &&
+          existing.state !== 'Draining' &&
+          LIVE_STATES.includes(existing.state) &&
+          samePods(existing, refs)
+        ) {
           deps.log.info('claim already written by another pass', { nodeClaim: claim.name });
           break;
         }
+        // Otherwise the name belongs to another claim (a draining node's, whose pods this one replaces): salt it.
       }
     }
   }
   return written;
+}
+
+function samePods(claim: NodeClaim, refs: PodRef[]): boolean {
+  const a = claim.nominatedPods.map(refKey).sort().join(',');
+  return a === refs.map(refKey).sort().join(',');
 }
 
 /** Withdraws own claims that share a pod with a live claim this pass did not see when it started. */

@@ -12,6 +12,8 @@ import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../si
 import { MemoryNodeClaimStore } from '../sim/memory-store';
 import { type ControlPlaneConfig, type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from './deps';
 import { type DispatchResult, handleControlMessage } from './dispatch';
+import { reconcileNodes } from './lifecycle';
+import { provision } from './provision';
 
 export interface QueuedMessage extends QueueMessage {
   /** Virtual time at which the message becomes visible. */
@@ -68,6 +70,9 @@ export interface Testbed {
   nodeClass: EC2NodeClass;
   /** Delivers every visible queued message to the dispatcher, repeating until none is left; returns the results. */
   pump(): Promise<DispatchResult[]>;
+  /** Runs the control loop for `ms` of virtual time in `stepMs` steps: queued messages, lifecycle, provisioning,
+   * as the forwarder's hints and the sweep would drive them. */
+  settle(ms: number, stepMs?: number): Promise<void>;
 }
 
 const catalog = loadCatalog();
@@ -203,5 +208,16 @@ export function createTestbed(options: TestbedOptions = {}): Testbed {
     }
     return results;
   };
-  return { clock, cloud, cluster: sim, store, queue, deps, nodePool, nodeClass, pump };
+  const settle = async (ms: number, stepMs = 5_000): Promise<void> => {
+    const end = clock.now() + ms;
+    while (clock.now() < end) {
+      await pump();
+      await reconcileNodes(deps);
+      if ((await sim.listPendingPods()).length > 0) await provision(deps, { trigger: 'test' });
+      clock.advance(Math.min(stepMs, end - clock.now()));
+    }
+    await pump();
+    await reconcileNodes(deps);
+  };
+  return { clock, cloud, cluster: sim, store, queue, deps, nodePool, nodeClass, pump, settle };
 }

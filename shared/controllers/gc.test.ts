@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { NodeClaim } from '../api/nodeclaim';
+import { collectGarbage } from './gc';
+import { provision } from './provision';
+import { createTestbed, makePod } from './testing';
+
+describe('collectGarbage', () => {
+  it('terminates a tagged instance with no claim once it is older than 30 s', async () => {
+    const t = createTestbed();
+    // An instance launched for a claim that was never recorded (the Lambda died before its write survived).
+    const ghost: NodeClaim = {
+      name: 'default-ghost',
+      uid: 'uid-ghost',
+      cluster: 'test',
+      nodePool: 'default',
+      nodeClass: 'default',
+      state: 'Pending',
+      version: 1,
+      requirements: [],
+      instanceTypeOptions: ['m5.large'],
+      labels: {},
+      taints: [],
+      startupTaints: [],
+      requests: {},
+      nominatedPods: [],
+      createdAt: new Date(t.clock.now()).toISOString(),
+      stateTimes: {},
+    };
+    const types = await t.cloud.getInstanceTypes(t.nodeClass);
+    const orphan = await t.cloud.create({
+      claim: ghost,
+      nodePool: t.nodePool,
+      nodeClass: t.nodeClass,
+      instanceTypes: types.filter((x) => x.name === 'm5.large'),
+    });
+    t.clock.advance(10_000);
+    expect((await collectGarbage(t.deps)).terminatedInstances).toEqual([]);
+    t.clock.advance(21_000);
+    expect((await collectGarbage(t.deps)).terminatedInstances).toEqual([orphan.instanceId]);
+    expect(await t.cloud.list()).toEqual([]);
+  });
+
+  it('keeps the instance of a live claim, and of a Pending claim that has not recorded it yet', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    const create = t.cloud.create.bind(t.cloud);
+    t.deps.cloud = Object.assign(Object.create(t.cloud), {
+      create: async (...args: Parameters<typeof create>) => {
+        await create(...args);
+        throw new Error('Lambda timed out');
+      },
+    });
+    await provision(t.deps);
+    t.deps.cloud = t.cloud;
+    t.cluster.addPod(makePod('web-1', { cpu: '3' }));
+    await provision(t.deps);
+    t.clock.advance(60_000);
+    expect((await collectGarbage(t.deps)).terminatedInstances).toEqual([]);
+    expect(await t.cloud.list()).toHaveLength(2);
+  });
+
+  it('ends a claim whose instance is gone and re-plans its pods', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    const { launched } = await provision(t.deps);
+    const claim = await t.store.get(launched[0] ?? '');
+    await t.cloud.delete(claim?.instanceId ?? '');
+    const result = await collectGarbage(t.deps);
+    expect(result.failedClaims).toEqual(launched);
+    expect((await t.store.get(claim?.name ?? ''))?.state).toBe('Failed');
+    expect(t.queue.kinds().sort()).toEqual(['PodsPending', 'Terminate']);
+    await t.pump();
+    expect((await t.store.get(claim?.name ?? ''))?.state).toBe('Terminated');
+    // The re-plan launched a replacement for the pod.
+    expect(await t.cloud.list()).toHaveLength(1);
+  });
+
+  it('asks a cloud that can delete stale launch templates to do so', async () => {
+    const t = createTestbed();
+    let asked = 0;
+    t.deps.cloud = Object.assign(Object.create(t.cloud), {
+      deleteStaleLaunchTemplates: async () => {
+        asked++;
+        return 2;
+      },
+    });
+    expect((await collectGarbage(t.deps)).launchTemplatesDeleted).toBe(2);
+    expect(asked).toBe(1);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { NodeClaim } from '../api/nodeclaim';
+import { isInitialized, reconcileNodes } from './lifecycle';
+import { provision } from './provision';
+import { createTestbed, makePod } from './testing';
+
+const startupTaint = { key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NoExecute' as const };
+
+describe('reconcileNodes', () => {
+  it('fails a claim whose node never registers, terminates its instance and re-plans its pods', async () => {
+    const t = createTestbed({ registrationDelayMs: 60 * 60_000 });
+    t.cluster.addPod(makePod('web-0'));
+    const { launched } = await provision(t.deps);
+    expect(launched).toHaveLength(1);
+    t.clock.advance(14 * 60_000);
+    expect((await reconcileNodes(t.deps)).timedOut).toEqual([]);
+    t.clock.advance(2 * 60_000);
+    const result = await reconcileNodes(t.deps);
+    expect(result.timedOut).toEqual(launched);
+    const claim = await t.store.get(launched[0] ?? '');
+    expect(claim).toMatchObject({ state: 'Terminated', failure: { reason: 'RegistrationTimeout' } });
+    expect(await t.cloud.list()).toEqual([]);
+    expect(t.queue.kinds()).toEqual(['PodsPending']);
+    // The re-plan launches a new claim for the pod.
+    const [replan] = await t.pump();
+    expect(replan?.kind).toBe('provision');
+    expect(await t.cloud.list()).toHaveLength(1);
+  });
+
+  it('fails a claim that was never launched within the launch timeout', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    t.deps.cloud = Object.assign(Object.create(t.cloud), {
+      create: async () => {
+        throw new Error('Lambda timed out');
+      },
+    });
+    await provision(t.deps);
+    t.deps.cloud = t.cloud;
+    t.clock.advance(5 * 60_000 + 1);
+    const result = await reconcileNodes(t.deps);
+    expect(result.timedOut).toHaveLength(1);
+    expect((await t.store.list())[0]).toMatchObject({ state: 'Terminated', failure: { reason: 'LaunchTimeout' } });
+  });
+
+  it('waits for startup taints and requested extended resources before initializing', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    t.clock.advance(46_000);
+    await reconcileNodes(t.deps);
+    const claim = (await t.store.list())[0] as NodeClaim;
+    const node = t.cluster.getNode(claim.nodeName ?? '');
+    if (!node) throw new Error('no node');
+    const withStartup = { ...claim, startupTaints: [startupTaint] };
+    expect(isInitialized(claim, node)).toBe(true);
+    node.spec.taints = [...(node.spec.taints ?? []), startupTaint];
+    expect(isInitialized(withStartup, node)).toBe(false);
+    node.spec.taints = node.spec.taints.filter((x) => x.key !== startupTaint.key);
+    expect(isInitialized(withStartup, node)).toBe(true);
+    const wantsGpu = { ...claim, requests: { ...claim.requests, 'nvidia.com/gpu': 1 } };
+    expect(isInitialized(wantsGpu, node)).toBe(false);
+    node.status = { ...node.status, allocatable: { ...node.status?.allocatable, 'nvidia.com/gpu': '1' } };
+    expect(isInitialized(wantsGpu, node)).toBe(true);
+    node.status.conditions = [{ type: 'Ready', status: 'False' }];
+    expect(isInitialized(claim, node)).toBe(false);
+  });
+
+  it('leaves binding to kube-scheduler when binding is off', async () => {
+    const t = createTestbed({ config: { bindPods: false } });
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    t.clock.advance(46_000);
+    await reconcileNodes(t.deps);
+    const result = await reconcileNodes(t.deps);
+    expect(result.bound).toBe(0);
+    expect((await t.store.list())[0]?.state).toBe('Initialized');
+    expect(await t.cluster.listPendingPods()).toHaveLength(1);
+  });
+
+  it('treats a bind conflict as fine', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    t.clock.advance(46_000);
+    await reconcileNodes(t.deps);
+    // kube-scheduler bound the pod elsewhere first.
+    t.cluster.addNode({ kind: 'Node', metadata: { name: 'other' }, spec: {}, status: {} });
+    await t.cluster.bindPod({ namespace: 'default', name: 'web-0' }, 'other');
+    await expect(reconcileNodes(t.deps)).resolves.toMatchObject({ bound: 0 });
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { PodDisruptionBudget } from '../api/kube';
+import { TaintDisrupted } from '../api/labels';
+import { groupForEviction, startTermination, terminateStep } from './termination';
+import { createTestbed, makePod, testNodePool } from './testing';
+
+/** A bed with one initialized node running `web` pods, plus the given extra pods bound to that node. */
+async function nodeWith(extra: Parameters<typeof makePod>[] = [], terminationGracePeriod?: string) {
+  const t = createTestbed({
+    nodePool: testNodePool('default', undefined, terminationGracePeriod ? { terminationGracePeriod } : {}),
+  });
+  for (let i = 0; i < 2; i++) t.cluster.addPod(makePod(`web-${i}`, { cpu: '250m', memory: '256Mi' }));
+  await t.settle(60_000);
+  const [claim] = await t.store.list({ states: ['Initialized'] });
+  if (!claim?.nodeName) throw new Error('no initialized node');
+  for (const [name, o] of extra) t.cluster.addPod(makePod(name, { ...o, nodeName: claim.nodeName }));
+  return { t, claim, nodeName: claim.nodeName };
+}
+
+const podNames = async (t: ReturnType<typeof createTestbed>, nodeName: string) =>
+  (await t.cluster.listPods({ nodeName })).map((p) => p.metadata.name).sort();
+
+describe('terminateStep', () => {
+  it('cordons, taints and evicts in Karpenter order, never static pods, then terminates', async () => {
+    const { t, claim, nodeName } = await nodeWith([
+      ['ds-0', { owner: 'DaemonSet', cpu: '50m', memory: '64Mi' }],
+      ['critical-0', { priorityClassName: 'system-cluster-critical', cpu: '50m', memory: '64Mi' }],
+      ['critical-ds-0', { owner: 'DaemonSet', priorityClassName: 'system-node-critical', cpu: '50m', memory: '64Mi' }],
+      ['static-0', { owner: 'Node', cpu: '50m', memory: '64Mi' }],
+    ]);
+    const started = await startTermination(t.deps, claim, { cause: 'Deleted' });
+    expect(started?.state).toBe('Draining');
+    expect(t.queue.kinds()).toContain('Terminate');
+
+    const evictions: string[][] = [];
+    t.cluster.onChange((c) => {
+      if (c.type === 'pod-evicted') evictions[evictions.length - 1]?.push(c.pod.replace('default/', ''));
+    });
+    for (let i = 0; i < 10; i++) {
+      evictions.push([]);
+      const step = await terminateStep(t.deps, claim.name);
+      if (i === 0) {
+        const node = t.cluster.getNode(nodeName);
+        expect(node?.spec.unschedulable).toBe(true);
+        expect(node?.spec.taints).toContainEqual(TaintDisrupted);
+      }
+      if (step.done) break;
+      expect(step.requeueAfterSeconds).toBeGreaterThan(0);
+      t.clock.advance((step.requeueAfterSeconds ?? 1) * 1000);
+    }
+    // One group per step, each only once the earlier groups are gone; the static pod is never evicted.
+    expect(evictions.filter((e) => e.length > 0).map((e) => e.sort())).toEqual([
+      ['web-0', 'web-1'],
+      ['ds-0'],
+      ['critical-0'],
+      ['critical-ds-0'],
+    ]);
+    const final = await t.store.get(claim.name);
+    expect(final?.state).toBe('Terminated');
+    expect(await t.cloud.list()).toEqual([]);
+    expect(t.cluster.getNode(nodeName)).toBeUndefined();
+    expect(await terminateStep(t.deps, claim.name)).toEqual({ done: true });
+  });
+
+  it('waits while a PDB blocks eviction and stops waiting at the terminationGracePeriod', async () => {
+    const { t, claim, nodeName } = await nodeWith([], '5m');
+    const pdb: PodDisruptionBudget = {
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { maxUnavailable: 0, selector: { matchLabels: { app: 'web' } } },
+    };
+    t.cluster.load([pdb]);
+    await startTermination(t.deps, claim, { cause: 'Drifted' });
+    let step = await terminateStep(t.deps, claim.name);
+    expect(step.done).toBe(false);
+    expect(step.requeueAfterSeconds).toBe(t.deps.config.drainBlockedRequeueSeconds);
+    expect(await podNames(t, nodeName)).toEqual(['web-0', 'web-1']);
+    expect(t.cluster.events.some((e) => e.reason === 'DisruptionBlocked')).toBe(true);
+
+    t.clock.advance(2 * 60_000);
+    step = await terminateStep(t.deps, claim.name);
+    expect(step.done).toBe(false);
+    expect((await t.store.get(claim.name))?.state).toBe('Draining');
+
+    t.clock.advance(3 * 60_000);
+    step = await terminateStep(t.deps, claim.name);
+    expect(step.done).toBe(true);
+    expect((await t.store.get(claim.name))?.state).toBe('Terminated');
+    expect(await t.cloud.list()).toEqual([]);
+  });
+
+  it('does not evict do-not-disrupt pods or pods that tolerate the disrupted taint, but waits for the former', async () => {
+    const { t, claim, nodeName } = await nodeWith(
+      [
+        ['keep-0', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' }, cpu: '50m', memory: '64Mi' }],
+        [
+          'tolerant-0',
+          { tolerations: [{ key: 'karpenter.sh/disrupted', operator: 'Exists' }], cpu: '50m', memory: '64Mi' },
+        ],
+      ],
+      '10m',
+    );
+    await startTermination(t.deps, claim, { cause: 'Expired' });
+    for (let i = 0; i < 5; i++) {
+      await terminateStep(t.deps, claim.name);
+      t.clock.advance(15_000);
+    }
+    expect(await podNames(t, nodeName)).toEqual(['keep-0', 'tolerant-0']);
+    expect((await t.store.get(claim.name))?.state).toBe('Draining');
+    t.clock.advance(10 * 60_000);
+    expect((await terminateStep(t.deps, claim.name)).done).toBe(true);
+  });
+
+  it('stops waiting at an interruption deadline earlier than the grace period', async () => {
+    const { t, claim } = await nodeWith([], '1h');
+    const pdb: PodDisruptionBudget = {
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { minAvailable: '100%', selector: { matchLabels: { app: 'web' } } },
+    };
+    t.cluster.load([pdb]);
+    const deadline = new Date(t.clock.now() + 2 * 60_000).toISOString();
+    await startTermination(t.deps, claim, { cause: 'Interrupted', deadline });
+    const first = await terminateStep(t.deps, claim.name);
+    expect(first.done).toBe(false);
+    t.clock.advance(2 * 60_000);
+    expect((await terminateStep(t.deps, claim.name)).done).toBe(true);
+  });
+
+  it('cleans up a failed claim that still owns an instance', async () => {
+    const { t, claim } = await nodeWith();
+    const failedClaim = await t.store.get(claim.name);
+    if (!failedClaim) throw new Error('missing');
+    // An initialized claim cannot fail; force the path through a fresh claim that failed after launch.
+    const other = await t.store.create({
+      ...failedClaim,
+      name: 'default-fail1',
+      uid: 'u-f',
+      state: 'Failed',
+      version: 1,
+    });
+    expect((await terminateStep(t.deps, other.name)).done).toBe(true);
+    expect((await t.store.get(other.name))?.state).toBe('Terminated');
+  });
+
+  it('starting termination twice queues steps but transitions once', async () => {
+    const { t, claim } = await nodeWith();
+    const first = await startTermination(t.deps, claim, { cause: 'Drifted' });
+    const second = await startTermination(t.deps, claim, { cause: 'Drifted' });
+    expect(first?.state).toBe('Draining');
+    expect(second?.version).toBe(first?.version);
+  });
+
+  it('groups pods in eviction order', () => {
+    const groups = groupForEviction([
+      makePod('c', { priorityClassName: 'system-node-critical' }),
+      makePod('d', { owner: 'DaemonSet' }),
+      makePod('n'),
+      makePod('cd', { owner: 'DaemonSet', priorityClassName: 'system-cluster-critical' }),
+    ]);
+    expect(groups.map((g) => g.map((p) => p.metadata.name))).toEqual([['n'], ['d'], ['c'], ['cd']]);
+  });
+});
