@@ -18,7 +18,9 @@ export {
 export { allocatableSettingsKey, type InstanceTypeOptions, instanceTypesFor } from './instance-types';
 export { labelsFor } from './labels';
 export { EMBEDDED_CATALOG_NAME, embeddedSnapshot, loadCatalog, readCatalogFile } from './load';
+export { type InstanceTypeName, parseInstanceTypeName } from './names';
 export { cheapestPrice, offeringKey, offeringsFor, unavailableKeys } from './offerings';
+export { serializeCatalog } from './serialize';
 export type {
   Arch,
   CapacityType,

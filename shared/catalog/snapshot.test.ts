@@ -2,8 +2,9 @@
 // the committed generator produces.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, serializeCatalog } from './build/generate';
+import { buildCatalog } from './build/generate';
 import { loadCatalog } from './load';
+import { serializeCatalog } from './serialize';
 
 const catalog = loadCatalog();
 const byName = new Map(catalog.types.map((t) => [t.name, t]));

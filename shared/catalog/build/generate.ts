@@ -3,6 +3,8 @@
 // Real figures come from public data (see docs/catalog.md); spot prices and zone gaps are derived, deterministically.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseInstanceTypeName } from '../names';
+import { serializeCatalog } from '../serialize';
 import type { Catalog, InstanceTypeInfo } from '../types';
 import { FAMILIES, type FamilySpec } from './families';
 import { BANDWIDTH, EBS, ENI, type Ladder, NVME, VCPU } from './ladders';
@@ -124,10 +126,10 @@ function defaultEbs(spec: FamilySpec, generation: number): string {
   return generation >= 6 ? 'gen6' : 'gen5';
 }
 
-export function parseFamily(family: string): { category: string; generation: number } {
-  const match = /^([a-z]+)(\d+)/.exec(family);
-  if (!match) throw new Error(`cannot parse family ${family}`);
-  return { category: match[1] as string, generation: Number(match[2]) };
+function parseFamily(family: string): { category: string; generation: number } {
+  const parsed = parseInstanceTypeName(`${family}.x`);
+  if (!parsed) throw new Error(`cannot parse family ${family}`);
+  return parsed;
 }
 
 function spotDiscount(spec: FamilySpec, category: string, generation: number, bareMetal: boolean): number {
@@ -250,14 +252,6 @@ export function buildTypes(): InstanceTypeInfo[] {
 
 export function buildCatalog(): Catalog {
   return { region: 'us-east-1', zones: ZONES, generatedAt: SNAPSHOT_DATE, source: SOURCE, types: buildTypes() };
-}
-
-/** One line per instance type keeps the file reviewable in diffs without bloating it. */
-export function serializeCatalog(catalog: Catalog): string {
-  const { types, ...head } = catalog;
-  const headJson = JSON.stringify(head);
-  const lines = types.map((t) => JSON.stringify(t));
-  return `${headJson.slice(0, -1)},"types":[\n${lines.join(',\n')}\n]}\n`;
 }
 
 const OUT = fileURLToPath(new URL('../data/us-east-1.json', import.meta.url));
