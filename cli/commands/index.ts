@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
 import { registerMigrate } from './migrate';
+import { registerCrds } from './crds';
 
 /** A subcommand sets `result.code` from its action; main returns it as the exit code. */
 export interface CommandContext {
@@ -11,4 +12,4 @@ export interface CommandContext {
 
 export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
 
-export const commands: RegisterCommand[] = [registerMigrate];
+export const commands: RegisterCommand[] = [registerMigrate, registerCrds];
