@@ -1,8 +1,19 @@
 // The simulator: in-memory implementations of the engine's ports, driven by a virtual clock and a seeded RNG.
+// Catalog-backed pieces (catalog-cloud, default-engine) are imported from their modules, so this index stays light.
 export { connectCloudToCluster } from './connect';
 export { disruptionsAllowed } from './disruption-budget';
 export { matchesSelector } from './label-selector';
+export { typesAllowedBy } from './pool-types';
 export { createRng, type Rng } from './rng';
 export { type OfferingKey, SimCloud, type SimCloudOptions, type SimLaunch } from './sim-cloud';
 export { type ClusterChange, type RecordedEvent, SimCluster, type SimClusterOptions } from './sim-cluster';
+export {
+  DEFAULT_POOL_WARNING,
+  type LaunchedNodeClaim,
+  runSimulation,
+  type SimulationEngine,
+  type SimulationObjects,
+  type SimulationOptions,
+  type SimulationResult,
+} from './simulation';
 export { type TimerId, VirtualClock } from './virtual-clock';
