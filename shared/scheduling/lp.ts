@@ -1,0 +1,85 @@
+// The LP relaxation of the packing problem, solved with HiGHS (WebAssembly): choose fractional counts of each
+// instance type so their allocatable covers the pods' total requests at least cost. Its optimum is a lower bound on
+// any packing's cost, and its row duals are a price per unit of each resource, which the solver uses to value pods.
+// HiGHS loads once, at module load (top-level await), so `solve` and `lowerBound` stay synchronous.
+import highsLoader from 'highs';
+
+type Highs = Awaited<ReturnType<typeof highsLoader>>;
+
+let highs: Highs | undefined;
+let loadError: string | undefined;
+try {
+  highs = await highsLoader();
+} catch (e) {
+  loadError = (e as Error).message;
+}
+
+export interface LpColumn {
+  price: number;
+  /** Capacity per row, same order as `demand`. */
+  supply: ArrayLike<number>;
+}
+
+export interface LpResult {
+  /** Optimal cost; Infinity when infeasible (some demanded resource no column supplies). */
+  cost: number;
+  /** Dual value per row (price per unit of that row's resource). */
+  duals: number[];
+  /** Fractional count per column. */
+  counts: number[];
+}
+
+/** Rows whose demand is zero are dropped; rows no column supplies make the problem infeasible. */
+export function solveCoveringLp(demand: readonly number[], columns: readonly LpColumn[]): LpResult {
+  const rows = demand.map((d, i) => ({ d, i })).filter((r) => r.d > 0);
+  const duals = new Array<number>(demand.length).fill(0);
+  if (rows.length === 0) return { cost: 0, duals, counts: columns.map(() => 0) };
+  for (const r of rows) {
+    if (!columns.some((c) => (c.supply[r.i] ?? 0) > 0 && Number.isFinite(c.price))) {
+      return { cost: Number.POSITIVE_INFINITY, duals, counts: columns.map(() => 0) };
+    }
+  }
+  if (!highs) throw new Error(`HiGHS LP solver unavailable: ${loadError ?? 'not loaded'}`);
+  const lines: string[] = ['Minimize', ' obj:'];
+  const usable = columns.map((c, j) => ({ c, j })).filter(({ c }) => Number.isFinite(c.price) && c.price >= 0);
+  pushTerms(
+    lines,
+    usable.map(({ c, j }) => [c.price, j]),
+  );
+  lines.push('Subject To');
+  for (const r of rows) {
+    lines.push(` r${r.i}:`);
+    pushTerms(
+      lines,
+      usable.filter(({ c }) => (c.supply[r.i] ?? 0) > 0).map(({ c, j }) => [c.supply[r.i] as number, j]),
+    );
+    lines.push(` >= ${num(r.d)}`);
+  }
+  lines.push('End');
+  const sol = highs.solve(lines.join('\n'));
+  if (sol.Status !== 'Optimal') throw new Error(`LP relaxation ended with status ${sol.Status}`);
+  sol.Rows.forEach((row, k) => {
+    const r = rows[k];
+    if (r) duals[r.i] = Math.max(0, (row as { Dual?: number }).Dual ?? 0);
+  });
+  const counts = columns.map((_, j) => {
+    const col = sol.Columns[`x${j}`] as { Primal?: number } | undefined;
+    return col?.Primal ?? 0;
+  });
+  return { cost: sol.ObjectiveValue, duals, counts };
+}
+
+function pushTerms(lines: string[], terms: [number, number][]): void {
+  // Short lines: the LP format reader is happiest with them, and continuation lines are allowed.
+  for (let k = 0; k < terms.length; k += 8) {
+    const chunk = terms
+      .slice(k, k + 8)
+      .map(([coef, j]) => `+ ${num(coef)} x${j}`)
+      .join(' ');
+    lines.push(`  ${chunk}`);
+  }
+}
+
+function num(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toPrecision(12);
+}

@@ -1,0 +1,216 @@
+// Per-pod data computed once per solve. Pods with the same namespace, labels, spec and volume topology share one
+// PodBase, so replicas cost one computation; each relaxation level of a base is a PodShape, made on first need.
+import type { NodeSelectorTerm, Pod, Toleration } from '../api/kube';
+import type { ResourceList } from '../api/resources';
+import { type HostPort, podHostPorts } from './hostports';
+import { restrictedLabelReason } from './labels';
+import { initialView, type PodView, relax } from './preferences';
+import { Requirement } from './requirement';
+import { Requirements } from './requirements';
+import { podRequests, type ResourceIndex } from './resources';
+import type { Topology, TopologyShape } from './topology';
+import type { TopologyGroup } from './topologygroup';
+import type { VolumeIndex } from './volumes';
+
+export interface PodBase {
+  baseId: number;
+  namespace: string;
+  labels: Record<string, string>;
+  sample: Pod;
+  requestList: ResourceList;
+  requests: Float64Array;
+  hostPorts: HostPort[];
+  volumeRequirements: Requirements;
+  /** Set when the pod can never be scheduled as written (invalid or restricted input). */
+  invalid?: string;
+  levels: PodShape[];
+  views: PodView[];
+}
+
+export interface PodShape extends TopologyShape {
+  id: number;
+  base: PodBase;
+  level: number;
+  requirements: Requirements;
+  tolerations: Toleration[];
+  requests: Float64Array;
+  hostPorts: HostPort[];
+  /** True when a hostname spread or anti-affinity limits how many of these share a node. */
+  perNodeLimit: number;
+}
+
+const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
+
+export class PodShapes {
+  private readonly bases = new Map<string, PodBase>();
+  readonly all: PodBase[] = [];
+  private shapeCount = 0;
+
+  constructor(
+    private readonly resources: ResourceIndex,
+    private readonly topology: Topology,
+    private readonly volumes: VolumeIndex,
+    private readonly warnings: string[],
+  ) {}
+
+  get shapes(): number {
+    return this.shapeCount;
+  }
+
+  /** The base for a pod, building it (and registering its topology groups) on first sight of its signature. */
+  baseOf(pod: Pod): PodBase {
+    const vol = this.volumes.requirementsFor(pod);
+    for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
+    const { nodeName: _n, volumes: _v, ...spec } = pod.spec;
+    const sig = JSON.stringify([pod.metadata.namespace, pod.metadata.labels ?? {}, spec, vol.key]);
+    let base = this.bases.get(sig);
+    if (base) return base;
+    base = this.build(pod, vol.requirements);
+    this.bases.set(sig, base);
+    this.all.push(base);
+    return base;
+  }
+
+  private build(pod: Pod, volumeRequirements: Requirements): PodBase {
+    let requestList: ResourceList = {};
+    let invalid: string | undefined;
+    try {
+      requestList = podRequests(pod);
+    } catch (e) {
+      invalid = `invalid resources: ${(e as Error).message}`;
+    }
+    this.resources.register(requestList);
+    const base: PodBase = {
+      baseId: this.all.length,
+      namespace: pod.metadata.namespace,
+      labels: pod.metadata.labels ?? {},
+      sample: pod,
+      requestList,
+      requests: new Float64Array(0),
+      hostPorts: podHostPorts(pod),
+      volumeRequirements,
+      levels: [],
+      views: [initialView(pod)],
+    };
+    if (invalid) base.invalid = invalid;
+    else {
+      const restricted = restrictedKeys(pod);
+      if (restricted) base.invalid = restricted;
+    }
+    // Register every group the pod could ever need now, so counts are complete before anything is placed.
+    if (!base.invalid) {
+      try {
+        this.level(base, 0);
+      } catch (e) {
+        base.invalid = `invalid scheduling constraint: ${(e as Error).message}`;
+      }
+    }
+    return base;
+  }
+
+  /** Vectors are sized once every resource name is known (after all pods and DaemonSets were read). */
+  finalizeVectors(): void {
+    for (const b of this.all) {
+      b.requests = this.resources.vector(b.requestList);
+      for (const s of b.levels) s.requests = b.requests;
+    }
+  }
+
+  level(base: PodBase, n: number, anyPreferNoSchedule = true): PodShape | undefined {
+    const have = base.levels[n];
+    if (have) return have;
+    if (n > 0 && !base.levels[n - 1]) return undefined;
+    let view = base.views[n];
+    if (!view) {
+      const prev = base.views[n - 1];
+      view = prev ? relax(prev, anyPreferNoSchedule) : undefined;
+      if (!view) return undefined;
+      base.views[n] = view;
+    }
+    const shape = this.shapeFor(base, view, n);
+    base.levels[n] = shape;
+    return shape;
+  }
+
+  relaxation(base: PodBase, n: number): string | undefined {
+    return base.views[n]?.relaxed;
+  }
+
+  private shapeFor(base: PodBase, view: PodView, level: number): PodShape {
+    const pod = base.sample;
+    const requirements = Requirements.fromLabels(pod.spec.nodeSelector);
+    const term = view.requiredTerms[0];
+    if (term) requirements.addAll(termRequirements(term));
+    const preferred = view.preferredNode[0];
+    if (preferred) requirements.addAll(termRequirements(preferred.preference));
+    requirements.addAll(base.volumeRequirements);
+
+    const groups: TopologyGroup[] = [];
+    const requiredAnti: TopologyGroup[] = [];
+    const id = { namespace: base.namespace, labels: base.labels };
+    for (const c of pod.spec.topologySpreadConstraints ?? []) {
+      if (c.whenUnsatisfiable !== 'ScheduleAnyway') groups.push(this.topology.spreadGroup(id, c));
+    }
+    for (const c of view.scheduleAnyway) groups.push(this.topology.spreadGroup(id, c));
+    const a = pod.spec.affinity;
+    for (const t of a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
+      groups.push(this.topology.affinityGroup(id, t, 'affinity', true));
+    }
+    for (const t of view.preferredAffinity)
+      groups.push(this.topology.affinityGroup(id, t.podAffinityTerm, 'affinity', false));
+    for (const t of a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
+      const g = this.topology.affinityGroup(id, t, 'antiAffinity', true);
+      groups.push(g);
+      requiredAnti.push(g);
+    }
+    for (const t of view.preferredAntiAffinity) {
+      groups.push(this.topology.affinityGroup(id, t.podAffinityTerm, 'antiAffinity', false));
+    }
+    let perNodeLimit = Number.POSITIVE_INFINITY;
+    for (const g of groups) {
+      if (!g.isHostname || !g.selects(id, base.baseId)) continue;
+      if (g.kind === 'antiAffinity') perNodeLimit = 1;
+      else if (g.kind === 'spread') perNodeLimit = Math.min(perNodeLimit, g.maxSkew);
+    }
+    const tolerations = [...(pod.spec.tolerations ?? [])];
+    if (view.toleratePreferNoSchedule) tolerations.push(TOLERATE_PREFER_NO_SCHEDULE);
+    this.shapeCount++;
+    return {
+      id: this.shapeCount - 1,
+      base,
+      level,
+      baseId: base.baseId,
+      namespace: base.namespace,
+      labels: base.labels,
+      requirements,
+      tolerations,
+      requests: base.requests,
+      hostPorts: base.hostPorts,
+      groups,
+      requiredAnti,
+      perNodeLimit,
+    };
+  }
+}
+
+function termRequirements(term: NodeSelectorTerm): Requirements {
+  const out = new Requirements();
+  for (const e of term.matchExpressions ?? []) out.add(Requirement.of(e.key, e.operator, e.values ?? []));
+  return out;
+}
+
+function restrictedKeys(pod: Pod): string | undefined {
+  const keys = new Set(Object.keys(pod.spec.nodeSelector ?? {}));
+  const na = pod.spec.affinity?.nodeAffinity;
+  for (const t of na?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
+    for (const e of t.matchExpressions ?? []) keys.add(e.key);
+  }
+  for (const p of na?.preferredDuringSchedulingIgnoredDuringExecution ?? []) {
+    for (const e of p.preference.matchExpressions ?? []) keys.add(e.key);
+  }
+  for (const k of keys) {
+    const why = restrictedLabelReason(k);
+    if (why) return why;
+  }
+  return undefined;
+}

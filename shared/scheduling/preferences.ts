@@ -1,0 +1,69 @@
+// Preferences are first treated as requirements; when a pod cannot be placed, they are dropped one at a time in
+// Karpenter's order: the next ORed required node-affinity term, then preferred pod affinity, preferred pod
+// anti-affinity, preferred node affinity (heaviest first, so lighter ones get their turn), ScheduleAnyway spreads,
+// and finally tolerating PreferNoSchedule taints.
+import type {
+  NodeSelectorTerm,
+  Pod,
+  PreferredSchedulingTerm,
+  TopologySpreadConstraint,
+  WeightedPodAffinityTerm,
+} from '../api/kube';
+
+/** The relaxable parts of a pod's scheduling constraints at one relaxation level. */
+export interface PodView {
+  requiredTerms: readonly NodeSelectorTerm[];
+  preferredNode: readonly PreferredSchedulingTerm[];
+  preferredAffinity: readonly WeightedPodAffinityTerm[];
+  preferredAntiAffinity: readonly WeightedPodAffinityTerm[];
+  scheduleAnyway: readonly TopologySpreadConstraint[];
+  toleratePreferNoSchedule: boolean;
+  /** What the last relaxation removed, for warnings. */
+  relaxed?: string;
+}
+
+const byWeightDesc = <T extends { weight: number }>(list: readonly T[] | undefined): T[] =>
+  [...(list ?? [])].sort((a, b) => b.weight - a.weight);
+
+export function initialView(pod: Pod): PodView {
+  const a = pod.spec.affinity;
+  return {
+    requiredTerms: a?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [],
+    preferredNode: byWeightDesc(a?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    preferredAffinity: byWeightDesc(a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    preferredAntiAffinity: byWeightDesc(a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    scheduleAnyway: (pod.spec.topologySpreadConstraints ?? []).filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway'),
+    toleratePreferNoSchedule: false,
+  };
+}
+
+/** The next, looser view, or undefined when nothing is left to relax. */
+export function relax(v: PodView, anyPreferNoSchedule = true): PodView | undefined {
+  if (v.requiredTerms.length > 1) {
+    return {
+      ...v,
+      requiredTerms: v.requiredTerms.slice(1),
+      relaxed: 'required node affinity term 1 (trying the next ORed term)',
+    };
+  }
+  if (v.preferredAffinity.length > 0) {
+    return { ...v, preferredAffinity: v.preferredAffinity.slice(1), relaxed: 'a preferred pod affinity term' };
+  }
+  if (v.preferredAntiAffinity.length > 0) {
+    return {
+      ...v,
+      preferredAntiAffinity: v.preferredAntiAffinity.slice(1),
+      relaxed: 'a preferred pod anti-affinity term',
+    };
+  }
+  if (v.preferredNode.length > 0) {
+    return { ...v, preferredNode: v.preferredNode.slice(1), relaxed: 'a preferred node affinity term' };
+  }
+  if (v.scheduleAnyway.length > 0) {
+    return { ...v, scheduleAnyway: v.scheduleAnyway.slice(1), relaxed: 'a ScheduleAnyway topology spread constraint' };
+  }
+  if (!v.toleratePreferNoSchedule && anyPreferNoSchedule) {
+    return { ...v, toleratePreferNoSchedule: true, relaxed: 'PreferNoSchedule taints (now tolerated)' };
+  }
+  return undefined;
+}

@@ -1,0 +1,739 @@
+// The solver: pods largest first; each goes to an existing node, then to a NodeClaim already planned, then to a new
+// NodeClaim from the first NodePool (by weight) that can take it. A pod that fits nowhere has its preferences
+// relaxed one at a time; when nothing is left to relax it is reported with the reason each NodePool gave.
+import type { Pod } from '../api/kube';
+import { LabelHostname } from '../api/labels';
+import type { ResourceList } from '../api/resources';
+import { chooseTarget, computeDuals, dotProductScore, dualValue, type WaitingGroup } from './cost';
+import { ExistingNode, safePodRequests } from './existingnode';
+import { formatHostPort, HostPortUsage } from './hostports';
+import { type TypeOption, typeCompatible } from './instancetypes';
+import { isInstanceTypeLabel } from './labels';
+import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall } from './nodeclaim';
+import { type PodBase, type PodShape, PodShapes } from './podshape';
+import type { Requirement } from './requirement';
+import type { Requirements } from './requirements';
+import { addVec, fitsVec, ResourceIndex } from './resources';
+import { firstUntolerated, formatTaint } from './taints';
+import { NodeClaimTemplate } from './template';
+import { Topology } from './topology';
+import type { TopologyGroup } from './topologygroup';
+import type { PlannedNodeClaim, SchedulingInput, SchedulingResult, UnschedulablePod } from './types';
+import { VolumeIndex } from './volumes';
+
+const DEFAULT_MAX_TYPES = 60;
+
+interface QueuedPod {
+  pod: Pod;
+  base: PodBase;
+  order: number;
+  /** Already placed ahead of its turn, by a NodeClaim's fill (see `fill`). */
+  done: boolean;
+}
+
+/** Waiting pods of one base, not yet processed, in queue order. */
+interface Waiting {
+  base: PodBase;
+  remaining: number;
+  members: QueuedPod[];
+  bucket: Bucket;
+}
+
+/**
+ * Waiting pods that are interchangeable for packing: same requests, node requirements, tolerations and host ports.
+ * Scoring and fills work per bucket, so thousands of pod shapes that differ only in labels cost one entry.
+ */
+interface Bucket extends WaitingGroup {
+  /** No topology constraint of its own: may be placed ahead of its turn by a fill. */
+  simple: boolean;
+  groups: Waiting[];
+}
+
+export class Scheduler {
+  private readonly index = new ResourceIndex();
+  private readonly warnings: string[] = [];
+  private readonly templates: NodeClaimTemplate[];
+  private readonly topology: Topology;
+  private readonly shapes: PodShapes;
+  private nodes: ExistingNode[] = [];
+  private readonly claims: InflightClaim[] = [];
+  private readonly claimCount = new Map<string, number>();
+  private readonly waiting = new Map<number, Waiting>();
+  private readonly buckets = new Map<string, Bucket>();
+  private bucketList: Bucket[] = [];
+  private readonly noNodeFits = new Set<number>();
+  private readonly domainCache = new Map<string, string[]>();
+  private readonly templateDomainCache = new Map<string, string[]>();
+  private readonly mergedCache = new Map<string, Requirements>();
+  private anyPreferNoSchedule = false;
+  private relaxations = 0;
+  private readonly maxTypes: number;
+  private readonly nameClaim: (pool: string, n: number) => string;
+
+  constructor(private readonly input: SchedulingInput) {
+    const opts = input.options ?? {};
+    this.maxTypes = opts.maxInstanceTypes ?? DEFAULT_MAX_TYPES;
+    this.nameClaim = opts.nameNodeClaim ?? ((pool, n) => `${pool}-${n}`);
+    const nsLabels = new Map<string, Record<string, string>>();
+    for (const ns of input.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
+    this.topology = new Topology(nsLabels, (shape, key) => this.domainsOf(shape as PodShape, key));
+    const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
+    this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
+    this.templates = [...input.nodePools]
+      .sort((a, b) => (b.spec.weight ?? 0) - (a.spec.weight ?? 0) || cmp(a.metadata.name, b.metadata.name))
+      .map((np) => new NodeClaimTemplate(np, input.instanceTypes.get(np.metadata.name) ?? []));
+    for (const np of input.nodePools) {
+      if (!input.instanceTypes.has(np.metadata.name))
+        this.warnings.push(`nodepool "${np.metadata.name}" has no instance types`);
+    }
+  }
+
+  solve(): SchedulingResult {
+    const started = Date.now();
+    const now = this.input.options?.now ?? Date.now;
+    const t0 = now();
+    const queue = this.prepare();
+    const unschedulable: UnschedulablePod[] = [];
+    const timeoutMs = this.input.options?.timeoutMs;
+    let timedOut = false;
+    let retry: { q: QueuedPod; level: number; reason: string }[] = [];
+    for (let i = 0; i < queue.length; i++) {
+      const q = queue[i] as QueuedPod;
+      if (q.done) continue;
+      if (timeoutMs !== undefined && (i & 31) === 0 && now() - t0 > timeoutMs) {
+        timedOut = true;
+        for (const rest of queue.slice(i)) {
+          if (rest.done) continue;
+          unschedulable.push({
+            pod: rest.pod,
+            reason: `scheduling timed out after ${timeoutMs}ms before this pod was tried`,
+          });
+        }
+        break;
+      }
+      this.consumeWaiting(q);
+      const outcome = this.place(q, 0);
+      if (outcome.ok) continue;
+      if (q.base.invalid) unschedulable.push({ pod: q.pod, reason: outcome.reason });
+      else retry.push({ q, level: outcome.level, reason: outcome.reason });
+    }
+    // Pods that failed may succeed once the pods they depend on (affinity) have landed.
+    for (let pass = 0; pass < 3 && retry.length > 0 && !timedOut; pass++) {
+      const next: typeof retry = [];
+      for (const r of retry) {
+        const outcome = this.place(r.q, r.level);
+        if (!outcome.ok) next.push({ ...r, reason: outcome.reason });
+      }
+      const progressed = next.length < retry.length;
+      retry = next;
+      if (!progressed) break;
+    }
+    for (const r of retry) unschedulable.push({ pod: r.q.pod, reason: r.reason });
+
+    const nodeClaims: PlannedNodeClaim[] = [];
+    for (const c of this.claims) {
+      if (c.pods.length === 0) continue;
+      const planned = finalizeClaim(c, this.index, this.maxTypes);
+      if (planned) nodeClaims.push(planned);
+      else
+        for (const p of c.pods)
+          unschedulable.push({
+            pod: p,
+            reason: `nodepool "${c.template.name}": no instance type fits the claim's pods`,
+          });
+    }
+    unschedulable.sort((a, b) => cmp(key(a.pod), key(b.pod)));
+    return {
+      nodeClaims,
+      existingNodes: this.nodes.map((n) => ({ name: n.name, pods: n.placed })),
+      unschedulable,
+      warnings: this.warnings,
+      stats: {
+        pods: this.input.pods.length,
+        durationMs: Date.now() - started,
+        relaxations: this.relaxations,
+        timedOut,
+      },
+    };
+  }
+
+  // ---- setup ---------------------------------------------------------------------------------------------------
+
+  private prepare(): QueuedPod[] {
+    const daemonSets = this.input.daemonSets ?? [];
+    for (const t of this.templates) {
+      t.computeDaemonOverhead(daemonSets);
+      this.index.register(t.daemonOverhead);
+      if (t.limitList) this.index.register(t.limitList);
+      if (t.taints.some((x) => x.effect === 'PreferNoSchedule')) this.anyPreferNoSchedule = true;
+    }
+    for (const n of this.input.existingNodes ?? []) {
+      if (n.taints.some((x) => x.effect === 'PreferNoSchedule')) this.anyPreferNoSchedule = true;
+    }
+    const queue: QueuedPod[] = this.input.pods.map((pod, order) => ({
+      pod,
+      base: this.shapes.baseOf(pod),
+      order,
+      done: false,
+    }));
+    // Existing pods' required anti-affinity keeps new pods away from them (the inverse rule).
+    const existingAnti: { node: number; pod: Pod; groups: TopologyGroup[] }[] = [];
+    (this.input.existingNodes ?? []).forEach((n, ni) => {
+      for (const p of n.pods) {
+        const terms = p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+        if (terms.length === 0) continue;
+        const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
+        existingAnti.push({
+          node: ni,
+          pod: p,
+          groups: terms.map((t) => this.topology.affinityGroup(id, t, 'antiAffinity', true)),
+        });
+      }
+    });
+    this.shapes.finalizeVectors();
+    for (const t of this.templates) t.buildTypes(this.index);
+    this.nodes = (this.input.existingNodes ?? []).map((n) => new ExistingNode(n, this.index, safePodRequests));
+    this.countExisting(existingAnti);
+    this.consumeLimits();
+
+    queue.sort((a, b) => {
+      const ra = a.base.requests;
+      const rb = b.base.requests;
+      return (rb[0] ?? 0) - (ra[0] ?? 0) || (rb[1] ?? 0) - (ra[1] ?? 0) || a.order - b.order;
+    });
+    for (const q of queue) {
+      const shape = q.base.levels[0];
+      if (!shape || q.base.invalid) continue;
+      let g = this.waiting.get(q.base.baseId);
+      if (!g) {
+        const bucket = this.bucketFor(shape);
+        g = { base: q.base, remaining: 0, members: [], bucket };
+        this.waiting.set(q.base.baseId, g);
+        bucket.groups.push(g);
+      }
+      g.remaining++;
+      g.bucket.remaining++;
+      g.members.push(q);
+    }
+    this.computeAllDuals(queue);
+    return queue;
+  }
+
+  private countExisting(existingAnti: { node: number; pod: Pod; groups: TopologyGroup[] }[]): void {
+    this.nodes.forEach((node) => {
+      for (const p of node.node.pods) {
+        const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
+        for (const g of this.allGroups()) {
+          if (!g.selects(id)) continue;
+          const d = g.isHostname ? node.hostname : node.node.labels[g.key];
+          if (d !== undefined) g.record(d);
+        }
+      }
+    });
+    for (const e of existingAnti) {
+      const node = this.nodes[e.node] as ExistingNode;
+      for (const g of e.groups) {
+        const d = g.isHostname ? node.hostname : node.node.labels[g.key];
+        if (d !== undefined) g.recordOwner(d);
+      }
+    }
+  }
+
+  private allGroupsCache: TopologyGroup[] | undefined;
+  private allGroups(): TopologyGroup[] {
+    if (!this.allGroupsCache) {
+      const set = new Set<TopologyGroup>();
+      for (const b of this.shapes.all) for (const s of b.levels) for (const g of s.groups) set.add(g);
+      // Required anti-affinity groups of existing pods select pods too.
+      for (const b of this.shapes.all) for (const g of this.topology.selectedBy(b)) set.add(g);
+      this.allGroupsCache = [...set];
+    }
+    return this.allGroupsCache;
+  }
+
+  private consumeLimits(): void {
+    for (const t of this.templates) {
+      if (!t.remaining) continue;
+      let usage: ResourceList | undefined = this.input.nodePoolUsage?.get(t.name);
+      if (!usage) {
+        usage = {};
+        for (const n of this.input.existingNodes ?? []) {
+          if (n.nodePool !== t.name) continue;
+          for (const [k, v] of Object.entries(n.allocatable)) usage[k] = (usage[k] ?? 0) + v;
+        }
+      }
+      t.consume(usage, this.index);
+    }
+  }
+
+  private computeAllDuals(queue: QueuedPod[]): void {
+    for (const t of this.templates) {
+      const demand = new Float64Array(this.index.names.length);
+      for (const q of queue) {
+        const s = q.base.levels[0];
+        if (!s || q.base.invalid) continue;
+        if (t.untoleratedTaint(s.id, s.tolerations) || t.incompatibility(s.id, s.requirements)) continue;
+        addVec(demand, s.requests);
+      }
+      computeDuals(t, demand, this.index);
+    }
+    for (const b of this.bucketList) b.value = this.valueOf(b.shape);
+  }
+
+  private valueOf(shape: PodShape): number {
+    // Value against the first pool that can host the pod: duals differ by pool only through their type menus.
+    for (const t of this.templates) {
+      if (!t.untoleratedTaint(shape.id, shape.tolerations) && !t.incompatibility(shape.id, shape.requirements)) {
+        return dualValue(t.duals, shape.requests);
+      }
+    }
+    return 0;
+  }
+
+  private bucketFor(shape: PodShape): Bucket {
+    const limited = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
+    const key = [
+      Array.from(shape.requests).join(','),
+      shape.requirements.toString(),
+      JSON.stringify(shape.tolerations),
+      JSON.stringify(shape.hostPorts),
+      limited ? `b${shape.baseId}` : '',
+      shape.groups.length > 0 ? 'c' : 's',
+    ].join('|');
+    let b = this.buckets.get(key);
+    if (!b) {
+      b = { shape, remaining: 0, value: 0, simple: shape.groups.length === 0, groups: [] };
+      this.buckets.set(key, b);
+      this.bucketList.push(b);
+    }
+    return b;
+  }
+
+  /** Marks a queued pod as taken out of the waiting pool (placed now, or about to be tried on its turn). */
+  private consumeWaiting(q: QueuedPod): void {
+    q.done = true;
+    const g = this.waiting.get(q.base.baseId);
+    if (g && g.remaining > 0) {
+      g.remaining--;
+      g.bucket.remaining--;
+      if (g.bucket.remaining === 0) this.bucketList = this.bucketList.filter((x) => x.remaining > 0);
+    }
+  }
+
+  /** A waiting pod of the bucket that has not been processed yet, with its group. */
+  private nextMember(b: Bucket): { q: QueuedPod; g: Waiting } | undefined {
+    for (;;) {
+      const g = b.groups[b.groups.length - 1];
+      if (!g) return undefined;
+      const m = g.members;
+      while (m.length > 0 && (m[m.length - 1] as QueuedPod).done) m.pop();
+      const q = m[m.length - 1];
+      if (q) return { q, g };
+      b.groups.pop();
+    }
+  }
+
+  /** Could an existing node take the shape? Once no node can, none ever will (nodes only fill up). */
+  private fitsSomeNode(shape: PodShape): boolean {
+    if (this.noNodeFits.has(shape.id)) return false;
+    for (const n of this.nodes) {
+      if (
+        n.accepting &&
+        fitsVec(n.used, shape.requests, n.cap) &&
+        !firstUntolerated(n.taints, shape.tolerations) &&
+        shape.requirements.matchesLabels(n.node.labels)
+      ) {
+        return true;
+      }
+    }
+    this.noNodeFits.add(shape.id);
+    return false;
+  }
+
+  /**
+   * Fills a newly opened NodeClaim right away with waiting unconstrained pods, choosing each next pod by the
+   * dot-product rule so the target's cpu and memory run out together. Pods placed here skip their turn in the queue;
+   * constrained pods (topology) still wait for theirs, and pods an existing node could take are left for it.
+   */
+  private fill(c: InflightClaim): void {
+    const skip = new Set<Bucket>();
+    for (;;) {
+      let best: Bucket | undefined;
+      let bestScore = -1;
+      for (const b of this.bucketList) {
+        if (!b.simple || b.remaining <= 0 || skip.has(b)) continue;
+        const score = dotProductScore(b.shape.requests, c.used, c.target.alloc);
+        if (score < 0) continue;
+        if (!this.canShare(c.template, b.shape, c.target) || this.fitsSomeNode(b.shape)) {
+          skip.add(b);
+          continue;
+        }
+        if (score > bestScore) {
+          bestScore = score;
+          best = b;
+        }
+      }
+      if (!best) return;
+      const next = this.nextMember(best);
+      if (!next) {
+        skip.add(best);
+        continue;
+      }
+      const shape = next.q.base.levels[0];
+      if (shape && this.tryClaim(c, next.q.pod, shape) === undefined) this.consumeWaiting(next.q);
+      else skip.add(best);
+    }
+  }
+
+  private domainsOf(shape: PodShape, key: string): string[] {
+    const ck = `${shape.id}|${key}`;
+    const hit = this.domainCache.get(ck);
+    if (hit) return hit;
+    const out = new Set<string>();
+    const podReq = shape.requirements.get(key);
+    for (const t of this.templates) {
+      if (t.incompatibility(shape.id, shape.requirements)) continue;
+      const tk = `${t.name}|${key}`;
+      let ds = this.templateDomainCache.get(tk);
+      if (!ds) {
+        ds = t.domains(key);
+        this.templateDomainCache.set(tk, ds);
+      }
+      for (const d of ds) if (!podReq || podReq.has(d)) out.add(d);
+    }
+    for (const n of this.nodes) {
+      const v = n.node.labels[key];
+      if (v !== undefined && shape.requirements.matchesLabels(n.node.labels)) out.add(v);
+    }
+    const sorted = [...out].sort();
+    this.domainCache.set(ck, sorted);
+    return sorted;
+  }
+
+  // ---- placement -------------------------------------------------------------------------------------------------
+
+  private place(q: QueuedPod, fromLevel: number): { ok: true } | { ok: false; level: number; reason: string } {
+    if (q.base.invalid) return { ok: false, level: 0, reason: `pod cannot be scheduled: ${q.base.invalid}` };
+    let level = fromLevel;
+    for (;;) {
+      const shape = this.shapes.level(q.base, level, this.anyPreferNoSchedule);
+      if (!shape) return { ok: false, level: 0, reason: 'pod cannot be scheduled' };
+      if (level > fromLevel) this.relaxations++;
+      const failure = this.placeShape(q.pod, shape);
+      if (failure === undefined) return { ok: true };
+      const next = this.shapes.level(q.base, level + 1, this.anyPreferNoSchedule);
+      if (!next) return { ok: false, level, reason: failure };
+      level++;
+    }
+  }
+
+  /** Places the pod at this relaxation level, or returns why no node and no NodePool could take it. */
+  private placeShape(pod: Pod, shape: PodShape): string | undefined {
+    for (const n of this.nodes) if (n.accepting && this.tryNode(n, pod, shape)) return undefined;
+    for (const c of this.claims) if (this.tryClaim(c, pod, shape) === undefined) return undefined;
+    if (this.input.options?.existingNodesOnly) {
+      return this.nodes.length === 0
+        ? 'no existing node to place the pod on (new capacity is disabled)'
+        : `no existing node can take the pod (new capacity is disabled): ${this.nodeReasons(shape)}`;
+    }
+    if (this.templates.length === 0) return 'no NodePool is defined';
+    const reasons: string[] = [];
+    for (const t of this.templates) {
+      const why = this.openClaim(t, pod, shape);
+      if (why === undefined) return undefined;
+      reasons.push(`nodepool "${t.name}": ${why}`);
+    }
+    return `no NodePool could fit the pod: ${reasons.join('; ')}`;
+  }
+
+  private nodeReasons(shape: PodShape): string {
+    return this.nodes
+      .slice(0, 5)
+      .map((n) => `node "${n.name}": ${this.nodeFailure(n, shape) ?? 'topology or host ports'}`)
+      .join('; ');
+  }
+
+  private nodeFailure(n: ExistingNode, shape: PodShape): string | undefined {
+    if (!n.accepting) return 'marked for deletion';
+    const taint = firstUntolerated(n.taints, shape.tolerations);
+    if (taint) return `taint ${formatTaint(taint)} is not tolerated`;
+    const req = shape.requirements.firstUnmatchedLabel(n.node.labels);
+    if (req) return `label ${req.key}=${n.node.labels[req.key] ?? '(absent)'} does not match ${req}`;
+    if (!fitsVec(n.used, shape.requests, n.cap)) return 'not enough free resources';
+    return undefined;
+  }
+
+  private tryNode(n: ExistingNode, pod: Pod, shape: PodShape): boolean {
+    if (n.failed.has(shape.id)) return false;
+    if (
+      !fitsVec(n.used, shape.requests, n.cap) ||
+      firstUntolerated(n.taints, shape.tolerations) ||
+      !shape.requirements.matchesLabels(n.node.labels) ||
+      (shape.hostPorts.length > 0 && n.hostPorts.conflict(shape.hostPorts))
+    ) {
+      n.failed.add(shape.id);
+      return false;
+    }
+    const topo = this.topology.check(shape, n.requirements, n.hostname);
+    if (!topo.ok) return false;
+    addVec(n.used, shape.requests);
+    n.hostPorts.add(shape.hostPorts);
+    n.placed.push(pod);
+    this.topology.record(shape, n.requirements, n.hostname);
+    return true;
+  }
+
+  private tryClaim(c: InflightClaim, pod: Pod, shape: PodShape): string | undefined {
+    if (c.failed.has(shape.id)) return 'cached';
+    const t = c.template;
+    if (
+      !fitsVec(c.used, shape.requests, c.target.alloc) ||
+      t.untoleratedTaint(shape.id, shape.tolerations) ||
+      t.incompatibility(shape.id, shape.requirements) ||
+      (shape.hostPorts.length > 0 && c.hostPorts.conflict(shape.hostPorts)) ||
+      (shape.requirements.size > 0 && c.requirements.incompatibility(shape.requirements, isInstanceTypeLabel))
+    ) {
+      c.failed.add(shape.id);
+      return 'does not fit';
+    }
+    let reqs = narrowed(c.requirements, shape.requirements.values());
+    const topo = this.topology.check(shape, reqs ?? c.requirements, c.hostname);
+    if (!topo.ok) return topo.reason;
+    if (topo.requirements.length > 0) reqs = narrowed(reqs ?? c.requirements, topo.requirements) ?? reqs;
+    if (reqs) {
+      const options = c.options.filter((o) => typeCompatible(o, reqs as Requirements));
+      let target = c.target;
+      const fitsTarget = options.includes(target);
+      if (!fitsTarget) {
+        const next = this.cheapestFitting(options, c, shape);
+        if (!next) return 'no instance type option remains';
+        target = next;
+      }
+      if (t.hasMinValues) {
+        const fit = options.filter((o) => fitsVec(c.used, shape.requests, o.alloc));
+        if (minValuesShortfall(fit, reqs)) return 'minValues';
+      }
+      if (target !== c.target) this.retarget(c, target);
+      c.requirements = reqs;
+      c.options = options;
+    } else if (t.hasMinValues) {
+      const fit = c.options.filter((o) => fitsVec(c.used, shape.requests, o.alloc));
+      if (minValuesShortfall(fit, c.requirements)) return 'minValues';
+    }
+    this.commit(c, pod, shape);
+    return undefined;
+  }
+
+  private cheapestFitting(options: TypeOption[], c: InflightClaim, shape: PodShape): TypeOption | undefined {
+    let best: TypeOption | undefined;
+    for (const o of options) {
+      if (!fitsVec(c.used, shape.requests, o.alloc)) continue;
+      if (c.reserved && !this.fitsLimitsAfterSwap(c, o)) continue;
+      if (!best || o.minPrice < best.minPrice) best = o;
+    }
+    return best;
+  }
+
+  private fitsLimitsAfterSwap(c: InflightClaim, o: TypeOption): boolean {
+    const r = c.template.remaining;
+    if (!r || !c.reserved) return true;
+    for (let i = 0; i < r.length; i++) {
+      if (!Number.isFinite(r[i])) continue;
+      if ((o.capacity[i] ?? 0) > (r[i] as number) + (c.reserved[i] as number)) return false;
+    }
+    return true;
+  }
+
+  private retarget(c: InflightClaim, target: TypeOption): void {
+    if (c.reserved) {
+      c.template.reserve(c.reserved, -1);
+      c.reserved = this.reservationFor(c.template.remaining, target);
+      c.template.reserve(target.capacity, 1);
+    }
+    c.target = target;
+  }
+
+  private reservationFor(remaining: Float64Array | undefined, target: TypeOption): Float64Array | undefined {
+    if (!remaining) return undefined;
+    const r = new Float64Array(remaining.length);
+    for (let i = 0; i < r.length; i++)
+      r[i] = Number.isFinite(remaining[i]) ? (target.capacity[i] ?? 0) : Number.POSITIVE_INFINITY;
+    return r;
+  }
+
+  private commit(c: InflightClaim, pod: Pod, shape: PodShape): void {
+    addVec(c.used, shape.requests);
+    c.hostPorts.add(shape.hostPorts);
+    c.pods.push(pod);
+    this.topology.record(shape, c.requirements, c.hostname);
+  }
+
+  /** Opens a NodeClaim for the pod from this template, or says why it cannot. */
+  private openClaim(t: NodeClaimTemplate, pod: Pod, shape: PodShape): string | undefined {
+    const taint = t.untoleratedTaint(shape.id, shape.tolerations);
+    if (taint) return `taint ${formatTaint(taint)} is not tolerated`;
+    const why = t.incompatibility(shape.id, shape.requirements);
+    if (why) return why;
+    const selfConflict = shape.hostPorts.length > 1 ? new HostPortUsage().conflict(shape.hostPorts) : undefined;
+    if (selfConflict) return `host port ${formatHostPort(selfConflict)} is requested twice`;
+    const merged = this.merged(t, shape);
+    const compatible = t.types.filter((o) => typeCompatible(o, merged));
+    if (compatible.length === 0) {
+      return t.types.length === 0
+        ? 'no instance types are available to this nodepool'
+        : `no instance type satisfies the requirements ${describeReqs(shape.requirements) || describeReqs(t.requirements)}`;
+    }
+    const zero = new Float64Array(shape.requests.length);
+    const fitting = compatible.filter((o) => fitsVec(zero, shape.requests, o.alloc));
+    if (fitting.length === 0) return this.resourceFailure(compatible, shape, t);
+    const inLimits = fitting.filter((o) => t.withinLimits(o.capacity));
+    if (inLimits.length === 0) return `limits would be exceeded (${this.limitText(t)})`;
+    let reqs = t.offeringRequirements(inLimits, merged);
+    const n = (this.claimCount.get(t.name) ?? 0) + 1;
+    const name = this.nameClaim(t.name, n);
+    const topo = this.topology.check(shape, reqs, name);
+    if (!topo.ok) return topo.reason;
+    let options = inLimits;
+    if (topo.requirements.length > 0) {
+      reqs = narrowed(reqs, topo.requirements) ?? reqs;
+      options = inLimits.filter((o) => typeCompatible(o, reqs));
+      if (options.length === 0) return `no instance type is offered in the domain ${describeReqs(reqs)}`;
+    }
+    if (t.hasMinValues) {
+      const short = minValuesShortfall(options, reqs);
+      if (short) return short;
+    }
+    const preferSpot = allowsSpot(reqs) && options.some((o) => o.offerings.some((x) => x.capacityType === 'spot'));
+    const candidate = new Uint8Array(t.types.length);
+    for (const o of options) candidate[o.index] = 1;
+    const choice = chooseTarget(
+      t.ranked,
+      (o) => candidate[o.index] === 1,
+      shape,
+      this.bucketList,
+      reqs,
+      preferSpot,
+      (s, o) => this.canShare(t, s, o),
+      t.duals,
+    );
+    if (!choice) return 'no instance type has an available offering';
+    const allOptions = t.types.filter((o) => typeCompatible(o, reqs) && t.withinLimits(o.capacity));
+    const claim = new InflightClaim(
+      t,
+      name,
+      reqs,
+      allOptions.length > 0 ? allOptions : options,
+      choice.option,
+      this.index.names.length,
+      this.reservationFor(t.remaining, choice.option),
+    );
+    if (claim.reserved) t.reserve(choice.option.capacity, 1);
+    this.claimCount.set(t.name, n);
+    this.claims.push(claim);
+    this.commit(claim, pod, shape);
+    this.fill(claim);
+    return undefined;
+  }
+
+  private merged(t: NodeClaimTemplate, shape: PodShape): Requirements {
+    const k = `${t.name}|${shape.id}`;
+    let m = this.mergedCache.get(k);
+    if (!m) {
+      m = t.requirements.clone().addAll(shape.requirements);
+      this.mergedCache.set(k, m);
+    }
+    return m;
+  }
+
+  /** Whether pods of this shape could share a node of this type from this pool (for target scoring and fills). */
+  private canShare(t: NodeClaimTemplate, shape: PodShape, o: TypeOption): boolean {
+    let row = t.shareCache.get(shape.id);
+    if (!row) {
+      row = new Int8Array(t.types.length);
+      t.shareCache.set(shape.id, row);
+    }
+    const hit = row[o.index];
+    if (hit) return hit === 1;
+    const ok =
+      !t.untoleratedTaint(shape.id, shape.tolerations) &&
+      !t.incompatibility(shape.id, shape.requirements) &&
+      typeCompatible(o, this.merged(t, shape));
+    row[o.index] = ok ? 1 : 2;
+    return ok;
+  }
+
+  private resourceFailure(compatible: TypeOption[], shape: PodShape, t: NodeClaimTemplate): string {
+    const names = this.index.names;
+    const asked = names
+      .map((n, i) => [n, shape.requests[i] as number] as const)
+      .filter(([, v]) => v > 0)
+      .map(([n, v]) => `${n}=${fmt(n, v)}`)
+      .join(', ');
+    for (let i = 0; i < names.length; i++) {
+      const need = shape.requests[i] as number;
+      if (need <= 0) continue;
+      let most = 0;
+      for (const o of compatible) most = Math.max(most, o.alloc[i] as number);
+      if (most < need) {
+        const name = names[i] as string;
+        const overhead =
+          (t.daemonVector[i] ?? 0) > 0 ? ` after DaemonSet overhead ${fmt(name, t.daemonVector[i] as number)}` : '';
+        return `no instance type has enough ${name}: pod requests ${fmt(name, need)}, the largest compatible type offers ${fmt(name, most)}${overhead}`;
+      }
+    }
+    return `no single instance type fits the pod's requests together (${asked})`;
+  }
+
+  private limitText(t: NodeClaimTemplate): string {
+    const r = t.remaining;
+    if (!r || !t.limitList) return 'no limits';
+    return Object.entries(t.limitList)
+      .map(([k, v]) => `${k}: ${fmt(k, Math.max(0, r[this.index.id(k)] as number))} of ${fmt(k, v)} left`)
+      .join(', ');
+  }
+}
+
+/** The requirements narrowed by `extra`, or undefined when `extra` changes nothing (the common case). */
+function narrowed(reqs: Requirements, extra: Iterable<Requirement>): Requirements | undefined {
+  let out: Requirements | undefined;
+  for (const r of extra) {
+    const cur = (out ?? reqs).get(r.key);
+    const next = cur ? cur.intersect(r) : r;
+    if (cur && sameRequirement(cur, next)) continue;
+    out ??= reqs.clone();
+    out.add(r);
+  }
+  return out;
+}
+
+function sameRequirement(a: Requirement, b: Requirement): boolean {
+  return (
+    a === b ||
+    (a.complement === b.complement &&
+      a.values.size === b.values.size &&
+      a.greaterThan === b.greaterThan &&
+      a.lessThan === b.lessThan &&
+      a.minValues === b.minValues)
+  );
+}
+
+function describeReqs(reqs: Requirements): string {
+  return [...reqs.values()]
+    .filter((r) => r.key !== LabelHostname)
+    .map((r) => `${r.key} ${r}`)
+    .join(', ');
+}
+
+function fmt(name: string, v: number): string {
+  if (name === 'cpu') return v % 1000 === 0 ? String(v / 1000) : `${Math.round(v)}m`;
+  if (name === 'memory' || name === 'ephemeral-storage') return `${Math.round(v / 2 ** 20)}Mi`;
+  return String(v);
+}
+
+function key(p: Pod): string {
+  return `${p.metadata.namespace}/${p.metadata.name}`;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

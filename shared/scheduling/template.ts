@@ -1,0 +1,188 @@
+// A NodePool as the solver uses it: its requirements (with its template labels and its own name), taints, DaemonSet
+// overhead, the instance types it may launch, the domains it can create, and what its limits leave.
+import type { NodePool } from '../api/karpenter';
+import type { DaemonSet, Pod, Taint } from '../api/kube';
+import { LabelCapacityType, LabelNodePool, LabelZone } from '../api/labels';
+import { parseResource } from '../api/quantity';
+import type { ResourceList } from '../api/resources';
+import type { InstanceType } from '../catalog/types';
+import type { RankedType } from './cost';
+import { allowedOfferings, type TypeOption, typeCompatible } from './instancetypes';
+import { isInstanceTypeLabel } from './labels';
+import { Requirement } from './requirement';
+import { Requirements } from './requirements';
+import { podRequests, type ResourceIndex } from './resources';
+import { firstUntolerated } from './taints';
+
+export class NodeClaimTemplate {
+  readonly name: string;
+  readonly weight: number;
+  readonly nodeClass: string;
+  readonly requirements: Requirements;
+  readonly labels: Record<string, string>;
+  readonly taints: Taint[];
+  readonly startupTaints: Taint[];
+  readonly hasMinValues: boolean;
+  types: TypeOption[] = [];
+  daemonOverhead: ResourceList = {};
+  daemonVector: Float64Array = new Float64Array(0);
+  /** Limit per resource index; Infinity where unlimited. Undefined when the NodePool sets no limits. */
+  remaining: Float64Array | undefined;
+  limitList: ResourceList | undefined;
+  /** Dual price per unit of each resource (index-aligned), from the LP relaxation; see cost.ts. */
+  duals: Float64Array = new Float64Array(0);
+  /** Types ordered by best possible cost score under `duals` (see cost.ts). */
+  ranked: RankedType[] = [];
+  /** Per shape: can pods of the shape run on each type (0 unknown, 1 yes, 2 no). */
+  readonly shareCache = new Map<number, Int8Array>();
+  private readonly taintCache = new Map<number, Taint | null>();
+  private readonly reqCache = new Map<number, string | null>();
+
+  constructor(
+    readonly nodePool: NodePool,
+    private readonly rawTypes: InstanceType[],
+  ) {
+    const spec = nodePool.spec.template.spec;
+    this.name = nodePool.metadata.name;
+    this.weight = nodePool.spec.weight ?? 0;
+    this.nodeClass = spec.nodeClassRef?.name ?? '';
+    this.labels = { ...(nodePool.spec.template.metadata?.labels ?? {}), [LabelNodePool]: this.name };
+    this.requirements = Requirements.from(spec.requirements ?? []).addAll(Requirements.fromLabels(this.labels));
+    this.taints = spec.taints ?? [];
+    this.startupTaints = spec.startupTaints ?? [];
+    this.hasMinValues = [...this.requirements.values()].some((r) => r.minValues !== undefined);
+    if (nodePool.spec.limits) {
+      this.limitList = {};
+      for (const [k, v] of Object.entries(nodePool.spec.limits)) this.limitList[k] = parseResource(k, v);
+    }
+  }
+
+  /** Which DaemonSets land on this pool's nodes: those that tolerate its taints and match its requirements. */
+  computeDaemonOverhead(daemonSets: readonly DaemonSet[]): void {
+    const total: ResourceList = {};
+    for (const ds of daemonSets) {
+      const pod: Pod = {
+        metadata: {
+          name: ds.metadata.name,
+          namespace: ds.metadata.namespace ?? 'default',
+          labels: ds.spec.template.metadata?.labels ?? {},
+        },
+        spec: ds.spec.template.spec,
+      };
+      const hard = this.taints.filter((t) => t.effect !== 'PreferNoSchedule');
+      if (firstUntolerated(hard, pod.spec.tolerations ?? [])) continue;
+      const reqs = Requirements.fromLabels(pod.spec.nodeSelector);
+      const term =
+        pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0];
+      if (term) reqs.addAll(Requirements.from(term.matchExpressions ?? []));
+      if (this.requirements.incompatibility(reqs, isInstanceTypeLabel)) continue;
+      if (!this.rawTypes.some((it) => typeCompatible({ it, offerings: it.offerings }, reqs))) continue;
+      for (const [k, v] of Object.entries(podRequests(pod))) total[k] = (total[k] ?? 0) + v;
+    }
+    this.daemonOverhead = total;
+  }
+
+  /** Builds the type options once the resource index is complete. */
+  buildTypes(index: ResourceIndex): void {
+    this.daemonVector = index.vector(this.daemonOverhead);
+    const out: TypeOption[] = [];
+    for (const it of this.rawTypes) {
+      const offerings = allowedOfferings(it.offerings, this.requirements);
+      if (offerings.length === 0) continue;
+      if (!typeCompatible({ it, offerings }, this.requirements)) continue;
+      const alloc = index.vector(it.allocatable);
+      for (let i = 0; i < alloc.length; i++) alloc[i] = (alloc[i] as number) - (this.daemonVector[i] as number);
+      if (alloc.some((v) => v < 0)) continue;
+      let minPrice = Number.POSITIVE_INFINITY;
+      for (const o of offerings) minPrice = Math.min(minPrice, o.price);
+      out.push({
+        index: out.length,
+        it,
+        name: it.name,
+        alloc,
+        capacity: index.vector(it.capacity),
+        offerings,
+        minPrice,
+      });
+    }
+    this.types = out;
+    this.duals = new Float64Array(index.names.length);
+    if (this.limitList) {
+      this.remaining = new Float64Array(index.names.length).fill(Number.POSITIVE_INFINITY);
+      for (const [k, v] of Object.entries(this.limitList)) this.remaining[index.id(k)] = v;
+    }
+  }
+
+  /** Subtracts usage (existing nodes of this pool) from the limits. */
+  consume(usage: ResourceList, index: ResourceIndex): void {
+    if (!this.remaining) return;
+    for (const [k, v] of Object.entries(usage)) {
+      const i = index.lookup(k);
+      if (i !== undefined) this.remaining[i] = (this.remaining[i] as number) - v;
+    }
+  }
+
+  withinLimits(capacity: Float64Array): boolean {
+    const r = this.remaining;
+    if (!r) return true;
+    for (let i = 0; i < r.length; i++) if ((capacity[i] ?? 0) > (r[i] as number)) return false;
+    return true;
+  }
+
+  reserve(capacity: Float64Array, sign: 1 | -1): void {
+    const r = this.remaining;
+    if (!r) return;
+    for (let i = 0; i < r.length; i++) if (Number.isFinite(r[i])) r[i] = (r[i] as number) - sign * (capacity[i] ?? 0);
+  }
+
+  untoleratedTaint(shapeId: number, tolerations: Parameters<typeof firstUntolerated>[1]): Taint | undefined {
+    let hit = this.taintCache.get(shapeId);
+    if (hit === undefined) {
+      hit = firstUntolerated(this.taints, tolerations) ?? null;
+      this.taintCache.set(shapeId, hit);
+    }
+    return hit ?? undefined;
+  }
+
+  incompatibility(shapeId: number, reqs: Requirements): string | undefined {
+    let hit = this.reqCache.get(shapeId);
+    if (hit === undefined) {
+      hit = this.requirements.incompatibility(reqs, isInstanceTypeLabel) ?? null;
+      this.reqCache.set(shapeId, hit);
+    }
+    return hit ?? undefined;
+  }
+
+  /** Values this pool can give a node for a topology key (zones and capacity types come from offerings). */
+  domains(key: string): string[] {
+    const out = new Set<string>();
+    if (key === LabelZone || key === LabelCapacityType) {
+      for (const t of this.types) for (const o of t.offerings) out.add(key === LabelZone ? o.zone : o.capacityType);
+      return [...out];
+    }
+    const r = this.requirements.get(key);
+    if (r && !r.complement) return [...r.values];
+    const v = new Set<string>();
+    for (const t of this.types) {
+      const l = t.it.labels[key];
+      if (l !== undefined && (!r || r.has(l))) v.add(l);
+    }
+    return [...v];
+  }
+
+  /** Zone and capacity-type requirements spanning the offerings of the given types, so claims always know them. */
+  offeringRequirements(types: readonly TypeOption[], reqs: Requirements): Requirements {
+    const zones = new Set<string>();
+    const cts = new Set<string>();
+    for (const t of types) {
+      for (const o of allowedOfferings(t.offerings, reqs)) {
+        zones.add(o.zone);
+        cts.add(o.capacityType);
+      }
+    }
+    const out = reqs.clone();
+    out.add(Requirement.of(LabelZone, 'In', [...zones]));
+    out.add(Requirement.of(LabelCapacityType, 'In', [...cts]));
+    return out;
+  }
+}

@@ -1,0 +1,109 @@
+// Workloads for tests and the timing script: Karpenter's benchmark mix (pods drawn with a fixed seed) and plain
+// unconstrained mixes for cost checks.
+import type { Pod, PodSpec } from '../../api/kube';
+
+const CPU = [100, 250, 500, 1000, 1500];
+const MEMORY = [100, 256, 512, 1024, 2048, 4096];
+const LABEL_VALUES = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+
+/** mulberry32: small, fast and deterministic. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(r: () => number, list: readonly T[]): T {
+  return list[Math.floor(r() * list.length)] as T;
+}
+
+function mkPod(name: string, r: () => number, labels: Record<string, string>, extra: Partial<PodSpec> = {}): Pod {
+  return {
+    metadata: { name, namespace: 'default', labels },
+    spec: {
+      containers: [
+        { name: 'app', resources: { requests: { cpu: `${pick(r, CPU)}m`, memory: `${pick(r, MEMORY)}Mi` } } },
+      ],
+      ...extra,
+    },
+  };
+}
+
+/** Unconstrained pods with cpu from {100…1500}m and memory from {100…4096}Mi. */
+export function mixedPods(count: number, seed = 1): Pod[] {
+  const r = rng(seed);
+  return Array.from({ length: count }, (_, i) => mkPod(`mixed-${i}`, r, { 'my-label': pick(r, LABEL_VALUES) }));
+}
+
+export type BenchKind = 'generic' | 'zoneSpread' | 'hostnameSpread' | 'zoneAffinity' | 'hostnameAntiAffinity';
+
+/**
+ * Karpenter's scheduling-benchmark mix, one fifth each: no constraints, zone spread, hostname spread, zone
+ * self-affinity and hostname anti-affinity (labels drawn from a..g like Karpenter's benchmark).
+ */
+export function benchmarkPods(count: number, seed = 42): Pod[] {
+  const r = rng(seed);
+  const kinds: BenchKind[] = ['generic', 'zoneSpread', 'hostnameSpread', 'zoneAffinity', 'hostnameAntiAffinity'];
+  const per = Math.floor(count / kinds.length);
+  const out: Pod[] = [];
+  kinds.forEach((kind, k) => {
+    const n = k === kinds.length - 1 ? count - per * (kinds.length - 1) : per;
+    for (let i = 0; i < n; i++) out.push(benchPod(kind, `${kind}-${i}`, r));
+  });
+  return out;
+}
+
+function benchPod(kind: BenchKind, name: string, r: () => number): Pod {
+  switch (kind) {
+    case 'generic':
+      return mkPod(name, r, { 'my-label': pick(r, LABEL_VALUES) });
+    case 'zoneSpread':
+    case 'hostnameSpread': {
+      const key = kind === 'zoneSpread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname';
+      return mkPod(
+        name,
+        r,
+        { 'my-label': pick(r, LABEL_VALUES) },
+        {
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: key,
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: { 'my-label': pick(r, LABEL_VALUES) } },
+            },
+          ],
+        },
+      );
+    }
+    case 'zoneAffinity': {
+      const labels = { 'my-affinity': pick(r, LABEL_VALUES) };
+      return mkPod(name, r, labels, {
+        affinity: {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: labels }, topologyKey: 'topology.kubernetes.io/zone' },
+            ],
+          },
+        },
+      });
+    }
+    case 'hostnameAntiAffinity': {
+      const labels = { app: 'nginx' };
+      return mkPod(name, r, labels, {
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' },
+            ],
+          },
+        },
+      });
+    }
+  }
+}

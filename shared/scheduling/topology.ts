@@ -1,0 +1,257 @@
+// Topology state for one solve: every spread/affinity/anti-affinity group, and the rules that turn a group's counts
+// into a requirement on the node a pod is about to join. A new NodeClaim may still span several zones; adding a
+// constrained pod pins it to one domain, so the counts stay exact.
+import type { LabelSelector, PodAffinityTerm, TopologySpreadConstraint } from '../api/kube';
+import { Requirement } from './requirement';
+import type { Requirements } from './requirements';
+import { selectorKey } from './selectors';
+import { type GroupKind, type PodIdentity, TopologyGroup } from './topologygroup';
+
+export interface TopologyShape extends PodIdentity {
+  /** Identity shared by every relaxation level of one pod shape (same labels and namespace). */
+  baseId: number;
+  /** Groups the pod must satisfy at its current relaxation level. */
+  groups: readonly TopologyGroup[];
+  /** Anti-affinity groups the pod owns as required terms (recorded for the inverse rule). */
+  requiredAnti: readonly TopologyGroup[];
+}
+
+export type DomainsOf = (shape: TopologyShape, key: string) => readonly string[];
+
+export type TopologyCheck = { ok: true; requirements: Requirement[] } | { ok: false; reason: string };
+
+export class Topology {
+  private readonly groups = new Map<string, TopologyGroup>();
+  private readonly selectedByCache = new Map<number, TopologyGroup[]>();
+  private readonly inverseCache = new Map<number, TopologyGroup[]>();
+  private readonly antiGroups: TopologyGroup[] = [];
+
+  constructor(
+    private readonly namespaceLabels: Map<string, Record<string, string>>,
+    private readonly domainsOf: DomainsOf,
+  ) {}
+
+  get size(): number {
+    return this.groups.size;
+  }
+
+  spreadGroup(pod: PodIdentity, c: TopologySpreadConstraint): TopologyGroup {
+    let selector = c.labelSelector;
+    if (c.matchLabelKeys?.length) selector = withLabelKeys(selector, c.matchLabelKeys, pod.labels, 'In');
+    const minDomains = c.minDomains;
+    const honor = c.nodeAffinityPolicy !== 'Ignore';
+    const ns = new Set([pod.namespace]);
+    const id = `spread|${c.topologyKey}|${selectorKey(selector)}|${pod.namespace}|${c.maxSkew}|${minDomains ?? ''}|${honor}`;
+    return this.group(id, 'spread', c.topologyKey, selector, ns, c.maxSkew, minDomains, honor);
+  }
+
+  affinityGroup(pod: PodIdentity, term: PodAffinityTerm, kind: 'affinity' | 'antiAffinity', required: boolean) {
+    let selector = term.labelSelector;
+    if (term.matchLabelKeys?.length) selector = withLabelKeys(selector, term.matchLabelKeys, pod.labels, 'In');
+    if (term.mismatchLabelKeys?.length) selector = withLabelKeys(selector, term.mismatchLabelKeys, pod.labels, 'NotIn');
+    const ns = this.namespacesFor(pod, term);
+    const nsKey = ns ? [...ns].sort().join(',') : '*';
+    const id = `${kind}|${required}|${term.topologyKey}|${selectorKey(selector)}|${nsKey}`;
+    const g = this.group(id, kind, term.topologyKey, selector, ns);
+    if (kind === 'antiAffinity' && required && !this.antiGroups.includes(g)) this.antiGroups.push(g);
+    return g;
+  }
+
+  private group(
+    id: string,
+    kind: GroupKind,
+    key: string,
+    selector: LabelSelector | undefined,
+    ns: ReadonlySet<string> | undefined,
+    maxSkew?: number,
+    minDomains?: number,
+    honor?: boolean,
+  ): TopologyGroup {
+    let g = this.groups.get(id);
+    if (!g) {
+      g = new TopologyGroup(this.groups.size, kind, key, selector, ns, maxSkew, minDomains, honor);
+      this.groups.set(id, g);
+      this.selectedByCache.clear();
+      this.inverseCache.clear();
+    }
+    return g;
+  }
+
+  private namespacesFor(pod: PodIdentity, term: PodAffinityTerm): ReadonlySet<string> | undefined {
+    const sel = term.namespaceSelector;
+    if (sel && !sel.matchLabels && !sel.matchExpressions?.length) return undefined;
+    const out = new Set(term.namespaces ?? []);
+    if (sel) {
+      for (const [name, labels] of this.namespaceLabels) {
+        if (new TopologyGroup(0, 'affinity', '', sel, undefined).selects({ namespace: name, labels })) out.add(name);
+      }
+    }
+    if (!sel && out.size === 0) out.add(pod.namespace);
+    return out;
+  }
+
+  /** Groups whose selector matches the pod: it counts toward them wherever it lands. */
+  selectedBy(shape: PodIdentity & { baseId: number }): TopologyGroup[] {
+    let hit = this.selectedByCache.get(shape.baseId);
+    if (!hit) {
+      hit = [];
+      for (const g of this.groups.values()) if (g.selects(shape, shape.baseId)) hit.push(g);
+      this.selectedByCache.set(shape.baseId, hit);
+    }
+    return hit;
+  }
+
+  /** Required anti-affinity groups (of other pods) that select this pod: it must avoid their owners' domains. */
+  private inverseOf(shape: PodIdentity & { baseId: number }): TopologyGroup[] {
+    let hit = this.inverseCache.get(shape.baseId);
+    if (!hit) {
+      hit = this.antiGroups.filter((g) => g.selects(shape, shape.baseId));
+      this.inverseCache.set(shape.baseId, hit);
+    }
+    return hit;
+  }
+
+  /**
+   * What joining a bin requires of it: one pinned domain per constrained key, or why no domain works. `bin` gives the
+   * bin's current requirement per key (a node: its label; a claim: what it can still become).
+   */
+  check(shape: TopologyShape, bin: Requirements, hostname: string): TopologyCheck {
+    const inverse = this.inverseOf(shape);
+    if (shape.groups.length === 0 && inverse.length === 0) return NO_REQUIREMENTS;
+    let narrowed: Map<string, Requirement> | undefined;
+    const current = (key: string) => narrowed?.get(key) ?? bin.get(key);
+    const pin = (key: string, r: Requirement) => {
+      narrowed ??= new Map();
+      narrowed.set(key, r);
+    };
+    for (const g of shape.groups) {
+      if (g.isHostname) {
+        const why = this.hostnameCheck(g, shape, hostname);
+        if (why) return { ok: false, reason: why };
+        continue;
+      }
+      const binReq = current(g.key);
+      if (!binReq) return { ok: false, reason: `${g.describe()}: the node has no ${g.key} label` };
+      const domains = this.domainsOf(shape, g.key);
+      const chosen = this.chooseDomain(g, shape, domains, binReq);
+      if (chosen === undefined) return { ok: false, reason: this.failure(g, domains) };
+      pin(g.key, Requirement.of(g.key, 'In', [chosen]));
+    }
+    for (const g of inverse) {
+      if (g.owners.size === 0) continue;
+      if (g.isHostname) {
+        if ((g.owners.get(hostname) ?? 0) > 0) {
+          return { ok: false, reason: `an existing pod's ${g.describe()} forbids this node` };
+        }
+        continue;
+      }
+      const binReq = current(g.key);
+      if (!binReq) continue;
+      const forbidden = [...g.owners.entries()].filter(([, n]) => n > 0).map(([d]) => d);
+      const allowed = binReq.intersect(Requirement.of(g.key, 'NotIn', forbidden));
+      if (allowed.size === 0) {
+        return { ok: false, reason: `${g.describe()} of pods in ${forbidden.sort().join(', ')} forbids them` };
+      }
+      pin(g.key, allowed);
+    }
+    return narrowed ? { ok: true, requirements: [...narrowed.values()] } : NO_REQUIREMENTS;
+  }
+
+  private hostnameCheck(g: TopologyGroup, shape: TopologyShape, hostname: string): string | undefined {
+    const here = g.count(hostname);
+    if (g.kind === 'spread') {
+      const self = g.selects(shape, shape.baseId) ? 1 : 0;
+      // A new node is always possible, so the global minimum on hostname is zero (as in Karpenter).
+      return here + self > g.maxSkew ? `${g.describe()}: this node already has ${here} matching pods` : undefined;
+    }
+    if (g.kind === 'antiAffinity') {
+      return here > 0 ? `${g.describe()}: this node already runs a matching pod` : undefined;
+    }
+    if (here > 0) return undefined;
+    for (const n of g.counts.values()) if (n > 0) return `${g.describe()}: no matching pod on this node`;
+    return g.selects(shape, shape.baseId) ? undefined : `${g.describe()}: no pod matches the affinity term yet`;
+  }
+
+  private chooseDomain(
+    g: TopologyGroup,
+    shape: TopologyShape,
+    domains: readonly string[],
+    binReq: Requirement,
+  ): string | undefined {
+    if (g.kind === 'spread') {
+      let min = Number.POSITIVE_INFINITY;
+      for (const d of domains) min = Math.min(min, g.count(d));
+      if (domains.length === 0) return undefined;
+      if (g.minDomains !== undefined && domains.length < g.minDomains) min = 0;
+      const self = g.selects(shape, shape.baseId) ? 1 : 0;
+      let best: string | undefined;
+      let bestCount = Number.POSITIVE_INFINITY;
+      for (const d of domains) {
+        if (!binReq.has(d)) continue;
+        const c = g.count(d) + self;
+        if (c - min <= g.maxSkew && c < bestCount) {
+          best = d;
+          bestCount = c;
+        }
+      }
+      return best;
+    }
+    if (g.kind === 'antiAffinity') {
+      for (const d of domains) if (g.count(d) === 0 && binReq.has(d)) return d;
+      return undefined;
+    }
+    let any = false;
+    for (const d of domains) {
+      if (g.count(d) > 0) {
+        any = true;
+        if (binReq.has(d)) return d;
+      }
+    }
+    if (any) return undefined;
+    // Bootstrap: nothing matches yet and the pod selects itself, so any domain will do; the next ones follow it.
+    for (const v of g.counts.values()) if (v > 0) return undefined;
+    if (!g.selects(shape, shape.baseId)) return undefined;
+    for (const d of domains) if (binReq.has(d)) return d;
+    return undefined;
+  }
+
+  private failure(g: TopologyGroup, domains: readonly string[]): string {
+    if (domains.length === 0) return `${g.describe()}: no eligible ${g.key} domain`;
+    const counts = domains.map((d) => `${d}=${g.count(d)}`).join(', ');
+    return `${g.describe()} cannot be satisfied (counts: ${counts})`;
+  }
+
+  /** Counts a placed pod into every group that selects it, and records the domains of its anti-affinity terms. */
+  record(shape: TopologyShape, bin: Requirements, hostname: string): void {
+    for (const g of this.selectedBy(shape)) {
+      const d = g.isHostname ? hostname : single(bin.get(g.key));
+      if (d !== undefined) g.record(d);
+    }
+    for (const g of shape.requiredAnti) {
+      if (g.isHostname) g.recordOwner(hostname);
+      else {
+        const r = bin.get(g.key);
+        if (r && !r.complement) for (const d of r.values) g.recordOwner(d);
+      }
+    }
+  }
+}
+
+const NO_REQUIREMENTS: TopologyCheck = { ok: true, requirements: [] };
+
+function single(r: Requirement | undefined): string | undefined {
+  if (!r || r.complement || r.values.size !== 1) return undefined;
+  return r.values.values().next().value as string;
+}
+
+function withLabelKeys(
+  selector: LabelSelector | undefined,
+  keys: readonly string[],
+  labels: Record<string, string>,
+  operator: 'In' | 'NotIn',
+): LabelSelector {
+  const extra = keys
+    .filter((k) => labels[k] !== undefined)
+    .map((k) => ({ key: k, operator, values: [labels[k] as string] }));
+  return { ...selector, matchExpressions: [...(selector?.matchExpressions ?? []), ...extra] };
+}

@@ -1,0 +1,69 @@
+// One topology constraint shared by every pod that declares it: a spread, an affinity or an anti-affinity term over
+// one label key. It counts, per domain, the pods its selector matches, and for anti-affinity also the domains that
+// hold its owners (so pods it selects can keep away from them: the inverse rule).
+
+import type { LabelSelector } from '../api/kube';
+import { LabelHostname } from '../api/labels';
+import { matchesSelector } from './selectors';
+
+export type GroupKind = 'spread' | 'affinity' | 'antiAffinity';
+
+export interface PodIdentity {
+  namespace: string;
+  labels: Record<string, string>;
+}
+
+export class TopologyGroup {
+  readonly counts = new Map<string, number>();
+  /** Anti-affinity only: domains that hold pods owning this term. */
+  readonly owners = new Map<string, number>();
+  private readonly selectsCache = new Map<number, boolean>();
+
+  constructor(
+    readonly id: number,
+    readonly kind: GroupKind,
+    readonly key: string,
+    readonly selector: LabelSelector | undefined,
+    /** Namespaces whose pods count; undefined means all. */
+    readonly namespaces: ReadonlySet<string> | undefined,
+    readonly maxSkew = 1,
+    readonly minDomains?: number,
+    readonly honorAffinity = true,
+  ) {}
+
+  get isHostname(): boolean {
+    return this.key === LabelHostname;
+  }
+
+  selects(pod: PodIdentity, cacheId?: number): boolean {
+    if (cacheId !== undefined) {
+      const hit = this.selectsCache.get(cacheId);
+      if (hit !== undefined) return hit;
+    }
+    const ok = (!this.namespaces || this.namespaces.has(pod.namespace)) && matchesSelector(this.selector, pod.labels);
+    if (cacheId !== undefined) this.selectsCache.set(cacheId, ok);
+    return ok;
+  }
+
+  count(domain: string): number {
+    return this.counts.get(domain) ?? 0;
+  }
+
+  record(domain: string): void {
+    this.counts.set(domain, (this.counts.get(domain) ?? 0) + 1);
+  }
+
+  recordOwner(domain: string): void {
+    this.owners.set(domain, (this.owners.get(domain) ?? 0) + 1);
+  }
+
+  describe(): string {
+    const what =
+      this.kind === 'spread' ? 'topology spread' : this.kind === 'affinity' ? 'pod affinity' : 'pod anti-affinity';
+    const skew =
+      this.kind === 'spread'
+        ? ` maxSkew=${this.maxSkew}${this.minDomains ? ` minDomains=${this.minDomains}` : ''}`
+        : '';
+    return `${what} on ${this.key}${skew}`;
+  }
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../api/kube';
+import { VolumeIndex } from './volumes';
+
+const pod = (claimName: string): Pod => ({
+  metadata: { name: 'db-0', namespace: 'prod' },
+  spec: { containers: [], volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }] },
+});
+const pvc = (name: string, spec: PersistentVolumeClaim['spec']): PersistentVolumeClaim => ({
+  metadata: { name, namespace: 'prod' },
+  spec,
+});
+const zonal: StorageClass = {
+  kind: 'StorageClass',
+  metadata: { name: 'gp3', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+  provisioner: 'ebs.csi.aws.com',
+  volumeBindingMode: 'WaitForFirstConsumer',
+  allowedTopologies: [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['us-east-1b'] }] }],
+};
+const pv: PersistentVolume = {
+  kind: 'PersistentVolume',
+  metadata: { name: 'pv-1' },
+  spec: {
+    nodeAffinity: {
+      required: {
+        nodeSelectorTerms: [
+          { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1c'] }] },
+        ],
+      },
+    },
+  },
+};
+
+describe('VolumeIndex', () => {
+  it('follows a bound PV node affinity', () => {
+    const idx = new VolumeIndex([pvc('data', { volumeName: 'pv-1' })], [pv], [zonal]);
+    const r = idx.requirementsFor(pod('data')).requirements.get('topology.kubernetes.io/zone');
+    expect([...(r?.values ?? [])]).toEqual(['us-east-1c']);
+  });
+
+  it('uses allowedTopologies of a WaitForFirstConsumer class, including the default class', () => {
+    const idx = new VolumeIndex([pvc('data', {})], [], [zonal]);
+    expect([
+      ...(idx.requirementsFor(pod('data')).requirements.get('topology.kubernetes.io/zone')?.values ?? []),
+    ]).toEqual(['us-east-1b']);
+  });
+
+  it('ignores Immediate classes and warns about missing claims', () => {
+    const immediate = { ...zonal, metadata: { name: 'imm' }, volumeBindingMode: 'Immediate' as const };
+    const idx = new VolumeIndex([pvc('data', { storageClassName: 'imm' })], [], [immediate]);
+    expect(idx.requirementsFor(pod('data')).requirements.size).toBe(0);
+    const missing = new VolumeIndex().requirementsFor(pod('nope'));
+    expect(missing.warnings[0]).toMatch(/PersistentVolumeClaim prod\/nope not found/);
+  });
+});

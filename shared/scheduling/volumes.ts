@@ -1,0 +1,64 @@
+// Volume topology: a pod whose volume is already bound must go where the volume lives (the PV's node affinity); a
+// pod whose claim is still unbound, in a WaitForFirstConsumer StorageClass with allowedTopologies, must go where the
+// class can provision. Both become node requirements. Only the first node-selector term is used: terms are ORed and,
+// like Karpenter, we commit to one.
+import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../api/kube';
+import { Requirement } from './requirement';
+import { Requirements } from './requirements';
+
+const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
+
+export class VolumeIndex {
+  private readonly pvcs = new Map<string, PersistentVolumeClaim>();
+  private readonly pvs = new Map<string, PersistentVolume>();
+  private readonly classes = new Map<string, StorageClass>();
+  private readonly defaultClass: StorageClass | undefined;
+
+  constructor(pvcs: PersistentVolumeClaim[] = [], pvs: PersistentVolume[] = [], classes: StorageClass[] = []) {
+    for (const c of pvcs) this.pvcs.set(`${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c);
+    for (const v of pvs) this.pvs.set(v.metadata.name, v);
+    for (const s of classes) this.classes.set(s.metadata.name, s);
+    this.defaultClass = classes.find((s) => s.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true');
+  }
+
+  /** The pod's volume requirements and any warnings (missing objects are warned about, not fatal). */
+  requirementsFor(pod: Pod): { requirements: Requirements; warnings: string[]; key: string } {
+    const requirements = new Requirements();
+    const warnings: string[] = [];
+    const ns = pod.metadata.namespace;
+    for (const vol of pod.spec.volumes ?? []) {
+      let claimName: string | undefined;
+      let templateClass: string | undefined;
+      if (vol.persistentVolumeClaim) claimName = vol.persistentVolumeClaim.claimName;
+      else if (vol.ephemeral) {
+        claimName = `${pod.metadata.name}-${vol.name}`;
+        templateClass = vol.ephemeral.volumeClaimTemplate?.spec.storageClassName;
+      } else continue;
+      const pvc = this.pvcs.get(`${ns}/${claimName}`);
+      if (!pvc && !vol.ephemeral) {
+        warnings.push(
+          `pod ${ns}/${pod.metadata.name}: PersistentVolumeClaim ${ns}/${claimName} not found; its zone is not constrained`,
+        );
+        continue;
+      }
+      const volumeName = pvc?.spec.volumeName;
+      if (volumeName) {
+        const pv = this.pvs.get(volumeName);
+        const term = pv?.spec.nodeAffinity?.required?.nodeSelectorTerms[0];
+        if (!pv) warnings.push(`PersistentVolume ${volumeName} (bound to ${ns}/${claimName}) not found`);
+        else if (term) requirements.addAll(Requirements.from(term.matchExpressions ?? []));
+        continue;
+      }
+      const className = pvc?.spec.storageClassName ?? templateClass;
+      const sc = className !== undefined ? this.classes.get(className) : this.defaultClass;
+      if (!sc) {
+        if (className) warnings.push(`StorageClass ${className} (for ${ns}/${claimName}) not found`);
+        continue;
+      }
+      if (sc.volumeBindingMode !== 'WaitForFirstConsumer') continue;
+      const topo = sc.allowedTopologies?.[0];
+      for (const e of topo?.matchLabelExpressions ?? []) requirements.add(Requirement.of(e.key, 'In', e.values));
+    }
+    return { requirements, warnings, key: requirements.size === 0 ? '' : requirements.toString() };
+  }
+}
