@@ -7,7 +7,8 @@ import type { STSClient } from '@aws-sdk/client-sts';
 import type { EC2NodeClass } from '../api/karpenter';
 import { LabelCapacityType, LabelNodePool } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
-import type { Arch, InstanceType, UnavailableOffering } from '../catalog/types';
+import { instanceTypesFor, loadCatalog } from '../catalog';
+import type { Arch, Catalog, InstanceType, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import { type Clock, type CloudInstance, type CloudProvider, type LaunchRequest, systemClock } from '../ports';
 import { ec2Client, iamClient, ssmClient } from './clients';
@@ -26,11 +27,20 @@ import { DEFAULT_METADATA_OPTIONS, defaultBlockDevices, LaunchTemplates } from '
 import { type ClusterInfo, NodeClassResolver, type ResolvedNodeClass } from './ec2/nodeclass';
 import { clusterTags, instanceTags, TagNodeClaim, TagNodeClass, TagNodePool } from './ec2/tags';
 import { userDataFor } from './ec2/userdata';
+import type { PriceTable } from './pricing/fetch';
+import { withPrices } from './pricing/refresh';
 
 export interface AwsCloudProviderOptions {
   cluster: ClusterInfo;
-  /** The instance types an EC2NodeClass sees (the catalog's instanceTypesFor, with live prices and the ICE cache). */
-  instanceTypes: (nodeClass: EC2NodeClass) => InstanceType[] | Promise<InstanceType[]>;
+  /** Overrides how instance types are computed; by default the catalog's instanceTypesFor, with live prices laid
+   * over it and the ICE cache applied. */
+  instanceTypes?: (nodeClass: EC2NodeClass) => InstanceType[] | Promise<InstanceType[]>;
+  /** The catalog; the embedded snapshot by default. */
+  catalog?: Catalog;
+  /** Live prices (DynamoPriceStore.getPrices); the catalog's own prices when absent or undefined. */
+  prices?: () => Promise<PriceTable | undefined>;
+  /** Offerings recently refused (NodeClaimStore.listUnavailable). */
+  unavailable?: (now: number) => Promise<UnavailableOffering[]>;
   ec2?: EC2Client;
   ssm?: SSMClient;
   iam?: IAMClient;
@@ -124,7 +134,7 @@ export class AwsCloudProvider implements CloudProvider {
         instanceType: l.instanceType,
         zone: l.zone,
         capacityType: l.capacityType,
-        pricePerHour: ov?.price ?? this.o.priceOf?.(l.instanceType, l.zone, l.capacityType) ?? 0,
+        pricePerHour: ov?.price ?? this.priceOf(l.instanceType, l.zone, l.capacityType) ?? 0,
         state: 'pending',
         launchedAt: new Date(this.clock.now()).toISOString(),
         securityGroupIds: resolved.securityGroups.map((g) => g.id).sort(),
@@ -155,15 +165,46 @@ export class AwsCloudProvider implements CloudProvider {
   }
 
   get(instanceId: string): Promise<CloudInstance | undefined> {
-    return getInstance(this.ec2, instanceId, this.o.priceOf);
+    return getInstance(this.ec2, instanceId, this.priceOf);
   }
 
   list(): Promise<CloudInstance[]> {
-    return listClusterInstances(this.ec2, this.o.cluster.name, this.o.priceOf ? { priceOf: this.o.priceOf } : {});
+    return listClusterInstances(this.ec2, this.o.cluster.name, { priceOf: this.priceOf });
   }
 
+  /** Price of a running instance: the caller's lookup, else the (live-priced) catalog. */
+  private readonly priceOf: PriceOf = (type, zone, capacityType) => {
+    if (this.o.priceOf) return this.o.priceOf(type, zone, capacityType);
+    if (this.o.instanceTypes) return undefined;
+    const catalog = this.priced?.catalog ?? this.pricedCatalog(undefined);
+    let byName = this.typeIndex.get(catalog);
+    if (!byName) {
+      byName = new Map(catalog.types.map((t) => [t.name, t]));
+      this.typeIndex.set(catalog, byName);
+    }
+    const info = byName.get(type);
+    return capacityType === 'spot' ? info?.spotPrice[zone] : info?.onDemandPrice;
+  };
+  private readonly typeIndex = new WeakMap<Catalog, Map<string, Catalog['types'][number]>>();
+
   async getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]> {
-    return await this.o.instanceTypes(nodeClass);
+    if (this.o.instanceTypes) return await this.o.instanceTypes(nodeClass);
+    const now = this.clock.now();
+    const [table, unavailable] = await Promise.all([this.o.prices?.(), this.o.unavailable?.(now)]);
+    return instanceTypesFor(this.pricedCatalog(table), nodeClass, { unavailable: unavailable ?? [], now });
+  }
+
+  // One priced catalog object per price table, so the catalog's per-object memoization keeps working.
+  private priced?: { refreshedAt: string; catalog: Catalog };
+  private baseCatalog?: Catalog;
+
+  private pricedCatalog(table: PriceTable | undefined): Catalog {
+    this.baseCatalog ??= this.o.catalog ?? loadCatalog();
+    if (!table) return this.baseCatalog;
+    if (this.priced?.refreshedAt !== table.refreshedAt) {
+      this.priced = { refreshedAt: table.refreshedAt, catalog: withPrices(this.baseCatalog, table) };
+    }
+    return this.priced.catalog;
   }
 
   async isDrifted(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<string | undefined> {
@@ -176,7 +217,7 @@ export class AwsCloudProvider implements CloudProvider {
   private async findByClaim(claim: NodeClaim): Promise<CloudInstance | undefined> {
     const found = await listClusterInstances(this.ec2, this.o.cluster.name, {
       tags: { [TagNodeClaim]: claim.name },
-      ...(this.o.priceOf ? { priceOf: this.o.priceOf } : {}),
+      priceOf: this.priceOf,
     });
     return found[0];
   }

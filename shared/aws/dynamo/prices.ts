@@ -1,0 +1,27 @@
+// The price table as one item (PK cluster, SK PRICES#current). ~700 types × a few zones stays far under 400 KB.
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { PriceTable } from '../pricing/fetch';
+import type { PriceStore } from '../pricing/refresh';
+import { ENTITY_ATTRIBUTE, Entity, keys, PK, SK } from './schema';
+
+export class DynamoPriceStore implements PriceStore {
+  constructor(private readonly o: { client: DynamoDBDocumentClient; tableName: string; cluster: string }) {}
+
+  async getPrices(): Promise<PriceTable | undefined> {
+    const out = await this.o.client.send(
+      new GetCommand({ TableName: this.o.tableName, Key: { [PK]: keys.cluster(this.o.cluster), [SK]: keys.prices } }),
+    );
+    if (!out.Item) return undefined;
+    const { region, refreshedAt, onDemand, spot } = out.Item as PriceTable;
+    return { region, refreshedAt, onDemand, spot };
+  }
+
+  async putPrices(table: PriceTable): Promise<void> {
+    await this.o.client.send(
+      new PutCommand({
+        TableName: this.o.tableName,
+        Item: { ...table, [PK]: keys.cluster(this.o.cluster), [SK]: keys.prices, [ENTITY_ATTRIBUTE]: Entity.Prices },
+      }),
+    );
+  }
+}

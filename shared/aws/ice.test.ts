@@ -1,0 +1,79 @@
+// End to end on the launch path: an ICE answer is cached in DynamoDB and the next plan avoids those offerings.
+import { CreateFleetCommand } from '@aws-sdk/client-ec2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InsufficientCapacityError } from '../errors';
+import { AwsCloudProvider } from './cloud-provider';
+import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
+import { DynamoNodeClaimStore } from './dynamo/store';
+import { recordInsufficientCapacity } from './ice';
+import { makeClaim } from './testing/claims';
+import { fakeAws } from './testing/fake-aws';
+import { makeNodeClass, makeNodePool, testCluster } from './testing/objects';
+
+let db: LocalDynamo;
+beforeAll(async () => {
+  db = await startLocalDynamo('ice');
+});
+afterAll(async () => {
+  await db.stop();
+});
+
+describe('insufficient capacity → unavailable offerings → re-plan', () => {
+  it('records the refused offerings for 3 minutes and the next launch goes elsewhere', async () => {
+    const aws = fakeAws();
+    try {
+      let now = Date.parse('2026-01-01T00:00:00Z');
+      const clock = { now: () => now };
+      const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: 'ice', client: db.client, clock });
+      const provider = new AwsCloudProvider({
+        cluster: testCluster,
+        ec2: aws.ec2Client,
+        ssm: aws.ssmClient,
+        iam: aws.iamClient,
+        clock,
+        unavailable: (t) => store.listUnavailable(t),
+        sleep: async () => {},
+      });
+      const nodeClass = makeNodeClass();
+      const pick = async () => (await provider.getInstanceTypes(nodeClass)).filter((t) => t.name === 'm5.large');
+      const before = await pick();
+      const spotZones =
+        before[0]?.offerings.filter((o) => o.capacityType === 'spot' && o.available).map((o) => o.zone) ?? [];
+      expect(spotZones).toContain('us-east-1a');
+      for (const zone of spotZones) aws.state.noCapacity.add(`m5.large/${zone}/spot`);
+
+      const claim = await store.create(makeClaim({ name: 'ice-1' }));
+      const err = await provider
+        .create({ claim, nodePool: makeNodePool(), nodeClass, instanceTypes: before })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InsufficientCapacityError);
+      const cached = await recordInsufficientCapacity(store, err as InsufficientCapacityError, now);
+      expect(cached.every((o) => o.expiresAt === now + 180_000)).toBe(true);
+      // ARCHITECTURE.md §3: an ICE failure deletes the claim so its pods re-plan.
+      await store.delete(claim);
+
+      const after = await pick();
+      const m5 = after[0];
+      expect(m5?.offerings.filter((o) => o.capacityType === 'spot' && o.zone === 'us-east-1a')[0]?.available).toBe(
+        false,
+      );
+      const retry = await provider.create({
+        claim: makeClaim({ name: 'ice-2' }),
+        nodePool: makeNodePool(),
+        nodeClass,
+        instanceTypes: after,
+      });
+      expect(retry.capacityType).toBe('on-demand');
+      const last = aws.ec2.commandCalls(CreateFleetCommand).at(-1)?.args[0].input;
+      expect(last?.TargetCapacitySpecification?.DefaultTargetCapacityType).toBe('on-demand');
+
+      now += 181_000; // the cache expires; spot is planned again
+      const later = await pick();
+      expect(later[0]?.offerings.find((o) => o.capacityType === 'spot' && o.zone === 'us-east-1a')?.available).toBe(
+        true,
+      );
+    } finally {
+      aws.restore();
+    }
+  });
+});

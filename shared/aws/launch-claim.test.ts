@@ -1,0 +1,99 @@
+import { CreateFleetCommand } from '@aws-sdk/client-ec2';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AwsCloudProvider } from './cloud-provider';
+import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
+import { DynamoNodeClaimStore } from './dynamo/store';
+import { launchClaim } from './launch-claim';
+import { makeClaim } from './testing/claims';
+import { type FakeAws, fakeAws } from './testing/fake-aws';
+import { makeInstanceType, makeNodeClass, makeNodePool, testCluster } from './testing/objects';
+
+let db: LocalDynamo;
+let aws: FakeAws;
+let n = 0;
+const clock = { now: () => Date.parse('2026-01-01T00:00:00Z') };
+beforeAll(async () => {
+  db = await startLocalDynamo('launch');
+});
+afterAll(async () => {
+  await db.stop();
+});
+beforeEach(() => {
+  aws = fakeAws();
+});
+afterEach(() => aws.restore());
+
+function setup() {
+  const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: `l${++n}`, client: db.client, clock });
+  const cloud = new AwsCloudProvider({
+    cluster: testCluster,
+    instanceTypes: () => [],
+    ec2: aws.ec2Client,
+    ssm: aws.ssmClient,
+    iam: aws.iamClient,
+    clock,
+    sleep: async () => {},
+  });
+  return { store, cloud, deps: { store, cloud, clock } };
+}
+
+const types = [makeInstanceType('m5.large', { spot: { 'us-east-1a': 0.04 } })];
+
+describe('launchClaim', () => {
+  it('launches a Pending claim and records the instance on it; a replay launches nothing new', async () => {
+    const { store, deps } = setup();
+    const claim = await store.create(makeClaim());
+    const req = { claim, nodePool: makeNodePool(), nodeClass: makeNodeClass(), instanceTypes: types };
+    const out = await launchClaim(deps, req);
+    expect(out.kind).toBe('launched');
+    const stored = await store.get(claim.name);
+    expect(stored).toMatchObject({
+      state: 'Launched',
+      instanceType: 'm5.large',
+      zone: 'us-east-1a',
+      capacityType: 'spot',
+      imageId: 'ami-amd-new',
+    });
+    expect(stored?.instanceId).toMatch(/^i-/);
+    expect((await store.getByInstanceId(stored?.instanceId ?? ''))?.name).toBe(claim.name);
+    // The Lambda died after launching but before it saw the answer: the replay uses the stale Pending copy.
+    const replay = await launchClaim(deps, req);
+    expect(replay.kind).toBe('launched');
+    expect(aws.ec2.commandCalls(CreateFleetCommand)).toHaveLength(1);
+    expect((await store.get(claim.name))?.version).toBe(stored?.version);
+  });
+
+  it('on ICE caches the offerings and deletes the claim', async () => {
+    const { store, deps } = setup();
+    aws.state.noCapacity.add('m5.large/us-east-1a/spot');
+    const claim = await store.create(makeClaim());
+    const out = await launchClaim(deps, {
+      claim,
+      nodePool: makeNodePool(),
+      nodeClass: makeNodeClass(),
+      instanceTypes: types,
+    });
+    expect(out.kind).toBe('insufficient-capacity');
+    expect(await store.get(claim.name)).toBeUndefined();
+    expect(
+      (await store.listUnavailable(clock.now())).map((o) => `${o.instanceType}/${o.zone}/${o.capacityType}`),
+    ).toEqual(['m5.large/us-east-1a/spot']);
+  });
+
+  it('marks the claim Failed with the reason on a non-retryable launch error', async () => {
+    const { store, deps } = setup();
+    aws.state.nextFleetErrors.push({ code: 'AuthFailure.ServiceLinkedRoleCreationNotPermitted', message: 'no' });
+    const claim = await store.create(makeClaim());
+    const out = await launchClaim(deps, {
+      claim,
+      nodePool: makeNodePool(),
+      nodeClass: makeNodeClass(),
+      instanceTypes: types,
+    });
+    expect(out.kind).toBe('failed');
+    expect(await store.get(claim.name)).toMatchObject({
+      state: 'Failed',
+      failure: { reason: 'LaunchFailed/service-linked-role' },
+    });
+  });
+});

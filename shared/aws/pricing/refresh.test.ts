@@ -1,0 +1,149 @@
+import { DescribeSpotPriceHistoryCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Catalog } from '../../catalog/types';
+import { type LocalDynamo, startLocalDynamo } from '../dynamo/local';
+import { DynamoPriceStore } from '../dynamo/prices';
+import { makeInstanceType } from '../testing/objects';
+import { currentPrices, type PriceRefreshDeps, refreshPrices, withPrices } from './refresh';
+
+const product = (type: string, usd: string) =>
+  JSON.stringify({
+    product: { attributes: { instanceType: type, operatingSystem: 'Linux' } },
+    terms: {
+      OnDemand: {
+        'X.JRTCKXETXF': { priceDimensions: { 'X.JRTCKXETXF.6YS6EN2CT7': { unit: 'Hrs', pricePerUnit: { USD: usd } } } },
+      },
+    },
+  });
+
+let db: LocalDynamo;
+const ec2 = mockClient(EC2Client);
+const pricing = mockClient(PricingClient);
+beforeAll(async () => {
+  db = await startLocalDynamo('prices');
+});
+afterAll(async () => {
+  await db.stop();
+  ec2.restore();
+  pricing.restore();
+});
+afterEach(() => {
+  ec2.reset();
+  pricing.reset();
+});
+
+function deps(cluster: string) {
+  const logs: [string, string, Record<string, unknown> | undefined][] = [];
+  const metrics: [string, number][] = [];
+  const store = new DynamoPriceStore({ client: db.client, tableName: db.tableName, cluster });
+  return {
+    logs,
+    metrics,
+    store,
+    d: <PriceRefreshDeps>{
+      pricing: new PricingClient({ region: 'us-east-1' }),
+      ec2: new EC2Client({ region: 'us-east-1' }),
+      region: 'us-east-1',
+      store,
+      now: () => Date.parse('2026-01-01T12:00:00Z'),
+      log: (level, message, detail) => void logs.push([level, message, detail]),
+      metric: (name, value) => void metrics.push([name, value]),
+    },
+  };
+}
+
+describe('price refresh', () => {
+  it('stores on-demand and the newest spot prices with the refresh time', async () => {
+    pricing
+      .on(GetProductsCommand)
+      .resolvesOnce({ PriceList: [product('m5.large', '0.0960000000')], NextToken: 'p2' })
+      .resolvesOnce({ PriceList: [product('c5.large', '0.0850000000'), product('t3.nano', '0.0000000000')] });
+    ec2.on(DescribeSpotPriceHistoryCommand).resolves({
+      SpotPriceHistory: [
+        {
+          InstanceType: 'm5.large',
+          AvailabilityZone: 'us-east-1a',
+          SpotPrice: '0.0400',
+          Timestamp: new Date('2026-01-01T11:00:00Z'),
+        },
+        {
+          InstanceType: 'm5.large',
+          AvailabilityZone: 'us-east-1a',
+          SpotPrice: '0.0300',
+          Timestamp: new Date('2026-01-01T10:00:00Z'),
+        },
+        {
+          InstanceType: 'm5.large',
+          AvailabilityZone: 'us-east-1b',
+          SpotPrice: '0.0410',
+          Timestamp: new Date('2026-01-01T09:00:00Z'),
+        },
+      ],
+    });
+    const { d, store, metrics } = deps('p1');
+    const table = await refreshPrices(d);
+    expect(table).toEqual({
+      region: 'us-east-1',
+      refreshedAt: '2026-01-01T12:00:00.000Z',
+      onDemand: { 'm5.large': 0.096, 'c5.large': 0.085 },
+      spot: { 'm5.large': { 'us-east-1a': 0.04, 'us-east-1b': 0.041 } },
+    });
+    expect(await store.getPrices()).toEqual(table);
+    expect(metrics).toEqual([['PriceRefreshSucceeded', 1]]);
+    expect(pricing.commandCalls(GetProductsCommand)[0]?.args[0].input.Filters).toContainEqual({
+      Type: 'TERM_MATCH',
+      Field: 'regionCode',
+      Value: 'us-east-1',
+    });
+    expect(ec2.commandCalls(DescribeSpotPriceHistoryCommand)[0]?.args[0].input.ProductDescriptions).toEqual([
+      'Linux/UNIX',
+    ]);
+  });
+
+  it('falls back on failure with a log line and a metric, keeping what was stored', async () => {
+    pricing.on(GetProductsCommand).rejects(Object.assign(new Error('denied'), { name: 'AccessDeniedException' }));
+    ec2.on(DescribeSpotPriceHistoryCommand).resolves({ SpotPriceHistory: [] });
+    const { d, store, logs, metrics } = deps('p2');
+    expect(await refreshPrices(d)).toBeUndefined();
+    expect(await store.getPrices()).toBeUndefined();
+    expect(metrics).toEqual([['PriceRefreshFailed', 1]]);
+    expect(logs[0]?.[0]).toBe('warn');
+    expect(logs[0]?.[1]).toContain('embedded catalog');
+    expect(logs[0]?.[2]).toMatchObject({ error: 'denied' });
+  });
+
+  it('treats an empty price list as a failure', async () => {
+    pricing.on(GetProductsCommand).resolves({ PriceList: [] });
+    ec2.on(DescribeSpotPriceHistoryCommand).resolves({ SpotPriceHistory: [] });
+    const { d, metrics } = deps('p3');
+    expect(await refreshPrices(d)).toBeUndefined();
+    expect(metrics).toEqual([['PriceRefreshFailed', 1]]);
+  });
+
+  it('lays live prices over the catalog and leaves unpriced types alone', async () => {
+    const m5 = makeInstanceType('m5.large', { onDemand: 0.1 }).info;
+    const c5 = makeInstanceType('c5.large', { onDemand: 0.2 }).info;
+    const catalog: Catalog = { region: 'us-east-1', zones: [], generatedAt: '', source: 'embedded', types: [m5, c5] };
+    const out = withPrices(catalog, {
+      region: 'us-east-1',
+      refreshedAt: '2026-01-01T12:00:00.000Z',
+      onDemand: { 'm5.large': 0.096 },
+      spot: { 'm5.large': { 'us-east-1a': 0.04 } },
+    });
+    expect(out.types[0]).toMatchObject({ onDemandPrice: 0.096, spotPrice: { 'us-east-1a': 0.04 } });
+    expect(out.types[1]).toBe(c5);
+    expect(withPrices(catalog, undefined)).toBe(catalog);
+    expect(withPrices(catalog, { region: 'eu-west-1', refreshedAt: '', onDemand: { 'm5.large': 1 }, spot: {} })).toBe(
+      catalog,
+    );
+  });
+
+  it('reads stored prices, and says so when it cannot', async () => {
+    const logs: string[] = [];
+    const failing = { getPrices: async () => Promise.reject(new Error('boom')), putPrices: async () => {} };
+    expect(await currentPrices(failing, (_l, m) => void logs.push(m))).toBeUndefined();
+    expect(logs[0]).toContain('embedded catalog');
+  });
+});
