@@ -1,8 +1,11 @@
 // Every `karpless` subcommand registers itself here, one module each.
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
-import { registerMigrate } from './migrate';
+import { registerBench } from './bench';
 import { registerCrds } from './crds';
+import { registerCatalog } from './catalog';
+import { registerMigrate } from './migrate';
+import { registerSimulate } from './simulate';
 
 /** A subcommand sets `result.code` from its action; main returns it as the exit code. */
 export interface CommandContext {
@@ -12,4 +15,4 @@ export interface CommandContext {
 
 export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
 
-export const commands: RegisterCommand[] = [registerMigrate, registerCrds];
+export const commands: RegisterCommand[] = [registerSimulate, registerBench, registerCatalog, registerMigrate, registerCrds];
