@@ -5,7 +5,6 @@ import { registerBench } from './bench';
 import { registerCrds } from './crds';
 import { registerCatalog } from './catalog';
 import { registerMigrate } from './migrate';
-import { registerSimulate } from './simulate';
 
 /** A subcommand sets `result.code` from its action; main returns it as the exit code. */
 export interface CommandContext {
@@ -15,4 +14,4 @@ export interface CommandContext {
 
 export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
 
-export const commands: RegisterCommand[] = [registerSimulate, registerBench, registerCatalog, registerMigrate, registerCrds];
+export const commands: RegisterCommand[] = [registerBench, registerCatalog, registerMigrate, registerCrds];
