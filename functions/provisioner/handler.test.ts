@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readFixture } from '../../events';
+import { sqsEvent } from '../../events/sqs';
+import { makePod } from '../../shared/controllers/testing';
+import { fakeContext } from '../middleware/fake-context';
+import { createHandler } from './handler';
+import { captureOutput, functionBed, portsOf } from './test-support';
+
+let lines: () => Record<string, unknown>[];
+beforeEach(() => {
+  lines = captureOutput();
+});
+afterEach(() => vi.restoreAllMocks());
+
+function bed() {
+  const { t, observability } = functionBed('provisioner');
+  let built = 0;
+  const handler = createHandler(() => {
+    built++;
+    return portsOf(t);
+  }, observability);
+  return { t, handler, builds: () => built };
+}
+
+describe('provisioner handler', () => {
+  it('launches for PodsPending, builds its ports once, and emits EMF metrics', async () => {
+    const { t, handler, builds } = bed();
+    for (let i = 0; i < 2; i++) t.cluster.addPod(makePod(`inflate-${i}`, { cpu: '1', memory: '1Gi' }));
+    const event = sqsEvent([readFixture('pods-pending.json')]);
+    expect(await handler(event, fakeContext())).toEqual({ batchItemFailures: [] });
+    const launched = await t.store.list({ states: ['Launched'] });
+    expect(launched.length).toBeGreaterThan(0);
+    expect(await t.cloud.list()).toHaveLength(launched.length);
+
+    // Redelivery (the same message, received again) launches nothing.
+    const again = sqsEvent([readFixture('pods-pending.json')], { receiveCount: 2 });
+    expect(await handler(again, fakeContext())).toEqual({ batchItemFailures: [] });
+    expect(await t.cloud.list()).toHaveLength(launched.length);
+    expect(builds()).toBe(1);
+
+    const emf = lines().filter((l) => '_aws' in l);
+    expect(emf.some((l) => 'Launches' in l)).toBe(true);
+    expect(emf.some((l) => 'PendingPods' in l && l.cluster === 'demo')).toBe(true);
+  });
+
+  it('reports a poison message as a batch item failure while the rest of the batch succeeds', async () => {
+    const { t, handler } = bed();
+    t.cluster.addPod(makePod('inflate-0'));
+    const event = sqsEvent([readFixture('malformed-wrong-version.json'), readFixture('nodepool-changed.json')], {
+      queueArn: 'arn:aws:sqs:us-west-2:111122223333:karpless-demo-events',
+    });
+    const out = await handler(event, fakeContext());
+    expect(out.batchItemFailures).toEqual([{ itemIdentifier: event.Records[0]?.messageId }]);
+    expect(await t.cloud.list()).toHaveLength(1);
+    expect(lines().some((l) => String(l.message).startsWith('poison message'))).toBe(true);
+  });
+
+  it('fails a message meant for another cluster rather than acting on it', async () => {
+    const { t, handler } = bed();
+    t.cluster.addPod(makePod('inflate-0'));
+    const body = readFixture('pods-pending.json').replace('"demo"', '"other"');
+    const out = await handler(sqsEvent([body]), fakeContext());
+    expect(out.batchItemFailures).toHaveLength(1);
+    expect(await t.cloud.list()).toEqual([]);
+  });
+
+  it('returns the message for redelivery when a launch is throttled, and the redelivery finishes it', async () => {
+    const { t, handler } = bed();
+    t.cluster.addPod(makePod('inflate-0'));
+    const { LaunchError } = await import('../../shared/errors');
+    t.cloud.failNextLaunch(new LaunchError('throttled', 'Request limit exceeded'));
+    const event = sqsEvent([readFixture('pods-pending.json')]);
+    expect((await handler(event, fakeContext())).batchItemFailures).toHaveLength(1);
+    const [pending] = await t.store.list();
+    expect(pending?.state).toBe('Pending');
+    t.clock.advance(t.deps.config.pendingRelaunchAfterMs);
+    expect((await handler(event, fakeContext())).batchItemFailures).toEqual([]);
+    expect(await t.store.get(pending?.name ?? '')).toMatchObject({ state: 'Launched', uid: pending?.uid });
+    expect(await t.cloud.list()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sqsEvent } from '../../events/sqs';
+import type { PodDisruptionBudget } from '../../shared/api/kube';
+import { startTermination } from '../../shared/controllers';
+import { makePod, RecordingQueue } from '../../shared/controllers/testing';
+import { fakeContext } from '../middleware/fake-context';
+import { captureOutput, functionBed, portsOf } from '../provisioner/test-support';
+import { createHandler } from './handler';
+
+beforeEach(() => {
+  captureOutput();
+});
+afterEach(() => vi.restoreAllMocks());
+
+const TERMINATION_QUEUE = 'arn:aws:sqs:us-west-2:111122223333:karpless-demo-termination';
+
+describe('termination handler', () => {
+  it('does one step per message and re-queues itself with a delay until the claim is terminated', async () => {
+    const { t, observability } = functionBed('termination');
+    const terminationQueue = new RecordingQueue(t.clock);
+    t.deps.terminationQueue = terminationQueue;
+    const handler = createHandler(() => portsOf(t), observability);
+    t.cluster.addPod(makePod('web-0'));
+    await t.settle(60_000);
+    const pdb: PodDisruptionBudget = {
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+    };
+    t.cluster.load([pdb]);
+    const [claim] = await t.store.list({ states: ['Initialized'] });
+    if (!claim) throw new Error('no claim');
+    await startTermination(t.deps, claim, { cause: 'Drifted' });
+    expect(terminationQueue.sent).toHaveLength(1);
+
+    // The PDB blocks: the step re-queues itself with the blocked delay.
+    const first = terminationQueue.take();
+    const out = await handler(
+      sqsEvent(
+        first.map((m) => m.body),
+        { queueArn: TERMINATION_QUEUE },
+      ),
+      fakeContext(),
+    );
+    expect(out.batchItemFailures).toEqual([]);
+    expect(terminationQueue.sent.at(-1)?.delaySeconds).toBe(t.deps.config.drainBlockedRequeueSeconds);
+    expect((await t.store.get(claim.name))?.state).toBe('Draining');
+
+    // The PDB is relaxed (the simulator holds this object): the next steps evict, terminate and finish, and no
+    // further message is queued.
+    pdb.spec = { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } };
+    for (let i = 0; i < 5; i++) {
+      t.clock.advance(60_000);
+      const ready = terminationQueue.take();
+      if (ready.length === 0) break;
+      await handler(
+        sqsEvent(
+          ready.map((m) => m.body),
+          { queueArn: TERMINATION_QUEUE },
+        ),
+        fakeContext(),
+      );
+    }
+    expect((await t.store.get(claim.name))?.state).toBe('Terminated');
+    expect(terminationQueue.pending()).toBe(0);
+    expect(await t.cloud.list()).toEqual([]);
+  });
+});
