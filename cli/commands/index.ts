@@ -2,9 +2,10 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
 import { registerBench } from './bench';
-import { registerCrds } from './crds';
 import { registerCatalog } from './catalog';
+import { registerCrds } from './crds';
 import { registerMigrate } from './migrate';
+import { registerSimulate } from './simulate';
 
 /** A subcommand sets `result.code` from its action; main returns it as the exit code. */
 export interface CommandContext {
@@ -14,4 +15,10 @@ export interface CommandContext {
 
 export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
 
-export const commands: RegisterCommand[] = [registerBench, registerCatalog, registerMigrate, registerCrds];
+export const commands: RegisterCommand[] = [
+  registerSimulate,
+  registerBench,
+  registerCatalog,
+  registerMigrate,
+  registerCrds,
+];

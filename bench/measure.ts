@@ -1,0 +1,52 @@
+// Measures one benchmark workload. Building the inputs is not timed; the solve is. Peak RSS is the process's, so
+// `karpless bench` runs each workload in a fresh child process (bench/child.ts).
+import { performance } from 'node:perf_hooks';
+import { defaultNodePool } from '../shared/api/default-nodepool';
+import type { EC2NodeClass, NodePool } from '../shared/api/karpenter';
+import { instanceTypesFor, loadCatalog } from '../shared/catalog';
+import type { InstanceType } from '../shared/catalog/types';
+import { lowerBound, solve } from '../shared/scheduling';
+import { typesAllowedBy } from '../shared/sim/pool-types';
+import { syntheticInstanceTypes } from './synthetic-instance-types';
+import type { Measurement } from './targets';
+import { benchNodePool, type Workload, workloadPods } from './workloads';
+
+export async function measureWorkload(workload: Workload, catalogPath?: string): Promise<Measurement> {
+  let pool: { nodePool: NodePool; nodeClass: EC2NodeClass };
+  let types: InstanceType[];
+  if (workload.catalog === 'synthetic') {
+    pool = benchNodePool();
+    types = syntheticInstanceTypes(400);
+  } else {
+    pool = defaultNodePool();
+    types = instanceTypesFor(await loadCatalog(catalogPath), pool.nodeClass);
+  }
+  const pods = workloadPods(workload);
+  const start = performance.now();
+  const result = solve({
+    pods,
+    nodePools: [pool.nodePool],
+    nodeClasses: [pool.nodeClass],
+    instanceTypes: new Map([[pool.nodePool.metadata.name, types]]),
+  });
+  const wallMs = performance.now() - start;
+  const placed = result.nodeClaims.flatMap((c) => c.pods);
+  const costPerHour = result.nodeClaims.reduce((sum, c) => sum + c.cheapest.price, 0);
+  // The bound uses what the NodePool allows (types and offerings), as the plan had to.
+  const allowed = typesAllowedBy(pool.nodePool.spec.template.spec.requirements, types);
+  const lowerBoundPerHour = placed.length > 0 ? lowerBound(placed, allowed) : 0;
+  const measurement: Measurement = {
+    workload: workload.name,
+    description: workload.description,
+    pods: pods.length,
+    scheduledPods: pods.length - result.unschedulable.length,
+    wallMs,
+    podsPerSecond: pods.length / (wallMs / 1000),
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    nodeCount: result.nodeClaims.length,
+    costPerHour,
+    lowerBoundPerHour,
+  };
+  if (lowerBoundPerHour > 0) measurement.costRatio = costPerHour / lowerBoundPerHour;
+  return measurement;
+}

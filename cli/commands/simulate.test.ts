@@ -1,0 +1,252 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bufferIO } from '../io';
+import { main } from '../main';
+
+const EXAMPLES = join(import.meta.dirname, '../../examples');
+
+async function run(...argv: string[]) {
+  const io = bufferIO();
+  const code = await main(['simulate', ...argv], io);
+  return { code, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
+}
+
+function yamlFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'karpless-sim-'));
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const deployment = (name: string, replicas: number, extra = '') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: { app: ${name} }
+  template:
+    metadata:
+      labels: { app: ${name} }
+    spec:
+${extra}      containers:
+        - name: app
+          resources:
+            requests: { cpu: 500m, memory: 1Gi }
+`;
+
+type Report = {
+  nodeClaims: Record<string, unknown>[];
+  existingNodes: { name: string; pods: string[] }[];
+  unschedulable: { pod: string; reason: string }[];
+  warnings: string[];
+  summary: Record<string, number | string>;
+};
+
+describe('karpless simulate on the examples', () => {
+  let report: Report;
+  let stderr: string;
+  beforeAll(async () => {
+    const out = await run('-f', EXAMPLES, '--output', 'json');
+    expect(out.code).toBe(0);
+    report = JSON.parse(out.stdout) as Report;
+    stderr = out.stderr;
+  });
+
+  it('schedules every pod and reports the JSON contract field by field', () => {
+    expect(report.unschedulable).toEqual([]);
+    expect(report.summary.pods).toBe(15);
+    expect(report.summary.scheduledPods).toBe(15);
+    expect(report.summary.nodeClaims).toBe(report.nodeClaims.length);
+    expect(stderr).toBe('');
+    for (const claim of report.nodeClaims) {
+      for (const field of [
+        'name',
+        'nodePool',
+        'instanceType',
+        'capacityType',
+        'zone',
+        'arch',
+        'pricePerHour',
+        'capacity',
+        'allocatable',
+        'instanceTypeOptions',
+        'labels',
+        'taints',
+        'pods',
+      ]) {
+        expect(claim, field).toHaveProperty(field);
+      }
+      const capacity = claim.capacity as Record<string, string>;
+      const allocatable = claim.allocatable as Record<string, string>;
+      for (const q of [capacity.cpu, capacity.memory, capacity.pods, allocatable.cpu, allocatable.memory]) {
+        expect(q).toMatch(/^\d+(m|Ki|Mi|Gi|Ti)?$/);
+      }
+      expect(claim.pricePerHour).toBeGreaterThan(0);
+      expect(['spot', 'on-demand']).toContain(claim.capacityType);
+      expect(claim.zone).toMatch(/^us-east-1[a-f]$/);
+      expect((claim.instanceTypeOptions as string[])[0]).toBeTypeOf('string');
+      expect((claim.instanceTypeOptions as string[]).length).toBeLessThanOrEqual(60);
+      expect((claim.labels as Record<string, string>)['karpenter.sh/nodepool']).toBe(claim.nodePool);
+      expect((claim.labels as Record<string, string>)['node.kubernetes.io/instance-type']).toBe(claim.instanceType);
+    }
+    const cost = report.nodeClaims.reduce((s, c) => s + (c.pricePerHour as number), 0);
+    expect(report.summary.costPerHour).toBeCloseTo(cost, 6);
+    expect(report.summary.lowerBoundPerHour).toBeGreaterThan(0);
+    expect(report.summary.lowerBoundPerHour).toBeLessThanOrEqual(report.summary.costPerHour as number);
+  });
+
+  it('names pods after their controllers and places each workload where its constraints say', () => {
+    const placement = new Map<string, Record<string, unknown>>();
+    for (const claim of report.nodeClaims) for (const pod of claim.pods as string[]) placement.set(pod, claim);
+    expect([...placement.keys()].sort()).toEqual(
+      [
+        ...[0, 1, 2].map((i) => `shop/postgres-${i}`),
+        ...[0, 1].map((i) => `ml/train-${i}`),
+        ...[0, 1, 2, 3, 4, 5].map((i) => `shop/web-${i}`),
+        ...[0, 1, 2, 3].map((i) => `shop/worker-${i}`),
+      ].sort(),
+    );
+    // The GPU job goes to the tainted GPU pool, on demand; nothing else does.
+    for (const [pod, claim] of placement) {
+      expect(claim.nodePool, pod).toBe(pod.startsWith('ml/train') ? 'gpu' : 'general');
+    }
+    const gpuClaim = placement.get('ml/train-0')!;
+    expect(gpuClaim.capacityType).toBe('on-demand');
+    expect((gpuClaim.capacity as Record<string, string>)['nvidia.com/gpu']).toBe('1');
+    expect(gpuClaim.taints).toEqual([{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }]);
+    // The database replicas land in three distinct zones the StorageClass allows.
+    const dbZones = [0, 1, 2].map((i) => placement.get(`shop/postgres-${i}`)!.zone as string);
+    expect(new Set(dbZones).size).toBe(3);
+    for (const z of dbZones) expect(['us-east-1a', 'us-east-1b', 'us-east-1c']).toContain(z);
+    // The web tier is spread with a skew of at most one across the zones it uses.
+    const webZones = new Map<string, number>();
+    for (let i = 0; i < 6; i++) {
+      const zone = placement.get(`shop/web-${i}`)!.zone as string;
+      webZones.set(zone, (webZones.get(zone) ?? 0) + 1);
+    }
+    expect(Math.max(...webZones.values()) - Math.min(...webZones.values())).toBeLessThanOrEqual(1);
+  });
+
+  it('prints a table by default, the same for the same seed', async () => {
+    const first = await run('-f', EXAMPLES);
+    const second = await run('-f', EXAMPLES);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(second.stdout);
+    const lines = first.stdout.split('\n');
+    expect(lines[0]).toMatch(
+      /^NODECLAIM\s+NODEPOOL\s+INSTANCE TYPE\s+CAPACITY\s+ZONE\s+CPU\s+MEMORY\s+\$\/HOUR\s+PODS$/,
+    );
+    expect(lines.filter((l) => /^(general|gpu)-\d+\s/.test(l))).toHaveLength(report.nodeClaims.length);
+    expect(first.stdout).toMatch(
+      /Summary: 15\/15 pods scheduled, \d+ new NodeClaim\(s\), \$\d+\.\d{4}\/h; LP lower bound/,
+    );
+    expect(first.stdout).not.toContain('embedded default');
+  });
+
+  it('is deterministic for a seed; another seed changes only instance ids', async () => {
+    const again = JSON.parse((await run('-f', EXAMPLES, '-o', 'json', '--seed', '1')).stdout) as Report;
+    expect(again).toEqual(report);
+    const other = JSON.parse((await run('-f', EXAMPLES, '-o', 'json', '--seed', '99')).stdout) as Report;
+    const strip = (r: Report) => r.nodeClaims.map(({ instanceId: _i, providerID: _p, ...rest }) => rest);
+    expect(strip(other)).toEqual(strip(report));
+    expect(other.nodeClaims[0]?.instanceId).not.toBe(report.nodeClaims[0]?.instanceId);
+  });
+});
+
+describe('karpless simulate inputs', () => {
+  it('uses the embedded default NodePool when none is given, and says so', async () => {
+    const file = yamlFile('app.yaml', deployment('api', 3));
+    const json = await run('-f', file, '-o', 'json');
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as Report;
+    expect(report.warnings.some((w) => w.includes('embedded default NodePool "default"'))).toBe(true);
+    expect(report.summary.defaultNodePool).toBe('default');
+    expect(json.stderr).toContain('embedded default NodePool');
+    for (const claim of report.nodeClaims) {
+      expect(claim.nodePool).toBe('default');
+      expect(claim.arch).toBe('amd64');
+      expect((claim.labels as Record<string, string>)['karpenter.k8s.aws/instance-category']).toMatch(/^[cmr]$/);
+    }
+    expect(report.summary.scheduledPods).toBe(3);
+    const table = await run('-f', file);
+    expect(table.stdout.split('\n')[0]).toBe('Using the embedded default NodePool "default" (no NodePool was given).');
+  });
+
+  it('fills existing nodes first and reports them with their new pods', async () => {
+    const node = `apiVersion: v1
+kind: Node
+metadata:
+  name: ip-10-0-0-1.ec2.internal
+  labels:
+    kubernetes.io/arch: amd64
+    kubernetes.io/os: linux
+    topology.kubernetes.io/zone: us-east-1a
+    node.kubernetes.io/instance-type: m5.2xlarge
+    karpenter.sh/capacity-type: on-demand
+status:
+  allocatable: { cpu: 7910m, memory: 29Gi, pods: "58" }
+---
+`;
+    const file = yamlFile('cluster.yaml', node + deployment('api', 2));
+    const out = await run('-f', file, '-o', 'json');
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout) as Report;
+    expect(report.existingNodes).toEqual([
+      { name: 'ip-10-0-0-1.ec2.internal', pods: ['default/api-0', 'default/api-1'] },
+    ]);
+    expect(report.nodeClaims).toEqual([]);
+    expect(report.summary).toMatchObject({ pods: 2, scheduledPods: 2, nodeClaims: 0, costPerHour: 0 });
+  });
+
+  it('lists pods it cannot place with a reason, and still exits 0', async () => {
+    const extra = `      nodeSelector:
+        kubernetes.io/arch: s390x
+`;
+    const out = await run('-f', yamlFile('odd.yaml', deployment('odd', 1, extra)), '-o', 'json');
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout) as Report;
+    expect(report.unschedulable).toHaveLength(1);
+    expect(report.unschedulable[0]?.pod).toBe('default/odd-0');
+    expect(report.unschedulable[0]?.reason).toContain('default');
+    expect(report.summary).toMatchObject({ pods: 1, scheduledPods: 0 });
+  });
+
+  it('exits 2 on invalid input, naming file, document, object and field, with nothing on stdout', async () => {
+    const bad = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: broken
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }
+      requirements:
+        - key: karpenter.sh/capacity-type
+          operator: Inn
+          values: [spot]
+`;
+    const file = yamlFile('nodepool.yaml', bad);
+    const out = await run('-f', file);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain(`${file}#1 NodePool/broken: spec.template.spec.requirements[0].operator`);
+  });
+
+  it('exits 2 for a missing path, a bad --output and a bad --seed', async () => {
+    for (const argv of [
+      ['-f', '/no/such/place'],
+      ['-f', EXAMPLES, '--output', 'yaml'],
+      ['-f', EXAMPLES, '--seed', 'abc'],
+      [],
+    ]) {
+      const out = await run(...argv);
+      expect(out.code, argv.join(' ')).toBe(2);
+      expect(out.stdout, argv.join(' ')).toBe('');
+      expect(out.stderr.length, argv.join(' ')).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,0 +1,71 @@
+// `karpless simulate`: plans the given manifests onto new NodeClaims with the real engine, "launches" them on the
+// simulated cloud, and prints what it would run and what it costs.
+import type { Command } from 'commander';
+import { expandPods, loadManifests } from '../../shared/api';
+import { catalogEngine } from '../../shared/sim/default-engine';
+import { runSimulation } from '../../shared/sim/simulation';
+import { buildSimulateReport } from '../format/simulate-report';
+import { renderSimulateTable } from '../format/simulate-table';
+import { EXIT_OK, EXIT_USAGE } from '../io';
+import { addCatalogOption, resolveCatalog } from './catalog-option';
+import type { CommandContext, RegisterCommand } from './index';
+
+export interface SimulateOptions {
+  file: string[];
+  output: string;
+  seed: string;
+  catalog?: string;
+}
+
+export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): Promise<void> {
+  if (opts.output !== 'table' && opts.output !== 'json') {
+    ctx.io.err(`--output: "${opts.output}" is not one of table, json`);
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  const seed = Number(opts.seed);
+  if (!Number.isInteger(seed) || seed < 0) {
+    ctx.io.err(`--seed: "${opts.seed}" is not a non-negative integer`);
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  const set = await loadManifests(opts.file);
+  const expanded = expandPods(set);
+  const pods = expanded.pods;
+  if (pods.length >= 1000) ctx.io.err(`loaded ${pods.length} pods from ${opts.file.join(', ')}`);
+  const catalog = resolveCatalog(opts);
+  const result = await runSimulation(
+    {
+      pods,
+      nodes: set.nodes,
+      nodePools: set.nodePools,
+      nodeClasses: set.nodeClasses,
+      daemonSets: set.daemonSets,
+      pvcs: [...set.pvcs, ...expanded.pvcs],
+      pvs: set.pvs,
+      storageClasses: set.storageClasses,
+      namespaces: set.namespaces,
+      pdbs: set.pdbs,
+      warnings: [...set.warnings, ...expanded.warnings],
+    },
+    catalogEngine(catalog),
+    { seed, onProgress: pods.length >= 1000 ? (m) => ctx.io.err(m) : undefined },
+  );
+  const report = buildSimulateReport(result);
+  if (result.defaultNodePool) ctx.io.err(`warning: ${result.warnings.find((w) => w.startsWith('no NodePool given'))}`);
+  ctx.io.out(opts.output === 'json' ? JSON.stringify(report, null, 2) : renderSimulateTable(report));
+  ctx.result.code = EXIT_OK;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export const registerSimulate: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  const cmd = program
+    .command('simulate')
+    .description('Plan NodeClaims for manifests (files or folders of YAML) and show what would launch and its cost')
+    .requiredOption('-f, --file <path>', 'a YAML file or a folder of them (repeatable)', collect)
+    .option('-o, --output <format>', 'table or json', 'table')
+    .option('--seed <n>', 'seed for the simulated cloud (instance ids)', '1');
+  addCatalogOption(cmd);
+  cmd.action(async (opts: SimulateOptions) => runSimulate(ctx, opts));
+};
