@@ -91,8 +91,8 @@ describe('parseManifests', () => {
   });
 
   it('rejects an unsupported apiVersion of a Karpenter kind', () => {
-    expect(problemsOf(VALID_NODEPOOL.replace('karpenter.sh/v1', 'karpenter.sh/v1beta1'), 'np.yaml')).toEqual([
-      'np.yaml#1 NodePool/default: apiVersion: "karpenter.sh/v1beta1" is not supported for NodePool; use karpenter.sh/v1',
+    expect(problemsOf(VALID_NODEPOOL.replace('karpenter.sh/v1', 'karpenter.sh/v2'), 'np.yaml')).toEqual([
+      'np.yaml#1 NodePool/default: apiVersion: "karpenter.sh/v2" is not supported for NodePool; use karpenter.sh/v1',
     ]);
   });
 

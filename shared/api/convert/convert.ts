@@ -5,10 +5,16 @@ import type { SourceDocument } from '../documents';
 import { Problems } from '../problems';
 import { convertNodeTemplate } from './node-template';
 import { type ConvertedProvisioner, convertProvisioner } from './provisioner';
+import { convertNodeClassV1beta1, convertNodePoolV1beta1 } from './v1beta1';
 import { convertWorkload } from './workloads';
 
 const isProvisioner = (d: Obj) => d.kind === 'Provisioner' && d.apiVersion === 'karpenter.sh/v1alpha5';
 const isNodeTemplate = (d: Obj) => d.kind === 'AWSNodeTemplate' && d.apiVersion === 'karpenter.k8s.aws/v1alpha1';
+const isBetaNodePool = (d: Obj) => d.kind === 'NodePool' && d.apiVersion === 'karpenter.sh/v1beta1';
+const isBetaNodeClass = (d: Obj) => d.kind === 'EC2NodeClass' && d.apiVersion === 'karpenter.k8s.aws/v1beta1';
+/** Documents that become node classes, and ones that become NodePools. */
+const isLegacyClass = (d: Obj) => isNodeTemplate(d) || isBetaNodeClass(d);
+const isLegacyPool = (d: Obj) => isProvisioner(d) || isBetaNodePool(d);
 
 const nameOf = (d: Obj): string =>
   isObj(d.metadata) && typeof d.metadata.name === 'string' && d.metadata.name ? d.metadata.name : '<unnamed>';
@@ -18,7 +24,7 @@ const problemsFor = (d: SourceDocument) =>
 
 /** Returns the documents with v1alpha5 objects replaced by v1 ones; problems go to `errors` and `warnings`. */
 export function convertLegacy(source: SourceDocument[], errors: string[], warnings: string[]): SourceDocument[] {
-  if (!source.some((d) => isProvisioner(d.raw) || isNodeTemplate(d.raw) || isPodBearing(d.raw))) return source;
+  if (!source.some((d) => isLegacyPool(d.raw) || isLegacyClass(d.raw) || isPodBearing(d.raw))) return source;
   // Problems are reported in input order, whatever order the documents are converted in.
   const reports = new Map<SourceDocument, Problems>();
   const report = (d: SourceDocument, p: Problems) => reports.set(d, p);
@@ -26,19 +32,23 @@ export function convertLegacy(source: SourceDocument[], errors: string[], warnin
   const classes = new Map<string, { doc: SourceDocument; kubelet?: string; clones: SourceDocument[] }>();
   const converted = new Map<SourceDocument, SourceDocument[]>();
   for (const d of source) {
-    if (!isNodeTemplate(d.raw)) continue;
+    if (!isLegacyClass(d.raw)) continue;
     const p = problemsFor(d);
-    const nodeClass = convertNodeTemplate(p, d.raw);
-    p.warn('', `converted to EC2NodeClass/${nameOf(d.raw)} (karpenter.k8s.aws/v1)`);
+    let nodeClass: Obj;
+    if (isBetaNodeClass(d.raw)) nodeClass = convertNodeClassV1beta1(p, d.raw);
+    else {
+      nodeClass = convertNodeTemplate(p, d.raw);
+      p.warn('', `converted to EC2NodeClass/${nameOf(d.raw)} (karpenter.k8s.aws/v1)`);
+    }
     report(d, p);
     const doc = { ...d, raw: nodeClass };
     classes.set(nameOf(d.raw), { doc, clones: [] });
     converted.set(d, [doc]);
   }
   for (const d of source) {
-    if (isProvisioner(d.raw)) {
+    if (isLegacyPool(d.raw)) {
       const p = problemsFor(d);
-      const result = convertProvisioner(p, d.raw);
+      const result = isBetaNodePool(d.raw) ? convertNodePoolV1beta1(p, d.raw) : convertProvisioner(p, d.raw);
       const out: SourceDocument[] = [{ ...d, raw: result.nodePool }];
       if (result.inlineNodeClass) {
         if (result.kubelet) (result.inlineNodeClass.spec as Obj).kubelet = result.kubelet;
@@ -63,7 +73,7 @@ export function convertLegacy(source: SourceDocument[], errors: string[], warnin
     // A document that failed to convert is reported once, in its own terms, not again as the v1 object.
     if (problems && problems.errors.length > 0) continue;
     out.push(...(converted.get(d) ?? [d]));
-    if (isNodeTemplate(d.raw)) out.push(...(classes.get(nameOf(d.raw))?.clones ?? []));
+    if (isLegacyClass(d.raw)) out.push(...(classes.get(nameOf(d.raw))?.clones ?? []));
   }
   return out;
 }
@@ -85,10 +95,7 @@ function attachKubelet(
   const wanted = JSON.stringify(result.kubelet ?? null);
   if (!entry) {
     if (result.kubelet) {
-      p.warn(
-        'spec.kubeletConfiguration',
-        `AWSNodeTemplate/${result.nodeClassName} is not among the manifests; dropped`,
-      );
+      p.warn('', `kubelet settings dropped: node class ${result.nodeClassName} is not among the converted manifests`);
     }
     return;
   }
@@ -110,9 +117,7 @@ function attachKubelet(
     nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: cloneName },
   };
   p.warn(
-    'spec.kubeletConfiguration',
-    `differs from another Provisioner using ${describeNodeClass(result.nodeClassName)}; v1 keeps kubelet on the EC2NodeClass, so EC2NodeClass/${cloneName} is created for this NodePool`,
+    '',
+    `kubelet settings differ from another NodePool using node class ${result.nodeClassName}; v1 keeps kubelet on the EC2NodeClass, so EC2NodeClass/${cloneName} is created for this NodePool`,
   );
 }
-
-const describeNodeClass = (name: string) => `AWSNodeTemplate/${name}`;
