@@ -3,13 +3,15 @@
 import { createHash } from 'node:crypto';
 import {
   CreateLaunchTemplateCommand,
+  DeleteLaunchTemplateCommand,
   type EC2Client,
   type LaunchTemplateBlockDeviceMappingRequest,
+  paginateDescribeLaunchTemplates,
   type RequestLaunchTemplateData,
 } from '@aws-sdk/client-ec2';
 import type { BlockDeviceMapping, EC2NodeClassSpec } from '../../api/karpenter';
 import type { AmiFamily } from './amis';
-import { toTagList } from './tags';
+import { TagKarplessCluster, toTagList } from './tags';
 
 export interface LaunchConfig {
   cluster: string;
@@ -153,4 +155,30 @@ export class LaunchTemplates {
   forget(name: string): void {
     this.known.delete(name);
   }
+}
+
+/**
+ * Deletes this cluster's launch templates that are not in `keep` (templates of configurations no longer in use;
+ * or all of them at teardown). Found by the cluster tag, so another cluster's templates are never touched.
+ */
+export async function deleteUnusedLaunchTemplates(
+  ec2: EC2Client,
+  cluster: string,
+  keep: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
+  const deleted: string[] = [];
+  const filters = [{ Name: `tag:${TagKarplessCluster}`, Values: [cluster] }];
+  for await (const page of paginateDescribeLaunchTemplates({ client: ec2 }, { Filters: filters })) {
+    for (const lt of page.LaunchTemplates ?? []) {
+      const name = lt.LaunchTemplateName;
+      if (!name || keep.has(name) || !name.startsWith(`karpless/${cluster}/`)) continue;
+      try {
+        await ec2.send(new DeleteLaunchTemplateCommand({ LaunchTemplateName: name }));
+        deleted.push(name);
+      } catch (err) {
+        if (!/NotFound/.test(String((err as { name?: string }).name))) throw err;
+      }
+    }
+  }
+  return deleted;
 }
