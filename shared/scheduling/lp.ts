@@ -41,7 +41,10 @@ export function solveCoveringLp(demand: readonly number[], columns: readonly LpC
   }
   if (!highs) throw new Error(`HiGHS LP solver unavailable: ${loadError ?? 'not loaded'}`);
   const lines: string[] = ['Minimize', ' obj:'];
-  const usable = columns.map((c, j) => ({ c, j })).filter(({ c }) => Number.isFinite(c.price) && c.price >= 0);
+  const usable = undominated(
+    columns.map((c, j) => ({ c, j })).filter(({ c }) => Number.isFinite(c.price) && c.price >= 0),
+    rows.map((r) => r.i),
+  );
   pushTerms(
     lines,
     usable.map(({ c, j }) => [c.price, j]),
@@ -67,6 +70,53 @@ export function solveCoveringLp(demand: readonly number[], columns: readonly LpC
     return col?.Primal ?? 0;
   });
   return { cost: sol.ObjectiveValue, duals, counts };
+}
+
+/**
+ * Drops columns another column beats per dollar on every row: in the relaxation they are never needed, and types of
+ * one family in different sizes are often near-multiples of each other. Keeps the LP small and fast.
+ */
+function undominated<T extends { c: LpColumn }>(cols: T[], rows: number[]): T[] {
+  const per = cols.map(({ c }) => rows.map((i) => (c.supply[i] ?? 0) / Math.max(c.price, 1e-12)));
+  const keep: T[] = [];
+  for (let a = 0; a < cols.length; a++) {
+    const pa = per[a] as number[];
+    let dominated = false;
+    for (let b = 0; b < cols.length && !dominated; b++) {
+      if (a === b) continue;
+      const pb = per[b] as number[];
+      let geq = true;
+      let strict = false;
+      for (let k = 0; k < pa.length; k++) {
+        const x = pa[k] as number;
+        const y = pb[k] as number;
+        if (y < x * (1 - 1e-12)) {
+          geq = false;
+          break;
+        }
+        if (y > x * (1 + 1e-12)) strict = true;
+      }
+      // Equal columns: keep the first only.
+      if (geq && (strict || b < a)) dominated = true;
+    }
+    if (!dominated) keep.push(cols[a] as T);
+  }
+  return keep;
+}
+
+// Warm the WebAssembly code paths once at load, so the first solve in a process is not several times slower.
+if (highs) {
+  try {
+    solveCoveringLp(
+      [4, 8],
+      [
+        { price: 1, supply: [2, 4] },
+        { price: 1.5, supply: [2, 8] },
+      ],
+    );
+  } catch {
+    // A failed warm-up only costs speed; the real solve reports its own error.
+  }
 }
 
 function pushTerms(lines: string[], terms: [number, number][]): void {

@@ -7,7 +7,7 @@ import type { ResourceList } from '../api/resources';
 import { chooseTarget, computeDuals, dotProductScore, dualValue, type WaitingGroup } from './cost';
 import { ExistingNode, safePodRequests } from './existingnode';
 import { formatHostPort, HostPortUsage } from './hostports';
-import { type TypeOption, typeCompatible } from './instancetypes';
+import { cheapestOffering, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall } from './nodeclaim';
 import { type PodBase, type PodShape, PodShapes } from './podshape';
@@ -61,6 +61,9 @@ export class Scheduler {
   private readonly waiting = new Map<number, Waiting>();
   private readonly buckets = new Map<string, Bucket>();
   private bucketList: Bucket[] = [];
+  private readonly bucketKeys = new Map<Bucket, string>();
+  private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
+  private waitingCount = 0;
   private readonly noNodeFits = new Set<number>();
   private readonly domainCache = new Map<string, string[]>();
   private readonly templateDomainCache = new Map<string, string[]>();
@@ -213,6 +216,7 @@ export class Scheduler {
       }
       g.remaining++;
       g.bucket.remaining++;
+      this.waitingCount++;
       g.members.push(q);
     }
     this.computeAllDuals(queue);
@@ -304,6 +308,7 @@ export class Scheduler {
     if (!b) {
       b = { shape, remaining: 0, value: 0, simple: shape.groups.length === 0, groups: [] };
       this.buckets.set(key, b);
+      this.bucketKeys.set(b, key);
       this.bucketList.push(b);
     }
     return b;
@@ -316,6 +321,7 @@ export class Scheduler {
     if (g && g.remaining > 0) {
       g.remaining--;
       g.bucket.remaining--;
+      this.waitingCount--;
       if (g.bucket.remaining === 0) this.bucketList = this.bucketList.filter((x) => x.remaining > 0);
     }
   }
@@ -606,16 +612,7 @@ export class Scheduler {
     const preferSpot = allowsSpot(reqs) && options.some((o) => o.offerings.some((x) => x.capacityType === 'spot'));
     const candidate = new Uint8Array(t.types.length);
     for (const o of options) candidate[o.index] = 1;
-    const choice = chooseTarget(
-      t.ranked,
-      (o) => candidate[o.index] === 1,
-      shape,
-      this.bucketList,
-      reqs,
-      preferSpot,
-      (s, o) => this.canShare(t, s, o),
-      t.duals,
-    );
+    const choice = this.target(t, shape, reqs, preferSpot, candidate);
     if (!choice) return 'no instance type has an available offering';
     const allOptions = t.types.filter((o) => typeCompatible(o, reqs) && t.withinLimits(o.capacity));
     const claim = new InflightClaim(
@@ -633,6 +630,38 @@ export class Scheduler {
     this.commit(claim, pod, shape);
     this.fill(claim);
     return undefined;
+  }
+
+  /**
+   * The target type for a new claim. Choices are reused while the waiting pool has not shrunk by more than a tenth
+   * since they were made: openings of one pod shape in a row would otherwise repeat the same search.
+   */
+  private target(
+    t: NodeClaimTemplate,
+    shape: PodShape,
+    reqs: Requirements,
+    preferSpot: boolean,
+    candidate: Uint8Array,
+  ) {
+    const bucket = this.waiting.get(shape.baseId)?.bucket;
+    const key = `${t.name}|${shape.level}|${bucket ? this.bucketKeys.get(bucket) : shape.id}|${reqs}`;
+    const hit = this.targetCache.get(key);
+    if (hit && candidate[hit.option.index] === 1 && this.waitingCount >= hit.waiting * 0.9) {
+      const price = cheapestOffering(hit.option.offerings, reqs, preferSpot)?.price;
+      if (price !== undefined) return { option: hit.option, price };
+    }
+    const choice = chooseTarget(
+      t.ranked,
+      (o) => candidate[o.index] === 1,
+      shape,
+      this.bucketList,
+      reqs,
+      preferSpot,
+      (s, o) => this.canShare(t, s, o),
+      t.duals,
+    );
+    if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waitingCount });
+    return choice;
   }
 
   private merged(t: NodeClaimTemplate, shape: PodShape): Requirements {

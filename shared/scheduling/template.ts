@@ -174,10 +174,14 @@ export class NodeClaimTemplate {
   offeringRequirements(types: readonly TypeOption[], reqs: Requirements): Requirements {
     const zones = new Set<string>();
     const cts = new Set<string>();
+    const zoneReq = reqs.get(LabelZone);
+    const ctReq = reqs.get(LabelCapacityType);
     for (const t of types) {
-      for (const o of allowedOfferings(t.offerings, reqs)) {
-        zones.add(o.zone);
-        cts.add(o.capacityType);
+      for (const o of t.offerings) {
+        if ((!zoneReq || zoneReq.has(o.zone)) && (!ctReq || ctReq.has(o.capacityType))) {
+          zones.add(o.zone);
+          cts.add(o.capacityType);
+        }
       }
     }
     const out = reqs.clone();

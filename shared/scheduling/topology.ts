@@ -118,24 +118,20 @@ export class Topology {
   check(shape: TopologyShape, bin: Requirements, hostname: string): TopologyCheck {
     const inverse = this.inverseOf(shape);
     if (shape.groups.length === 0 && inverse.length === 0) return NO_REQUIREMENTS;
-    let narrowed: Map<string, Requirement> | undefined;
-    const current = (key: string) => narrowed?.get(key) ?? bin.get(key);
-    const pin = (key: string, r: Requirement) => {
-      narrowed ??= new Map();
-      narrowed.set(key, r);
-    };
+    // Pinned requirements stay in a short array: a pod rarely constrains more than one or two keys.
+    let pinned: Requirement[] | undefined;
     for (const g of shape.groups) {
       if (g.isHostname) {
         const why = this.hostnameCheck(g, shape, hostname);
         if (why) return { ok: false, reason: why };
         continue;
       }
-      const binReq = current(g.key);
+      const binReq = currentRequirement(pinned, bin, g.key);
       if (!binReq) return { ok: false, reason: `${g.describe()}: the node has no ${g.key} label` };
       const domains = this.domainsOf(shape, g.key);
       const chosen = this.chooseDomain(g, shape, domains, binReq);
       if (chosen === undefined) return { ok: false, reason: this.failure(g, domains) };
-      pin(g.key, Requirement.of(g.key, 'In', [chosen]));
+      if (binReq.complement || binReq.values.size !== 1) pinned = pin(pinned, Requirement.of(g.key, 'In', [chosen]));
     }
     for (const g of inverse) {
       if (g.owners.size === 0) continue;
@@ -145,16 +141,18 @@ export class Topology {
         }
         continue;
       }
-      const binReq = current(g.key);
+      const binReq = currentRequirement(pinned, bin, g.key);
       if (!binReq) continue;
-      const forbidden = [...g.owners.entries()].filter(([, n]) => n > 0).map(([d]) => d);
+      const forbidden: string[] = [];
+      for (const [d, n] of g.owners) if (n > 0 && binReq.has(d)) forbidden.push(d);
+      if (forbidden.length === 0) continue;
       const allowed = binReq.intersect(Requirement.of(g.key, 'NotIn', forbidden));
       if (allowed.size === 0) {
         return { ok: false, reason: `${g.describe()} of pods in ${forbidden.sort().join(', ')} forbids them` };
       }
-      pin(g.key, allowed);
+      pinned = pin(pinned, allowed);
     }
-    return narrowed ? { ok: true, requirements: [...narrowed.values()] } : NO_REQUIREMENTS;
+    return pinned ? { ok: true, requirements: pinned } : NO_REQUIREMENTS;
   }
 
   private hostnameCheck(g: TopologyGroup, shape: TopologyShape, hostname: string): string | undefined {
@@ -238,6 +236,23 @@ export class Topology {
 }
 
 const NO_REQUIREMENTS: TopologyCheck = { ok: true, requirements: [] };
+
+function currentRequirement(
+  pinned: Requirement[] | undefined,
+  bin: Requirements,
+  key: string,
+): Requirement | undefined {
+  if (pinned) for (const r of pinned) if (r.key === key) return r;
+  return bin.get(key);
+}
+
+function pin(pinned: Requirement[] | undefined, r: Requirement): Requirement[] {
+  const out = pinned ?? [];
+  const i = out.findIndex((x) => x.key === r.key);
+  if (i >= 0) out[i] = r;
+  else out.push(r);
+  return out;
+}
 
 function single(r: Requirement | undefined): string | undefined {
   if (!r || r.complement || r.values.size !== 1) return undefined;
