@@ -61,10 +61,7 @@ const HANDLERS: Record<string, KindHandler> = {
   Pod: {
     namespaced: true,
     validate: validatePod,
-    add: (set, d) => {
-      const pod = d as unknown as Pod;
-      set.pods.push({ ...pod, metadata: { ...pod.metadata, namespace: pod.metadata.namespace ?? 'default' } });
-    },
+    add: (set, d) => set.pods.push(d as unknown as Pod),
   },
   Deployment: { namespaced: true, validate: validateWorkload, add: push('deployments') },
   ReplicaSet: { namespaced: true, validate: validateWorkload, add: push('replicaSets') },
@@ -135,7 +132,8 @@ export function buildManifestSet(source: SourceDocument[], errors: string[]): Bu
       continue;
     }
     seen.set(id, `${ref.file}#${ref.doc}`);
-    handler.add(set, d.raw);
+    // Namespaced objects always carry their namespace, so consumers can match pods, claims and budgets by it.
+    handler.add(set, handler.namespaced ? { ...d.raw, metadata: { ...meta, namespace: ns } } : d.raw);
     if (ref.kind === 'NodePool') {
       const className = (((d.raw.spec as Obj).template as Obj).spec as Obj).nodeClassRef as Obj;
       nodePoolRefs.push({ ref, className: String(className.name) });

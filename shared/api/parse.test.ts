@@ -157,3 +157,15 @@ describe('loadManifests', () => {
     expect(set.nodePools[0]?.spec.template.spec.nodeClassRef.name).toBe(set.nodeClasses[0]?.metadata.name);
   });
 });
+
+describe('namespaces', () => {
+  it('gives every namespaced object the default namespace when it has none', () => {
+    const set = parseManifests(
+      'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\nspec: {}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b, namespace: shop}\nspec: {maxUnavailable: 1}\n---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: v}\nspec: {}\n',
+      'ns.yaml',
+    );
+    expect(set.pvcs[0]?.metadata.namespace).toBe('default');
+    expect(set.pdbs[0]?.metadata.namespace).toBe('shop');
+    expect(set.pvs[0]?.metadata.namespace).toBeUndefined();
+  });
+});
