@@ -1,4 +1,5 @@
 import { CreateFleetCommand, CreateLaunchTemplateCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import { CreateInstanceProfileCommand } from '@aws-sdk/client-iam';
 import { DecodeAuthorizationMessageCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -382,5 +383,48 @@ describe('AwsCloudProvider instances', () => {
       amiFamily: 'AL2023',
     });
     expect(await p.isDrifted(claim, groups)).toMatch(/^SecurityGroupDrift/);
+  });
+});
+
+describe('AwsCloudProvider pre-launch failures', () => {
+  it('names the IAM action when instance-profile creation is denied', async () => {
+    aws.iam
+      .on(CreateInstanceProfileCommand)
+      .rejects(
+        awsError(
+          'AccessDenied',
+          'User: arn:aws:sts::1:assumed-role/karpless/fn is not authorized to perform: iam:CreateInstanceProfile on resource: arn:aws:iam::1:instance-profile/karpless/x',
+        ),
+      );
+    const err = (await provider()
+      .create(request())
+      .catch((e: unknown) => e)) as LaunchError;
+    expect(err).toBeInstanceOf(LaunchError);
+    expect(err.kind).toBe('unauthorized');
+    expect(err.message).toContain('missing IAM permission iam:CreateInstanceProfile');
+  });
+
+  it('names ec2:CreateLaunchTemplate when template creation is denied', async () => {
+    aws.ec2
+      .on(CreateLaunchTemplateCommand)
+      .rejects(awsError('UnauthorizedOperation', 'You are not authorized to perform this operation.'));
+    const err = (await provider()
+      .create(request())
+      .catch((e: unknown) => e)) as LaunchError;
+    expect(err.kind).toBe('unauthorized');
+    expect(err.message).toContain('ec2:CreateLaunchTemplate');
+    expect(aws.ec2.commandCalls(CreateFleetCommand)).toHaveLength(0);
+  });
+
+  it('reports user data that cannot be merged as invalid configuration', async () => {
+    const nodeClass = makeNodeClass({
+      amiSelectorTerms: [{ alias: 'bottlerocket@latest' }],
+      userData: '[settings\nbroken',
+    });
+    const err = (await provider()
+      .create(request({ nodeClass }))
+      .catch((e: unknown) => e)) as LaunchError;
+    expect(err.kind).toBe('invalid-config');
+    expect(err.message).toContain('Bottlerocket userData must be TOML');
   });
 });

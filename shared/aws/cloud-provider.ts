@@ -84,7 +84,10 @@ export class AwsCloudProvider implements CloudProvider {
     const existing = await this.findByClaim(claim);
     if (existing) return existing;
 
-    const resolved = await this.resolver.resolve(request.nodeClass);
+    const resolved = await this.classified(
+      'EC2NodeClass resolution (ec2:Describe*, ssm:GetParameter, iam:*InstanceProfile)',
+      () => this.resolver.resolve(request.nodeClass),
+    );
     if (resolved.ready.status !== 'True' || !resolved.instanceProfile) {
       throw new LaunchError('invalid-config', resolved.ready.message || `EC2NodeClass ${resolved.name} is not ready`);
     }
@@ -97,7 +100,9 @@ export class AwsCloudProvider implements CloudProvider {
       );
     }
     const overrides = fleetOverrides(request.instanceTypes, capacityType, resolved.subnetByZone, archs);
-    const templates = await this.ensureTemplates(request, resolved, capacityType, overrides);
+    const templates = await this.classified('ec2:CreateLaunchTemplate', () =>
+      this.ensureTemplates(request, resolved, capacityType, overrides),
+    );
     const tags = instanceTags(this.o.cluster.name, claim, request.nodeClass.spec.tags);
     const input = createFleetInput({ claim, capacityType, templates, tags });
 
@@ -212,6 +217,20 @@ export class AwsCloudProvider implements CloudProvider {
     const instance = await this.get(claim.instanceId);
     if (!instance || instance.state === 'terminated') return undefined;
     return driftReason(instance, await this.resolver.resolve(nodeClass));
+  }
+
+  /** Runs a pre-launch step, turning an SDK failure into the port's LaunchError (unauthorized names the action). */
+  private async classified<T>(action: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (err) {
+      if (err instanceof LaunchError || err instanceof InsufficientCapacityError) throw err;
+      if (!(err instanceof Error) || !('$metadata' in err || 'Code' in err)) {
+        // Not an AWS service error: invalid input (a bad volume size, userData that does not parse, ...).
+        throw new LaunchError('invalid-config', `${action}: ${(err as Error).message}`);
+      }
+      throw await classifyLaunchFailure(errorCode(err), err.message, action, this.o.sts);
+    }
   }
 
   private async findByClaim(claim: NodeClaim): Promise<CloudInstance | undefined> {
