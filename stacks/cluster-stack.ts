@@ -1,0 +1,149 @@
+// One stack per cluster, `karpless-<cluster>`: queues, table, functions, EventBridge rules and schedules, node and
+// forwarder identities, EKS access entries, alarms and a dashboard.
+import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { ClusterConfig } from './config';
+import { stackName } from './constants';
+import { FunctionAccessEntries } from './constructs/cluster-access';
+import { ControlFunctions } from './constructs/control-functions';
+import { ForwarderIdentity } from './constructs/forwarder-identity';
+import { InterruptionRules } from './constructs/interruption-rules';
+import { NodeIdentity } from './constructs/node-identity';
+import { Operations } from './constructs/operations';
+import { ControlQueues } from './constructs/queues';
+import { Schedules } from './constructs/schedules';
+import { StateTable } from './constructs/state-table';
+import {
+  checkTopology,
+  FUNCTION_NAMES,
+  FUNCTIONS,
+  type FunctionName,
+  type FunctionSpec,
+  type QueueName,
+} from './functions';
+
+export interface ClusterStackProps extends StackProps {
+  config: ClusterConfig;
+  /** Tests point every function at one stub entry; real synths use the entries of stacks/functions.ts. */
+  entryOverride?: string;
+  specs?: Readonly<Record<FunctionName, FunctionSpec>>;
+}
+
+export class ClusterStack extends Stack {
+  readonly queues: ControlQueues;
+  readonly table: StateTable;
+  readonly functions: ControlFunctions;
+  readonly nodeIdentity: NodeIdentity;
+  readonly forwarder: ForwarderIdentity;
+  readonly operations: Operations;
+
+  constructor(scope: Construct, props: ClusterStackProps) {
+    const { config } = props;
+    super(scope, stackName(config.name), {
+      ...props,
+      env: { account: config.account, region: config.region },
+      description: `Karpless serverless node autoscaling for EKS cluster ${config.name}`,
+    });
+    const specs = props.specs ?? FUNCTIONS;
+    checkTopology(specs);
+    Tags.of(this).add('karpless.dev/cluster', config.name);
+    for (const [key, value] of Object.entries(config.tags)) Tags.of(this).add(key, value);
+
+    const consumerTimeout = (queue: QueueName) => {
+      const consumer = FUNCTION_NAMES.find((n) => {
+        const t = specs[n].trigger;
+        return 'queue' in t && t.queue === queue;
+      });
+      // Lambda requires the visibility timeout to cover the function timeout; twice that leaves room for retries.
+      return Duration.seconds(2 * (consumer ? specs[consumer].timeoutSeconds : 60) + 30);
+    };
+    this.queues = new ControlQueues(this, 'Queues', {
+      encryption: config.queueEncryption,
+      visibility: {
+        events: consumerTimeout('events'),
+        interruption: consumerTimeout('interruption'),
+        termination: consumerTimeout('termination'),
+      },
+    });
+    this.table = new StateTable(this, 'State');
+    this.nodeIdentity = new NodeIdentity(this, 'Node', config.name);
+
+    this.functions = new ControlFunctions(this, 'Functions', {
+      config,
+      specs,
+      entryOverride: props.entryOverride,
+      queues: {
+        events: this.queues.events,
+        interruption: this.queues.interruption,
+        termination: this.queues.termination,
+      },
+      permissions: {
+        cluster: config.name,
+        table: this.table.table,
+        instanceIdIndex: this.table.instanceIdIndex,
+        eventsQueue: this.queues.events,
+        terminationQueue: this.queues.termination,
+        queueKey: this.queues.key,
+        nodeRole: this.nodeIdentity.role,
+        instanceProfileArn: this.nodeIdentity.instanceProfile.instanceProfileArn,
+      },
+      environment: {
+        CLUSTER_NAME: config.name,
+        KUBERNETES_VERSION: config.kubernetesVersion,
+        TABLE_NAME: this.table.table.tableName,
+        INSTANCE_ID_INDEX: this.table.instanceIdIndex,
+        EVENTS_QUEUE_URL: this.queues.events.queueUrl,
+        TERMINATION_QUEUE_URL: this.queues.termination.queueUrl,
+        NODE_ROLE_NAME: this.nodeIdentity.role.roleName,
+        NODE_ROLE_ARN: this.nodeIdentity.role.roleArn,
+        INSTANCE_PROFILE_NAME: this.nodeIdentity.instanceProfile.instanceProfileName,
+        REBALANCE: config.interruption.rebalance,
+        BIND_PODS: String(config.bindPods),
+      },
+    });
+
+    new InterruptionRules(this, 'InterruptionRules', this.queues.interruption);
+    new Schedules(this, 'Schedules', {
+      cluster: config.name,
+      sweepSchedule: config.sweepSchedule,
+      gcSchedule: config.gcSchedule,
+      eventsQueue: this.queues.events,
+      queueKey: this.queues.key,
+      gcFunction: this.functions.functions.gc,
+    });
+    new FunctionAccessEntries(this, 'FunctionAccess', config.name, this.functions.roles);
+    this.forwarder = new ForwarderIdentity(
+      this,
+      'Forwarder',
+      config.name,
+      config.forwarder,
+      this.queues.events,
+      this.queues.key,
+    );
+    this.operations = new Operations(this, 'Operations', {
+      cluster: config.name,
+      alarms: config.alarms,
+      queues: this.queues.all,
+      functions: FUNCTION_NAMES.map((name) => ({
+        name,
+        fn: this.functions.functions[name],
+        timeoutSeconds: specs[name].timeoutSeconds,
+      })),
+    });
+
+    new CfnOutput(this, 'EventsQueueUrl', {
+      value: this.queues.events.queueUrl,
+      description: 'karpless forwarder manifest --queue-url',
+    });
+    new CfnOutput(this, 'ForwarderRoleArn', {
+      value: this.forwarder.role.roleArn,
+      description: 'karpless forwarder manifest --role-arn',
+    });
+    new CfnOutput(this, 'NodeRoleName', {
+      value: this.nodeIdentity.role.roleName,
+      description: 'EC2NodeClass spec.role',
+    });
+    new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+    new CfnOutput(this, 'DashboardName', { value: this.operations.dashboard.dashboardName });
+  }
+}

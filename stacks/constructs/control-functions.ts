@@ -1,0 +1,195 @@
+// The six functions as NodejsFunction (esbuild from the local devDependency, minified ESM, Node 22, arm64), each
+// with its own role holding only the permission groups its spec lists, its own log group, and its trigger.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, Fn, Validations } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { METRIC_NAMESPACE } from '../../functions/middleware/metric-names';
+import type { ClusterConfig } from '../config';
+import { functionName } from '../constants';
+import { FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec, type QueueName } from '../functions';
+import { CREATED_RESOURCE_TYPES, type PermissionContext, statementsFor } from '../permissions';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ControlFunctionsProps {
+  config: ClusterConfig;
+  permissions: PermissionContext;
+  queues: Record<QueueName, sqs.IQueue>;
+  environment: Record<string, string>;
+  /** Tests point every function at one stub entry so they need neither the handlers nor a bundle. */
+  entryOverride?: string;
+  specs?: Readonly<Record<FunctionName, FunctionSpec>>;
+}
+
+/** The esbuild settings of every function, exported so a test can assert them without bundling. */
+export function bundlingOptions(): nodejs.BundlingOptions {
+  return {
+    minify: true,
+    sourceMap: true,
+    sourcesContent: false,
+    target: 'node22',
+    format: nodejs.OutputFormat.ESM,
+    mainFields: ['module', 'main'],
+    // Some dependencies are CommonJS and call require(); an ESM bundle needs it defined.
+    banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    // The Node 22 runtime ships AWS SDK v3: leaving it out keeps bundles small and cold starts short.
+    externalModules: ['@aws-sdk/*'],
+    forceDockerBundling: false,
+  };
+}
+
+export class ControlFunctions extends Construct {
+  readonly functions = {} as Record<FunctionName, nodejs.NodejsFunction>;
+  readonly logGroups = {} as Record<FunctionName, logs.LogGroup>;
+  readonly roles = {} as Record<FunctionName, iam.Role>;
+
+  constructor(scope: Construct, id: string, props: ControlFunctionsProps) {
+    super(scope, id);
+    const specs = props.specs ?? FUNCTIONS;
+    const { config } = props;
+    const vpc = vpcSettings(this, config);
+
+    for (const name of FUNCTION_NAMES) {
+      const spec = specs[name];
+      const logGroup = new logs.LogGroup(this, `${pascal(name)}Logs`, {
+        logGroupName: `/aws/lambda/${functionName(config.name, name)}`,
+        retention: config.logRetentionDays as logs.RetentionDays,
+      });
+      const role = new iam.Role(this, `${pascal(name)}Role`, {
+        assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+        description: `Karpless ${name} function of cluster ${config.name}`,
+      });
+      const policy = new iam.Policy(this, `${pascal(name)}Policy`, {
+        statements: [
+          new iam.PolicyStatement({
+            sid: 'WriteOwnLogs',
+            actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+            resources: [logGroup.logGroupArn],
+          }),
+          ...spec.permissions.flatMap((p) => statementsFor(p, props.permissions)),
+          ...(vpc ? [vpcNetworkInterfaceStatement()] : []),
+        ],
+      });
+      role.attachInlinePolicy(policy);
+      acknowledgeScopedWildcards(policy);
+
+      const fn = new nodejs.NodejsFunction(this, pascal(name), {
+        functionName: functionName(config.name, name),
+        description: spec.description,
+        entry: props.entryOverride ?? join(REPO_ROOT, spec.entry),
+        handler: 'handler',
+        projectRoot: REPO_ROOT,
+        depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: spec.memoryMiB,
+        timeout: Duration.seconds(spec.timeoutSeconds),
+        role,
+        logGroup,
+        loggingFormat: lambda.LoggingFormat.JSON,
+        bundling: bundlingOptions(),
+        environment: {
+          ...props.environment,
+          KARPLESS_FUNCTION: name,
+          POWERTOOLS_SERVICE_NAME: name,
+          POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
+          NODE_OPTIONS: '--enable-source-maps',
+        },
+        ...(vpc && { vpc: vpc.vpc, vpcSubnets: { subnets: vpc.subnets }, securityGroups: vpc.securityGroups }),
+      });
+      // The inline policy must exist before the event source mapping validates the role.
+      fn.node.addDependency(policy);
+      Validations.of(fn).acknowledge({
+        id: 'AwsSolutions-L1',
+        reason: 'Node.js 22 is the runtime the bundles target (esbuild target node22) and the project tests on.',
+      });
+      this.functions[name] = fn;
+      this.logGroups[name] = logGroup;
+      this.roles[name] = role;
+    }
+
+    for (const name of FUNCTION_NAMES) {
+      const trigger = specs[name].trigger;
+      const fn = this.functions[name];
+      if ('queue' in trigger) {
+        fn.addEventSource(
+          new SqsEventSource(props.queues[trigger.queue], {
+            batchSize: trigger.batchSize,
+            reportBatchItemFailures: true,
+          }),
+        );
+      } else if ('invokedBy' in trigger) {
+        const caller = this.functions[trigger.invokedBy];
+        // The unqualified ARN only: no version or alias wildcard.
+        this.roles[trigger.invokedBy].addToPrincipalPolicy(
+          new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
+        );
+        caller.addEnvironment(`${name.toUpperCase()}_FUNCTION_NAME`, fn.functionName);
+      }
+    }
+  }
+}
+
+function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+function vpcSettings(scope: Construct, config: ClusterConfig) {
+  if (config.endpoint.access !== 'private') return undefined;
+  const { vpcId, subnetIds, securityGroupIds } = config.endpoint;
+  return {
+    // Explicit subnets need no real AZ list; looking AZs up would make synth call AWS.
+    vpc: ec2.Vpc.fromVpcAttributes(scope, 'Vpc', { vpcId, availabilityZones: Fn.getAzs() }),
+    subnets: subnetIds.map((id, i) => ec2.Subnet.fromSubnetId(scope, `Subnet${i}`, id)),
+    securityGroups: securityGroupIds.map((id, i) => ec2.SecurityGroup.fromSecurityGroupId(scope, `Sg${i}`, id)),
+  };
+}
+
+function vpcNetworkInterfaceStatement(): iam.PolicyStatement {
+  return new iam.PolicyStatement({
+    sid: 'AttachToClusterVpc',
+    // What AWSLambdaVPCAccessExecutionRole grants, inline; Lambda manages these ENIs and they have no ARN up front.
+    actions: [
+      'ec2:CreateNetworkInterface',
+      'ec2:DescribeNetworkInterfaces',
+      'ec2:DeleteNetworkInterface',
+      'ec2:AssignPrivateIpAddresses',
+      'ec2:UnassignPrivateIpAddresses',
+    ],
+    resources: ['*'],
+  });
+}
+
+/** Each resource wildcard the policies use, with why it cannot be narrower. */
+const WILDCARD_REASONS: Record<string, string> = {
+  '*': 'EC2 Describe calls, the Price List API and Lambda VPC ENI management support no resource-level permissions; Describe is limited to the region by condition.',
+  'arn:<AWS::Partition>:ssm:<AWS::Region>::parameter/aws/service/*':
+    'Public AMI alias parameters (EKS-optimized AL2023, Bottlerocket), read-only.',
+  ...Object.fromEntries(
+    CREATED_RESOURCE_TYPES.map((type) => [
+      `arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:${type}/*`,
+      `EC2 ${type} ids are unknown before launch; every statement on them requires this cluster's request tags (create, tag) or resource tags (use, terminate, delete).`,
+    ]),
+  ),
+  'arn:<AWS::Partition>:ec2:<AWS::Region>::image/*':
+    'The EC2NodeClass selects the AMI at run time; images are used, not created.',
+  'arn:<AWS::Partition>:ec2:<AWS::Region>::snapshot/*': 'AMI root snapshots, used (not created) by a launch.',
+  'arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:subnet/*':
+    'The EC2NodeClass selects subnets at run time; they are used, not created.',
+  'arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:security-group/*':
+    'The EC2NodeClass selects security groups at run time; they are used, not created.',
+};
+
+function acknowledgeScopedWildcards(policy: iam.Policy): void {
+  for (const [resource, reason] of Object.entries(WILDCARD_REASONS)) {
+    Validations.of(policy).acknowledge({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason });
+  }
+}

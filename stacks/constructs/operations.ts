@@ -1,0 +1,168 @@
+// Alarms to the cluster's SNS topic and a dashboard of the EMF metrics the functions emit (namespace Karpless,
+// dimension cluster). Powertools adds a `service` dimension per function, so widgets SEARCH across it.
+import { Duration } from 'aws-cdk-lib';
+import * as cw from 'aws-cdk-lib/aws-cloudwatch';
+import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import {
+  CLUSTER_DIMENSION,
+  METRIC_NAMESPACE,
+  MetricNames,
+  NODEPOOL_DIMENSION,
+} from '../../functions/middleware/metric-names';
+import type { Alarms } from '../config';
+
+export interface OperationsProps {
+  cluster: string;
+  alarms: Alarms;
+  queues: { name: string; queue: sqs.IQueue; dlq: sqs.IQueue }[];
+  functions: { name: string; fn: lambda.IFunction; timeoutSeconds: number }[];
+}
+
+/** How old the oldest message of each queue may get before someone should look. */
+export const OLDEST_MESSAGE_LIMIT_SECONDS: Record<string, number> = {
+  events: 300,
+  interruption: 120,
+  termination: 1800,
+};
+/** p99 duration above this share of the timeout alarms: the function is about to time out. */
+export const DURATION_ALARM_SHARE = 0.8;
+
+export class Operations extends Construct {
+  readonly topic: sns.ITopic;
+  readonly alarms: cw.Alarm[] = [];
+  readonly dashboard: cw.Dashboard;
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id);
+    this.topic =
+      'snsTopicArn' in props.alarms
+        ? sns.Topic.fromTopicArn(this, 'Topic', props.alarms.snsTopicArn)
+        : this.emailTopic(props.alarms.email);
+    const action = new cwActions.SnsAction(this.topic);
+    const alarm = (alarmId: string, a: cw.AlarmProps) => {
+      const created = new cw.Alarm(this, alarmId, a);
+      created.addAlarmAction(action);
+      this.alarms.push(created);
+    };
+
+    for (const { name, queue, dlq } of props.queues) {
+      alarm(`${name}DlqDepth`, {
+        alarmDescription: `Karpless ${props.cluster}: messages in the ${name} DLQ (poison or repeatedly failing)`,
+        metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 0,
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+      });
+      alarm(`${name}OldestMessage`, {
+        alarmDescription: `Karpless ${props.cluster}: the ${name} queue is not being drained`,
+        metric: queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: OLDEST_MESSAGE_LIMIT_SECONDS[name] ?? 300,
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+      });
+    }
+    for (const { name, fn, timeoutSeconds } of props.functions) {
+      const base = { evaluationPeriods: 1, treatMissingData: cw.TreatMissingData.NOT_BREACHING };
+      alarm(`${name}Errors`, {
+        ...base,
+        alarmDescription: `Karpless ${props.cluster}: ${name} invocations failed`,
+        metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 1,
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+      alarm(`${name}Throttles`, {
+        ...base,
+        alarmDescription: `Karpless ${props.cluster}: ${name} was throttled`,
+        metric: fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 1,
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+      alarm(`${name}DurationNearTimeout`, {
+        ...base,
+        alarmDescription: `Karpless ${props.cluster}: ${name} p99 duration is above ${DURATION_ALARM_SHARE * 100}% of its timeout`,
+        metric: fn.metricDuration({ period: Duration.minutes(5), statistic: 'p99' }),
+        threshold: Math.round(timeoutSeconds * 1000 * DURATION_ALARM_SHARE),
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+    }
+    this.dashboard = this.buildDashboard(props);
+  }
+
+  private emailTopic(email: string): sns.Topic {
+    const key = new kms.Key(this, 'TopicKey', {
+      description: 'Encrypts Karpless alarm notifications',
+      enableKeyRotation: true,
+    });
+    // CloudWatch alarms publish to the encrypted topic; they need the key.
+    key.grantEncryptDecrypt(new iam.ServicePrincipal('cloudwatch.amazonaws.com'));
+    const topic = new sns.Topic(this, 'Topic', { displayName: 'Karpless alarms', masterKey: key, enforceSSL: true });
+    topic.addSubscription(new subscriptions.EmailSubscription(email));
+    return topic;
+  }
+
+  private buildDashboard(props: OperationsProps): cw.Dashboard {
+    const { cluster } = props;
+    const search = (metric: string, stat: string, dims = `${CLUSTER_DIMENSION},service`) =>
+      `SEARCH('{${METRIC_NAMESPACE},${dims}} MetricName="${metric}" ${CLUSTER_DIMENSION}="${cluster}"', '${stat}', 60)`;
+    const summed = (metric: string, label: string, stat = 'Sum') =>
+      new cw.MathExpression({ expression: `SUM(${search(metric, stat)})`, label, period: Duration.minutes(1) });
+    const graph = (title: string, left: cw.IMetric[], width = 8) =>
+      new cw.GraphWidget({ title, left, width, height: 6 });
+
+    const dashboard = new cw.Dashboard(this, 'Dashboard', {
+      dashboardName: `karpless-${cluster}`,
+      defaultInterval: Duration.hours(3),
+    });
+    dashboard.addWidgets(
+      graph('Pending pods', [summed(MetricNames.PendingPods, 'pending pods', 'Maximum')]),
+      graph('Launches', [summed(MetricNames.Launches, 'launches')]),
+      graph('Launch latency (ms)', [
+        new cw.MathExpression({
+          expression: search(MetricNames.LaunchLatency, 'p50'),
+          label: 'p50',
+          period: Duration.minutes(1),
+        }),
+        new cw.MathExpression({
+          expression: search(MetricNames.LaunchLatency, 'p99'),
+          label: 'p99',
+          period: Duration.minutes(1),
+        }),
+      ]),
+    );
+    dashboard.addWidgets(
+      graph('Insufficient capacity', [summed(MetricNames.InsufficientCapacity, 'ICE')]),
+      graph('Interruptions', [summed(MetricNames.Interruptions, 'interruptions')]),
+      graph('Nodes by NodePool', [
+        new cw.MathExpression({
+          expression: search(MetricNames.Nodes, 'Maximum', `${CLUSTER_DIMENSION},${NODEPOOL_DIMENSION},service`),
+          label: '',
+          period: Duration.minutes(1),
+        }),
+      ]),
+    );
+    dashboard.addWidgets(
+      graph('Cost per hour (USD)', [summed(MetricNames.CostPerHour, 'USD/h', 'Maximum')]),
+      graph(
+        'Queue depth',
+        props.queues.flatMap(({ name, queue, dlq }) => [
+          queue.metricApproximateNumberOfMessagesVisible({ label: name, period: Duration.minutes(1) }),
+          dlq.metricApproximateNumberOfMessagesVisible({ label: `${name} DLQ`, period: Duration.minutes(1) }),
+        ]),
+      ),
+      graph(
+        'Function errors',
+        props.functions.map(({ name, fn }) => fn.metricErrors({ label: name, period: Duration.minutes(1) })),
+      ),
+    );
+    return dashboard;
+  }
+}

@@ -1,0 +1,91 @@
+// The three queues of a cluster, each with a DLQ: the FIFO cluster-events queue (forwarder hints and the sweep,
+// one message group per cluster), the interruption queue fed by EventBridge, and the termination queue on which
+// drains re-queue themselves with a delay (FIFO queues cannot delay single messages). All encrypted, TLS-only.
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface ControlQueuesProps {
+  encryption: 'sqs-managed' | 'kms';
+  /** Visibility timeouts must cover the consumer's timeout; the stack passes each consumer's. */
+  visibility: { events: Duration; interruption: Duration; termination: Duration };
+}
+
+export const MAX_RECEIVE_COUNT = { events: 5, interruption: 3, termination: 10 } as const;
+
+export class ControlQueues extends Construct {
+  readonly events: sqs.Queue;
+  readonly eventsDlq: sqs.Queue;
+  readonly interruption: sqs.Queue;
+  readonly interruptionDlq: sqs.Queue;
+  readonly termination: sqs.Queue;
+  readonly terminationDlq: sqs.Queue;
+  readonly key?: kms.Key;
+
+  constructor(scope: Construct, id: string, props: ControlQueuesProps) {
+    super(scope, id);
+    if (props.encryption === 'kms') {
+      this.key = new kms.Key(this, 'Key', {
+        description: 'Encrypts the Karpless control-plane queues',
+        enableKeyRotation: true,
+      });
+    }
+    const encryption = this.key
+      ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: this.key }
+      : { encryption: sqs.QueueEncryption.SQS_MANAGED };
+    const common = { ...encryption, enforceSSL: true };
+    const dlq = (name: string, fifo: boolean) => {
+      const queue = new sqs.Queue(this, name, {
+        ...common,
+        fifo: fifo || undefined,
+        retentionPeriod: Duration.days(14),
+      });
+      Validations.of(queue).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is itself a dead-letter queue; its depth alarms instead of redriving further.',
+      });
+      return queue;
+    };
+
+    this.eventsDlq = dlq('EventsDlq', true);
+    this.events = new sqs.Queue(this, 'Events', {
+      ...common,
+      fifo: true,
+      // EventBridge Scheduler can send to a FIFO queue only when content-based deduplication is on. The forwarder
+      // sets an explicit MessageDeduplicationId, which takes precedence, and each sweep carries its scheduled time.
+      contentBasedDeduplication: true,
+      // High-throughput FIFO: deduplication and throughput are per message group (= per cluster).
+      deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      visibilityTimeout: props.visibility.events,
+      retentionPeriod: Duration.days(1),
+      deadLetterQueue: { queue: this.eventsDlq, maxReceiveCount: MAX_RECEIVE_COUNT.events },
+    });
+
+    this.interruptionDlq = dlq('InterruptionDlq', false);
+    this.interruption = new sqs.Queue(this, 'Interruption', {
+      ...common,
+      visibilityTimeout: props.visibility.interruption,
+      // A spot warning is stale after its two minutes; Health changes arrive days ahead and are re-sent on update.
+      retentionPeriod: Duration.hours(1),
+      deadLetterQueue: { queue: this.interruptionDlq, maxReceiveCount: MAX_RECEIVE_COUNT.interruption },
+    });
+
+    this.terminationDlq = dlq('TerminationDlq', false);
+    this.termination = new sqs.Queue(this, 'Termination', {
+      ...common,
+      visibilityTimeout: props.visibility.termination,
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.terminationDlq, maxReceiveCount: MAX_RECEIVE_COUNT.termination },
+    });
+  }
+
+  get all(): { name: string; queue: sqs.Queue; dlq: sqs.Queue }[] {
+    return [
+      { name: 'events', queue: this.events, dlq: this.eventsDlq },
+      { name: 'interruption', queue: this.interruption, dlq: this.interruptionDlq },
+      { name: 'termination', queue: this.termination, dlq: this.terminationDlq },
+    ];
+  }
+}

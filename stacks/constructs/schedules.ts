@@ -1,0 +1,86 @@
+// EventBridge Scheduler: the sweep goes into the cluster FIFO queue (group = cluster), so consolidation is
+// serialized with provisioning; GC invokes its function directly with a GcTick. The schedules share one role that
+// may send to the events queue and invoke the GC function, nothing else (the L2 targets would grant wildcards).
+import { Aws } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { gcTickTemplate, sweepTemplate } from '../../shared/events/schedule';
+
+export interface SchedulesProps {
+  cluster: string;
+  sweepSchedule: string;
+  gcSchedule: string;
+  eventsQueue: sqs.IQueue;
+  queueKey?: kms.IKey;
+  gcFunction: lambda.IFunction;
+}
+
+export class Schedules extends Construct {
+  readonly role: iam.Role;
+  readonly sweep: scheduler.CfnSchedule;
+  readonly gc: scheduler.CfnSchedule;
+
+  constructor(scope: Construct, id: string, props: SchedulesProps) {
+    super(scope, id);
+    this.role = new iam.Role(this, 'Role', {
+      description: `EventBridge Scheduler for Karpless cluster ${props.cluster}`,
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
+      }),
+    });
+    const statements = [
+      new iam.PolicyStatement({
+        sid: 'SendSweep',
+        actions: ['sqs:SendMessage'],
+        resources: [props.eventsQueue.queueArn],
+      }),
+      new iam.PolicyStatement({
+        sid: 'InvokeGc',
+        actions: ['lambda:InvokeFunction'],
+        resources: [props.gcFunction.functionArn],
+      }),
+    ];
+    if (props.queueKey) {
+      statements.push(
+        new iam.PolicyStatement({
+          sid: 'EncryptSweep',
+          actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+          resources: [props.queueKey.keyArn],
+        }),
+      );
+    }
+    const policy = new iam.Policy(this, 'Policy', { statements });
+    this.role.attachInlinePolicy(policy);
+
+    this.sweep = new scheduler.CfnSchedule(this, 'Sweep', {
+      description: `Karpless disruption sweep of ${props.cluster}`,
+      scheduleExpression: props.sweepSchedule,
+      flexibleTimeWindow: { mode: 'OFF' },
+      target: {
+        arn: props.eventsQueue.queueArn,
+        roleArn: this.role.roleArn,
+        input: sweepTemplate(props.cluster),
+        sqsParameters: { messageGroupId: props.cluster },
+        // A late sweep is worthless: the next one is a period away.
+        retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 60 },
+      },
+    });
+    this.gc = new scheduler.CfnSchedule(this, 'Gc', {
+      description: `Karpless garbage collection of ${props.cluster}`,
+      scheduleExpression: props.gcSchedule,
+      flexibleTimeWindow: { mode: 'OFF' },
+      target: {
+        arn: props.gcFunction.functionArn,
+        roleArn: this.role.roleArn,
+        input: gcTickTemplate(props.cluster),
+        retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: 60 },
+      },
+    });
+    this.sweep.node.addDependency(policy);
+    this.gc.node.addDependency(policy);
+  }
+}

@@ -1,0 +1,200 @@
+// Least-privilege IAM for the functions, one statement group per Permission of stacks/functions.ts. No wildcard
+// actions. Creating EC2 resources requires this cluster's tags on the request; tagging is allowed only as part of
+// those creates; terminating and deleting require this cluster's tags on the resource; the node role can be passed
+// only to EC2.
+import { Aws } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { TAG_CLUSTER_PREFIX, TAG_KARPLESS_CLUSTER, TAG_NODEPOOL } from './constants';
+import type { Permission } from './functions';
+
+export interface PermissionContext {
+  cluster: string;
+  table: dynamodb.ITableV2;
+  instanceIdIndex: string;
+  eventsQueue: sqs.IQueue;
+  terminationQueue: sqs.IQueue;
+  queueKey?: kms.IKey;
+  nodeRole: iam.IRole;
+  instanceProfileArn: string;
+}
+
+/** The EC2 resource types a launch creates and tags. */
+export const CREATED_RESOURCE_TYPES = [
+  'fleet',
+  'instance',
+  'volume',
+  'network-interface',
+  'launch-template',
+  'spot-instances-request',
+] as const;
+export const LAUNCH_ACTIONS = ['ec2:CreateFleet', 'ec2:RunInstances', 'ec2:CreateLaunchTemplate'];
+
+const ec2Arn = (type: string, owned = true) =>
+  `arn:${Aws.PARTITION}:ec2:${Aws.REGION}:${owned ? Aws.ACCOUNT_ID : ''}:${type}/*`;
+
+export function clusterTagConditions(cluster: string, kind: 'aws:RequestTag' | 'aws:ResourceTag') {
+  return {
+    StringEquals: { [`${kind}/${TAG_CLUSTER_PREFIX}${cluster}`]: 'owned' },
+    // Null = false: the tag must be present (any NodePool).
+    Null: { [`${kind}/${TAG_NODEPOOL}`]: 'false' },
+  };
+}
+
+export function statementsFor(permission: Permission, ctx: PermissionContext): iam.PolicyStatement[] {
+  const { cluster } = ctx;
+  const tableResources = [ctx.table.tableArn, `${ctx.table.tableArn}/index/${ctx.instanceIdIndex}`];
+  switch (permission) {
+    case 'read-state':
+      return [
+        new iam.PolicyStatement({
+          sid: 'ReadState',
+          actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+          resources: tableResources,
+        }),
+      ];
+    case 'write-state':
+      return [
+        new iam.PolicyStatement({
+          sid: 'WriteState',
+          actions: [
+            'dynamodb:PutItem',
+            'dynamodb:UpdateItem',
+            'dynamodb:DeleteItem',
+            'dynamodb:BatchWriteItem',
+            'dynamodb:ConditionCheckItem',
+          ],
+          resources: [ctx.table.tableArn],
+        }),
+      ];
+    case 'describe-ec2':
+      return [
+        new iam.PolicyStatement({
+          sid: 'DescribeEC2',
+          // Describe calls support no resource-level permissions; the region condition is the available scope.
+          actions: [
+            'ec2:DescribeAvailabilityZones',
+            'ec2:DescribeImages',
+            'ec2:DescribeInstances',
+            'ec2:DescribeInstanceTypeOfferings',
+            'ec2:DescribeInstanceTypes',
+            'ec2:DescribeLaunchTemplates',
+            'ec2:DescribeSecurityGroups',
+            'ec2:DescribeSpotPriceHistory',
+            'ec2:DescribeSubnets',
+          ],
+          resources: ['*'],
+          conditions: { StringEquals: { 'aws:RequestedRegion': Aws.REGION } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'ReadPublicAmiParameters',
+          actions: ['ssm:GetParameter'],
+          resources: [`arn:${Aws.PARTITION}:ssm:${Aws.REGION}::parameter/aws/service/*`],
+        }),
+      ];
+    case 'launch':
+      return [
+        new iam.PolicyStatement({
+          sid: 'CreateOnlyClusterTaggedResources',
+          actions: LAUNCH_ACTIONS,
+          resources: CREATED_RESOURCE_TYPES.map((t) => ec2Arn(t)),
+          conditions: {
+            ...clusterTagConditions(cluster, 'aws:RequestTag'),
+            StringEquals: {
+              [`aws:RequestTag/${TAG_CLUSTER_PREFIX}${cluster}`]: 'owned',
+              [`aws:RequestTag/${TAG_KARPLESS_CLUSTER}`]: cluster,
+            },
+          },
+        }),
+        new iam.PolicyStatement({
+          sid: 'LaunchFromClusterLaunchTemplates',
+          actions: ['ec2:CreateFleet', 'ec2:RunInstances'],
+          resources: [ec2Arn('launch-template')],
+          conditions: clusterTagConditions(cluster, 'aws:ResourceTag'),
+        }),
+        new iam.PolicyStatement({
+          sid: 'LaunchUsingSelectedImagesSubnetsAndSecurityGroups',
+          // Existing resources the EC2NodeClass selects: they are used, not created, so they carry no request tags.
+          actions: ['ec2:CreateFleet', 'ec2:RunInstances'],
+          resources: [ec2Arn('image', false), ec2Arn('snapshot', false), ec2Arn('subnet'), ec2Arn('security-group')],
+        }),
+        new iam.PolicyStatement({
+          sid: 'TagOnlyWhileCreating',
+          actions: ['ec2:CreateTags'],
+          resources: CREATED_RESOURCE_TYPES.map((t) => ec2Arn(t)),
+          conditions: {
+            StringEquals: {
+              [`aws:RequestTag/${TAG_CLUSTER_PREFIX}${cluster}`]: 'owned',
+              'ec2:CreateAction': ['CreateFleet', 'RunInstances', 'CreateLaunchTemplate'],
+            },
+          },
+        }),
+        new iam.PolicyStatement({
+          sid: 'PassNodeRoleToEC2',
+          actions: ['iam:PassRole'],
+          resources: [ctx.nodeRole.roleArn],
+          conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'ReadNodeInstanceProfile',
+          actions: ['iam:GetInstanceProfile'],
+          resources: [ctx.instanceProfileArn],
+        }),
+      ];
+    case 'terminate-instances':
+      return [
+        new iam.PolicyStatement({
+          sid: 'TerminateClusterInstances',
+          actions: ['ec2:TerminateInstances'],
+          resources: [ec2Arn('instance')],
+          conditions: clusterTagConditions(cluster, 'aws:ResourceTag'),
+        }),
+      ];
+    case 'delete-launch-templates':
+      return [
+        new iam.PolicyStatement({
+          sid: 'DeleteClusterLaunchTemplates',
+          actions: ['ec2:DeleteLaunchTemplate'],
+          resources: [ec2Arn('launch-template')],
+          conditions: clusterTagConditions(cluster, 'aws:ResourceTag'),
+        }),
+      ];
+    case 'pricing':
+      return [
+        new iam.PolicyStatement({
+          sid: 'ReadOnDemandPrices',
+          // The Price List API has no resources to scope to.
+          actions: ['pricing:GetProducts'],
+          resources: ['*'],
+        }),
+      ];
+    case 'kubernetes':
+      return [
+        new iam.PolicyStatement({
+          sid: 'DescribeCluster',
+          actions: ['eks:DescribeCluster'],
+          resources: [`arn:${Aws.PARTITION}:eks:${Aws.REGION}:${Aws.ACCOUNT_ID}:cluster/${cluster}`],
+        }),
+      ];
+    case 'send-events':
+      return sendTo('SendClusterEvents', ctx.eventsQueue, ctx.queueKey);
+    case 'send-termination':
+      return sendTo('SendTerminationSteps', ctx.terminationQueue, ctx.queueKey);
+  }
+}
+
+function sendTo(sid: string, queue: sqs.IQueue, key: kms.IKey | undefined): iam.PolicyStatement[] {
+  const statements = [new iam.PolicyStatement({ sid, actions: ['sqs:SendMessage'], resources: [queue.queueArn] })];
+  if (key) {
+    statements.push(
+      new iam.PolicyStatement({
+        sid: `${sid}Encrypt`,
+        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        resources: [key.keyArn],
+      }),
+    );
+  }
+  return statements;
+}
