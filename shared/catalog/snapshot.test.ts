@@ -78,6 +78,65 @@ describe('embedded us-east-1 snapshot', () => {
     expect(get('m5.metal')).toMatchObject({ bareMetal: true, hypervisor: '', vcpu: 96, branchEnis: 120 });
   });
 
+  it("agrees with the DescribeInstanceTypes records in Karpenter's test fixtures", () => {
+    expect(get('g4dn.8xlarge')).toMatchObject({
+      maxEnis: 4,
+      ipv4PerEni: 15,
+      ebsBandwidthMbps: 9500,
+      efa: 1,
+      localNvmeGiB: 900,
+      cpuClockMhz: 2500,
+    });
+    expect(get('g4ad.16xlarge')).toMatchObject({
+      maxEnis: 8,
+      ipv4PerEni: 30,
+      ebsBandwidthMbps: 6300,
+      localNvmeGiB: 2400,
+    });
+    expect(get('g4ad.16xlarge').gpu).toEqual({
+      count: 4,
+      name: 'radeon-pro-v520',
+      manufacturer: 'amd',
+      memoryMiB: 8192,
+    });
+    expect(get('m6idn.32xlarge')).toMatchObject({
+      maxEnis: 8,
+      ipv4PerEni: 50,
+      efa: 2,
+      localNvmeGiB: 7600,
+      ebsBandwidthMbps: 100000,
+    });
+    expect(get('p3.8xlarge')).toMatchObject({
+      memoryMiB: 249856,
+      hypervisor: 'xen',
+      maxEnis: 8,
+      ipv4PerEni: 30,
+      ebsBandwidthMbps: 7000,
+    });
+    expect(get('t3.large')).toMatchObject({ maxEnis: 3, ipv4PerEni: 12, ebsBandwidthMbps: 2780 });
+    expect(get('t4g.small')).toMatchObject({ maxEnis: 3, ipv4PerEni: 4, ebsBandwidthMbps: 2085, memoryMiB: 2048 });
+    expect(get('c6g.large')).toMatchObject({
+      memoryMiB: 4096,
+      maxEnis: 3,
+      ipv4PerEni: 10,
+      ebsBandwidthMbps: 4750,
+      cpuClockMhz: 2500,
+    });
+    expect(get('inf2.24xlarge')).toMatchObject({
+      maxEnis: 15,
+      ipv4PerEni: 50,
+      ebsBandwidthMbps: 30000,
+      cpuClockMhz: 3600,
+    });
+    expect(get('inf2.24xlarge').accelerator).toEqual({ count: 6, name: 'inferentia2', manufacturer: 'aws', cores: 12 });
+    expect(get('trn1.2xlarge')).toMatchObject({
+      vcpu: 8,
+      memoryMiB: 32768,
+      localNvmeGiB: 474,
+      ebsBandwidthMbps: 20000,
+    });
+  });
+
   it('prices spot below on-demand, only in zones that offer the type', () => {
     const wrong: string[] = [];
     for (const t of catalog.types) {

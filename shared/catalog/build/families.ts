@@ -207,6 +207,7 @@ export const FAMILIES: FamilySpec[] = [
     bw: 'gen6Network',
     ebs: 'gen6Network',
     nvme: 'd6',
+    efa: '0 0 0 0 0 0 0 0 2 2',
     encryptionInTransit: true,
   }),
   intel({
@@ -220,6 +221,7 @@ export const FAMILIES: FamilySpec[] = [
     eniOverride: N6_BIG,
     bw: 'gen6Network',
     ebs: 'gen6Network',
+    efa: '0 0 0 0 0 0 0 0 2 2',
     encryptionInTransit: true,
   }),
   amd({
@@ -643,6 +645,7 @@ export const FAMILIES: FamilySpec[] = [
     bw: 'gen6Network',
     ebs: 'gen6Network',
     nvme: 'd6',
+    efa: '0 0 0 0 0 0 0 0 2 2',
     encryptionInTransit: true,
   }),
   intel({
@@ -656,6 +659,7 @@ export const FAMILIES: FamilySpec[] = [
     eniOverride: N6_BIG,
     bw: 'gen6Network',
     ebs: 'gen6Network',
+    efa: '0 0 0 0 0 0 0 0 2 2',
     encryptionInTransit: true,
   }),
   amd({
@@ -898,7 +902,7 @@ export const FAMILIES: FamilySpec[] = [
     metalVcpu: 96,
     eni: '29/20/39 29/20/39 29/20/59 58/44/58 234/205/54 58/44/118 737/688/107',
     bw: '5000 10000 20000 50000 50000 50000 100000',
-    ebs: 'gen5',
+    ebs: '3500 3500 4750 9500 9500 9500 19000',
     nvme: '125 225 225 900 900 900 1800',
     gpu: { name: 't4', manufacturer: 'nvidia', memoryMiB: 16384, counts: '1 1 1 1 4 1 8' },
     efa: '0 0 0 1 1 1 1',
@@ -912,7 +916,7 @@ export const FAMILIES: FamilySpec[] = [
     ratio: 4,
     eni: '8/5/12 8/5/12 29/20/11 58/44/10 234/205/6',
     bw: '2000 4167 8333 15000 25000',
-    ebs: 'gen5Amd',
+    ebs: '3170 3170 3170 3170 6300',
     nvme: '150 300 600 1200 2400',
     gpu: { name: 'radeon-pro-v520', manufacturer: 'amd', memoryMiB: 8192, counts: '1 1 1 2 4' },
     encryptionInTransit: true,
@@ -980,7 +984,7 @@ export const FAMILIES: FamilySpec[] = [
     mem: '61 244 488',
     eni: '58/44/0 234/205/0 234/205/0',
     bw: '2500 10000 25000',
-    ebs: 'gen5',
+    ebs: '1750 7000 14000',
     gpu: { name: 'v100', manufacturer: 'nvidia', memoryMiB: 16384, counts: '1 4 8' },
     encryptionInTransit: false,
     xen: true,
@@ -1011,6 +1015,21 @@ export const FAMILIES: FamilySpec[] = [
     nvme: '30400',
     gpu: { name: 'h100', manufacturer: 'nvidia', memoryMiB: 81920, counts: '8' },
     efa: '32',
+    encryptionInTransit: true,
+  }),
+  // Accelerated: AWS Trainium (trn1.32xlarge is left out: its default network card's ENI count is not in the files
+  // used here; branch ENIs of trn1.2xlarge are not published in eni-max-pods.txt either, so 0).
+  intel({
+    family: 'trn1',
+    clock: 3500,
+    sizes: '2xlarge',
+    od: '1.34375',
+    mem: '32',
+    eni: '58/44/0',
+    bw: '3125',
+    ebs: '20000',
+    nvme: '474',
+    accelerator: { name: 'trainium', coresPerDevice: 2, counts: '1' },
     encryptionInTransit: true,
   }),
   // Accelerated: AWS Inferentia

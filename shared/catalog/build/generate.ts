@@ -36,6 +36,7 @@ const ZONE_IDS_BY_FAMILY: Record<string, string[]> = {
   p3: ['use1-az1', 'use1-az2', 'use1-az4', 'use1-az6'],
   g6e: ['use1-az1', 'use1-az4', 'use1-az6'],
   inf1: ['use1-az1', 'use1-az2', 'use1-az4', 'use1-az6'],
+  trn1: ['use1-az1', 'use1-az4', 'use1-az6'],
   inf2: ['use1-az1', 'use1-az2', 'use1-az4', 'use1-az6'],
   x2idn: ['use1-az1', 'use1-az2', 'use1-az4', 'use1-az6'],
   x2iedn: ['use1-az1', 'use1-az2', 'use1-az4', 'use1-az6'],
@@ -139,6 +140,7 @@ function spotDiscount(spec: FamilySpec, category: string, generation: number, ba
   else if (['x', 'z'].includes(category)) d = 0.68;
   else if (category === 'p') d = 0.45;
   else if (category === 'inf') d = 0.72;
+  else if (category === 'trn') d = 0.7;
   else if (spec.family === 'g6e') d = 0.55;
   else if (spec.flex) d = 0.6;
   else if (generation >= 8) d = 0.5;
