@@ -8,6 +8,8 @@ export interface Measurement {
   scheduledPods: number;
   wallMs: number;
   podsPerSecond: number;
+  /** A second solve, of other pods from the same mix, once the JIT has warmed up. */
+  warmWallMs?: number;
   peakRssBytes: number;
   nodeCount: number;
   costPerHour: number;
