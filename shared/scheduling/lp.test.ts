@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { solveCoveringLp } from './lp';
+
+describe('solveCoveringLp', () => {
+  it('finds the optimum and the resource duals', () => {
+    // Two resources; a cpu-rich and a memory-rich column.
+    const r = solveCoveringLp(
+      [10, 15],
+      [
+        { price: 1, supply: [2, 1] },
+        { price: 2, supply: [1, 3] },
+      ],
+    );
+    expect(r.cost).toBeCloseTo(11, 6);
+    expect(r.duals[0]).toBeCloseTo(0.2, 6);
+    expect(r.duals[1]).toBeCloseTo(0.6, 6);
+    expect(r.counts[0]).toBeCloseTo(3, 6);
+  });
+
+  it('ignores dominated columns and zero rows', () => {
+    const r = solveCoveringLp(
+      [4, 0],
+      [
+        { price: 1, supply: [2, 2] },
+        { price: 3, supply: [2, 2] },
+      ],
+    );
+    expect(r.cost).toBeCloseTo(2, 6);
+    expect(r.counts[1]).toBe(0);
+  });
+
+  it('is infeasible when nothing supplies a demanded row', () => {
+    expect(solveCoveringLp([1, 1], [{ price: 1, supply: [1, 0] }]).cost).toBe(Number.POSITIVE_INFINITY);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { Requirement } from './requirement';
+import { Requirements } from './requirements';
+import { Topology, type TopologyShape } from './topology';
+
+const ZONES = ['a', 'b', 'c'];
+const ZONE = 'topology.kubernetes.io/zone';
+const HOST = 'kubernetes.io/hostname';
+
+function setup() {
+  const topo = new Topology(new Map(), () => ZONES);
+  const id = { namespace: 'default', labels: { app: 'web' } };
+  return { topo, id };
+}
+
+const shape = (
+  groups: TopologyShape['groups'],
+  requiredAnti: TopologyShape['requiredAnti'] = [],
+  baseId = 1,
+): TopologyShape => ({
+  namespace: 'default',
+  labels: { app: 'web' },
+  baseId,
+  groups,
+  requiredAnti,
+});
+const anyZone = Requirements.from([{ key: ZONE, operator: 'In', values: ZONES }]);
+const inZone = (z: string) => Requirements.from([{ key: ZONE, operator: 'In', values: [z] }]);
+
+describe('Topology', () => {
+  it('pins a spread pod to the least-loaded zone', () => {
+    const { topo, id } = setup();
+    const g = topo.spreadGroup(id, {
+      maxSkew: 1,
+      topologyKey: ZONE,
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: { app: 'web' } },
+    });
+    const s = shape([g]);
+    g.record('a');
+    const res = topo.check(s, anyZone, 'n1');
+    expect(res.ok && res.requirements[0]?.toString()).toBe('[b]');
+    g.record('b');
+    g.record('c');
+    g.record('a');
+    expect(topo.check(s, inZone('a'), 'n1').ok).toBe(false);
+  });
+
+  it('treats the hostname minimum as zero', () => {
+    const { topo, id } = setup();
+    const g = topo.spreadGroup(id, {
+      maxSkew: 1,
+      topologyKey: HOST,
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: { app: 'web' } },
+    });
+    g.record('n1');
+    expect(topo.check(shape([g]), anyZone, 'n1').ok).toBe(false);
+    expect(topo.check(shape([g]), anyZone, 'n2').ok).toBe(true);
+  });
+
+  it('bootstraps self-affinity, then follows it', () => {
+    const { topo, id } = setup();
+    const g = topo.affinityGroup(
+      id,
+      { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: ZONE },
+      'affinity',
+      true,
+    );
+    const s = shape([g]);
+    const first = topo.check(s, anyZone, 'n1');
+    expect(first.ok && first.requirements[0]?.toString()).toBe('[a]');
+    topo.record(s, inZone('a'), 'n1');
+    expect(topo.check(s, inZone('b'), 'n2').ok).toBe(false);
+    expect(topo.check(s, inZone('a'), 'n2').ok).toBe(true);
+  });
+
+  it('keeps anti-affinity pods out of occupied domains and records owners for the inverse rule', () => {
+    const { topo, id } = setup();
+    const g = topo.affinityGroup(
+      id,
+      { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: ZONE },
+      'antiAffinity',
+      true,
+    );
+    const s = shape([g], [g]);
+    topo.record(s, inZone('a'), 'n1');
+    const next = topo.check(s, anyZone, 'n2');
+    expect(next.ok && next.requirements.map(String)).toEqual(['[b]']);
+    // A plain pod that the group selects must avoid zone a too.
+    const plain = shape([], [], 2);
+    const res = topo.check(plain, anyZone, 'n3');
+    expect(res.ok && res.requirements[0]?.has('a')).toBe(false);
+  });
+
+  it('shares groups between pods with the same constraint and separates matchLabelKeys values', () => {
+    const { topo } = setup();
+    const c = { maxSkew: 1, topologyKey: ZONE, whenUnsatisfiable: 'DoNotSchedule' as const, matchLabelKeys: ['rev'] };
+    const g1 = topo.spreadGroup({ namespace: 'default', labels: { rev: '1' } }, c);
+    const g1b = topo.spreadGroup({ namespace: 'default', labels: { rev: '1' } }, c);
+    const g2 = topo.spreadGroup({ namespace: 'default', labels: { rev: '2' } }, c);
+    expect(g1).toBe(g1b);
+    expect(g1).not.toBe(g2);
+    expect(g1.selects({ namespace: 'default', labels: { rev: '1' } })).toBe(true);
+    expect(g1.selects({ namespace: 'default', labels: { rev: '2' } })).toBe(false);
+  });
+
+  it('fails a constraint on a key the node lacks', () => {
+    const { topo, id } = setup();
+    const g = topo.spreadGroup(id, {
+      maxSkew: 1,
+      topologyKey: 'rack',
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: {},
+    });
+    const res = topo.check(shape([g]), new Requirements().add(Requirement.of(ZONE, 'In', ['a'])), 'n1');
+    expect(res.ok).toBe(false);
+  });
+});
