@@ -4,6 +4,8 @@
 export type ClusterMessageKind = 'PodsPending' | 'NodeChanged' | 'NodePoolChanged';
 
 export interface ObjectRef {
+  /** The object's kind where a message kind covers several (NodePoolChanged carries NodePool and EC2NodeClass). */
+  kind?: string;
   namespace?: string;
   name: string;
   uid?: string;

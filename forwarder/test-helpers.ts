@@ -1,0 +1,56 @@
+// Builders for raw watch objects, shared by the forwarder's tests and the memory benchmark.
+
+export function pendingPod(
+  name: string,
+  namespace = 'default',
+  extra: { nodeName?: string; daemonSet?: boolean } = {},
+) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace,
+      uid: `uid-${namespace}-${name}`,
+      labels: { app: name.replace(/-\d+$/, '') },
+      ...(extra.daemonSet ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds' }] } : {}),
+    },
+    spec: {
+      ...(extra.nodeName ? { nodeName: extra.nodeName } : {}),
+      containers: [
+        {
+          name: 'app',
+          image: 'public.ecr.aws/nginx/nginx:1.27',
+          resources: { requests: { cpu: '250m', memory: '256Mi' } },
+          env: [{ name: 'MODE', value: 'production' }],
+        },
+      ],
+      tolerations: [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ],
+    },
+    status: {
+      phase: 'Pending',
+      conditions: [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message: '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available.',
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+        },
+      ],
+      qosClass: 'Burstable',
+    },
+  };
+}
+
+export function readyNode(name: string, extra: { taints?: { key: string; effect: string }[]; ready?: boolean } = {}) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, uid: `uid-${name}`, labels: { 'karpenter.sh/nodepool': 'default' } },
+    spec: { providerID: `aws:///us-east-1a/i-${name}`, taints: extra.taints ?? [] },
+    status: { conditions: [{ type: 'Ready', status: extra.ready === false ? 'False' : 'True' }] },
+  };
+}

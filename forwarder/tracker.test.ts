@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { buildMessages } from './messages';
+import { slimFor } from './slim';
+import { pendingPod, readyNode } from './test-helpers';
+import { ChangeTracker } from './tracker';
+
+const podSlim = (name: string, extra: Parameters<typeof pendingPod>[2] = {}) =>
+  slimFor('pods', pendingPod(name, 'default', extra));
+const keys = (t: ChangeTracker) =>
+  Object.fromEntries([...t.takeOutbox()].map(([kind, refs]) => [kind, [...refs.values()].map((r) => r.name)]));
+
+describe('ChangeTracker', () => {
+  it('queues a newly pending pod once, however often it is modified', () => {
+    const t = new ChangeTracker();
+    expect(t.onEvent('pods', 'ADDED', podSlim('a'))).toBe(true);
+    expect(t.onEvent('pods', 'MODIFIED', podSlim('a'))).toBe(false);
+    expect(t.onEvent('pods', 'ADDED', podSlim('a'))).toBe(false);
+    expect(keys(t)).toEqual({ PodsPending: ['a'] });
+    expect(t.onEvent('pods', 'MODIFIED', podSlim('a'))).toBe(false); // already reported
+  });
+
+  it('ignores DaemonSet-owned and bound pods, and drops a pod that got scheduled before the flush', () => {
+    const t = new ChangeTracker();
+    expect(t.onEvent('pods', 'ADDED', podSlim('ds', { daemonSet: true }))).toBe(false);
+    t.onEvent('pods', 'ADDED', podSlim('a'));
+    t.onEvent('pods', 'MODIFIED', podSlim('a', { nodeName: 'n1' }));
+    expect(t.outboxSize).toBe(0);
+    expect(t.knownCount('pods')).toBe(0);
+  });
+
+  it('sends node changes only when readiness, taints or Karpenter labels change', () => {
+    const t = new ChangeTracker();
+    expect(t.onEvent('nodes', 'ADDED', slimFor('nodes', readyNode('n1')))).toBe(true);
+    t.takeOutbox();
+    expect(t.onEvent('nodes', 'MODIFIED', slimFor('nodes', readyNode('n1')))).toBe(false); // heartbeat
+    expect(t.onEvent('nodes', 'MODIFIED', slimFor('nodes', readyNode('n1', { ready: false })))).toBe(true);
+    expect(
+      t.onEvent(
+        'nodes',
+        'MODIFIED',
+        slimFor(
+          'nodes',
+          readyNode('n1', { ready: false, taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] }),
+        ),
+      ),
+    ).toBe(true);
+    expect(t.onEvent('nodes', 'DELETED', slimFor('nodes', readyNode('n1')))).toBe(true);
+    expect(keys(t)).toEqual({ NodeChanged: ['n1'] });
+  });
+
+  it('reports NodePool and EC2NodeClass spec changes as NodePoolChanged with their kinds', () => {
+    const t = new ChangeTracker();
+    const np = (generation: number) => ({
+      metadata: { name: 'default', generation, resourceVersion: String(generation * 10) },
+    });
+    t.onEvent('nodepools', 'ADDED', slimFor('nodepools', np(1)));
+    t.onEvent('ec2nodeclasses', 'ADDED', slimFor('ec2nodeclasses', np(1)));
+    const first = t.takeOutbox().get('NodePoolChanged');
+    expect([...(first?.values() ?? [])].map((r) => r.kind)).toEqual(['NodePool', 'EC2NodeClass']);
+    expect(t.onEvent('nodepools', 'MODIFIED', slimFor('nodepools', np(1)))).toBe(false); // status-only update
+    expect(t.onEvent('nodepools', 'MODIFIED', slimFor('nodepools', np(2)))).toBe(true);
+  });
+
+  it('on a re-list, treats vanished objects as deleted and can resend every pending pod', () => {
+    const t = new ChangeTracker();
+    t.onEvent('pods', 'ADDED', podSlim('a'));
+    t.onEvent('pods', 'ADDED', podSlim('b'));
+    t.onEvent('nodes', 'ADDED', slimFor('nodes', readyNode('gone')));
+    t.takeOutbox();
+    t.onRelist('nodes', [], { resendAll: false });
+    t.onRelist('pods', [podSlim('a'), podSlim('c')], { resendAll: false });
+    expect(keys(t)).toEqual({ NodeChanged: ['gone'], PodsPending: ['c'] });
+    expect(t.knownCount('pods')).toBe(2);
+    t.onRelist('pods', [podSlim('a'), podSlim('c')], { resendAll: true });
+    expect(keys(t)).toEqual({ PodsPending: ['a', 'c'] });
+  });
+
+  it('restores a failed batch without resurrecting pods that stopped pending meanwhile', () => {
+    const t = new ChangeTracker();
+    t.onEvent('pods', 'ADDED', podSlim('a'));
+    t.onEvent('pods', 'ADDED', podSlim('b'));
+    const inFlight = t.takeOutbox();
+    t.onEvent('pods', 'DELETED', podSlim('b'));
+    t.onEvent('pods', 'ADDED', podSlim('c'));
+    t.restore(inFlight);
+    expect(keys(t)).toEqual({ PodsPending: ['c', 'a'] });
+  });
+});
+
+describe('buildMessages', () => {
+  const outboxOf = (n: number) => {
+    const t = new ChangeTracker();
+    for (let i = 0; i < n; i++) t.onEvent('pods', 'ADDED', podSlim(`pod-with-a-longish-name-${i}`));
+    return t.takeOutbox();
+  };
+
+  it('builds FIFO messages per the contract, grouped by cluster', () => {
+    const [m] = buildMessages('prod-a', outboxOf(1), '2026-01-01T00:00:00.000Z');
+    expect(m?.groupId).toBe('prod-a');
+    expect(m?.deduplicationId).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(m?.body ?? '')).toEqual({
+      v: 1,
+      cluster: 'prod-a',
+      kind: 'PodsPending',
+      at: '2026-01-01T00:00:00.000Z',
+      refs: [{ namespace: 'default', name: 'pod-with-a-longish-name-0', uid: 'uid-default-pod-with-a-longish-name-0' }],
+    });
+  });
+
+  it('gives the same content the same deduplication id and different resourceVersions different ids', () => {
+    const a = buildMessages('c', outboxOf(3), '2026-01-01T00:00:00.000Z');
+    const b = buildMessages('c', outboxOf(3), '2026-01-01T00:00:05.000Z');
+    expect(a[0]?.deduplicationId).toBe(b[0]?.deduplicationId);
+    const t = new ChangeTracker();
+    const slim = podSlim('x');
+    t.onEvent('pods', 'ADDED', { ...slim, ref: { ...slim.ref, resourceVersion: '7' } });
+    const withRv = buildMessages('c', t.takeOutbox(), 'now');
+    t.onEvent('pods', 'DELETED', slim);
+    t.onEvent('pods', 'ADDED', { ...slim, ref: { ...slim.ref, resourceVersion: '8' } });
+    expect(buildMessages('c', t.takeOutbox(), 'now')[0]?.deduplicationId).not.toBe(withRv[0]?.deduplicationId);
+  });
+
+  it('splits a large backlog so every body stays under the limit and no ref is lost', () => {
+    const outbox = outboxOf(10_000);
+    const messages = buildMessages('c', outbox, '2026-01-01T00:00:00.000Z');
+    expect(messages.length).toBeGreaterThan(1);
+    const names = new Set<string>();
+    for (const m of messages) {
+      expect(Buffer.byteLength(m.body)).toBeLessThanOrEqual(250 * 1024);
+      for (const r of JSON.parse(m.body).refs as { name: string }[]) names.add(r.name);
+    }
+    expect(names.size).toBe(10_000);
+    expect(new Set(messages.map((m) => m.deduplicationId)).size).toBe(messages.length);
+  });
+
+  it('honours a small limit exactly', () => {
+    const messages = buildMessages('c', outboxOf(50), 't', 1024);
+    for (const m of messages) expect(Buffer.byteLength(m.body)).toBeLessThanOrEqual(1024);
+    expect(messages.reduce((n, m) => n + m.keys.length, 0)).toBe(50);
+  });
+});
