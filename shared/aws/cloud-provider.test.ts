@@ -80,6 +80,7 @@ describe('AwsCloudProvider.create', () => {
       { Key: 'karpenter.sh/nodeclaim', Value: 'default-abc12' },
       { Key: 'karpenter.sh/nodepool', Value: 'default' },
       { Key: 'karpless.dev/cluster', Value: 'test-cluster' },
+      { Key: 'karpless.dev/nodeclaim-uid', Value: 'uid-default-abc12' },
       { Key: 'kubernetes.io/cluster/test-cluster', Value: 'owned' },
       { Key: 'team', Value: 'web' },
     ];

@@ -25,7 +25,7 @@ import {
 import { getInstance, listClusterInstances, type PriceOf, terminateInstance } from './ec2/instances';
 import { DEFAULT_METADATA_OPTIONS, defaultBlockDevices, LaunchTemplates } from './ec2/launch-template';
 import { type ClusterInfo, NodeClassResolver, type ResolvedNodeClass } from './ec2/nodeclass';
-import { clusterTags, instanceTags, TagNodeClaim, TagNodeClass, TagNodePool } from './ec2/tags';
+import { clusterTags, instanceTags, TagNodeClaimUid, TagNodeClass, TagNodePool } from './ec2/tags';
 import { userDataFor } from './ec2/userdata';
 import type { PriceTable } from './pricing/fetch';
 import { withPrices } from './pricing/refresh';
@@ -235,7 +235,7 @@ export class AwsCloudProvider implements CloudProvider {
 
   private async findByClaim(claim: NodeClaim): Promise<CloudInstance | undefined> {
     const found = await listClusterInstances(this.ec2, this.o.cluster.name, {
-      tags: { [TagNodeClaim]: claim.name },
+      tags: { [TagNodeClaimUid]: claim.uid },
       priceOf: this.priceOf,
     });
     return found[0];

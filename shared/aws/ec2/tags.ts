@@ -6,6 +6,8 @@ export const TagNodePool = 'karpenter.sh/nodepool';
 export const TagNodeClaim = 'karpenter.sh/nodeclaim';
 export const TagNodeClass = 'karpenter.k8s.aws/ec2nodeclass';
 export const TagKarplessCluster = 'karpless.dev/cluster';
+/** The claim's uid: names are reused across a claim's replacement, uids never are, so replay lookups key on it. */
+export const TagNodeClaimUid = 'karpless.dev/nodeclaim-uid';
 export const clusterOwnedTagKey = (cluster: string) => `kubernetes.io/cluster/${cluster}`;
 
 /** Tags that mark a resource as this cluster's. */
@@ -16,7 +18,7 @@ export function clusterTags(cluster: string): Record<string, string> {
 /** Tags for an instance, its volumes and ENIs. The user's EC2NodeClass tags come first so ours always win. */
 export function instanceTags(
   cluster: string,
-  claim: Pick<NodeClaim, 'name' | 'nodePool' | 'nodeClass'>,
+  claim: Pick<NodeClaim, 'name' | 'uid' | 'nodePool' | 'nodeClass'>,
   userTags: Record<string, string> = {},
 ): Record<string, string> {
   return {
@@ -25,6 +27,7 @@ export function instanceTags(
     ...clusterTags(cluster),
     [TagNodePool]: claim.nodePool,
     [TagNodeClaim]: claim.name,
+    [TagNodeClaimUid]: claim.uid,
     [TagNodeClass]: claim.nodeClass,
   };
 }
