@@ -1,5 +1,6 @@
 // The public API of shared/api: reading, validating, defaulting and converting manifests, and expanding workloads.
 export { buildManifestSet, SUPPORTED_KINDS } from './build';
+export { crdsYaml, ec2NodeClassCRD, karplessCRDs, nodePoolCRD } from './crds';
 export { DEFAULT_NODEPOOL_NAME, defaultNodePool } from './default-nodepool';
 export {
   amiFamilyOf,
