@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../api/nodeclaim';
 import { collectGarbage } from './gc';
+import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
 import { createTestbed, makePod } from './testing';
 
@@ -57,6 +58,28 @@ describe('collectGarbage', () => {
     t.clock.advance(60_000);
     expect((await collectGarbage(t.deps)).terminatedInstances).toEqual([]);
     expect(await t.cloud.list()).toHaveLength(2);
+  });
+
+  it('leaks nothing when a launch crashed and its claim timed out before any pass relaunched it', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    const create = t.cloud.create.bind(t.cloud);
+    t.deps.cloud = Object.assign(Object.create(t.cloud), {
+      create: async (...args: Parameters<typeof create>) => {
+        await create(...args);
+        throw new Error('Lambda timed out');
+      },
+    });
+    await provision(t.deps);
+    t.deps.cloud = t.cloud;
+    expect(await t.cloud.list()).toHaveLength(1);
+    t.clock.advance(5 * 60_000 + 1);
+    // The claim never recorded its instance: the launch timeout ends it, and GC finds the instance by its tag.
+    await reconcileNodes(t.deps);
+    expect((await t.store.list())[0]?.state).toBe('Terminated');
+    const gc = await collectGarbage(t.deps);
+    expect(gc.terminatedInstances).toHaveLength(1);
+    expect(await t.cloud.list()).toEqual([]);
   });
 
   it('ends a claim whose instance is gone and re-plans its pods', async () => {

@@ -51,6 +51,12 @@ describe('handleInterruption', () => {
       `${claim.instanceType}/${claim.zone}/spot`,
     );
 
+    const why = (await t.store.listDecisions(replacement?.name ?? '')).map((d) => [d.kind, d.nodeClaims]);
+    expect(why).toEqual([
+      ['Provision', [replacement?.name]],
+      ['Interrupt', [claim.name, replacement?.name]],
+    ]);
+
     // Redelivery of the same warning changes nothing.
     const again = await handleInterruption(t.deps, signal('SpotInterruption', [instanceId], { deadline }));
     expect(again.terminating).toEqual([]);

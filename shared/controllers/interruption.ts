@@ -9,6 +9,7 @@ import type { NodeClaim } from '../api/nodeclaim';
 import type { InterruptionSignal } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
+import { newId } from './ids';
 import { type ProvisionResult, provision } from './provision';
 import { startTermination } from './termination';
 
@@ -46,8 +47,34 @@ export async function handleInterruption(
   // Replacement capacity now, not when the evicted pods show up pending: the pass counts the draining nodes' pods.
   if (result.terminating.length > 0) {
     result.replacement = await provision(deps, { trigger: `${signal.kind} ${result.terminating.join(',')}` });
+    await recordDecision(deps, signal, result);
   }
   return result;
+}
+
+/** Why these nodes are going away and what replaces them, for `karpless explain`. */
+async function recordDecision(deps: ControlPlaneDeps, signal: InterruptionSignal, result: InterruptionResult) {
+  const replacements = result.replacement?.launched ?? [];
+  await deps.store.putDecision({
+    id: newId(deps),
+    cluster: deps.cluster,
+    at: new Date(deps.clock.now()).toISOString(),
+    kind: 'Interrupt',
+    nodeClaims: [...result.terminating, ...replacements],
+    summary:
+      `${signal.kind}: draining ${result.terminating.join(', ')}` +
+      (replacements.length ? `; replacement capacity ${replacements.join(', ')}` : '; no replacement needed'),
+    detail: {
+      signal: signal.kind,
+      eventId: signal.eventId,
+      instanceIds: signal.instanceIds,
+      ...(signal.state ? { state: signal.state } : {}),
+      ...(signal.deadline ? { deadline: signal.deadline } : {}),
+      terminating: result.terminating,
+      replacements,
+      unschedulable: result.replacement?.unschedulable ?? [],
+    },
+  });
 }
 
 async function act(

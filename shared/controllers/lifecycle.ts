@@ -93,11 +93,22 @@ async function timeOut(deps: ControlPlaneDeps, claim: NodeClaim, now: number): P
   if (claim.state === 'Launched' && launchedAt && now - Date.parse(launchedAt) > deps.config.registrationTimeoutMs) {
     reason = 'RegistrationTimeout';
   }
+  // A registered node that vanished before initializing gets the same allowance, counted from registration.
+  const registeredAt = claim.stateTimes.Registered;
+  if (
+    claim.state === 'Registered' &&
+    registeredAt &&
+    now - Date.parse(registeredAt) > deps.config.registrationTimeoutMs
+  ) {
+    reason = 'NodeLost';
+  }
   if (!reason) return false;
   const detail =
     reason === 'LaunchTimeout'
       ? `not launched within ${deps.config.launchTimeoutMs / 1000}s`
-      : `node did not register within ${deps.config.registrationTimeoutMs / 1000}s of launch`;
+      : reason === 'NodeLost'
+        ? `node ${claim.nodeName} disappeared before it initialized`
+        : `node did not register within ${deps.config.registrationTimeoutMs / 1000}s of launch`;
   const failed = await deps.store.transition(claim, 'Failed', { failure: { reason, message: detail } });
   deps.metric('NodeClaimsTimedOut', 1, 'Count', { reason });
   deps.log.warn('claim timed out', { nodeClaim: claim.name, reason, instanceId: claim.instanceId });
@@ -109,6 +120,7 @@ async function timeOut(deps: ControlPlaneDeps, claim: NodeClaim, now: number): P
   });
   // A Pending claim may still have an instance from a launch that died before recording it; GC finds it by tag.
   if (failed.instanceId) await deps.cloud.delete(failed.instanceId);
+  if (failed.nodeName) await deps.kube.deleteNode(failed.nodeName);
   await deps.store.transition(failed, 'Terminated');
   return true;
 }

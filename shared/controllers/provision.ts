@@ -127,6 +127,10 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
     }
   }
 
+  reportFleet(deps, [
+    ...snapshot.claims,
+    ...outcomes.flatMap((o) => (o.outcome.kind === 'launched' ? [o.outcome.claim] : [])),
+  ]);
   deps.metric('PendingPods', snapshot.pending.length, 'Count');
   deps.metric('UnschedulablePods', result.unschedulable.length, 'Count');
   deps.metric('ProvisionDuration', deps.clock.now() - started, 'Milliseconds');
@@ -368,6 +372,20 @@ async function recordDecision(
     },
   });
   return id;
+}
+
+/** Gauges for the dashboard: live nodes per NodePool and what they cost per hour (later copies of a claim win). */
+function reportFleet(deps: ControlPlaneDeps, claims: NodeClaim[]): void {
+  const latest = new Map(claims.map((c) => [c.name, c]));
+  const perPool = new Map<string, number>();
+  let cost = 0;
+  for (const c of latest.values()) {
+    if (c.state === 'Pending') continue;
+    perPool.set(c.nodePool, (perPool.get(c.nodePool) ?? 0) + 1);
+    cost += c.pricePerHour ?? 0;
+  }
+  for (const [nodePool, count] of perPool) deps.metric('Nodes', count, 'Count', { nodePool });
+  deps.metric('CostPerHour', Math.round(cost * 10_000) / 10_000, 'None');
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -60,6 +60,8 @@ describe('terminateStep', () => {
     expect(await t.cloud.list()).toEqual([]);
     expect(t.cluster.getNode(nodeName)).toBeUndefined();
     expect(await terminateStep(t.deps, claim.name)).toEqual({ done: true });
+    const decisions = await t.store.listDecisions(claim.name);
+    expect(decisions.at(-1)).toMatchObject({ kind: 'Terminate', detail: { cause: 'Deleted' } });
   });
 
   it('waits while a PDB blocks eviction and stops waiting at the terminationGracePeriod', async () => {

@@ -13,6 +13,7 @@ import { parseDuration } from '../api/quantity';
 import { ConflictError } from '../errors';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
+import { newId } from './ids';
 import { queueTermination } from './messages';
 import { isCritical, isDaemonSetPod, isMirrorPod, isTerminal, podRef, toleratesDisruption } from './pods';
 
@@ -210,8 +211,23 @@ async function finish(deps: ControlPlaneDeps, claim: NodeClaim): Promise<Termina
     const current = await deps.store.get(claim.name);
     if (current && current.state !== 'Terminated') return { done: false, requeueAfterSeconds: 1 };
   }
-  deps.metric('NodeClaimsTerminated', 1, 'Count', {
-    cause: claim.disruption?.cause ?? claim.failure?.reason ?? 'Unknown',
+  const cause = claim.disruption?.cause ?? claim.failure?.reason ?? 'Unknown';
+  deps.metric('NodeClaimsTerminated', 1, 'Count', { cause });
+  await deps.store.putDecision({
+    id: newId(deps),
+    cluster: deps.cluster,
+    at: new Date(deps.clock.now()).toISOString(),
+    kind: 'Terminate',
+    nodeClaims: [claim.name],
+    summary: `terminated ${claim.name} (${cause}) after evicting ${claim.drain?.evicted ?? 0} pod(s)`,
+    detail: {
+      cause,
+      ...(claim.disruption?.detail ? { reason: claim.disruption.detail } : {}),
+      ...(claim.failure ? { failure: claim.failure } : {}),
+      instanceId: claim.instanceId,
+      node: claim.nodeName,
+      drain: claim.drain,
+    },
   });
   deps.log.info('terminated', { nodeClaim: claim.name, instanceId: claim.instanceId, node: claim.nodeName });
   return { done: true };
