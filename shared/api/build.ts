@@ -5,8 +5,9 @@ import { convertLegacy } from './convert/convert';
 import { type NodePoolInput, withNodeClassDefaults, withNodePoolDefaults } from './defaults';
 import type { SourceDocument } from './documents';
 import type { EC2NodeClass } from './karpenter';
-import type { Pod } from './kube';
+import type { Pod, PodSpec } from './kube';
 import { emptyManifestSet, type ManifestSet } from './manifest-set';
+import { withPodSpecDefaults } from './pod-defaults';
 import { type DocumentRef, describeDoc, Problems } from './problems';
 import {
   validateDaemonSet,
@@ -133,7 +134,8 @@ export function buildManifestSet(source: SourceDocument[], errors: string[]): Bu
     }
     seen.set(id, `${ref.file}#${ref.doc}`);
     // Namespaced objects always carry their namespace, so consumers can match pods, claims and budgets by it.
-    handler.add(set, handler.namespaced ? { ...d.raw, metadata: { ...meta, namespace: ns } } : d.raw);
+    const obj = handler.namespaced ? { ...d.raw, metadata: { ...meta, namespace: ns } } : d.raw;
+    handler.add(set, withTemplateDefaults(obj));
     if (ref.kind === 'NodePool') {
       const className = (((d.raw.spec as Obj).template as Obj).spec as Obj).nodeClassRef as Obj;
       nodePoolRefs.push({ ref, className: String(className.name) });
@@ -148,4 +150,19 @@ export function buildManifestSet(source: SourceDocument[], errors: string[]): Bu
     }
   }
   return { set, documents };
+}
+
+/** Applies the API server's pod defaulting to a Pod's spec or a controller's pod template. */
+function withTemplateDefaults(doc: Obj): Obj {
+  if (doc.kind === 'Pod') return { ...doc, spec: withPodSpecDefaults(doc.spec as PodSpec) };
+  const spec = doc.spec as Obj | undefined;
+  const template = spec?.template as Obj | undefined;
+  if (
+    !spec ||
+    !template ||
+    !['Deployment', 'ReplicaSet', 'StatefulSet', 'Job', 'DaemonSet'].includes(String(doc.kind))
+  ) {
+    return doc;
+  }
+  return { ...doc, spec: { ...spec, template: { ...template, spec: withPodSpecDefaults(template.spec as PodSpec) } } };
 }

@@ -10,12 +10,14 @@ import {
   expectQuantityMap,
   expectString,
   expectStringMap,
+  isObj,
   type Obj,
   show,
 } from './check';
 import { checkLabelSelector, checkNodeSelectorTerm, checkTaints, checkTolerations } from './check-scheduling';
 import type { LabelSelector } from './kube';
 import { at, type Problems } from './problems';
+import { parseQuantity } from './quantity';
 import { matchesLabelSelector } from './selector';
 
 export function validateMetadata(p: Problems, doc: Obj): void {
@@ -70,8 +72,20 @@ function validateContainer(p: Problems, path: string, v: unknown): void {
   expectString(p, at(path, 'name'), c.name, true);
   const res = expectObject(p, at(path, 'resources'), c.resources);
   if (res) {
-    expectQuantityMap(p, at(path, 'resources.requests'), res.requests);
-    expectQuantityMap(p, at(path, 'resources.limits'), res.limits);
+    const requestsOk = expectQuantityMap(p, at(path, 'resources.requests'), res.requests);
+    const limitsOk = expectQuantityMap(p, at(path, 'resources.limits'), res.limits);
+    if (requestsOk && limitsOk && isObj(res.requests) && isObj(res.limits)) {
+      for (const [name, limit] of Object.entries(res.limits)) {
+        const request = res.requests[name];
+        if (request === undefined) continue;
+        if (parseQuantity(request as string | number) > parseQuantity(limit as string | number)) {
+          p.error(
+            at(path, 'resources.requests', `[${JSON.stringify(name)}]`),
+            `must be less than or equal to the ${name} limit (${limit})`,
+          );
+        }
+      }
+    }
   }
   expectArray(p, at(path, 'ports'), c.ports)?.forEach((port, i) => {
     const pp = at(path, 'ports', i);
