@@ -24,14 +24,17 @@ export async function measureWorkload(workload: Workload, catalogPath?: string):
   }
   const instanceTypes = new Map([[pool.nodePool.metadata.name, types]]);
   const timedSolve = (pods: Pod[]) => {
+    const cpu = process.cpuUsage();
     const start = performance.now();
     const result = solve({ pods, nodePools: [pool.nodePool], nodeClasses: [pool.nodeClass], instanceTypes });
-    return { result, wallMs: performance.now() - start };
+    const wallMs = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    return { result, wallMs, cpuMs: (used.user + used.system) / 1000 };
   };
   const pods = workloadPods(workload);
   // The headline is the cold solve, as a fresh Lambda would run it; a second solve of new pods from another seed
   // shows the warm (JIT-compiled) speed, closer to what Go's benchmark loop reports.
-  const { result, wallMs } = timedSolve(pods);
+  const { result, wallMs, cpuMs } = timedSolve(pods);
   const warm = timedSolve(workloadPods(workload, WORKLOAD_SEED + 1));
   const placed = result.nodeClaims.flatMap((c) => c.pods);
   const costPerHour = result.nodeClaims.reduce((sum, c) => sum + c.cheapest.price, 0);
@@ -45,6 +48,7 @@ export async function measureWorkload(workload: Workload, catalogPath?: string):
     scheduledPods: pods.length - result.unschedulable.length,
     wallMs,
     podsPerSecond: pods.length / (wallMs / 1000),
+    cpuMs,
     warmWallMs: warm.wallMs,
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     nodeCount: result.nodeClaims.length,

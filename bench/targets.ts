@@ -8,6 +8,8 @@ export interface Measurement {
   scheduledPods: number;
   wallMs: number;
   podsPerSecond: number;
+  /** CPU time (user + system) of the solve: on a busy machine, wall time minus waiting for a core. */
+  cpuMs?: number;
   /** A second solve, of other pods from the same mix, once the JIT has warmed up. */
   warmWallMs?: number;
   peakRssBytes: number;

@@ -9,6 +9,7 @@ const measurement = {
   pods: 5000,
   scheduledPods: 5000,
   wallMs: 1234.4,
+  cpuMs: 1100.2,
   podsPerSecond: 4050.6,
   warmWallMs: 801.2,
   peakRssBytes: 312 * 2 ** 20,
@@ -33,10 +34,10 @@ describe('renderBenchTable', () => {
   it('prints one row per workload with its measurements and verdict', () => {
     const lines = renderBenchTable(report(4050.6)).split('\n');
     expect(lines[0]).toMatch(
-      /^WORKLOAD\s+PODS\s+SCHEDULED\s+WALL MS\s+PODS\/S\s+WARM MS\s+PEAK RSS\s+NODES\s+COST\/H\s+LB\/H\s+RATIO\s+RESULT$/,
+      /^WORKLOAD\s+PODS\s+SCHEDULED\s+WALL MS\s+CPU MS\s+PODS\/S\s+WARM MS\s+PEAK RSS\s+NODES\s+COST\/H\s+LB\/H\s+RATIO\s+RESULT$/,
     );
     expect(lines[1]).toMatch(
-      /^karpenter-mixed-5k\s+5000\s+5000\s+1234\s+4051\s+801\s+312 MiB\s+812\s+\$321\.5000\s+\$300\.0000\s+1\.072\s+pass$/,
+      /^karpenter-mixed-5k\s+5000\s+5000\s+1234\s+1100\s+4051\s+801\s+312 MiB\s+812\s+\$321\.5000\s+\$300\.0000\s+1\.072\s+pass$/,
     );
     expect(lines).toContain('unconstrained-10k: FAILED TO RUN: boom');
     expect(lines.at(-1)).toBe('Overall: FAIL');
