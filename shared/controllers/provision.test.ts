@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
-import { createTestbed, makePod } from './testing';
+import { createTestbed, makePod, testNodePool } from './testing';
 
 describe('provision → lifecycle on the simulator', () => {
   it('turns pending pods into claims, instances, registered and initialized nodes, and bound pods', async () => {
@@ -201,6 +201,37 @@ describe('provision → lifecycle on the simulator', () => {
     const event = t.cluster.events.find((e) => e.reason === 'FailedScheduling');
     expect(event?.involved.name).toBe('huge-0');
     expect(event?.message).toContain(result.unschedulable[0]?.reason ?? 'missing');
+  });
+
+  it('nominates new pods onto spare room of an in-flight claim and records them on it', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0', { cpu: '500m', memory: '512Mi' }));
+    const first = await provision(t.deps);
+    expect(first.launched).toHaveLength(1);
+    // A second small pod fits the claim that is still booting: no new claim, a nomination instead.
+    t.cluster.addPod(makePod('web-1', { cpu: '100m', memory: '128Mi' }));
+    const second = await provision(t.deps);
+    expect(second.created).toEqual([]);
+    expect(second.nominated).toBe(1);
+    const [claim] = await t.store.list();
+    expect(claim?.nominatedPods.map((p) => p.name).sort()).toEqual(['web-0', 'web-1']);
+    // Both are bound once the node initializes.
+    t.clock.advance(46_000);
+    await reconcileNodes(t.deps);
+    await reconcileNodes(t.deps);
+    expect(await t.cluster.listPendingPods()).toEqual([]);
+    expect(await t.cloud.list()).toHaveLength(1);
+  });
+
+  it('names a NodePool whose EC2NodeClass is missing in the FailedScheduling message', async () => {
+    const pool = testNodePool('orphan');
+    pool.spec.template.spec.nodeClassRef.name = 'missing';
+    const t = createTestbed({ nodePool: pool });
+    t.cluster.addPod(makePod('web-0'));
+    const result = await provision(t.deps);
+    expect(result.created).toEqual([]);
+    const event = t.cluster.events.find((e) => e.reason === 'FailedScheduling');
+    expect(event?.message).toContain('NodePool orphan skipped: EC2NodeClass missing not found');
   });
 
   it('fails the claim on a non-retryable launch error', async () => {

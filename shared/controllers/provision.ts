@@ -117,12 +117,14 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
     if (outcome.kind === 'launched') await announceNominations(deps, outcome.claim, outcome.claim.nominatedPods);
   }
   if (solved) {
+    // NodePools left out of the solve are named too, or their users would never learn why they were not tried.
+    const skipped = snapshot.problems.map((p) => `; NodePool ${p.nodePool} skipped: ${p.reason}`).join('');
     for (const u of solved.unschedulable) {
       await emitEvent(deps, {
         involved: { kind: 'Pod', name: u.pod.metadata.name, namespace: u.pod.metadata.namespace },
         type: 'Warning',
         reason: 'FailedScheduling',
-        message: `Failed to schedule pod, ${u.reason}`,
+        message: `Failed to schedule pod, ${u.reason}${skipped}`,
       });
     }
   }
@@ -290,7 +292,10 @@ async function nominateToExisting(
     const added = placement.pods.filter((p) => !known.has(keyOf(p)));
     if (added.length === 0) continue;
     count += added.length;
-    const claim = view.claimOf.get(placement.name);
+    // Nominations are recorded only on claims still coming up, whose pods the lifecycle binds once they
+    // initialize; on a running node the pod is left to kube-scheduler, which has the final word there.
+    const inflight = view.claimOf.get(placement.name);
+    const claim = inflight && inflight.state !== 'Initialized' ? inflight : undefined;
     if (claim) {
       const existingRefs = claim.nominatedPods.filter((r) => view.held.get(refKey(r))?.name === claim.name);
       try {
@@ -308,7 +313,7 @@ async function nominateToExisting(
         reason: 'Nominated',
         message: claim
           ? `Pod should schedule on: nodeclaim/${claim.name}`
-          : `Pod should schedule on: node/${placement.name}`,
+          : `Pod should schedule on: node/${inflight?.nodeName ?? placement.name}`,
       });
     }
   }
