@@ -111,6 +111,8 @@ export function buildManifestSet(source: SourceDocument[], errors: string[]): Bu
     } else if (!handler) {
       set.warnings.push(`${describeDoc(ref)}: kind ${ref.kind} is not used by Karpless; skipped`);
       continue;
+    } else if (handler.apiVersions && d.raw.apiVersion === undefined) {
+      p.error('apiVersion', `required (${handler.apiVersions.join(' or ')})`);
     } else if (handler.apiVersions && !handler.apiVersions.includes(String(d.raw.apiVersion))) {
       p.error(
         'apiVersion',

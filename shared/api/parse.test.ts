@@ -96,6 +96,18 @@ describe('parseManifests', () => {
     ]);
   });
 
+  it('requires the apiVersion of a Karpenter kind', () => {
+    expect(problemsOf(VALID_NODEPOOL.replace('apiVersion: karpenter.sh/v1\n', ''), 'np.yaml')).toEqual([
+      'np.yaml#1 NodePool/default: apiVersion: required (karpenter.sh/v1)',
+    ]);
+  });
+
+  it('rejects duplicate keys with their line', () => {
+    expect(problemsOf('apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\nkind: Pod\n', 'dup.yaml')).toEqual([
+      'dup.yaml#1: line 4: Map keys must be unique',
+    ]);
+  });
+
   it('rejects duplicates and names where the first one is', () => {
     expect(problemsOf(`${pod('a')}---\n${pod('a')}---\n${pod('a', 'other')}`, 'dup.yaml')).toEqual([
       'dup.yaml#2 Pod/a: metadata.name: duplicate Pod "a", first defined in dup.yaml#1',
