@@ -27,7 +27,9 @@ export async function runMigrate(ctx: CommandContext, paths: string[]): Promise<
 export const registerMigrate: RegisterCommand = (program: Command, ctx: CommandContext) => {
   program
     .command('migrate')
-    .description('convert Karpenter v1alpha5 Provisioner and AWSNodeTemplate manifests to v1 NodePool and EC2NodeClass')
+    .description(
+      'convert Karpenter v1alpha5 (Provisioner, AWSNodeTemplate) and v1beta1 manifests to v1 NodePool and EC2NodeClass',
+    )
     .argument('<paths...>', 'YAML files, or folders of them')
     .action(async (paths: string[]) => runMigrate(ctx, paths));
 };
