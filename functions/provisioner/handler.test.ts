@@ -64,6 +64,21 @@ describe('provisioner handler', () => {
     expect(await t.cloud.list()).toEqual([]);
   });
 
+  it('runs the lifecycle, the injected disruption sweep and a provisioning pass on a Sweep tick', async () => {
+    const { t, observability } = functionBed('provisioner');
+    const swept: string[] = [];
+    const handler = createHandler(() => portsOf(t), observability, {
+      sweep: async (deps) => {
+        swept.push(deps.cluster);
+      },
+    });
+    t.cluster.addPod(makePod('inflate-0'));
+    const out = await handler(sqsEvent([readFixture('sweep.json')]), fakeContext());
+    expect(out).toEqual({ batchItemFailures: [] });
+    expect(swept).toEqual(['demo']);
+    expect(await t.cloud.list()).toHaveLength(1);
+  });
+
   it('returns the message for redelivery when a launch is throttled, and the redelivery finishes it', async () => {
     const { t, handler } = bed();
     t.cluster.addPod(makePod('inflate-0'));

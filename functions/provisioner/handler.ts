@@ -1,6 +1,8 @@
-// provisioner: the cluster FIFO queue's consumer (one message group per cluster, so passes are serialized).
-// PodsPending and NodePoolChanged run a provisioning pass; the other kinds on the queue are routed the same way as
-// in every control-queue function.
+// provisioner: the cluster FIFO queue's only consumer (one message group per cluster, so the cluster has a single
+// writer). It routes every kind on that queue through the dispatcher: PodsPending and NodePoolChanged run a
+// provisioning pass, NodeChanged the lifecycle, Sweep the lifecycle timers, the disruption sweep (when wired through
+// `sweep`) and a provisioning pass, and a stray Terminate a termination step.
+import type { DispatchOptions } from '../../shared/controllers';
 import { createObservability } from '../middleware';
 import { controlQueueHandler, type Observability, type PortsFactory } from './control-queue';
 import { awsPorts, readEnv } from './wiring';
@@ -10,8 +12,11 @@ export const { logger, metrics } = createObservability({
   service: 'provisioner',
 });
 
-/** The handler with its ports (and, for tests, its observability) injected. */
-export const createHandler = (factory: PortsFactory, observability: Observability = { logger, metrics }) =>
-  controlQueueHandler(factory, observability);
+/** The handler with its ports (and, for tests, its observability and the disruption sweep) injected. */
+export const createHandler = (
+  factory: PortsFactory,
+  observability: Observability = { logger, metrics },
+  options: DispatchOptions = {},
+) => controlQueueHandler(factory, { ...observability, ...options });
 
 export const handler = createHandler(() => awsPorts(readEnv()));
