@@ -176,6 +176,15 @@ describe('karpless simulate inputs', () => {
     expect(table.stdout.split('\n')[0]).toBe('Using the embedded default NodePool "default" (no NodePool was given).');
   });
 
+  it('prints progress on stderr for large inputs, keeping stdout to the report', async () => {
+    const out = await run('-f', yamlFile('big.yaml', deployment('many', 1200)), '-o', 'json');
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain('loaded 1200 pods');
+    expect(out.stderr).toMatch(/solving 1200 pending pods over 1 NodePool\(s\) and \d+ instance types/);
+    expect(out.stderr).toMatch(/planned \d+ NodeClaim\(s\) in \d+ ms/);
+    expect((JSON.parse(out.stdout) as Report).summary.scheduledPods).toBe(1200);
+  });
+
   it('fills existing nodes first and reports them with their new pods', async () => {
     const node = `apiVersion: v1
 kind: Node
