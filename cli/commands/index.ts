@@ -4,6 +4,7 @@ import type { CliIO } from '../io';
 import { registerBench } from './bench';
 import { registerCatalog } from './catalog';
 import { registerCrds } from './crds';
+import { registerForwarder } from './forwarder';
 import { registerMigrate } from './migrate';
 import { registerSimulate } from './simulate';
 
@@ -21,4 +22,5 @@ export const commands: RegisterCommand[] = [
   registerCatalog,
   registerMigrate,
   registerCrds,
+  registerForwarder,
 ];

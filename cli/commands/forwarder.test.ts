@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { bufferIO } from '../io';
+import { main } from '../main';
+
+const QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/karpless-prod.fifo';
+
+async function run(args: string[]) {
+  const io = bufferIO();
+  const code = await main(args, io);
+  return { code, out: io.stdout.join(''), err: io.stderr.join('') };
+}
+
+type Doc = {
+  kind: string;
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
+  rules?: { apiGroups: string[]; resources: string[]; verbs: string[] }[];
+  spec?: Record<string, unknown>;
+  subjects?: { kind: string; name: string }[];
+};
+
+type Probe = { httpGet: { path: string } };
+type PodTemplate = {
+  priorityClassName: string;
+  tolerations: unknown[];
+  securityContext: { runAsNonRoot: boolean };
+  containers: {
+    image: string;
+    env: unknown[];
+    resources: { requests: Record<string, string> };
+    securityContext: Record<string, unknown>;
+    livenessProbe: Probe;
+    readinessProbe: Probe;
+  }[];
+};
+type DeploymentDoc = { spec: { replicas: number; template: { spec: PodTemplate } } };
+
+function parse(yaml: string): Doc[] {
+  const docs = parseAllDocuments(yaml);
+  for (const d of docs) expect(d.errors).toEqual([]);
+  return docs.map((d) => d.toJS() as Doc);
+}
+
+/** Flattens rules to "group/resource:verb" grants so equality ignores how rules are grouped. */
+function grants(rules: Doc['rules']): string[] {
+  return (rules ?? [])
+    .flatMap((r) => r.apiGroups.flatMap((g) => r.resources.flatMap((res) => r.verbs.map((v) => `${g}/${res}:${v}`))))
+    .sort();
+}
+
+const read = (group: string, resources: string[]) =>
+  resources.flatMap((r) => ['get', 'list', 'watch'].map((v) => `${group}/${r}:${v}`));
+
+describe('karpless forwarder manifest', () => {
+  it('prints the namespace, service account, read-only RBAC, deployment and PDB', async () => {
+    const { code, out } = await run(['forwarder', 'manifest', '--cluster', 'prod', '--queue-url', QUEUE]);
+    expect(code).toBe(0);
+    const docs = parse(out);
+    expect(docs.map((d) => d.kind)).toEqual([
+      'Namespace',
+      'ServiceAccount',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'Deployment',
+      'PodDisruptionBudget',
+    ]);
+    expect(out).toMatch(/create-pod-identity-association --cluster-name prod/);
+    expect(docs[1]?.metadata.annotations).toBeUndefined();
+    const role = docs.find((d) => d.kind === 'ClusterRole');
+    expect(grants(role?.rules)).toEqual(
+      [
+        ...read('', ['pods', 'nodes']),
+        ...read('karpenter.sh', ['nodepools']),
+        ...read('karpenter.k8s.aws', ['ec2nodeclasses']),
+      ].sort(),
+    );
+    expect(docs[3]?.subjects).toEqual([{ kind: 'ServiceAccount', name: 'karpless-forwarder', namespace: 'karpless' }]);
+
+    const deployment = docs.find((d) => d.kind === 'Deployment') as unknown as DeploymentDoc;
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0]!;
+    expect(deployment.spec.replicas).toBe(1);
+    expect(pod.priorityClassName).toBe('system-cluster-critical');
+    expect(pod.tolerations).toEqual([{ operator: 'Exists' }]);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(container.securityContext).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      runAsNonRoot: true,
+    });
+    expect(container.resources.requests).toEqual({ cpu: '10m', memory: '64Mi' });
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container.env).toEqual([
+      { name: 'KARPLESS_CLUSTER', value: 'prod' },
+      { name: 'KARPLESS_QUEUE_URL', value: QUEUE },
+      { name: 'AWS_REGION', value: 'eu-west-1' },
+      { name: 'KARPLESS_HEALTH_PORT', value: '8080' },
+    ]);
+    const pdb = docs.find((d) => d.kind === 'PodDisruptionBudget');
+    expect(pdb?.spec).toMatchObject({ maxUnavailable: 1 });
+  });
+
+  it('annotates the service account for IRSA and uses the given image', async () => {
+    const roleArn = 'arn:aws:iam::123456789012:role/karpless-forwarder';
+    const { out } = await run([
+      'forwarder',
+      'manifest',
+      '--cluster',
+      'prod',
+      '--queue-url',
+      QUEUE,
+      '--role-arn',
+      roleArn,
+      '--image',
+      'x/y:1',
+    ]);
+    const docs = parse(out);
+    expect(docs[1]?.metadata.annotations).toEqual({ 'eks.amazonaws.com/role-arn': roleArn });
+    expect((docs[4] as unknown as DeploymentDoc).spec.template.spec.containers[0]?.image).toBe('x/y:1');
+  });
+
+  it('rejects bad input with exit code 2 naming the flag', async () => {
+    const { code, err } = await run([
+      'forwarder',
+      'manifest',
+      '--cluster',
+      'prod',
+      '--queue-url',
+      'https://sqs.eu-west-1.amazonaws.com/1/q',
+      '--role-arn',
+      'nope',
+    ]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/--queue-url: .* is not an SQS FIFO queue URL/);
+    expect(err).toMatch(/--role-arn: "nope" is not an IAM role ARN/);
+    expect((await run(['forwarder', 'manifest', '--queue-url', QUEUE])).code).toBe(2);
+  });
+});
+
+describe('karpless forwarder rbac', () => {
+  it('grants the Lambda functions exactly bind, evict, node patch/delete, events and the engine reads', async () => {
+    const { code, out } = await run(['forwarder', 'rbac']);
+    expect(code).toBe(0);
+    const docs = parse(out);
+    expect(docs.map((d) => d.kind)).toEqual(['ClusterRole', 'ClusterRoleBinding']);
+    expect(grants(docs[0]?.rules)).toEqual(
+      [
+        '/pods/binding:create',
+        '/pods/eviction:create',
+        '/nodes:patch',
+        '/nodes:delete',
+        '/events:create',
+        ...read('', ['pods', 'nodes', 'namespaces', 'persistentvolumeclaims', 'persistentvolumes']),
+        ...read('apps', ['daemonsets']),
+        ...read('policy', ['poddisruptionbudgets']),
+        ...read('storage.k8s.io', ['storageclasses']),
+        ...read('karpenter.sh', ['nodepools']),
+        ...read('karpenter.k8s.aws', ['ec2nodeclasses']),
+      ].sort(),
+    );
+    expect(docs[1]?.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'karpless:controller' },
+    ]);
+    expect(out).toMatch(/create-access-entry .* --kubernetes-groups karpless:controller/);
+  });
+
+  it('binds a custom group', async () => {
+    const docs = parse((await run(['forwarder', 'rbac', '--group', 'ops:karpless'])).out);
+    expect(docs[1]?.subjects?.[0]?.name).toBe('ops:karpless');
+  });
+});

@@ -1,0 +1,58 @@
+// `karpless forwarder manifest`: the in-cluster forwarder's install manifests. `karpless forwarder rbac`: the
+// ClusterRole (and group binding) the Lambda functions' EKS access entry maps to.
+import type { Command } from 'commander';
+import { CONTROLLER_GROUP, controllerRbacYaml, forwarderYaml } from '../../forwarder/manifests';
+import { EXIT_OK, EXIT_USAGE } from '../io';
+import type { CommandContext, RegisterCommand } from './index';
+
+export interface ForwarderManifestFlags {
+  cluster: string;
+  queueUrl: string;
+  roleArn?: string;
+  image?: string;
+}
+
+const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
+const FIFO_QUEUE_URL = /^https:\/\/sqs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/\d{12}\/[A-Za-z0-9_-]{1,75}\.fifo$/;
+const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
+
+export function runForwarderManifest(ctx: CommandContext, flags: ForwarderManifestFlags): void {
+  const problems: string[] = [];
+  if (!CLUSTER_NAME.test(flags.cluster)) problems.push(`--cluster: "${flags.cluster}" is not a valid EKS cluster name`);
+  if (!FIFO_QUEUE_URL.test(flags.queueUrl)) {
+    problems.push(
+      `--queue-url: "${flags.queueUrl}" is not an SQS FIFO queue URL (https://sqs.<region>.amazonaws.com/<account>/<name>.fifo)`,
+    );
+  }
+  if (flags.roleArn !== undefined && !ROLE_ARN.test(flags.roleArn))
+    problems.push(`--role-arn: "${flags.roleArn}" is not an IAM role ARN`);
+  if (flags.image !== undefined && !/^\S+$/.test(flags.image))
+    problems.push(`--image: "${flags.image}" is not an image reference`);
+  if (problems.length > 0) {
+    ctx.io.err(problems.join('\n'));
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  ctx.io.out(forwarderYaml(flags));
+  ctx.result.code = EXIT_OK;
+}
+
+export const registerForwarder: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  const forwarder = program.command('forwarder').description('install manifests for the in-cluster forwarder and RBAC');
+  forwarder
+    .command('manifest')
+    .description('print the forwarder manifests: namespace, service account, read-only RBAC, deployment, PDB')
+    .requiredOption('--cluster <name>', 'EKS cluster name (the FIFO message group)')
+    .requiredOption('--queue-url <url>', "the cluster's SQS FIFO queue URL")
+    .option('--role-arn <arn>', 'IAM role for IRSA (otherwise use an EKS Pod Identity association)')
+    .option('--image <image>', 'forwarder image')
+    .action((flags: ForwarderManifestFlags) => runForwarderManifest(ctx, flags));
+  forwarder
+    .command('rbac')
+    .description("print the ClusterRole and binding the Lambda functions' EKS access entry maps to")
+    .option('--group <name>', 'Kubernetes group named in the access entry', CONTROLLER_GROUP)
+    .action((flags: { group: string }) => {
+      ctx.io.out(controllerRbacYaml(flags.group));
+      ctx.result.code = EXIT_OK;
+    });
+};

@@ -1,0 +1,190 @@
+// Everything needed to run the forwarder in a cluster, and the ClusterRole for the Lambda functions' access entry,
+// as Kubernetes objects. `karpless forwarder manifest|rbac` prints them as YAML.
+import { Document } from 'yaml';
+import { CONTROLLER_RULES, FORWARDER_RULES } from './rbac';
+
+export const FORWARDER_NAMESPACE = 'karpless';
+export const FORWARDER_NAME = 'karpless-forwarder';
+export const CONTROLLER_ROLE_NAME = 'karpless-controller';
+/** The Kubernetes group the Lambda role's EKS access entry maps to. */
+export const CONTROLLER_GROUP = 'karpless:controller';
+export const DEFAULT_FORWARDER_IMAGE = 'public.ecr.aws/karpless/forwarder:0.1.0';
+const HEALTH_PORT = 8080;
+
+export interface ForwarderManifestOptions {
+  cluster: string;
+  queueUrl: string;
+  roleArn?: string;
+  image?: string;
+}
+
+type Manifest = Record<string, unknown> & { kind: string };
+
+/** The queue's region, from its URL (https://sqs.<region>.amazonaws.com/<account>/<name>.fifo). */
+export function queueRegion(queueUrl: string): string | undefined {
+  return queueUrl.match(/^https:\/\/sqs\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?\//)?.[1];
+}
+
+export function forwarderManifests(options: ForwarderManifestOptions): Manifest[] {
+  const labels = { 'app.kubernetes.io/name': FORWARDER_NAME, 'app.kubernetes.io/part-of': 'karpless' };
+  const meta = (name: string, namespaced = true) => ({
+    name,
+    ...(namespaced ? { namespace: FORWARDER_NAMESPACE } : {}),
+    labels,
+  });
+  const region = queueRegion(options.queueUrl);
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: FORWARDER_NAMESPACE, labels } },
+    {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: {
+        ...meta(FORWARDER_NAME),
+        ...(options.roleArn ? { annotations: { 'eks.amazonaws.com/role-arn': options.roleArn } } : {}),
+      },
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: meta(FORWARDER_NAME, false),
+      rules: FORWARDER_RULES,
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: meta(FORWARDER_NAME, false),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: FORWARDER_NAME },
+      subjects: [{ kind: 'ServiceAccount', name: FORWARDER_NAME, namespace: FORWARDER_NAMESPACE }],
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: meta(FORWARDER_NAME),
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { 'app.kubernetes.io/name': FORWARDER_NAME } },
+        // A second forwarder for a few seconds only duplicates hints; a gap would delay them.
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+        template: {
+          metadata: { labels },
+          spec: {
+            serviceAccountName: FORWARDER_NAME,
+            priorityClassName: 'system-cluster-critical',
+            // Runs anywhere, Fargate included (with a Fargate profile for the namespace).
+            tolerations: [{ operator: 'Exists' }],
+            affinity: {
+              nodeAffinity: {
+                // Prefer nodes Karpless does not manage, so consolidation rarely moves the forwarder.
+                preferredDuringSchedulingIgnoredDuringExecution: [
+                  {
+                    weight: 100,
+                    preference: { matchExpressions: [{ key: 'karpenter.sh/nodepool', operator: 'DoesNotExist' }] },
+                  },
+                ],
+              },
+            },
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: 65532,
+              runAsGroup: 65532,
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
+            terminationGracePeriodSeconds: 15,
+            containers: [
+              {
+                name: 'forwarder',
+                image: options.image ?? DEFAULT_FORWARDER_IMAGE,
+                imagePullPolicy: 'IfNotPresent',
+                env: [
+                  { name: 'KARPLESS_CLUSTER', value: options.cluster },
+                  { name: 'KARPLESS_QUEUE_URL', value: options.queueUrl },
+                  ...(region ? [{ name: 'AWS_REGION', value: region }] : []),
+                  { name: 'KARPLESS_HEALTH_PORT', value: String(HEALTH_PORT) },
+                ],
+                ports: [{ name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' }],
+                resources: { requests: { cpu: '10m', memory: '64Mi' }, limits: { memory: '128Mi' } },
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  readOnlyRootFilesystem: true,
+                  runAsNonRoot: true,
+                  capabilities: { drop: ['ALL'] },
+                },
+                livenessProbe: {
+                  httpGet: { path: '/healthz', port: 'health' },
+                  initialDelaySeconds: 5,
+                  periodSeconds: 20,
+                  failureThreshold: 3,
+                },
+                readinessProbe: {
+                  httpGet: { path: '/readyz', port: 'health' },
+                  initialDelaySeconds: 2,
+                  periodSeconds: 10,
+                  failureThreshold: 3,
+                },
+              },
+            ],
+          },
+        },
+      },
+    },
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: meta(FORWARDER_NAME),
+      // Never blocks a drain (the forwarder re-lists and resends on start), but keeps voluntary disruptions to one.
+      spec: { maxUnavailable: 1, selector: { matchLabels: { 'app.kubernetes.io/name': FORWARDER_NAME } } },
+    },
+  ];
+}
+
+export function controllerRbac(group: string = CONTROLLER_GROUP): Manifest[] {
+  const labels = { 'app.kubernetes.io/name': CONTROLLER_ROLE_NAME, 'app.kubernetes.io/part-of': 'karpless' };
+  return [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: CONTROLLER_ROLE_NAME, labels },
+      rules: CONTROLLER_RULES,
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: CONTROLLER_ROLE_NAME, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: CONTROLLER_ROLE_NAME },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: group }],
+    },
+  ];
+}
+
+/** Multi-document YAML with a comment on top of the documents that need one. */
+export function toYaml(manifests: Manifest[], comments: Partial<Record<string, string>> = {}): string {
+  return manifests
+    .map((m) => {
+      const doc = new Document(m, { aliasDuplicateObjects: false });
+      const comment = comments[m.kind];
+      if (comment)
+        doc.commentBefore = comment
+          .split('\n')
+          .map((l) => ` ${l}`)
+          .join('\n');
+      return doc.toString({ lineWidth: 0 });
+    })
+    .join('---\n');
+}
+
+export function forwarderYaml(options: ForwarderManifestOptions): string {
+  const identity = options.roleArn
+    ? `IRSA: the role ${options.roleArn} must trust this cluster's OIDC provider for\nsystem:serviceaccount:${FORWARDER_NAMESPACE}:${FORWARDER_NAME} and allow sqs:SendMessage on the queue.`
+    : `EKS Pod Identity: associate a role allowing sqs:SendMessage on the queue with this ServiceAccount:\n  aws eks create-pod-identity-association --cluster-name ${options.cluster} \\\n    --namespace ${FORWARDER_NAMESPACE} --service-account ${FORWARDER_NAME} --role-arn <ROLE_ARN>\n(the eks-pod-identity-agent add-on must be installed; on Fargate use --role-arn for IRSA instead).`;
+  return toYaml(forwarderManifests(options), {
+    Namespace: `Karpless forwarder for cluster ${options.cluster}: kubectl apply -f <this file>`,
+    ServiceAccount: identity,
+    ClusterRole: 'Read-only: get, list and watch on exactly what the forwarder watches.',
+  });
+}
+
+export function controllerRbacYaml(group: string = CONTROLLER_GROUP): string {
+  return toYaml(controllerRbac(group), {
+    ClusterRole: `What the Karpless Lambda functions may do. Map their role to the group "${group}" with an EKS access entry:\n  aws eks create-access-entry --cluster-name <CLUSTER> --principal-arn <LAMBDA_ROLE_ARN> --kubernetes-groups ${group}`,
+  });
+}
