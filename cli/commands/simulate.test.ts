@@ -200,12 +200,20 @@ status:
   allocatable: { cpu: 7910m, memory: 29Gi, pods: "58" }
 ---
 `;
-    const file = yamlFile('cluster.yaml', node + deployment('api', 2));
+    const running = `apiVersion: v1
+kind: Pod
+metadata: { name: running }
+spec:
+  nodeName: ip-10-0-0-1.ec2.internal
+  containers: [{ name: app, resources: { requests: { cpu: '1', memory: 1Gi } } }]
+---
+`;
+    const file = yamlFile('cluster.yaml', node + running + deployment('api', 2));
     const out = await run('-f', file, '-o', 'json');
     expect(out.code).toBe(0);
     const report = JSON.parse(out.stdout) as Report;
     expect(report.existingNodes).toEqual([
-      { name: 'ip-10-0-0-1.ec2.internal', pods: ['default/api-0', 'default/api-1'] },
+      { name: 'ip-10-0-0-1.ec2.internal', pods: ['default/api-0', 'default/api-1'], boundPods: ['default/running'] },
     ]);
     expect(report.nodeClaims).toEqual([]);
     expect(report.summary).toMatchObject({ pods: 2, scheduledPods: 2, nodeClaims: 0, costPerHour: 0 });

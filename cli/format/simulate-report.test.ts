@@ -40,7 +40,9 @@ function result(over: Partial<SimulationResult> = {}): SimulationResult {
         instanceType: type,
       },
     ],
-    existingNodes: [{ name: 'ip-10-0-0-1.ec2.internal', pods: [pod('default', 'old-0')] }],
+    existingNodes: [
+      { name: 'ip-10-0-0-1.ec2.internal', pods: [pod('default', 'new-0')], boundPods: [pod('default', 'old-0')] },
+    ],
     unschedulable: [{ pod: pod('ml', 'train-0'), reason: 'NodePool "general": no instance type has nvidia.com/gpu' }],
     warnings: ['something to know'],
     summary: { pods: 4, scheduledPods: 3, nodeClaims: 1, costPerHour: 0.035000000001, lowerBoundPerHour: 0.0312 },
@@ -76,7 +78,9 @@ describe('buildSimulateReport', () => {
       'node.kubernetes.io/instance-type': 'm5.large',
       'kubernetes.io/arch': 'amd64',
     });
-    expect(report.existingNodes).toEqual([{ name: 'ip-10-0-0-1.ec2.internal', pods: ['default/old-0'] }]);
+    expect(report.existingNodes).toEqual([
+      { name: 'ip-10-0-0-1.ec2.internal', pods: ['default/new-0'], boundPods: ['default/old-0'] },
+    ]);
     expect(report.unschedulable).toEqual([
       { pod: 'ml/train-0', reason: 'NodePool "general": no instance type has nvidia.com/gpu' },
     ]);
@@ -103,7 +107,7 @@ describe('renderSimulateTable', () => {
       /^NODECLAIM\s+NODEPOOL\s+INSTANCE TYPE\s+CAPACITY\s+ZONE\s+CPU\s+MEMORY\s+\$\/HOUR\s+PODS$/,
     );
     expect(lines[1]).toMatch(/^general-1\s+general\s+m5\.large\s+spot\s+us-east-1b\s+2\s+8Gi\s+\$0\.0350\s+2$/);
-    expect(text).toContain('ip-10-0-0-1.ec2.internal');
+    expect(text).toMatch(/NODE\s+RUNNING PODS\s+NEW PODS\nip-10-0-0-1\.ec2\.internal\s+1\s+1\n/);
     expect(text).toContain(
       'Unschedulable pods (1):\n  ml/train-0: NodePool "general": no instance type has nvidia.com/gpu',
     );

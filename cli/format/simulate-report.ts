@@ -29,7 +29,8 @@ export interface SimulateReport {
     providerID: string;
     pods: string[];
   }[];
-  existingNodes: { name: string; pods: string[] }[];
+  /** `pods`: placed by this plan; `boundPods`: already running there. */
+  existingNodes: { name: string; pods: string[]; boundPods: string[] }[];
   unschedulable: { pod: string; reason: string }[];
   warnings: string[];
   summary: {
@@ -90,7 +91,11 @@ export function buildSimulateReport(result: SimulationResult): SimulateReport {
   if (result.defaultNodePool) summary.defaultNodePool = result.defaultNodePool;
   return {
     nodeClaims: result.nodeClaims.map(claimReport),
-    existingNodes: result.existingNodes.map((n) => ({ name: n.name, pods: n.pods.map(podKey) })),
+    existingNodes: result.existingNodes.map((n) => ({
+      name: n.name,
+      pods: n.pods.map(podKey),
+      boundPods: n.boundPods.map(podKey),
+    })),
     unschedulable: result.unschedulable.map((u) => ({ pod: podKey(u.pod), reason: u.reason })),
     warnings: result.warnings,
     summary,

@@ -38,13 +38,13 @@ export function renderSimulateTable(report: SimulateReport): string {
   } else {
     out.push('No new NodeClaims needed.');
   }
-  if (report.existingNodes.some((n) => n.pods.length > 0)) {
+  if (report.existingNodes.length > 0) {
     out.push(
       '',
       'Existing nodes:',
       renderTable(
-        ['NODE', { header: 'NEW PODS', align: 'right' }],
-        report.existingNodes.map((n) => [n.name, n.pods.length]),
+        ['NODE', { header: 'RUNNING PODS', align: 'right' }, { header: 'NEW PODS', align: 'right' }],
+        report.existingNodes.map((n) => [n.name, n.boundPods.length, n.pods.length]),
       ),
     );
   }

@@ -62,7 +62,8 @@ export interface LaunchedNodeClaim {
 
 export interface SimulationResult {
   nodeClaims: LaunchedNodeClaim[];
-  existingNodes: { name: string; pods: Pod[] }[];
+  /** Nodes given as input: `pods` are the pending pods this plan put there, `boundPods` those already running. */
+  existingNodes: { name: string; pods: Pod[]; boundPods: Pod[] }[];
   unschedulable: { pod: Pod; reason: string }[];
   warnings: string[];
   /** Set when no NodePool was given and the embedded default was used. */
@@ -170,7 +171,11 @@ export async function runSimulation(
   const scheduledPods = placedPods + result.existingNodes.reduce((n, e) => n + e.pods.length, 0);
   const out: SimulationResult = {
     nodeClaims: launched,
-    existingNodes: result.existingNodes,
+    existingNodes: existingNodes.map((n) => ({
+      name: n.name,
+      pods: result.existingNodes.find((e) => e.name === n.name)?.pods ?? [],
+      boundPods: n.pods,
+    })),
     unschedulable,
     warnings: [...warnings, ...result.warnings],
     summary: {
