@@ -1,9 +1,11 @@
 // One stack per cluster, `karpless-<cluster>`: queues, table, functions, EventBridge rules and schedules, node and
 // forwarder identities, EKS access entries, alarms and a dashboard.
 import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import type { ClusterConfig } from './config';
-import { stackName } from './constants';
+import { CONTROLLER_GROUP, stackName } from './constants';
 import { FunctionAccessEntries } from './constructs/cluster-access';
 import { ControlFunctions } from './constructs/control-functions';
 import { ForwarderIdentity } from './constructs/forwarder-identity';
@@ -85,18 +87,14 @@ export class ClusterStack extends Stack {
         terminationQueue: this.queues.termination,
         queueKey: this.queues.key,
         nodeRole: this.nodeIdentity.role,
-        instanceProfileArn: this.nodeIdentity.instanceProfile.instanceProfileArn,
       },
       environment: {
+        // Read by functions/provisioner/wiring.ts `readEnv`.
         CLUSTER_NAME: config.name,
         KUBERNETES_VERSION: config.kubernetesVersion,
         TABLE_NAME: this.table.table.tableName,
-        INSTANCE_ID_INDEX: this.table.instanceIdIndex,
-        EVENTS_QUEUE_URL: this.queues.events.queueUrl,
+        QUEUE_URL: this.queues.events.queueUrl,
         TERMINATION_QUEUE_URL: this.queues.termination.queueUrl,
-        NODE_ROLE_NAME: this.nodeIdentity.role.roleName,
-        NODE_ROLE_ARN: this.nodeIdentity.role.roleArn,
-        INSTANCE_PROFILE_NAME: this.nodeIdentity.instanceProfile.instanceProfileName,
         REBALANCE: config.interruption.rebalance,
         BIND_PODS: String(config.bindPods),
       },
@@ -109,9 +107,9 @@ export class ClusterStack extends Stack {
       gcSchedule: config.gcSchedule,
       eventsQueue: this.queues.events,
       queueKey: this.queues.key,
-      gcFunction: this.functions.functions.gc,
+      gcFunction: this.function('gc'),
     });
-    new FunctionAccessEntries(this, 'FunctionAccess', config.name, this.functions.roles);
+    new FunctionAccessEntries(this, 'FunctionAccess', config.name, this.functions.roles as Record<string, iam.IRole>);
     this.forwarder = new ForwarderIdentity(
       this,
       'Forwarder',
@@ -124,9 +122,9 @@ export class ClusterStack extends Stack {
       cluster: config.name,
       alarms: config.alarms,
       queues: this.queues.all,
-      functions: FUNCTION_NAMES.map((name) => ({
+      functions: this.functions.names.map((name) => ({
         name,
-        fn: this.functions.functions[name],
+        fn: this.function(name),
         timeoutSeconds: specs[name].timeoutSeconds,
       })),
     });
@@ -144,6 +142,21 @@ export class ClusterStack extends Stack {
       description: 'EC2NodeClass spec.role',
     });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+    new CfnOutput(this, 'ControllerGroup', {
+      value: CONTROLLER_GROUP,
+      description: 'Kubernetes group of the functions',
+    });
+    new CfnOutput(this, 'InstanceProfileName', {
+      value: this.nodeIdentity.instanceProfile.instanceProfileName,
+      description: 'EC2NodeClass spec.instanceProfile (or name NodeRoleName in spec.role)',
+    });
     new CfnOutput(this, 'DashboardName', { value: this.operations.dashboard.dashboardName });
+  }
+
+  /** A deployed function; throws for one that runs inside another (stacks/functions.ts). */
+  function(name: FunctionName): nodejs.NodejsFunction {
+    const fn = this.functions.functions[name];
+    if (!fn) throw new Error(`${name} is not deployed as its own function in this stack`);
+    return fn;
   }
 }

@@ -17,10 +17,14 @@ export type QueueName = 'events' | 'interruption' | 'termination';
 export type Trigger =
   /** An SQS event source mapping with partial batch responses. */
   | { queue: QueueName; batchSize: number }
-  /** Invoked synchronously by the FIFO consumer, so its decisions stay serialized in the cluster's group. */
-  | { invokedBy: FunctionName }
   /** Invoked directly by EventBridge Scheduler with a GcTick. */
-  | { schedule: 'gc' };
+  | { schedule: 'gc' }
+  /**
+   * Not deployed on its own: its use-case runs inside the named function, the cluster FIFO queue's single consumer,
+   * which routes every message kind (shared/controllers/dispatch.ts). Two event source mappings on one queue would
+   * split its messages between them at random, and the cluster must keep a single writer.
+   */
+  | { inProcessOf: FunctionName };
 
 /** Permission groups (stacks/permissions.ts); each function gets only the groups it lists. */
 export type Permission =
@@ -28,6 +32,7 @@ export type Permission =
   | 'write-state'
   | 'describe-ec2'
   | 'launch'
+  | 'instance-profiles'
   | 'terminate-instances'
   | 'delete-launch-templates'
   | 'pricing'
@@ -47,53 +52,37 @@ export interface FunctionSpec {
 
 const entry = (name: FunctionName) => `functions/${name}/handler.ts`;
 
-/**
- * An SQS queue feeds exactly one function: two event source mappings on one queue would split its messages between
- * them at random. The cluster FIFO queue therefore has a single consumer, the provisioner, which hands NodeChanged to
- * lifecycle and Sweep to disruption (synchronously, so the cluster keeps a single writer).
- */
+/** Everything a pass that may launch needs (provisioning, and replacements for interruption and disruption). */
+const LAUNCHING: readonly Permission[] = ['describe-ec2', 'launch', 'instance-profiles', 'pricing'];
+const CONTROL: readonly Permission[] = ['read-state', 'write-state', 'kubernetes', 'send-events', 'send-termination'];
+
 export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
   provisioner: {
     entry: entry('provisioner'),
-    description: 'Plans and launches nodes for pending pods (cluster FIFO queue consumer)',
+    description: 'Cluster FIFO queue consumer: provisioning, node lifecycle and the sweep, one writer per cluster',
     trigger: { queue: 'events', batchSize: 10 },
     // The solve is capped at 60 s; reads, writes and launches fit in the rest.
     timeoutSeconds: 120,
     memoryMiB: 1769,
-    permissions: [
-      'read-state',
-      'write-state',
-      'describe-ec2',
-      'launch',
-      'pricing',
-      'kubernetes',
-      'send-events',
-      'send-termination',
-    ],
+    // Also lifecycle's and disruption's: both run in this function.
+    permissions: [...CONTROL, ...LAUNCHING, 'terminate-instances'],
   },
   lifecycle: {
     entry: entry('lifecycle'),
     description: 'Registers and initializes nodes, binds nominated pods, fails stuck claims',
-    trigger: { invokedBy: 'provisioner' },
+    trigger: { inProcessOf: 'provisioner' },
     timeoutSeconds: 60,
     memoryMiB: 512,
-    permissions: [
-      'read-state',
-      'write-state',
-      'describe-ec2',
-      'terminate-instances',
-      'kubernetes',
-      'send-events',
-      'send-termination',
-    ],
+    permissions: [...CONTROL, 'describe-ec2', 'terminate-instances'],
   },
   interruption: {
     entry: entry('interruption'),
     description: 'Acts on spot interruptions, rebalance recommendations, state changes and scheduled changes',
     trigger: { queue: 'interruption', batchSize: 10 },
-    timeoutSeconds: 60,
-    memoryMiB: 512,
-    permissions: ['read-state', 'write-state', 'kubernetes', 'send-events', 'send-termination'],
+    // Replacements for displaced pods are planned and launched at once.
+    timeoutSeconds: 120,
+    memoryMiB: 1769,
+    permissions: [...CONTROL, ...LAUNCHING],
   },
   termination: {
     entry: entry('termination'),
@@ -101,28 +90,19 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
     trigger: { queue: 'termination', batchSize: 5 },
     timeoutSeconds: 60,
     memoryMiB: 512,
-    permissions: ['read-state', 'write-state', 'terminate-instances', 'kubernetes', 'send-events', 'send-termination'],
+    permissions: [...CONTROL, 'terminate-instances'],
   },
   disruption: {
     entry: entry('disruption'),
     description: 'Consolidation, drift, expiration and emptiness sweep',
-    trigger: { invokedBy: 'provisioner' },
+    trigger: { inProcessOf: 'provisioner' },
     timeoutSeconds: 120,
     memoryMiB: 1769,
-    permissions: [
-      'read-state',
-      'write-state',
-      'describe-ec2',
-      'launch',
-      'pricing',
-      'kubernetes',
-      'send-events',
-      'send-termination',
-    ],
+    permissions: [...CONTROL, ...LAUNCHING],
   },
   gc: {
     entry: entry('gc'),
-    description: 'Terminates orphaned instances, fails claims whose instance is gone, deletes stale launch templates',
+    description: 'Terminates orphaned instances, ends claims whose instance is gone, runs lifecycle timers',
     trigger: { schedule: 'gc' },
     timeoutSeconds: 120,
     memoryMiB: 512,
@@ -133,10 +113,16 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
       'terminate-instances',
       'delete-launch-templates',
       'kubernetes',
+      'send-events',
       'send-termination',
     ],
   },
 };
+
+/** The functions the stack deploys: those not folded into another one. */
+export function deployed(specs: Readonly<Record<FunctionName, FunctionSpec>> = FUNCTIONS): FunctionName[] {
+  return FUNCTION_NAMES.filter((name) => !('inProcessOf' in specs[name].trigger));
+}
 
 /** Fails loudly if a queue has more than one consumer or a function is invoked by one that does not exist. */
 export function checkTopology(specs: Readonly<Record<FunctionName, FunctionSpec>> = FUNCTIONS): void {
@@ -148,8 +134,17 @@ export function checkTopology(specs: Readonly<Record<FunctionName, FunctionSpec>
       if (other) throw new Error(`stacks/functions.ts: queue ${trigger.queue} has two consumers, ${other} and ${name}`);
       consumers.set(trigger.queue, name);
     }
-    if ('invokedBy' in trigger && !('queue' in specs[trigger.invokedBy].trigger)) {
-      throw new Error(`stacks/functions.ts: ${name} is invoked by ${trigger.invokedBy}, which consumes no queue`);
+    if ('inProcessOf' in trigger) {
+      const host = specs[trigger.inProcessOf];
+      if ('inProcessOf' in host.trigger) {
+        throw new Error(`stacks/functions.ts: ${name} runs in ${trigger.inProcessOf}, which is not deployed itself`);
+      }
+      const missing = specs[name].permissions.filter((p) => !host.permissions.includes(p));
+      if (missing.length > 0) {
+        throw new Error(
+          `stacks/functions.ts: ${name} runs in ${trigger.inProcessOf}, which lacks its permissions: ${missing.join(', ')}`,
+        );
+      }
     }
   }
   for (const queue of ['events', 'interruption', 'termination'] as const) {

@@ -7,6 +7,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { keys } from '../shared/aws/dynamo/schema';
 import { TAG_CLUSTER_PREFIX, TAG_KARPLESS_CLUSTER, TAG_NODEPOOL } from './constants';
 import type { Permission } from './functions';
 
@@ -18,7 +19,6 @@ export interface PermissionContext {
   terminationQueue: sqs.IQueue;
   queueKey?: kms.IKey;
   nodeRole: iam.IRole;
-  instanceProfileArn: string;
 }
 
 /** The EC2 resource types a launch creates and tags. */
@@ -45,14 +45,22 @@ export function clusterTagConditions(cluster: string, kind: 'aws:RequestTag' | '
 
 export function statementsFor(permission: Permission, ctx: PermissionContext): iam.PolicyStatement[] {
   const { cluster } = ctx;
-  const tableResources = [ctx.table.tableArn, `${ctx.table.tableArn}/index/${ctx.instanceIdIndex}`];
+  // Every item of the cluster lives under one partition key (shared/aws/dynamo/schema.ts).
+  const ownPartition = { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [keys.cluster(cluster)] } };
   switch (permission) {
     case 'read-state':
       return [
         new iam.PolicyStatement({
           sid: 'ReadState',
           actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-          resources: tableResources,
+          resources: [ctx.table.tableArn],
+          conditions: ownPartition,
+        }),
+        new iam.PolicyStatement({
+          sid: 'FindClaimByInstanceId',
+          // The index is keyed by instance id, so LeadingKeys cannot apply; the store checks PK itself.
+          actions: ['dynamodb:Query'],
+          resources: [`${ctx.table.tableArn}/index/${ctx.instanceIdIndex}`],
         }),
       ];
     case 'write-state':
@@ -67,6 +75,7 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
             'dynamodb:ConditionCheckItem',
           ],
           resources: [ctx.table.tableArn],
+          conditions: ownPartition,
         }),
       ];
     case 'describe-ec2':
@@ -91,7 +100,10 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
         new iam.PolicyStatement({
           sid: 'ReadPublicAmiParameters',
           actions: ['ssm:GetParameter'],
-          resources: [`arn:${Aws.PARTITION}:ssm:${Aws.REGION}::parameter/aws/service/*`],
+          resources: [
+            `arn:${Aws.PARTITION}:ssm:${Aws.REGION}::parameter/aws/service/eks/optimized-ami/*`,
+            `arn:${Aws.PARTITION}:ssm:${Aws.REGION}::parameter/aws/service/bottlerocket/*`,
+          ],
         }),
       ];
     case 'launch':
@@ -118,7 +130,9 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
           sid: 'LaunchUsingSelectedImagesSubnetsAndSecurityGroups',
           // Existing resources the EC2NodeClass selects: they are used, not created, so they carry no request tags.
           actions: ['ec2:CreateFleet', 'ec2:RunInstances'],
+          // Snapshots too, as in Karpenter's policy: an AMI's root volume is created from one.
           resources: [ec2Arn('image', false), ec2Arn('snapshot', false), ec2Arn('subnet'), ec2Arn('security-group')],
+          conditions: { StringEquals: { 'aws:RequestedRegion': Aws.REGION } },
         }),
         new iam.PolicyStatement({
           sid: 'TagOnlyWhileCreating',
@@ -138,11 +152,47 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
           conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
         }),
         new iam.PolicyStatement({
-          sid: 'ReadNodeInstanceProfile',
-          actions: ['iam:GetInstanceProfile'],
-          resources: [ctx.instanceProfileArn],
+          sid: 'NameTheMissingPermission',
+          // Turns an UnauthorizedOperation into the missing action in the error; no resources to scope to.
+          actions: ['sts:DecodeAuthorizationMessage'],
+          resources: ['*'],
         }),
       ];
+    case 'instance-profiles': {
+      // Profiles for an EC2NodeClass `role` (shared/aws/ec2/instance-profile.ts), under the /karpless/ path.
+      const profiles = [`arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:instance-profile/karpless/*`];
+      const requestTagged = { StringEquals: { [`aws:RequestTag/${TAG_CLUSTER_PREFIX}${cluster}`]: 'owned' } };
+      return [
+        new iam.PolicyStatement({
+          sid: 'ReadInstanceProfiles',
+          actions: ['iam:GetInstanceProfile'],
+          resources: profiles,
+        }),
+        new iam.PolicyStatement({
+          sid: 'CreateClusterInstanceProfiles',
+          actions: ['iam:CreateInstanceProfile'],
+          resources: profiles,
+          conditions: {
+            StringEquals: {
+              [`aws:RequestTag/${TAG_CLUSTER_PREFIX}${cluster}`]: 'owned',
+              [`aws:RequestTag/${TAG_KARPLESS_CLUSTER}`]: cluster,
+            },
+          },
+        }),
+        new iam.PolicyStatement({
+          sid: 'TagClusterInstanceProfiles',
+          actions: ['iam:TagInstanceProfile'],
+          resources: profiles,
+          conditions: requestTagged,
+        }),
+        new iam.PolicyStatement({
+          sid: 'ManageClusterInstanceProfiles',
+          actions: ['iam:AddRoleToInstanceProfile', 'iam:RemoveRoleFromInstanceProfile'],
+          resources: profiles,
+          conditions: { StringEquals: { [`aws:ResourceTag/${TAG_CLUSTER_PREFIX}${cluster}`]: 'owned' } },
+        }),
+      ];
+    }
     case 'terminate-instances':
       return [
         new iam.PolicyStatement({

@@ -2,7 +2,7 @@
 // with its own role holding only the permission groups its spec lists, its own log group, and its trigger.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Fn, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, Fn, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import { METRIC_NAMESPACE } from '../../functions/middleware/metric-names';
 import type { ClusterConfig } from '../config';
 import { functionName } from '../constants';
-import { FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec, type QueueName } from '../functions';
+import { deployed, FUNCTIONS, type FunctionName, type FunctionSpec, type QueueName } from '../functions';
 import { CREATED_RESOURCE_TYPES, type PermissionContext, statementsFor } from '../permissions';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,17 +47,20 @@ export function bundlingOptions(): nodejs.BundlingOptions {
 }
 
 export class ControlFunctions extends Construct {
-  readonly functions = {} as Record<FunctionName, nodejs.NodejsFunction>;
-  readonly logGroups = {} as Record<FunctionName, logs.LogGroup>;
-  readonly roles = {} as Record<FunctionName, iam.Role>;
+  /** Only the deployed functions (stacks/functions.ts `deployed`) have entries. */
+  readonly functions: Partial<Record<FunctionName, nodejs.NodejsFunction>> = {};
+  readonly logGroups: Partial<Record<FunctionName, logs.LogGroup>> = {};
+  readonly roles: Partial<Record<FunctionName, iam.Role>> = {};
+  readonly names: FunctionName[];
 
   constructor(scope: Construct, id: string, props: ControlFunctionsProps) {
     super(scope, id);
     const specs = props.specs ?? FUNCTIONS;
     const { config } = props;
     const vpc = vpcSettings(this, config);
+    this.names = deployed(specs);
 
-    for (const name of FUNCTION_NAMES) {
+    for (const name of this.names) {
       const spec = specs[name];
       const logGroup = new logs.LogGroup(this, `${pascal(name)}Logs`, {
         logGroupName: `/aws/lambda/${functionName(config.name, name)}`,
@@ -116,23 +119,16 @@ export class ControlFunctions extends Construct {
       this.roles[name] = role;
     }
 
-    for (const name of FUNCTION_NAMES) {
+    for (const name of this.names) {
       const trigger = specs[name].trigger;
       const fn = this.functions[name];
-      if ('queue' in trigger) {
+      if (fn && 'queue' in trigger) {
         fn.addEventSource(
           new SqsEventSource(props.queues[trigger.queue], {
             batchSize: trigger.batchSize,
             reportBatchItemFailures: true,
           }),
         );
-      } else if ('invokedBy' in trigger) {
-        const caller = this.functions[trigger.invokedBy];
-        // The unqualified ARN only: no version or alias wildcard.
-        this.roles[trigger.invokedBy].addToPrincipalPolicy(
-          new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
-        );
-        caller.addEnvironment(`${name.toUpperCase()}_FUNCTION_NAME`, fn.functionName);
       }
     }
   }
@@ -148,7 +144,14 @@ function vpcSettings(scope: Construct, config: ClusterConfig) {
   return {
     // Explicit subnets need no real AZ list; looking AZs up would make synth call AWS.
     vpc: ec2.Vpc.fromVpcAttributes(scope, 'Vpc', { vpcId, availabilityZones: Fn.getAzs() }),
-    subnets: subnetIds.map((id, i) => ec2.Subnet.fromSubnetId(scope, `Subnet${i}`, id)),
+    subnets: subnetIds.map((id, i) => {
+      const subnet = ec2.Subnet.fromSubnetId(scope, `Subnet${i}`, id);
+      Annotations.of(subnet).acknowledgeWarning(
+        '@aws-cdk/aws-ec2:noSubnetRouteTableId',
+        'Lambda only places ENIs in the subnet; nothing here reads its route table.',
+      );
+      return subnet;
+    }),
     securityGroups: securityGroupIds.map((id, i) => ec2.SecurityGroup.fromSecurityGroupId(scope, `Sg${i}`, id)),
   };
 }
@@ -170,9 +173,13 @@ function vpcNetworkInterfaceStatement(): iam.PolicyStatement {
 
 /** Each resource wildcard the policies use, with why it cannot be narrower. */
 const WILDCARD_REASONS: Record<string, string> = {
-  '*': 'EC2 Describe calls, the Price List API and Lambda VPC ENI management support no resource-level permissions; Describe is limited to the region by condition.',
-  'arn:<AWS::Partition>:ssm:<AWS::Region>::parameter/aws/service/*':
-    'Public AMI alias parameters (EKS-optimized AL2023, Bottlerocket), read-only.',
+  '*': 'EC2 Describe calls, the Price List API, sts:DecodeAuthorizationMessage and Lambda VPC ENI management support no resource-level permissions; Describe is limited to the region by condition.',
+  'arn:<AWS::Partition>:ssm:<AWS::Region>::parameter/aws/service/eks/optimized-ami/*':
+    'Public EKS-optimized AMI alias parameters, read-only; the path depends on version and architecture.',
+  'arn:<AWS::Partition>:ssm:<AWS::Region>::parameter/aws/service/bottlerocket/*':
+    'Public Bottlerocket AMI alias parameters, read-only; the path depends on version and architecture.',
+  'arn:<AWS::Partition>:iam::<AWS::AccountId>:instance-profile/karpless/*':
+    'Instance profiles Karpless creates for an EC2NodeClass role, under its own path; creating one requires the cluster request tags, changing one the cluster resource tag.',
   ...Object.fromEntries(
     CREATED_RESOURCE_TYPES.map((type) => [
       `arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:${type}/*`,

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../shared/errors';
+import { loadClusters, parseClusters, validateClusters } from './config';
+
+const base = {
+  name: 'demo',
+  account: '111122223333',
+  region: 'us-west-2',
+  kubernetesVersion: '1.31',
+  alarms: { email: 'oncall@example.com' },
+};
+
+function problems(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ValidationError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ValidationError');
+}
+const check = (cluster: Record<string, unknown>) => problems(() => validateClusters({ clusters: [cluster] }, 'c.yaml'));
+
+describe('cluster config', () => {
+  it('loads the example file with its defaults filled in', () => {
+    const [demo, prod] = loadClusters('clusters.example.yaml');
+    expect(demo).toEqual({
+      ...base,
+      endpoint: { access: 'public' },
+      sweepSchedule: 'rate(1 minute)',
+      gcSchedule: 'rate(1 minute)',
+      interruption: { rebalance: 'record' },
+      bindPods: true,
+      alarms: { email: 'oncall@example.com' },
+      logRetentionDays: 30,
+      queueEncryption: 'sqs-managed',
+      forwarder: { identity: 'pod-identity', namespace: 'karpless', serviceAccount: 'karpless-forwarder' },
+      tags: {},
+    });
+    expect(prod).toMatchObject({
+      name: 'prod-private',
+      endpoint: { access: 'private', subnetIds: ['subnet-0a1b2c3d4e5f60718', 'subnet-0b1c2d3e4f5a60718'] },
+      interruption: { rebalance: 'interrupt' },
+      forwarder: { identity: 'irsa', oidcProviderArn: expect.stringMatching(/oidc-provider\//) },
+      queueEncryption: 'kms',
+      tags: { team: 'platform' },
+    });
+  });
+
+  it('names the file, the cluster and the field of every problem at once', () => {
+    expect(check({ ...base, account: 111122223333, region: 'Oregon', regoin: 'x' })).toEqual([
+      'c.yaml: clusters[0] (demo): regoin: unknown field (known: name, account, region, kubernetesVersion, endpoint, sweep, gc, interruption, bindPods, alarms, logRetentionDays, queueEncryption, forwarder, tags)',
+      'c.yaml: clusters[0] (demo): account: expected a string (a 12-digit AWS account id), got number 111122223333; quote it, YAML reads it as a number',
+      'c.yaml: clusters[0] (demo): region: "Oregon" is not valid (an AWS region such as us-west-2)',
+    ]);
+  });
+
+  it('explains the YAML float trap of Kubernetes versions', () => {
+    expect(check({ ...base, kubernetesVersion: 1.3 })).toEqual([
+      'c.yaml: clusters[0] (demo): kubernetesVersion: write it as a string ("1.3"): YAML reads 1.30 as 1.3',
+    ]);
+  });
+
+  it('requires subnets, security groups and a VPC for a private endpoint, and nothing else for a public one', () => {
+    expect(check({ ...base, endpoint: { access: 'private', subnetIds: ['subnet-1', 'sg-0a1b2c3d'] } })).toEqual([
+      'c.yaml: clusters[0] (demo): endpoint.vpcId: required (a VPC id such as vpc-0123456789abcdef0)',
+      'c.yaml: clusters[0] (demo): endpoint.subnetIds[0]: expected subnet ids (subnet-…), got "subnet-1"',
+      'c.yaml: clusters[0] (demo): endpoint.subnetIds[1]: expected subnet ids (subnet-…), got "sg-0a1b2c3d"',
+      'c.yaml: clusters[0] (demo): endpoint.securityGroupIds: required: a non-empty list of security group ids (sg-…)',
+    ]);
+    expect(check({ ...base, endpoint: { access: 'public', subnetIds: ['subnet-0a1b2c3d'] } })).toEqual([
+      'c.yaml: clusters[0] (demo): endpoint.subnetIds: only used with access: private',
+    ]);
+  });
+
+  it('checks schedules, interruption options, retention and encryption', () => {
+    expect(
+      check({
+        ...base,
+        sweep: { schedule: 'every minute' },
+        interruption: { rebalance: 'ignore' },
+        logRetentionDays: 10,
+        queueEncryption: 'aes',
+      }),
+    ).toEqual([
+      'c.yaml: clusters[0] (demo): sweep.schedule: "every minute" is not valid (rate(...) or cron(...))',
+      'c.yaml: clusters[0] (demo): interruption.rebalance: expected one of record, interrupt, got "ignore"',
+      'c.yaml: clusters[0] (demo): logRetentionDays: number 10 is not a CloudWatch retention (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653)',
+      'c.yaml: clusters[0] (demo): queueEncryption: expected one of sqs-managed, kms, got "aes"',
+    ]);
+    expect(
+      validateClusters({ clusters: [{ ...base, gc: { schedule: 'cron(0/5 * * * ? *)' } }] }, 'c.yaml')[0]?.gcSchedule,
+    ).toBe('cron(0/5 * * * ? *)');
+  });
+
+  it('wants exactly one alarm destination', () => {
+    expect(check({ ...base, alarms: { email: 'a@b.c', snsTopicArn: 'arn:aws:sns:us-west-2:111122223333:t' } })).toEqual(
+      ['c.yaml: clusters[0] (demo): alarms: give exactly one of email or snsTopicArn'],
+    );
+    expect(check({ ...base, alarms: undefined })).toEqual([
+      'c.yaml: clusters[0] (demo): alarms: required section is missing',
+    ]);
+    expect(check({ ...base, alarms: { snsTopicArn: 'topic' } })).toEqual([
+      'c.yaml: clusters[0] (demo): alarms.snsTopicArn: "topic" is not valid (an SNS topic ARN)',
+    ]);
+  });
+
+  it('requires the OIDC provider for IRSA and rejects it for Pod Identity', () => {
+    expect(check({ ...base, forwarder: { identity: 'irsa' } })).toEqual([
+      'c.yaml: clusters[0] (demo): forwarder.oidcProviderArn: required (the cluster OIDC provider ARN)',
+    ]);
+    expect(
+      check({
+        ...base,
+        forwarder: { oidcProviderArn: 'arn:aws:iam::111122223333:oidc-provider/x', namespace: 'Kube_System' },
+      }),
+    ).toEqual(['c.yaml: clusters[0] (demo): forwarder.namespace: "Kube_System" is not valid (a Kubernetes name)']);
+  });
+
+  it('rejects names that cannot make a stack or function name, and duplicates', () => {
+    expect(check({ ...base, name: 'prod_eu' })[0]).toMatch(/name: "prod_eu" is not valid/);
+    expect(check({ ...base, name: 'x'.repeat(41) })[0]).toMatch(/at most 40/);
+    expect(problems(() => validateClusters({ clusters: [base, { ...base }] }, 'c.yaml'))).toEqual([
+      'c.yaml: cluster name "demo" appears twice; stack names must be unique',
+    ]);
+  });
+
+  it('rejects a file that is not a clusters list', () => {
+    expect(problems(() => parseClusters('clusters: [', 'c.yaml'))[0]).toMatch(/^c\.yaml: not valid YAML/);
+    expect(problems(() => parseClusters('name: demo', 'c.yaml'))).toEqual([
+      'c.yaml: expected a top-level "clusters:" list',
+    ]);
+    expect(problems(() => parseClusters('clusters: []', 'c.yaml'))).toEqual(['c.yaml: clusters: the list is empty']);
+    expect(problems(() => loadClusters('missing.yaml'))[0]).toMatch(/^missing\.yaml: cannot read the clusters file/);
+    expect(problems(() => parseClusters('clusters: [3]', 'c.yaml'))).toEqual([
+      'c.yaml: clusters[0]: (entry): expected a mapping, got number 3',
+    ]);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { bundlingOptions } from './constructs/control-functions';
+import { checkTopology, deployed, FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec } from './functions';
+
+const withTrigger = (name: FunctionName, trigger: FunctionSpec['trigger']) => ({
+  ...FUNCTIONS,
+  [name]: { ...FUNCTIONS[name], trigger },
+});
+
+describe('function topology', () => {
+  it('deploys one consumer per queue and the scheduled GC; lifecycle and disruption run in the FIFO consumer', () => {
+    expect(() => checkTopology()).not.toThrow();
+    expect(deployed()).toEqual(['provisioner', 'interruption', 'termination', 'gc']);
+  });
+
+  it('rejects a second consumer on a queue', () => {
+    expect(() => checkTopology(withTrigger('lifecycle', { queue: 'events', batchSize: 10 }))).toThrow(
+      'queue events has two consumers, provisioner and lifecycle',
+    );
+  });
+
+  it('rejects a queue nobody consumes', () => {
+    expect(() => checkTopology(withTrigger('termination', { schedule: 'gc' }))).toThrow(
+      'queue termination has no consumer',
+    );
+  });
+
+  it('rejects folding a use-case into a function that lacks its permissions', () => {
+    expect(() => checkTopology(withTrigger('disruption', { inProcessOf: 'termination' }))).toThrow(
+      /disruption runs in termination, which lacks its permissions: describe-ec2, launch/,
+    );
+  });
+
+  it('points every function at functions/<name>/handler.ts', () => {
+    for (const name of FUNCTION_NAMES) expect(FUNCTIONS[name].entry).toBe(`functions/${name}/handler.ts`);
+  });
+});
+
+describe('bundling', () => {
+  it('builds minified ESM for Node 22 with the local esbuild, leaving out the runtime AWS SDK', () => {
+    const options = bundlingOptions();
+    expect(options).toMatchObject({ minify: true, target: 'node22', format: 'esm', forceDockerBundling: false });
+    expect(options.externalModules).toEqual(['@aws-sdk/*']);
+    expect(options.banner).toContain('createRequire');
+  });
+});
