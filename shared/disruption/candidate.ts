@@ -1,0 +1,121 @@
+// What the sweep knows about each node before deciding: its pods, price, disruption cost, drift, expiry, stability
+// and the blockers that keep a graceful disruption away from it.
+import type { EC2NodeClass, NodePool } from '../api/karpenter';
+import type { Pod } from '../api/kube';
+import { parseDuration } from '../api/quantity';
+import type { InstanceType } from '../catalog/types';
+import { driftReason } from './drift';
+import { evictionCost, hasDoNotDisrupt, isConstrained, isReschedulable } from './pods';
+import type { Candidate, DisruptionInput, DisruptionNode } from './types';
+
+export interface NodeFacts {
+  idx: number;
+  n: DisruptionNode;
+  name: string;
+  pool?: NodePool;
+  poolName: string;
+  /** Pods that must move when the node goes. */
+  pods: Pod[];
+  price: number;
+  disruptionCost: number;
+  drift?: string;
+  expired: boolean;
+  empty: boolean;
+  /** No pod arrived or left for consolidateAfter. */
+  stable: boolean;
+  consolidatable: boolean;
+  constrained: boolean;
+  /** Reasons no graceful disruption may take it (forceful expiration ignores them). */
+  blockers: string[];
+  /** Already going: marked for deletion or draining. */
+  disrupting: boolean;
+}
+
+const safeDuration = (text: string | undefined, fallback: number): number => {
+  try {
+    return text === undefined ? fallback : parseDuration(text);
+  } catch {
+    return fallback;
+  }
+};
+
+function priceOf(n: DisruptionNode, types: InstanceType[] | undefined): number {
+  const known = n.node.pricePerHour ?? n.claim.pricePerHour;
+  if (known !== undefined) return known;
+  const type = types?.find((t) => t.name === (n.node.instanceType ?? n.claim.instanceType));
+  const zone = n.claim.zone ?? n.node.labels['topology.kubernetes.io/zone'];
+  const capacity = n.node.capacityType ?? n.claim.capacityType;
+  const offering = type?.offerings.find((o) => o.zone === zone && o.capacityType === capacity);
+  return offering?.price ?? 0;
+}
+
+/** Karpenter's remaining-lifetime factor: the fraction of expireAfter still ahead, 1 when it never expires. */
+function lifetimeRemaining(createdAt: number, expireAfter: number, now: number): number {
+  if (!Number.isFinite(expireAfter) || expireAfter <= 0) return 1;
+  return Math.min(1, Math.max(0, (expireAfter - (now - createdAt)) / expireAfter));
+}
+
+export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number): NodeFacts[] {
+  const pools = new Map(input.nodePools.map((p) => [p.metadata.name, p]));
+  const classes = new Map<string, EC2NodeClass>(input.nodeClasses.map((c) => [c.metadata.name, c]));
+  return input.nodes.map((n, idx) => {
+    const poolName = n.claim.nodePool || n.node.nodePool || '';
+    const pool = pools.get(poolName);
+    const pods = n.node.pods.filter(isReschedulable);
+    const createdAt = Date.parse(n.claim.createdAt);
+    const expireAfter = safeDuration(pool?.spec.template.spec.expireAfter, Number.POSITIVE_INFINITY);
+    const initializedAt = Date.parse(n.claim.stateTimes.Initialized ?? n.claim.createdAt);
+    const lastEvent = n.lastPodEventAt ?? initializedAt;
+    const consolidateAfter = safeDuration(pool?.spec.disruption.consolidateAfter, 0);
+    const disrupting = !!n.node.markedForDeletion || n.claim.state === 'Draining';
+    const blockers: string[] = [];
+    if (!pool) blockers.push(`NodePool ${poolName || '<none>'} not found`);
+    if (n.claim.state !== 'Initialized' || n.node.inflight)
+      blockers.push(`NodeClaim is ${n.claim.state}, not Initialized`);
+    if (disrupting) blockers.push('already disrupting');
+    if (hasDoNotDisrupt(n.annotations)) blockers.push('node has karpenter.sh/do-not-disrupt');
+    for (const p of n.node.pods) {
+      if (hasDoNotDisrupt(p.metadata.annotations) && !p.metadata.deletionTimestamp) {
+        blockers.push(`pod ${p.metadata.namespace}/${p.metadata.name} has karpenter.sh/do-not-disrupt`);
+      }
+    }
+    if (n.nominatedAt !== undefined && input.now - n.nominatedAt < nominationProtectionMs) {
+      blockers.push(`nominated ${Math.round((input.now - n.nominatedAt) / 1000)}s ago`);
+    }
+    const nodeClass = classes.get(n.claim.nodeClass || pool?.spec.template.spec.nodeClassRef.name || '');
+    const drift = pool ? driftReason(n, pool, nodeClass, input.kubernetesVersion) : undefined;
+    const cost = pods.reduce((s, p) => s + evictionCost(p), 0);
+    return {
+      idx,
+      n,
+      name: n.node.name,
+      ...(pool ? { pool } : {}),
+      poolName,
+      pods,
+      price: priceOf(n, input.instanceTypes.get(poolName)),
+      disruptionCost: cost * lifetimeRemaining(createdAt, expireAfter, input.now),
+      ...(drift ? { drift } : {}),
+      expired: Number.isFinite(expireAfter) && input.now - createdAt >= expireAfter,
+      empty: pods.length === 0,
+      stable: input.now - lastEvent >= consolidateAfter,
+      consolidatable: Number.isFinite(consolidateAfter),
+      constrained: pods.some(isConstrained),
+      blockers,
+      disrupting,
+    };
+  });
+}
+
+export function candidateOf(f: NodeFacts): Candidate {
+  const c: Candidate = {
+    name: f.name,
+    nodeClaim: f.n.claim.name,
+    nodePool: f.poolName,
+    price: f.price,
+    pods: f.pods.length,
+    disruptionCost: f.disruptionCost,
+  };
+  const capacity = f.n.node.capacityType ?? f.n.claim.capacityType;
+  if (capacity) c.capacityType = capacity;
+  return c;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { specHash } from '../controllers/hash';
+import { driftReason, nodeClassHash } from './drift';
+import { node, nodeClass, pool } from './testing';
+
+describe('drift', () => {
+  it('is not drift when nothing changed, including under the provisioner full-template hash', () => {
+    const p = pool();
+    const n = node('a', { pool: p });
+    expect(driftReason(n, p, nodeClass, undefined)).toBeUndefined();
+    n.claim.nodePoolHash = specHash(p.spec.template);
+    expect(driftReason(n, p, nodeClass, undefined)).toBeUndefined();
+  });
+
+  it('widening an In list is not drift; narrowing it past the node is', () => {
+    const p = pool({ capacityTypes: ['on-demand'] });
+    const n = node('a', { pool: p, type: 'm5.xlarge' });
+    const wider = pool({ capacityTypes: ['on-demand', 'spot'] });
+    expect(driftReason(n, wider, nodeClass, undefined)).toBeUndefined();
+    const narrower = pool({ capacityTypes: ['spot'] });
+    expect(driftReason(n, narrower, nodeClass, undefined)).toMatch(/capacity-type In spot no longer admits/);
+    const family = pool();
+    family.spec.template.spec.requirements.push({
+      key: 'karpenter.k8s.aws/instance-family',
+      operator: 'In',
+      values: ['c5'],
+    });
+    expect(driftReason(n, family, nodeClass, undefined)).toMatch(/instance-family/);
+  });
+
+  it('detects template label, taint and EC2NodeClass changes', () => {
+    const p = pool();
+    const n = node('a', { pool: p });
+    const labelled = pool({ labels: { team: 'a' } });
+    expect(driftReason(n, labelled, nodeClass, undefined)).toMatch(/template changed/);
+    const tainted = pool();
+    tainted.spec.template.spec.taints = [{ key: 'gpu', effect: 'NoSchedule' }];
+    expect(driftReason(n, tainted, nodeClass, undefined)).toMatch(/template changed/);
+    const newAmi = { ...nodeClass, spec: { ...nodeClass.spec, amiSelectorTerms: [{ id: 'ami-123' }] } };
+    expect(nodeClassHash(newAmi)).not.toBe(nodeClassHash(nodeClass));
+    expect(driftReason(n, p, newAmi, undefined)).toMatch(/EC2NodeClass default changed/);
+    const userData = { ...nodeClass, spec: { ...nodeClass.spec, userData: 'echo hi' } };
+    expect(driftReason(n, p, userData, undefined)).toMatch(/EC2NodeClass/);
+  });
+
+  it('detects a kubelet on another minor version and cloud-reported drift', () => {
+    const p = pool();
+    expect(driftReason(node('a', { pool: p, kubeletVersion: 'v1.30.4-eks-1' }), p, nodeClass, '1.31')).toMatch(
+      /kubelet 1.30 differs from the control plane's 1.31/,
+    );
+    expect(driftReason(node('b', { pool: p, kubeletVersion: 'v1.31.2' }), p, nodeClass, '1.31')).toBeUndefined();
+    const c = node('c', { pool: p });
+    c.cloudDrift = 'AMI ami-old is no longer selected';
+    expect(driftReason(c, p, nodeClass, undefined)).toBe('AMI ami-old is no longer selected');
+  });
+});

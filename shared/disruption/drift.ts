@@ -1,0 +1,85 @@
+// Drift: a node no longer matches what its NodePool and EC2NodeClass would launch today. The NodePool hash leaves
+// the requirements out (as Karpenter's does): a requirement change drifts a node only when the node's labels no
+// longer satisfy it, so widening an `In` list never does.
+import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../api/karpenter';
+import { WellKnownLabels } from '../api/labels';
+import { specHash } from '../controllers/hash';
+import type { DisruptionNode } from './types';
+
+/** The NodePool hash the disruption engine compares: the template without its requirements. */
+export function nodePoolTemplateHash(pool: NodePool): string {
+  const { requirements: _r, ...spec } = pool.spec.template.spec;
+  return specHash({ ...pool.spec.template, spec });
+}
+
+export const nodeClassHash = (nodeClass: EC2NodeClass): string => specHash(nodeClass.spec);
+
+/** Whether a label value satisfies one requirement; an absent well-known label is not held against the node. */
+export function labelSatisfies(labels: Record<string, string>, r: NodeSelectorRequirementWithMinValues): boolean {
+  const value = labels[r.key];
+  if (value === undefined) {
+    if (r.operator === 'NotIn' || r.operator === 'DoesNotExist') return true;
+    return WellKnownLabels.has(r.key);
+  }
+  const n = Number(value);
+  const bound = Number(r.values?.[0]);
+  switch (r.operator) {
+    case 'In':
+      return (r.values ?? []).includes(value);
+    case 'NotIn':
+      return !(r.values ?? []).includes(value);
+    case 'Exists':
+      return true;
+    case 'DoesNotExist':
+      return false;
+    case 'Gt':
+      return n > bound;
+    case 'Lt':
+      return n < bound;
+    case 'Gte':
+      return n >= bound;
+    case 'Lte':
+      return n <= bound;
+  }
+}
+
+const minor = (v: string): string | undefined => /^v?(\d+\.\d+)/.exec(v.trim())?.[1];
+
+/** Why the node drifted, or undefined. The claim's recorded NodePool hash may come from the provisioner's full
+ * template hash; a match with either means the template's hashed fields are unchanged. */
+export function driftReason(
+  n: DisruptionNode,
+  pool: NodePool,
+  nodeClass: EC2NodeClass | undefined,
+  kubernetesVersion: string | undefined,
+): string | undefined {
+  const claim = n.claim;
+  if (
+    claim.nodePoolHash &&
+    claim.nodePoolHash !== nodePoolTemplateHash(pool) &&
+    claim.nodePoolHash !== specHash(pool.spec.template)
+  ) {
+    return `NodePool ${pool.metadata.name} template changed (labels, annotations, taints, expireAfter or nodeClassRef)`;
+  }
+  for (const r of pool.spec.template.spec.requirements) {
+    if (!labelSatisfies(n.node.labels, r)) {
+      return `NodePool ${pool.metadata.name} requirement ${r.key} ${r.operator} ${(r.values ?? []).join(',')} no longer admits the node (${r.key}=${n.node.labels[r.key] ?? '<unset>'})`;
+    }
+  }
+  for (const [k, v] of Object.entries(pool.spec.template.metadata?.labels ?? {})) {
+    if (n.node.labels[k] !== v) return `NodePool ${pool.metadata.name} label ${k}=${v} missing on the node`;
+  }
+  if (pool.spec.template.spec.nodeClassRef.name !== claim.nodeClass) {
+    return `NodePool ${pool.metadata.name} now references EC2NodeClass ${pool.spec.template.spec.nodeClassRef.name}`;
+  }
+  if (nodeClass && claim.nodeClassHash && claim.nodeClassHash !== nodeClassHash(nodeClass)) {
+    return `EC2NodeClass ${nodeClass.metadata.name} changed (AMI, subnets, security groups, userData or other settings)`;
+  }
+  if (n.cloudDrift) return n.cloudDrift;
+  if (kubernetesVersion && n.kubeletVersion) {
+    const want = minor(kubernetesVersion);
+    const have = minor(n.kubeletVersion);
+    if (want && have && want !== have) return `kubelet ${have} differs from the control plane's ${want}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,98 @@
+// The sweep's first three methods: empty nodes, drifted nodes and expired nodes. None needs a saving; emptiness
+// and drift are graceful and budgeted, expiration is forceful and not budgeted (Karpenter v1): the drain still
+// waits on PDBs and do-not-disrupt until the NodePool's terminationGracePeriod.
+import { formatDuration, parseDuration } from '../api/quantity';
+import { budgetCap } from './budgets';
+import type { NodeFacts } from './candidate';
+import { relocate } from './relocate';
+import type { Sweep } from './sweep';
+
+export function budgetBlocker(sw: Sweep, f: NodeFacts, reason: 'Empty' | 'Drifted' | 'Underutilized'): string {
+  const pool = sw.pools.get(f.poolName);
+  const cap = pool
+    ? budgetCap(pool, sw.facts.filter((x) => x.poolName === f.poolName).length, reason, sw.input.now)
+    : undefined;
+  const by = cap?.by
+    ? ` (budget nodes: ${cap.by.nodes}${cap.by.schedule ? `, schedule ${cap.by.schedule} for ${cap.by.duration}` : ''})`
+    : '';
+  return `disruption budget: NodePool ${f.poolName} allows no more ${reason} disruptions now${by}`;
+}
+
+/** Why consolidation (empty or underutilized) may not take the node yet: consolidateAfter Never, or not stable. */
+export function consolidationBlocker(sw: Sweep, f: NodeFacts): string | undefined {
+  if (!f.consolidatable) return `NodePool ${f.poolName} has consolidateAfter: Never`;
+  if (f.stable) return undefined;
+  const after = parseDuration(f.pool?.spec.disruption.consolidateAfter ?? '0s');
+  const last = f.n.lastPodEventAt ?? Date.parse(f.n.claim.stateTimes.Initialized ?? f.n.claim.createdAt);
+  return `not consolidatable for another ${formatDuration(after - (sw.input.now - last))} (consolidateAfter ${formatDuration(after)})`;
+}
+
+export function emptiness(sw: Sweep): void {
+  const empty = sw.facts
+    .filter((f) => f.empty && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
+    .sort((a, b) => b.price - a.price || a.name.localeCompare(b.name));
+  const group: NodeFacts[] = [];
+  const used = new Map<string, number>();
+  for (const f of empty) {
+    const blocker = consolidationBlocker(sw, f) ?? f.blockers[0];
+    if (blocker) {
+      sw.reject(f.idx, blocker);
+      continue;
+    }
+    const count = used.get(f.poolName) ?? 0;
+    if (sw.budgetLeft(f.poolName, 'Empty') - count <= 0) {
+      sw.reject(f.idx, budgetBlocker(sw, f, 'Empty'));
+      continue;
+    }
+    used.set(f.poolName, count + 1);
+    group.push(f);
+  }
+  if (group.length) sw.addCommand('Empty', group, undefined, [], { considered: empty.length });
+}
+
+export function drift(sw: Sweep, solverChecks: { left: number }): void {
+  const drifted = sw.facts
+    .filter((f) => f.drift && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
+    // Empty ones first (nothing moves), then the oldest.
+    .sort(
+      (a, b) =>
+        Number(b.empty) - Number(a.empty) ||
+        Date.parse(a.n.claim.createdAt) - Date.parse(b.n.claim.createdAt) ||
+        a.name.localeCompare(b.name),
+    );
+  for (const f of drifted) {
+    if (f.expired) continue; // expiration takes it, forcefully
+    const blocker = f.blockers[0] ?? sw.pdbs.check(f.pods)[0];
+    if (blocker) {
+      sw.reject(f.idx, `drifted (${f.drift}) but ${blocker}`);
+      continue;
+    }
+    if (sw.budgetLeft(f.poolName, 'Drifted') <= 0) {
+      sw.reject(f.idx, `drifted (${f.drift}) but ${budgetBlocker(sw, f, 'Drifted')}`);
+      continue;
+    }
+    const r = relocate(sw, [f], solverChecks);
+    if ('blocker' in r) {
+      sw.reject(f.idx, `drifted (${f.drift}) but ${r.blocker}`);
+      continue;
+    }
+    sw.addCommand('Drifted', [f], r.fit, r.replacements, { drift: f.drift, considered: drifted.length });
+  }
+}
+
+export function expiration(sw: Sweep, solverChecks: { left: number }): void {
+  const expired = sw.facts
+    .filter((f) => f.expired && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
+    .sort((a, b) => Date.parse(a.n.claim.createdAt) - Date.parse(b.n.claim.createdAt) || a.name.localeCompare(b.name));
+  for (const f of expired) {
+    const waits = [...f.blockers.filter((b) => !b.startsWith('nominated')), ...sw.pdbs.check(f.pods)];
+    const r = relocate(sw, [f], solverChecks);
+    const relocation = 'blocker' in r ? { fit: { placements: [], leftovers: f.pods }, replacements: [] } : r;
+    const grace = f.pool?.spec.template.spec.terminationGracePeriod;
+    sw.addCommand('Expired', [f], relocation.fit, relocation.replacements, {
+      expireAfter: f.pool?.spec.template.spec.expireAfter,
+      ...(waits.length ? { drainWaitsOn: waits, terminationGracePeriod: grace ?? 'unset (waits indefinitely)' } : {}),
+      ...('blocker' in r ? { unplaced: r.blocker } : {}),
+    });
+  }
+}

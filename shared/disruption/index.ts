@@ -1,0 +1,10 @@
+// The disruption engine's public surface: one pure sweep, its re-check, and the helpers callers persist with.
+export { budgetActive, budgetCap, budgetNodes, DEFAULT_BUDGET, remainingBudget } from './budgets';
+export { driftReason, labelSatisfies, nodeClassHash, nodePoolTemplateHash } from './drift';
+export { recordHistory } from './history';
+export { allowedDisruptions } from './pdb';
+export { planDisruption } from './plan';
+export { evictionCost } from './pods';
+export { DEFAULTS as DISRUPTION_DEFAULTS } from './sweep';
+export type * from './types';
+export { VALIDATION_DELAY_MS, type ValidationResult, validate } from './validate';

@@ -1,0 +1,140 @@
+// Where a disrupted node's pods go: onto the nodes that stay when they fit there, the rest onto new NodeClaims.
+// Unconstrained pods use the capacity model and solve only their leftovers; pods that depend on other pods or
+// volumes take one full solve against the cluster as the sweep left it.
+import type { Pod } from '../api/kube';
+import { LabelCapacityType, LabelZone } from '../api/labels';
+import type { InstanceType } from '../catalog/types';
+import type { PlannedNodeClaim } from '../scheduling/types';
+import type { NodeFacts } from './candidate';
+import type { FitResult, Placement } from './capacity';
+import type { Sweep } from './sweep';
+
+export interface Relocation {
+  fit: FitResult;
+  replacements: PlannedNodeClaim[];
+}
+
+export type RelocateOutcome = Relocation | { blocker: string };
+
+export function relocate(sw: Sweep, members: NodeFacts[], solverChecks: { left: number }): RelocateOutcome {
+  const exclude = new Set(members.map((m) => m.idx));
+  const pods = members.flatMap((m) => m.pods);
+  const salt = members.map((m) => m.name).join(',');
+  if (members.some((m) => m.constrained)) {
+    if (solverChecks.left <= 0)
+      return { blocker: 'pods with topology, affinity or volume constraints: solver checks for this sweep used up' };
+    solverChecks.left--;
+    const r = sw.solveWithCluster(pods, exclude, salt);
+    if (r.unschedulable.length) return { blocker: unschedulableBlocker(r.unschedulable.map((u) => u.reason)) };
+    const byName = new Map(sw.input.nodes.map((n, i) => [n.node.name, i]));
+    const placements: Placement[] = [];
+    for (const e of r.existingNodes) {
+      const node = byName.get(e.name);
+      if (node === undefined) continue;
+      for (const pod of e.pods) {
+        const original = pods.find(
+          (p) => p.metadata.name === pod.metadata.name && p.metadata.namespace === pod.metadata.namespace,
+        );
+        if (original) placements.push({ node, pod: original });
+      }
+    }
+    return { fit: sw.model.place(placements), replacements: r.nodeClaims };
+  }
+  const fit = sw.model.fit(pods, exclude);
+  if (fit.leftovers.length === 0) return { fit, replacements: [] };
+  const r = sw.solveNew(fit.leftovers, salt);
+  if (r.unschedulable.length) {
+    sw.model.rollback(fit);
+    return { blocker: unschedulableBlocker(r.unschedulable.map((u) => u.reason)) };
+  }
+  return { fit, replacements: r.nodeClaims };
+}
+
+function unschedulableBlocker(reasons: string[]): string {
+  return `pods would not schedule elsewhere: ${reasons[0] ?? 'no capacity'}${reasons.length > 1 ? ` (+${reasons.length - 1} more)` : ''}`;
+}
+
+function allowed(claim: PlannedNodeClaim, key: string): Set<string> | undefined {
+  const r = claim.requirements.find((q) => q.key === key && q.operator === 'In');
+  return r ? new Set(r.values ?? []) : undefined;
+}
+
+/** The cheapest available offering of a type that the claim's zone and capacity-type requirements admit. */
+export function optionPrice(type: InstanceType, claim: PlannedNodeClaim, capacityType?: string): number {
+  const zones = allowed(claim, LabelZone);
+  const capacity = allowed(claim, LabelCapacityType);
+  let best = Number.POSITIVE_INFINITY;
+  for (const o of type.offerings) {
+    if (!o.available) continue;
+    if (zones && !zones.has(o.zone)) continue;
+    if (capacity && !capacity.has(o.capacityType)) continue;
+    if (capacityType && o.capacityType !== capacityType) continue;
+    best = Math.min(best, o.price);
+  }
+  return best;
+}
+
+/**
+ * Anti-churn: keep only options priced within `minSaving` of the cheapest, so whichever the fleet launches, the
+ * next sweep cannot find a replacement that saves enough to replace it again.
+ */
+export function narrowOptions(claim: PlannedNodeClaim, minSaving: number): PlannedNodeClaim {
+  const ceiling = claim.cheapest.price / (1 - minSaving);
+  const options = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim) <= ceiling + 1e-12);
+  return { ...claim, instanceTypeOptions: options.length ? options : claim.instanceTypeOptions };
+}
+
+/** A cheap lower bound on one new node for these pods: the cheapest type whose allocatable holds their sum. */
+export class SingleNodeBound {
+  private readonly types: { price: number; allocatable: Record<string, number> }[];
+
+  constructor(instanceTypes: Map<string, InstanceType[]>) {
+    const seen = new Map<string, { price: number; allocatable: Record<string, number> }>();
+    for (const types of instanceTypes.values()) {
+      for (const t of types) {
+        let price = Number.POSITIVE_INFINITY;
+        for (const o of t.offerings) if (o.available) price = Math.min(price, o.price);
+        const prev = seen.get(t.name);
+        if (Number.isFinite(price) && (!prev || price < prev.price))
+          seen.set(t.name, { price, allocatable: t.allocatable });
+      }
+    }
+    this.types = [...seen.values()].sort((a, b) => a.price - b.price);
+  }
+
+  /** Any set of nodes holding `sum` costs at least the cheapest per-unit rate of cpu and of memory times the sum. */
+  lowerBound(sum: Record<string, number>): number {
+    let bound = 0;
+    for (const k of ['cpu', 'memory']) {
+      const need = sum[k] ?? 0;
+      if (need <= 0) continue;
+      let rate = Number.POSITIVE_INFINITY;
+      for (const t of this.types) {
+        const have = t.allocatable[k] ?? 0;
+        if (have > 0) rate = Math.min(rate, t.price / have);
+      }
+      bound = Math.max(bound, need * rate);
+    }
+    return bound;
+  }
+
+  price(sum: Record<string, number>): number {
+    outer: for (const t of this.types) {
+      for (const k in sum) if ((sum[k] as number) > (t.allocatable[k] ?? 0) + 1e-9) continue outer;
+      return t.price;
+    }
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+export function sumRequests(
+  pods: readonly Pod[],
+  requests: (p: Pod) => Record<string, number>,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of pods) {
+    const r = requests(p);
+    for (const k in r) out[k] = (out[k] ?? 0) + (r[k] as number);
+  }
+  return out;
+}

@@ -1,0 +1,229 @@
+// One sweep's shared state: the capacity model, budgets, PDB allowances and the commands decided so far. Each
+// method (emptiness, drift, expiration, consolidation) reads and updates it, so later methods see earlier moves.
+import type { DisruptionReason, NodePool } from '../api/karpenter';
+import type { Pod } from '../api/kube';
+import type { DecisionRecord } from '../api/nodeclaim';
+import type { InstanceType } from '../catalog/types';
+import { claimName } from '../controllers/ids';
+import { solve } from '../scheduling/index';
+import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../scheduling/types';
+import { remainingBudget } from './budgets';
+import { candidateOf, type NodeFacts, nodeFacts } from './candidate';
+import { CapacityModel, type FitResult } from './capacity';
+import { PdbLedger } from './pdb';
+import type { CommandReason, DisruptionCommand, DisruptionInput, DisruptionOptions } from './types';
+
+export const DEFAULTS = {
+  minSavingFraction: 0.05,
+  spotToSpotMinTypes: 15,
+  nominationProtectionMs: 20_000,
+  maxMergeCandidates: 100,
+  mergeSearchBudget: 24,
+  maxSolverChecks: 4,
+  churnLimit: 3,
+  churnWindowMs: 3_600_000,
+} satisfies Required<Omit<DisruptionOptions, 'timer'>>;
+
+export type Settings = typeof DEFAULTS;
+
+/** Pod copies without their binding, for the solver to place afresh. */
+const unbound = (pods: readonly Pod[]): Pod[] =>
+  pods.map((p) => ({ ...p, spec: { ...p.spec, nodeName: undefined } as Pod['spec'] }));
+
+export class Sweep {
+  readonly settings: Settings;
+  readonly facts: NodeFacts[];
+  readonly model: CapacityModel;
+  readonly pdbs: PdbLedger;
+  readonly commands: DisruptionCommand[] = [];
+  /** Blockers per node index for candidates considered and not chosen. */
+  readonly rejected = new Map<number, string[]>();
+  /** Node indices some command already takes. */
+  readonly taken = new Set<number>();
+  readonly pools: Map<string, NodePool>;
+  /** Instance types with offerings cached as unavailable switched off. */
+  readonly instanceTypes: Map<string, InstanceType[]>;
+  private readonly poolNodes = new Map<string, number>();
+  private readonly disrupting = new Map<string, number>();
+  solverCalls = 0;
+
+  constructor(readonly input: DisruptionInput) {
+    this.settings = { ...DEFAULTS, ...stripUndefined(input.options ?? {}) };
+    this.facts = nodeFacts(input, this.settings.nominationProtectionMs);
+    this.model = new CapacityModel(input.nodes);
+    this.pools = new Map(input.nodePools.map((p) => [p.metadata.name, p]));
+    this.instanceTypes = withoutUnavailable(input);
+    for (const f of this.facts) {
+      this.poolNodes.set(f.poolName, (this.poolNodes.get(f.poolName) ?? 0) + 1);
+      if (f.disrupting) this.disrupting.set(f.poolName, (this.disrupting.get(f.poolName) ?? 0) + 1);
+      // Drifted and expired nodes are going soon: moving pods onto them would move those pods twice.
+      if (f.drift || f.expired) this.model.closed[f.idx] = 1;
+    }
+    const bound = input.nodes.flatMap((n) => n.node.pods);
+    this.pdbs = new PdbLedger(input.pdbs ?? [], bound);
+    if (input.pendingPods?.length) this.model.reserve(input.pendingPods);
+  }
+
+  budgetLeft(pool: string, reason: DisruptionReason): number {
+    const p = this.pools.get(pool);
+    if (!p) return 0;
+    return remainingBudget(p, this.poolNodes.get(pool) ?? 0, this.disrupting.get(pool) ?? 0, reason, this.input.now);
+  }
+
+  reject(idx: number, blocker: string): void {
+    const list = this.rejected.get(idx);
+    if (list) {
+      if (!list.includes(blocker)) list.push(blocker);
+    } else this.rejected.set(idx, [blocker]);
+  }
+
+  /** Solves pods onto new capacity only (cheap: no existing nodes), for replacements. */
+  solveNew(pods: readonly Pod[], salt: string): SchedulingResult {
+    this.solverCalls++;
+    return solve({
+      pods: unbound(pods),
+      nodePools: this.input.nodePools,
+      nodeClasses: this.input.nodeClasses,
+      instanceTypes: this.instanceTypes,
+      ...(this.input.daemonSets ? { daemonSets: this.input.daemonSets } : {}),
+      options: { nameNodeClaim: this.namer(salt) },
+    });
+  }
+
+  /** Full solve with the cluster as the sweep left it, `removed` gone: for pods that depend on other pods. */
+  solveWithCluster(pods: readonly Pod[], removed: ReadonlySet<number>, salt: string): SchedulingResult {
+    this.solverCalls++;
+    const existingNodes: ClusterNode[] = this.input.nodes.map((n, i) => {
+      const moved = this.model.moved[i] as Pod[];
+      const gone = removed.has(i) || this.taken.has(i) || this.model.closed[i] === 1;
+      return {
+        ...n.node,
+        pods: removed.has(i) ? n.node.pods.filter((p) => !pods.includes(p)) : [...n.node.pods, ...moved],
+        ...(gone ? { markedForDeletion: true } : {}),
+      };
+    });
+    return solve({
+      pods: unbound(pods),
+      nodePools: this.input.nodePools,
+      nodeClasses: this.input.nodeClasses,
+      instanceTypes: this.instanceTypes,
+      existingNodes,
+      ...(this.input.daemonSets ? { daemonSets: this.input.daemonSets } : {}),
+      options: { nameNodeClaim: this.namer(salt) },
+    });
+  }
+
+  private namer(salt: string): (pool: string, i: number) => string {
+    return (pool, i) => claimName(pool, [{ namespace: 'disruption', name: salt }], this.input.now + i);
+  }
+
+  /** Records a command: takes its candidates, commits its moves, spends budgets and PDB allowances. */
+  addCommand(
+    reason: CommandReason,
+    members: NodeFacts[],
+    fit: FitResult | undefined,
+    replacements: PlannedNodeClaim[],
+    detail: Record<string, unknown> = {},
+  ): DisruptionCommand {
+    if (fit) this.model.commit(fit);
+    for (const m of members) {
+      this.taken.add(m.idx);
+      this.model.closed[m.idx] = 1;
+      this.rejected.delete(m.idx);
+      this.disrupting.set(m.poolName, (this.disrupting.get(m.poolName) ?? 0) + 1);
+    }
+    const pods = members.flatMap((m) => m.pods);
+    this.pdbs.spend(pods);
+    const moves: Record<string, string[]> = {};
+    for (const p of fit?.placements ?? []) {
+      const target = this.input.nodes[p.node]?.node.name ?? '';
+      const list = moves[target] ?? [];
+      list.push(`${p.pod.metadata.namespace}/${p.pod.metadata.name}`);
+      moves[target] = list;
+    }
+    const oldPrice = members.reduce((s, m) => s + m.price, 0);
+    const newPrice = replacements.reduce((s, r) => s + r.cheapest.price, 0);
+    const id = `${reason.toLowerCase()}-${this.input.now}-${this.commands.length + 1}`;
+    const candidates = members.map(candidateOf);
+    const saving = round(oldPrice - newPrice);
+    const record: DecisionRecord = {
+      id,
+      cluster: this.input.cluster ?? '',
+      at: new Date(this.input.now).toISOString(),
+      kind: 'Disrupt',
+      nodeClaims: [...candidates.map((c) => c.nodeClaim), ...replacements.map((r) => r.name)],
+      summary: summarize(
+        reason,
+        candidates.map((c) => c.name),
+        replacements,
+        saving,
+      ),
+      detail: {
+        reason,
+        forceful: reason === 'Expired',
+        chosen: candidates,
+        savingPerHour: saving,
+        replacements: replacements.map((r) => ({
+          name: r.name,
+          nodePool: r.nodePool,
+          instanceType: r.cheapest.instanceType,
+          zone: r.cheapest.zone,
+          capacityType: r.cheapest.capacityType,
+          pricePerHour: r.cheapest.price,
+          options: r.instanceTypeOptions.length,
+        })),
+        moves,
+        ...detail,
+      },
+    };
+    const command: DisruptionCommand = {
+      id,
+      reason,
+      forceful: reason === 'Expired',
+      candidates,
+      replacements,
+      moves,
+      savingPerHour: saving,
+      record,
+    };
+    this.commands.push(command);
+    return command;
+  }
+}
+
+function summarize(reason: CommandReason, names: string[], replacements: PlannedNodeClaim[], saving: number): string {
+  const what = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  const repl = replacements.length
+    ? ` replaced by ${replacements.map((r) => `${r.cheapest.instanceType} ${r.cheapest.capacityType}`).join(', ')}`
+    : ' deleted';
+  return `${reason}: ${what}${repl}, saving $${saving.toFixed(4)}/h`;
+}
+
+export const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function withoutUnavailable(input: DisruptionInput): Map<string, InstanceType[]> {
+  const gone = new Set((input.unavailableOfferings ?? []).filter((u) => u.expiresAt > input.now).map(offeringKey));
+  if (gone.size === 0) return input.instanceTypes;
+  const out = new Map<string, InstanceType[]>();
+  for (const [pool, types] of input.instanceTypes) {
+    out.set(
+      pool,
+      types.map((t) => ({
+        ...t,
+        offerings: t.offerings.map((o) =>
+          gone.has(offeringKey({ instanceType: t.name, zone: o.zone, capacityType: o.capacityType }))
+            ? { ...o, available: false }
+            : o,
+        ),
+      })),
+    );
+  }
+  return out;
+}
+
+const offeringKey = (o: { instanceType: string; zone: string; capacityType: string }): string =>
+  `${o.instanceType}/${o.zone}/${o.capacityType}`;

@@ -1,0 +1,189 @@
+// Builders for disruption tests and the timing script: nodes with their claims on the scheduling fixture catalog,
+// bound pods, NodePools with disruption settings, and a DisruptionInput around them.
+import type { Budget, NodePool } from '../api/karpenter';
+import type { Pod, PodDisruptionBudget } from '../api/kube';
+import type { NodeClaim } from '../api/nodeclaim';
+import type { CapacityType, InstanceType } from '../catalog/types';
+import { nodePool as basePool } from '../scheduling/testing/builders';
+import { fixtureInstanceTypes } from '../scheduling/testing/instancetypes';
+import { nodeClassHash, nodePoolTemplateHash } from './drift';
+import type { DisruptionInput, DisruptionNode } from './types';
+
+export const T0 = Date.parse('2026-01-05T12:00:00Z');
+export const MIN = 60_000;
+export const HOUR = 3_600_000;
+export const TYPES: InstanceType[] = fixtureInstanceTypes();
+
+export const nodeClass = {
+  apiVersion: 'karpenter.k8s.aws/v1' as const,
+  kind: 'EC2NodeClass' as const,
+  metadata: { name: 'default' },
+  spec: {
+    amiSelectorTerms: [{ alias: 'al2023@latest' }],
+    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
+    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
+    role: 'KarpenterNodeRole',
+  },
+};
+
+export interface PoolOptions {
+  name?: string;
+  policy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+  consolidateAfter?: string;
+  budgets?: Budget[];
+  expireAfter?: string;
+  capacityTypes?: CapacityType[];
+  labels?: Record<string, string>;
+}
+
+export function pool(o: PoolOptions = {}): NodePool {
+  const p = basePool({
+    name: o.name ?? 'default',
+    requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] }],
+    ...(o.labels ? { labels: o.labels } : {}),
+  });
+  p.spec.disruption = {
+    consolidationPolicy: o.policy ?? 'WhenEmptyOrUnderutilized',
+    consolidateAfter: o.consolidateAfter ?? '0s',
+    budgets: o.budgets ?? [{ nodes: '100%' }],
+  };
+  p.spec.template.spec.expireAfter = o.expireAfter ?? 'Never';
+  return p;
+}
+
+let podSeq = 0;
+
+export function boundPod(
+  nodeName: string,
+  cpu: string,
+  memory = '512Mi',
+  extra: { labels?: Record<string, string>; annotations?: Record<string, string>; name?: string } = {},
+): Pod {
+  podSeq++;
+  return {
+    metadata: {
+      name: extra.name ?? `p${podSeq}`,
+      namespace: 'default',
+      uid: `uid-p${podSeq}`,
+      labels: extra.labels ?? { app: 'web' },
+      ...(extra.annotations ? { annotations: extra.annotations } : {}),
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'rs' }],
+    },
+    spec: { nodeName, containers: [{ name: 'app', resources: { requests: { cpu, memory } } }] },
+    status: { phase: 'Running' },
+  };
+}
+
+export interface NodeOptions {
+  type?: string;
+  pool?: NodePool;
+  capacityType?: CapacityType;
+  zone?: string;
+  /** Pods as cpu requests ("500m"), bound to this node. */
+  cpus?: string[];
+  pods?: Pod[];
+  createdAt?: number;
+  lastPodEventAt?: number;
+  annotations?: Record<string, string>;
+  state?: NodeClaim['state'];
+  markedForDeletion?: boolean;
+  nominatedAt?: number;
+  kubeletVersion?: string;
+}
+
+export function priceOf(type: string, capacityType: CapacityType, zone = 'us-east-1a'): number {
+  const t = TYPES.find((x) => x.name === type);
+  const o = t?.offerings.find((x) => x.zone === zone && x.capacityType === capacityType);
+  if (!o) throw new Error(`no offering ${type} ${capacityType} ${zone}`);
+  return o.price;
+}
+
+export function node(name: string, o: NodeOptions = {}): DisruptionNode {
+  const type = TYPES.find((t) => t.name === (o.type ?? 'm5.xlarge')) as InstanceType;
+  const capacityType = o.capacityType ?? 'on-demand';
+  const zone = o.zone ?? 'us-east-1a';
+  const p = o.pool ?? pool();
+  const createdAt = new Date(o.createdAt ?? T0 - HOUR).toISOString();
+  const pods = [...(o.pods ?? []), ...(o.cpus ?? []).map((c) => boundPod(name, c))];
+  const price = priceOf(type.name, capacityType, zone);
+  const claim: NodeClaim = {
+    name: `claim-${name}`,
+    uid: `uid-${name}`,
+    cluster: 'test',
+    nodePool: p.metadata.name,
+    nodeClass: 'default',
+    state: o.state ?? 'Initialized',
+    version: 1,
+    requirements: [],
+    instanceTypeOptions: [type.name],
+    labels: {},
+    taints: [],
+    startupTaints: [],
+    requests: {},
+    nominatedPods: [],
+    nodeName: name,
+    instanceType: type.name,
+    zone,
+    capacityType,
+    pricePerHour: price,
+    createdAt,
+    stateTimes: { Initialized: createdAt },
+    nodePoolHash: nodePoolTemplateHash(p),
+    nodeClassHash: nodeClassHash(nodeClass),
+  };
+  return {
+    node: {
+      name,
+      nodeClaim: claim.name,
+      nodePool: p.metadata.name,
+      labels: {
+        ...type.labels,
+        ...(p.spec.template.metadata?.labels ?? {}),
+        'kubernetes.io/hostname': name,
+        'topology.kubernetes.io/zone': zone,
+        'karpenter.sh/capacity-type': capacityType,
+        'karpenter.sh/nodepool': p.metadata.name,
+      },
+      taints: [],
+      allocatable: { ...type.allocatable },
+      pods,
+      inflight: false,
+      ...(o.markedForDeletion ? { markedForDeletion: true } : {}),
+      pricePerHour: price,
+      instanceType: type.name,
+      capacityType,
+    },
+    claim,
+    ...(o.annotations ? { annotations: o.annotations } : {}),
+    ...(o.lastPodEventAt !== undefined ? { lastPodEventAt: o.lastPodEventAt } : {}),
+    ...(o.nominatedAt !== undefined ? { nominatedAt: o.nominatedAt } : {}),
+    ...(o.kubeletVersion ? { kubeletVersion: o.kubeletVersion } : {}),
+  };
+}
+
+export function pdb(
+  name: string,
+  labels: Record<string, string>,
+  maxUnavailable: number | string,
+): PodDisruptionBudget {
+  return {
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: 'default' },
+    spec: { maxUnavailable, selector: { matchLabels: labels } },
+  };
+}
+
+export function disruptionInput(nodes: DisruptionNode[], o: Partial<DisruptionInput> = {}): DisruptionInput {
+  const pools = o.nodePools ?? [
+    ...new Map(nodes.map((n) => [n.claim.nodePool, o.nodePools?.[0] ?? pool({ name: n.claim.nodePool })])).values(),
+  ];
+  return {
+    now: T0,
+    cluster: 'test',
+    nodes,
+    nodePools: pools.length ? pools : [pool()],
+    nodeClasses: [nodeClass],
+    instanceTypes: new Map((pools.length ? pools : [pool()]).map((p) => [p.metadata.name, TYPES])),
+    ...o,
+  };
+}

@@ -1,0 +1,122 @@
+// The disruption engine's contract: what one sweep sees and what it decides. Pure data, so the Lambda sweep, the
+// simulator and `karpless explain` share it.
+import type { DisruptionReason, EC2NodeClass, NodePool } from '../api/karpenter';
+import type { DaemonSet, Pod, PodDisruptionBudget } from '../api/kube';
+import type { DecisionRecord, NodeClaim } from '../api/nodeclaim';
+import type { InstanceType, UnavailableOffering } from '../catalog/types';
+import type { ClusterNode, PlannedNodeClaim } from '../scheduling/types';
+
+/** Why a command disrupts its candidates: the budget reasons plus forceful expiration. */
+export type CommandReason = DisruptionReason | 'Expired';
+
+/** One node as the sweep sees it: the solver's view of the node plus the claim behind it. */
+export interface DisruptionNode {
+  /** Name, labels, taints, allocatable, bound pods, price and capacity type; `markedForDeletion` = already going. */
+  node: ClusterNode;
+  claim: NodeClaim;
+  /** The Node object's annotations (karpenter.sh/do-not-disrupt). */
+  annotations?: Record<string, string>;
+  /** Epoch ms of the last pod arriving on or leaving the node; default: when the claim initialized. */
+  lastPodEventAt?: number;
+  /** Epoch ms the provisioner last nominated pods to this node. */
+  nominatedAt?: number;
+  /** The kubelet's version (status.nodeInfo.kubeletVersion). */
+  kubeletVersion?: string;
+  /** Drift the cloud provider found (AMI, subnet or security group no longer resolved). */
+  cloudDrift?: string;
+}
+
+/** One past disruption of a NodePool, kept between sweeps for back-off. */
+export interface HistoryEntry {
+  at: number;
+  reason: CommandReason;
+  /** Nodes removed and replacements launched. */
+  removed: number;
+  launched: number;
+}
+
+export type DisruptionHistory = Record<string, HistoryEntry[]>;
+
+export interface DisruptionOptions {
+  /** A replacement must save at least this fraction of the candidates' price. Default 0.05. */
+  minSavingFraction?: number;
+  /** Spot-to-spot single-node replacement needs at least this many cheaper types. Default 15. */
+  spotToSpotMinTypes?: number;
+  /** A node nominated within this many ms is left alone. Default 20 000. */
+  nominationProtectionMs?: number;
+  /** Largest merge group tried by the binary search (Karpenter's is 100). Default 100. */
+  maxMergeCandidates?: number;
+  /** Merge groups tried beyond the binary search (local search around the best prefix). Default 24. */
+  mergeSearchBudget?: number;
+  /** Candidates with constrained pods (topology, affinity, host ports, volumes) checked with the full solver per
+   * sweep; the rest are checked by the fast capacity model. Default 4. */
+  maxSolverChecks?: number;
+  /** Back-off: a NodePool with this many replacing commands inside `churnWindowMs` pauses replacements. Default 3. */
+  churnLimit?: number;
+  /** Default 1 h. */
+  churnWindowMs?: number;
+  /** Clock for timing stats only (decisions use `input.now`). */
+  timer?: () => number;
+}
+
+export interface DisruptionInput {
+  /** Epoch ms. */
+  now: number;
+  cluster?: string;
+  nodes: DisruptionNode[];
+  nodePools: NodePool[];
+  nodeClasses: EC2NodeClass[];
+  /** Instance types per NodePool, as the provisioner resolves them. */
+  instanceTypes: Map<string, InstanceType[]>;
+  pendingPods?: Pod[];
+  pdbs?: PodDisruptionBudget[];
+  daemonSets?: DaemonSet[];
+  unavailableOfferings?: UnavailableOffering[];
+  /** The control plane's Kubernetes version ("1.31"); nodes on another minor version are drifted. */
+  kubernetesVersion?: string;
+  history?: DisruptionHistory;
+  options?: DisruptionOptions;
+}
+
+export interface Candidate {
+  name: string;
+  nodeClaim: string;
+  nodePool: string;
+  price: number;
+  capacityType?: 'spot' | 'on-demand';
+  pods: number;
+  disruptionCost: number;
+}
+
+export interface DisruptionCommand {
+  id: string;
+  reason: CommandReason;
+  /** Drift or expiration is forceful for expiration only: it goes even when blocked and is not budgeted. */
+  forceful: boolean;
+  candidates: Candidate[];
+  /** Launch these and wait for them to initialize before draining the candidates. */
+  replacements: PlannedNodeClaim[];
+  /** Pods that move to other existing nodes, by target node name. */
+  moves: Record<string, string[]>;
+  /** Candidates' price minus replacements' price, $/h. */
+  savingPerHour: number;
+  record: DecisionRecord;
+}
+
+export interface RejectedCandidate {
+  name: string;
+  nodeClaim: string;
+  nodePool?: string;
+  blockers: string[];
+}
+
+export interface DisruptionPlan {
+  at: number;
+  commands: DisruptionCommand[];
+  rejected: RejectedCandidate[];
+  /** One record per rejected candidate (kind Keep), and the commands' own records. */
+  records: DecisionRecord[];
+  stats: { nodes: number; candidates: number; solverCalls: number; durationMs: number };
+}
+
+export type { ClusterNode, PlannedNodeClaim };
