@@ -88,39 +88,13 @@ export async function runSimulation(
 ): Promise<SimulationResult> {
   const progress = options.onProgress ?? (() => {});
   const warnings = [...(objects.warnings ?? [])];
-  let nodePools = objects.nodePools;
-  let nodeClasses = objects.nodeClasses;
-  let defaultPool: string | undefined;
-  if (nodePools.length === 0) {
-    const fallback = engine.defaultNodePool();
-    nodePools = [fallback.nodePool];
-    if (!nodeClasses.some((c) => c.metadata.name === fallback.nodeClass.metadata.name)) {
-      nodeClasses = [...nodeClasses, fallback.nodeClass];
-    }
-    defaultPool = fallback.nodePool.metadata.name;
-    warnings.push(DEFAULT_POOL_WARNING(defaultPool));
-  }
-
+  const { nodePools, nodeClasses, defaultPool } = withDefaultPool(objects, engine, warnings);
   const instanceTypes = resolveInstanceTypes(nodePools, nodeClasses, engine);
   const typesByName = new Map<string, InstanceType>();
   for (const types of instanceTypes.values())
     for (const t of types) if (!typesByName.has(t.name)) typesByName.set(t.name, t);
 
-  const nodeNames = new Set((objects.nodes ?? []).map((n) => n.metadata.name));
-  const bound: Pod[] = [];
-  const pending: Pod[] = [];
-  for (const pod of objects.pods) {
-    const nodeName = pod.spec.nodeName;
-    if (!nodeName) pending.push(pod);
-    else if (nodeNames.has(nodeName)) bound.push(pod);
-    else {
-      warnings.push(
-        `${pod.metadata.namespace}/${pod.metadata.name}: spec.nodeName "${nodeName}" is not among the given Nodes; treated as pending`,
-      );
-      const { nodeName: _unknown, ...spec } = pod.spec;
-      pending.push({ ...pod, spec });
-    }
-  }
+  const { bound, pending } = splitPods(objects, warnings);
   const existingNodes = toClusterNodes(objects.nodes ?? [], bound, typesByName);
 
   progress(
@@ -142,29 +116,16 @@ export async function runSimulation(
   });
   progress(`planned ${result.nodeClaims.length} NodeClaim(s) in ${Math.round(result.stats.durationMs)} ms`);
 
-  const seed = options.seed ?? 1;
-  const cloud = new SimCloud({ clock, seed, instanceTypes: (nc) => engine.instanceTypesFor(nc) });
-  const uids = createRng(seed ^ 0x5eed);
-  const launched: LaunchedNodeClaim[] = [];
   const unschedulable = result.unschedulable.map((u) => ({ pod: u.pod, reason: u.reason }));
-  for (const plan of result.nodeClaims) {
-    const nodePool = nodePools.find((p) => p.metadata.name === plan.nodePool) as NodePool;
-    const nodeClass = nodeClasses.find((c) => c.metadata.name === plan.nodeClass) as EC2NodeClass;
-    const options = restrictOfferings(plan.instanceTypeOptions, plan.requirements);
-    try {
-      const instance = await cloud.create({
-        claim: toNodeClaim(plan, uids.hex(32), clock.iso()),
-        nodePool,
-        nodeClass,
-        instanceTypes: options,
-      });
-      const instanceType = options.find((t) => t.name === instance.instanceType) as InstanceType;
-      launched.push({ plan, instance, instanceType });
-    } catch (err) {
-      if (!(err instanceof InsufficientCapacityError || err instanceof LaunchError)) throw err;
-      for (const pod of plan.pods) unschedulable.push({ pod, reason: `launch of ${plan.name} failed: ${err.message}` });
-    }
-  }
+  const cloud = new SimCloud({ clock, seed: options.seed ?? 1, instanceTypes: (nc) => engine.instanceTypesFor(nc) });
+  const launched = await launchPlans(
+    result.nodeClaims,
+    { nodePools, nodeClasses },
+    cloud,
+    clock,
+    options.seed ?? 1,
+    unschedulable,
+  );
 
   const placedPods = launched.reduce((n, c) => n + c.plan.pods.length, 0);
   const lowerBoundPerHour = await poolLowerBounds(launched, nodePools, instanceTypes, engine);
@@ -189,6 +150,73 @@ export async function runSimulation(
   };
   if (defaultPool) out.defaultNodePool = defaultPool;
   return out;
+}
+
+/** The given NodePools, or the embedded default (with its EC2NodeClass) and a warning saying so. */
+function withDefaultPool(
+  objects: SimulationObjects,
+  engine: SimulationEngine,
+  warnings: string[],
+): { nodePools: NodePool[]; nodeClasses: EC2NodeClass[]; defaultPool?: string } {
+  if (objects.nodePools.length > 0) return { nodePools: objects.nodePools, nodeClasses: objects.nodeClasses };
+  const fallback = engine.defaultNodePool();
+  const hasClass = objects.nodeClasses.some((c) => c.metadata.name === fallback.nodeClass.metadata.name);
+  const defaultPool = fallback.nodePool.metadata.name;
+  warnings.push(DEFAULT_POOL_WARNING(defaultPool));
+  return {
+    nodePools: [fallback.nodePool],
+    nodeClasses: hasClass ? objects.nodeClasses : [...objects.nodeClasses, fallback.nodeClass],
+    defaultPool,
+  };
+}
+
+/** Pods bound to a given Node stay there; the rest are pending. A pod bound to a Node not given is re-planned. */
+function splitPods(objects: SimulationObjects, warnings: string[]): { bound: Pod[]; pending: Pod[] } {
+  const nodeNames = new Set((objects.nodes ?? []).map((n) => n.metadata.name));
+  const bound: Pod[] = [];
+  const pending: Pod[] = [];
+  for (const pod of objects.pods) {
+    const nodeName = pod.spec.nodeName;
+    if (!nodeName) pending.push(pod);
+    else if (nodeNames.has(nodeName)) bound.push(pod);
+    else {
+      warnings.push(
+        `${pod.metadata.namespace}/${pod.metadata.name}: spec.nodeName "${nodeName}" is not among the given Nodes; treated as pending`,
+      );
+      const { nodeName: _unknown, ...spec } = pod.spec;
+      pending.push({ ...pod, spec });
+    }
+  }
+  return { bound, pending };
+}
+
+/** Launches each plan on the cloud with the offerings its requirements allow; a refused launch leaves its pods
+ * unschedulable with the cloud's reason. */
+async function launchPlans(
+  plans: PlannedNodeClaim[],
+  pools: { nodePools: NodePool[]; nodeClasses: EC2NodeClass[] },
+  cloud: SimCloud,
+  clock: VirtualClock,
+  seed: number,
+  unschedulable: { pod: Pod; reason: string }[],
+): Promise<LaunchedNodeClaim[]> {
+  const uids = createRng(seed ^ 0x5eed);
+  const launched: LaunchedNodeClaim[] = [];
+  for (const plan of plans) {
+    const nodePool = pools.nodePools.find((p) => p.metadata.name === plan.nodePool) as NodePool;
+    const nodeClass = pools.nodeClasses.find((c) => c.metadata.name === plan.nodeClass) as EC2NodeClass;
+    const offered = restrictOfferings(plan.instanceTypeOptions, plan.requirements);
+    try {
+      const claim = toNodeClaim(plan, uids.hex(32), clock.iso());
+      const instance = await cloud.create({ claim, nodePool, nodeClass, instanceTypes: offered });
+      const instanceType = offered.find((t) => t.name === instance.instanceType) as InstanceType;
+      launched.push({ plan, instance, instanceType });
+    } catch (err) {
+      if (!(err instanceof InsufficientCapacityError || err instanceof LaunchError)) throw err;
+      for (const pod of plan.pods) unschedulable.push({ pod, reason: `launch of ${plan.name} failed: ${err.message}` });
+    }
+  }
+  return launched;
 }
 
 /** The LP lower bound summed over NodePools: each pool's pods on the types and offerings that pool allows, less
