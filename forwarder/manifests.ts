@@ -1,13 +1,14 @@
 // Everything needed to run the forwarder in a cluster, and the ClusterRole for the Lambda functions' access entry,
 // as Kubernetes objects. `karpless forwarder manifest|rbac` prints them as YAML.
 import { Document } from 'yaml';
+import { CONTROLLER_GROUP } from '../stacks/constants';
 import { CONTROLLER_RULES, FORWARDER_RULES } from './rbac';
 
+export { CONTROLLER_GROUP };
+/** Defaults match the stack's forwarder identity (stacks/config.ts), which trusts this namespace/service account. */
 export const FORWARDER_NAMESPACE = 'karpless';
 export const FORWARDER_NAME = 'karpless-forwarder';
 export const CONTROLLER_ROLE_NAME = 'karpless-controller';
-/** The Kubernetes group the Lambda role's EKS access entry maps to. */
-export const CONTROLLER_GROUP = 'karpless:controller';
 export const DEFAULT_FORWARDER_IMAGE = 'public.ecr.aws/karpless/forwarder:0.1.0';
 const HEALTH_PORT = 8080;
 
@@ -16,6 +17,8 @@ export interface ForwarderManifestOptions {
   queueUrl: string;
   roleArn?: string;
   image?: string;
+  namespace?: string;
+  serviceAccount?: string;
 }
 
 type Manifest = Record<string, unknown> & { kind: string };
@@ -26,20 +29,22 @@ export function queueRegion(queueUrl: string): string | undefined {
 }
 
 export function forwarderManifests(options: ForwarderManifestOptions): Manifest[] {
+  const namespace = options.namespace ?? FORWARDER_NAMESPACE;
+  const serviceAccount = options.serviceAccount ?? FORWARDER_NAME;
   const labels = { 'app.kubernetes.io/name': FORWARDER_NAME, 'app.kubernetes.io/part-of': 'karpless' };
   const meta = (name: string, namespaced = true) => ({
     name,
-    ...(namespaced ? { namespace: FORWARDER_NAMESPACE } : {}),
+    ...(namespaced ? { namespace } : {}),
     labels,
   });
   const region = queueRegion(options.queueUrl);
   return [
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: FORWARDER_NAMESPACE, labels } },
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } },
     {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
       metadata: {
-        ...meta(FORWARDER_NAME),
+        ...meta(serviceAccount),
         ...(options.roleArn ? { annotations: { 'eks.amazonaws.com/role-arn': options.roleArn } } : {}),
       },
     },
@@ -54,7 +59,7 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
       kind: 'ClusterRoleBinding',
       metadata: meta(FORWARDER_NAME, false),
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: FORWARDER_NAME },
-      subjects: [{ kind: 'ServiceAccount', name: FORWARDER_NAME, namespace: FORWARDER_NAMESPACE }],
+      subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace }],
     },
     {
       apiVersion: 'apps/v1',
@@ -68,7 +73,7 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
         template: {
           metadata: { labels },
           spec: {
-            serviceAccountName: FORWARDER_NAME,
+            serviceAccountName: serviceAccount,
             priorityClassName: 'system-cluster-critical',
             // Runs anywhere, Fargate included (with a Fargate profile for the namespace).
             tolerations: [{ operator: 'Exists' }],
@@ -173,9 +178,10 @@ export function toYaml(manifests: Manifest[], comments: Partial<Record<string, s
 }
 
 export function forwarderYaml(options: ForwarderManifestOptions): string {
+  const subject = `${options.namespace ?? FORWARDER_NAMESPACE}:${options.serviceAccount ?? FORWARDER_NAME}`;
   const identity = options.roleArn
-    ? `IRSA: the role ${options.roleArn} must trust this cluster's OIDC provider for\nsystem:serviceaccount:${FORWARDER_NAMESPACE}:${FORWARDER_NAME} and allow sqs:SendMessage on the queue.`
-    : `EKS Pod Identity: associate a role allowing sqs:SendMessage on the queue with this ServiceAccount:\n  aws eks create-pod-identity-association --cluster-name ${options.cluster} \\\n    --namespace ${FORWARDER_NAMESPACE} --service-account ${FORWARDER_NAME} --role-arn <ROLE_ARN>\n(the eks-pod-identity-agent add-on must be installed; on Fargate use --role-arn for IRSA instead).`;
+    ? `IRSA: the role ${options.roleArn} must trust this cluster's OIDC provider for\nsystem:serviceaccount:${subject} and allow sqs:SendMessage on the queue.`
+    : `EKS Pod Identity: the stack (forwarder.identity "pod-identity") associates its forwarder role with\nsystem:serviceaccount:${subject}; the eks-pod-identity-agent add-on must be installed.\nPod Identity does not work on Fargate: use IRSA there (--role-arn).`;
   return toYaml(forwarderManifests(options), {
     Namespace: `Karpless forwarder for cluster ${options.cluster}: kubectl apply -f <this file>`,
     ServiceAccount: identity,

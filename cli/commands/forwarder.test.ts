@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { CONTROLLER_GROUP } from '../../stacks/constants';
 import { bufferIO } from '../io';
 import { main } from '../main';
 
@@ -64,7 +65,7 @@ describe('karpless forwarder manifest', () => {
       'Deployment',
       'PodDisruptionBudget',
     ]);
-    expect(out).toMatch(/create-pod-identity-association --cluster-name prod/);
+    expect(out).toMatch(/Pod Identity.*\n.*system:serviceaccount:karpless:karpless-forwarder/);
     expect(docs[1]?.metadata.annotations).toBeUndefined();
     const role = docs.find((d) => d.kind === 'ClusterRole');
     expect(grants(role?.rules)).toEqual(
@@ -120,6 +121,31 @@ describe('karpless forwarder manifest', () => {
     expect((docs[4] as unknown as DeploymentDoc).spec.template.spec.containers[0]?.image).toBe('x/y:1');
   });
 
+  it('uses the namespace and service account the stack config names', async () => {
+    const { out } = await run([
+      'forwarder',
+      'manifest',
+      '--cluster',
+      'prod',
+      '--queue-url',
+      QUEUE,
+      '--namespace',
+      'ops',
+      '--service-account',
+      'fwd',
+    ]);
+    const docs = parse(out);
+    expect(docs[0]?.metadata.name).toBe('ops');
+    expect(docs[1]?.metadata).toMatchObject({ name: 'fwd', namespace: 'ops' });
+    expect(docs[3]?.subjects).toEqual([{ kind: 'ServiceAccount', name: 'fwd', namespace: 'ops' }]);
+    expect(
+      (docs[4] as unknown as { spec: { template: { spec: { serviceAccountName: string } } } }).spec.template.spec
+        .serviceAccountName,
+    ).toBe('fwd');
+    for (const d of docs.filter((d) => ['ServiceAccount', 'Deployment', 'PodDisruptionBudget'].includes(d.kind)))
+      expect(d.metadata.namespace).toBe('ops');
+  });
+
   it('rejects bad input with exit code 2 naming the flag', async () => {
     const { code, err } = await run([
       'forwarder',
@@ -160,9 +186,9 @@ describe('karpless forwarder rbac', () => {
       ].sort(),
     );
     expect(docs[1]?.subjects).toEqual([
-      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'karpless:controller' },
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: CONTROLLER_GROUP },
     ]);
-    expect(out).toMatch(/create-access-entry .* --kubernetes-groups karpless:controller/);
+    expect(out).toMatch(new RegExp(`create-access-entry .* --kubernetes-groups ${CONTROLLER_GROUP}`));
   });
 
   it('binds a custom group', async () => {

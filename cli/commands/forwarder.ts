@@ -1,7 +1,13 @@
 // `karpless forwarder manifest`: the in-cluster forwarder's install manifests. `karpless forwarder rbac`: the
 // ClusterRole (and group binding) the Lambda functions' EKS access entry maps to.
 import type { Command } from 'commander';
-import { CONTROLLER_GROUP, controllerRbacYaml, forwarderYaml } from '../../forwarder/manifests';
+import {
+  CONTROLLER_GROUP,
+  controllerRbacYaml,
+  FORWARDER_NAME,
+  FORWARDER_NAMESPACE,
+  forwarderYaml,
+} from '../../forwarder/manifests';
 import { EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext, RegisterCommand } from './index';
 
@@ -10,10 +16,13 @@ export interface ForwarderManifestFlags {
   queueUrl: string;
   roleArn?: string;
   image?: string;
+  namespace: string;
+  serviceAccount: string;
 }
 
 const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
 const FIFO_QUEUE_URL = /^https:\/\/sqs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/\d{12}\/[A-Za-z0-9_-]{1,75}\.fifo$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 
 export function runForwarderManifest(ctx: CommandContext, flags: ForwarderManifestFlags): void {
@@ -26,6 +35,11 @@ export function runForwarderManifest(ctx: CommandContext, flags: ForwarderManife
   }
   if (flags.roleArn !== undefined && !ROLE_ARN.test(flags.roleArn))
     problems.push(`--role-arn: "${flags.roleArn}" is not an IAM role ARN`);
+  if (!DNS_LABEL.test(flags.namespace))
+    problems.push(`--namespace: "${flags.namespace}" is not a valid namespace name`);
+  if (!DNS_LABEL.test(flags.serviceAccount)) {
+    problems.push(`--service-account: "${flags.serviceAccount}" is not a valid service account name`);
+  }
   if (flags.image !== undefined && !/^\S+$/.test(flags.image))
     problems.push(`--image: "${flags.image}" is not an image reference`);
   if (problems.length > 0) {
@@ -44,8 +58,10 @@ export const registerForwarder: RegisterCommand = (program: Command, ctx: Comman
     .description('print the forwarder manifests: namespace, service account, read-only RBAC, deployment, PDB')
     .requiredOption('--cluster <name>', 'EKS cluster name (the FIFO message group)')
     .requiredOption('--queue-url <url>', "the cluster's SQS FIFO queue URL")
-    .option('--role-arn <arn>', 'IAM role for IRSA (otherwise use an EKS Pod Identity association)')
+    .option('--role-arn <arn>', 'IAM role for IRSA; omit with EKS Pod Identity (the stack creates the association)')
     .option('--image <image>', 'forwarder image')
+    .option('--namespace <name>', 'namespace (as in the stack config forwarder.namespace)', FORWARDER_NAMESPACE)
+    .option('--service-account <name>', 'service account (as in forwarder.serviceAccount)', FORWARDER_NAME)
     .action((flags: ForwarderManifestFlags) => runForwarderManifest(ctx, flags));
   forwarder
     .command('rbac')
