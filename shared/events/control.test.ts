@@ -27,6 +27,14 @@ describe('parseControlMessage', () => {
     expect(isClusterMessage(msg)).toBe(true);
   });
 
+  it('keeps the kind of a ref (NodePoolChanged carries NodePools and EC2NodeClasses)', () => {
+    const msg = parse({ ...base, kind: 'NodePoolChanged', refs: [{ kind: 'EC2NodeClass', name: 'default' }] });
+    expect(msg).toMatchObject({ refs: [{ kind: 'EC2NodeClass', name: 'default' }] });
+    expect(problems({ ...base, kind: 'NodePoolChanged', refs: [{ kind: 7, name: 'default' }] })).toEqual([
+      'msg 1: refs[0].kind: expected a non-empty string, got number 7',
+    ]);
+  });
+
   it('reads sweep and terminate messages', () => {
     expect(parse({ ...base, kind: 'Sweep' }).kind).toBe('Sweep');
     const t = parse({ ...base, kind: 'Terminate', nodeClaim: 'default-abc' });

@@ -84,11 +84,13 @@ function readRefs(r: Reader, obj: JsonObject): ObjectRef[] | undefined {
     const ref = r.object(item, path);
     if (!ref) return;
     const name = r.string(ref, 'name', path);
+    const kind = r.optionalString(ref, 'kind', path);
     const namespace = r.optionalString(ref, 'namespace', path);
     const uid = r.optionalString(ref, 'uid', path);
     const resourceVersion = r.optionalString(ref, 'resourceVersion', path);
     if (name === undefined) return;
     refs.push({
+      ...(kind !== undefined && { kind }),
       name,
       ...(namespace !== undefined && { namespace }),
       ...(uid !== undefined && { uid }),
