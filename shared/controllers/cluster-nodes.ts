@@ -46,8 +46,16 @@ export function matchNodes(nodes: Node[], claims: NodeClaim[]): Map<string, Node
   return out;
 }
 
-export function buildClusterView(s: ClusterSnapshot): ClusterView {
+export interface ClusterViewOptions {
+  /** Claims (by claim or node name) to treat as going away although not yet Draining: their pods are re-placed.
+   * Disruption uses this to launch replacements before it drains anything. */
+  leaving?: ReadonlySet<string>;
+}
+
+export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions = {}): ClusterView {
   const nodeOf = matchNodes(s.nodes, s.claims);
+  const leaving = (c: NodeClaim): boolean =>
+    c.state === 'Draining' || !!options.leaving?.has(c.name) || (!!c.nodeName && !!options.leaving?.has(c.nodeName));
   const claimOfNode = new Map<string, NodeClaim>();
   for (const c of s.claims) {
     const node = nodeOf.get(c.name);
@@ -63,7 +71,7 @@ export function buildClusterView(s: ClusterSnapshot): ClusterView {
   const drainingNodes = new Set<string>();
   for (const c of s.claims) {
     const node = nodeOf.get(c.name);
-    if (c.state === 'Draining' && node) drainingNodes.add(node.metadata.name);
+    if (leaving(c) && node) drainingNodes.add(node.metadata.name);
   }
   const displacedAll = [...drainingNodes].flatMap((n) => (boundOn.get(n) ?? []).filter(isReschedulable));
   const pendingIndex = indexPods(s.pending);
@@ -73,7 +81,7 @@ export function buildClusterView(s: ClusterSnapshot): ClusterView {
   const held = new Map<string, NodeClaim>();
   const heldPods = new Map<string, Pod[]>();
   for (const c of s.claims) {
-    if (c.state === 'Draining') continue;
+    if (leaving(c)) continue;
     const pods: Pod[] = [];
     for (const ref of c.nominatedPods) {
       const pod = resolveRef(pendingIndex, ref) ?? resolveRef(displacedIndex, ref);
@@ -113,7 +121,7 @@ export function buildClusterView(s: ClusterSnapshot): ClusterView {
   }
 
   for (const claim of s.claims) {
-    if (nodeOf.has(claim.name) || claim.state === 'Draining') continue;
+    if (nodeOf.has(claim.name) || leaving(claim)) continue;
     const types = s.instanceTypes.get(claim.nodePool) ?? [];
     existing.push({
       name: claim.name,

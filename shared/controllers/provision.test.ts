@@ -223,6 +223,29 @@ describe('provision → lifecycle on the simulator', () => {
     expect(await t.cloud.list()).toHaveLength(1);
   });
 
+  it('launches replacements before a disruption drains, and plans nothing twice once it drains', async () => {
+    const t = createTestbed();
+    for (let i = 0; i < 3; i++) t.cluster.addPod(makePod(`web-${i}`, { cpu: '300m', memory: '256Mi' }));
+    await t.settle(60_000);
+    const [old] = await t.store.list({ states: ['Initialized'] });
+    if (!old) throw new Error('no node');
+    const replaced = await provision(t.deps, { replacing: [old.name], trigger: 'Underutilized' });
+    expect(replaced.created).toHaveLength(1);
+    const replacement = await t.store.get(replaced.created[0] ?? '');
+    expect(replacement?.nominatedPods.map((p) => p.name).sort()).toEqual(['web-0', 'web-1', 'web-2']);
+    expect((await t.store.get(old.name))?.state).toBe('Initialized');
+    // An ordinary pass does not touch the running pods, and once the old node drains its pods are already held.
+    expect((await provision(t.deps)).created).toEqual([]);
+    await t.settle(60_000);
+    const { startTermination } = await import('./termination');
+    await startTermination(t.deps, (await t.store.get(old.name)) as typeof old, { cause: 'Underutilized' });
+    expect((await provision(t.deps)).created).toEqual([]);
+    await t.settle(2 * 60_000);
+    expect(await t.cluster.listPendingPods()).toEqual([]);
+    const instances = await t.cloud.list();
+    expect(instances.map((i) => i.instanceId)).toEqual([replacement?.instanceId]);
+  });
+
   it('names a NodePool whose EC2NodeClass is missing in the FailedScheduling message', async () => {
     const pool = testNodePool('orphan');
     pool.spec.template.spec.nodeClassRef.name = 'missing';

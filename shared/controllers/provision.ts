@@ -28,6 +28,9 @@ export interface ProvisionOptions {
   trigger?: string;
   /** ISO time of the event behind this pass (the message's `at`), for the launch-latency metric. */
   triggeredAt?: string;
+  /** Claims (by claim or node name) about to be disrupted: plan and launch capacity for their pods now, before they
+   * drain. The replacements hold those pods, so draining later plans nothing twice. */
+  replacing?: readonly string[];
 }
 
 export interface ProvisionResult {
@@ -55,7 +58,7 @@ const LAUNCH_CONCURRENCY = 8;
 export async function provision(deps: ControlPlaneDeps, options: ProvisionOptions = {}): Promise<ProvisionResult> {
   const started = deps.clock.now();
   const snapshot = await readSnapshot(deps);
-  const view = buildClusterView(snapshot);
+  const view = buildClusterView(snapshot, options.replacing ? { leaving: new Set(options.replacing) } : {});
   const result: ProvisionResult = {
     created: [],
     launched: [],
@@ -188,7 +191,10 @@ async function writeClaims(
   planned: PlannedNodeClaim[],
 ): Promise<NodeClaim[]> {
   const written: NodeClaim[] = [];
-  const createdAt = new Date(s.now).toISOString();
+  // Stamped at write time, not snapshot time: a long solve must not make a fresh claim look abandoned to a
+  // concurrent pass (which relaunches Pending claims older than pendingRelaunchAfterMs).
+  const createdAt = new Date(deps.clock.now()).toISOString();
+  const seen = new Set(s.claims.map((c) => c.name));
   for (const p of planned) {
     const refs = p.pods.map(podRef);
     const pool = s.nodePools.find((np) => np.metadata.name === p.nodePool);
@@ -220,16 +226,13 @@ async function writeClaims(
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;
         const existing = await deps.store.get(claim.name);
-        if (
-          existing &&
-          existing.state !== 'Draining' &&
-          LIVE_STATES.includes(existing.state) &&
-          samePods(existing, refs)
-        ) {
+        // Written since this pass read the store, for exactly these pods: a concurrent pass's identical plan.
+        if (existing && !seen.has(existing.name) && LIVE_STATES.includes(existing.state) && samePods(existing, refs)) {
           deps.log.info('claim already written by another pass', { nodeClaim: claim.name });
           break;
         }
-        // Otherwise the name belongs to another claim (a draining node's, whose pods this one replaces): salt it.
+        // Otherwise the name belongs to a claim this pass already knew (the one whose pods these replace) or to a
+        // dead one: salt it.
       }
     }
   }
@@ -292,10 +295,9 @@ async function nominateToExisting(
     const added = placement.pods.filter((p) => !known.has(keyOf(p)));
     if (added.length === 0) continue;
     count += added.length;
-    // Nominations are recorded only on claims still coming up, whose pods the lifecycle binds once they
-    // initialize; on a running node the pod is left to kube-scheduler, which has the final word there.
-    const inflight = view.claimOf.get(placement.name);
-    const claim = inflight && inflight.state !== 'Initialized' ? inflight : undefined;
+    // Recorded on the claim so the next pass counts the pod there and the lifecycle binds it (kube-scheduler may
+    // bind it first on a running node; that 409 is fine). Nodes without a claim only get the event.
+    const claim = view.claimOf.get(placement.name);
     if (claim) {
       const existingRefs = claim.nominatedPods.filter((r) => view.held.get(refKey(r))?.name === claim.name);
       try {
@@ -313,7 +315,7 @@ async function nominateToExisting(
         reason: 'Nominated',
         message: claim
           ? `Pod should schedule on: nodeclaim/${claim.name}`
-          : `Pod should schedule on: node/${inflight?.nodeName ?? placement.name}`,
+          : `Pod should schedule on: node/${placement.name}`,
       });
     }
   }
