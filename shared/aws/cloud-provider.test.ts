@@ -169,6 +169,29 @@ describe('AwsCloudProvider.create', () => {
     expect(instance.capacityType).toBe('on-demand');
   });
 
+  it('boots GPU types from the NVIDIA image through their own launch template', async () => {
+    const g5 = makeInstanceType('g5.xlarge', { onDemand: 1.006 });
+    g5.info.gpu = { count: 1, name: 'a10g', manufacturer: 'nvidia', memoryMiB: 24576 };
+    const claim = makeClaim({
+      requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }],
+    });
+    await provider().create(request({ claim, instanceTypes: [types[0] as InstanceType, g5] }));
+    const configs = fleetInput()?.LaunchTemplateConfigs ?? [];
+    const images = aws.ec2
+      .commandCalls(CreateLaunchTemplateCommand)
+      .map((c) => [c.args[0].input.LaunchTemplateName, c.args[0].input.LaunchTemplateData?.ImageId]);
+    const imageOf = new Map(images as [string, string][]);
+    expect(
+      configs.map((c) => [
+        imageOf.get(c.LaunchTemplateSpecification?.LaunchTemplateName ?? ''),
+        c.Overrides?.map((o) => o.InstanceType),
+      ]),
+    ).toEqual([
+      ['ami-amd-nvidia', ['g5.xlarge', 'g5.xlarge']],
+      ['ami-amd-new', ['m5.large', 'm5.large']],
+    ]);
+  });
+
   it('falls back to on-demand when spot is allowed but no spot offering is available', async () => {
     const noSpot = types.map((t) => ({
       ...t,

@@ -8,10 +8,11 @@ import type { EC2NodeClass } from '../api/karpenter';
 import { LabelCapacityType, LabelNodePool } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import { instanceTypesFor, loadCatalog } from '../catalog';
-import type { Arch, Catalog, InstanceType, UnavailableOffering } from '../catalog/types';
+import type { Catalog, InstanceType, InstanceTypeInfo, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import { type Clock, type CloudInstance, type CloudProvider, type LaunchRequest, systemClock } from '../ports';
 import { ec2Client, iamClient, ssmClient } from './clients';
+import { amiFor } from './ec2/amis';
 import { driftReason } from './ec2/drift';
 import { classifyLaunchFailure, errorCode, INSUFFICIENT_CAPACITY_CODES, withThrottleRetry } from './ec2/errors';
 import {
@@ -91,15 +92,15 @@ export class AwsCloudProvider implements CloudProvider {
     if (resolved.ready.status !== 'True' || !resolved.instanceProfile) {
       throw new LaunchError('invalid-config', resolved.ready.message || `EC2NodeClass ${resolved.name} is not ready`);
     }
-    const archs = new Set<Arch>(resolved.amis.map((a) => a.arch));
-    const capacityType = chooseCapacityType(claim, request.instanceTypes, resolved.subnetByZone, archs);
+    const amiOf = (info: InstanceTypeInfo) => amiFor(info, resolved.amis)?.id;
+    const capacityType = chooseCapacityType(claim, request.instanceTypes, resolved.subnetByZone, amiOf);
     if (!capacityType) {
       throw new InsufficientCapacityError(
-        `NodeClaim ${claim.name}: no launchable offering (type × zone with a subnet and an ${[...archs].join('/')} AMI) among ${request.instanceTypes.length} instance types`,
+        `NodeClaim ${claim.name}: no launchable offering (type × zone with a subnet and a matching AMI among ${resolved.amis.map((a) => a.id).join(', ')}) among ${request.instanceTypes.length} instance types`,
         [],
       );
     }
-    const overrides = fleetOverrides(request.instanceTypes, capacityType, resolved.subnetByZone, archs);
+    const overrides = fleetOverrides(request.instanceTypes, capacityType, resolved.subnetByZone, amiOf);
     const templates = await this.classified('ec2:CreateLaunchTemplate', () =>
       this.ensureTemplates(request, resolved, capacityType, overrides),
     );
@@ -132,7 +133,6 @@ export class AwsCloudProvider implements CloudProvider {
       }
       const l = result.launched;
       const ov = overrides.find((o) => o.instanceType === l.instanceType && o.zone === l.zone);
-      const ami = resolved.amis.find((a) => a.arch === ov?.arch);
       const instance: CloudInstance = {
         instanceId: l.instanceId,
         providerID: `aws:///${l.zone}/${l.instanceId}`,
@@ -145,7 +145,7 @@ export class AwsCloudProvider implements CloudProvider {
         securityGroupIds: resolved.securityGroups.map((g) => g.id).sort(),
         tags,
       };
-      if (ami) instance.imageId = ami.id;
+      if (ov) instance.imageId = ov.amiId;
       if (l.subnetId) instance.subnetId = l.subnetId;
       return instance;
     }
@@ -265,7 +265,7 @@ export class AwsCloudProvider implements CloudProvider {
     };
     const out: { name: string; overrides: FleetOverride[] }[] = [];
     for (const ami of resolved.amis) {
-      const mine = overrides.filter((o) => o.arch === ami.arch);
+      const mine = overrides.filter((o) => o.amiId === ami.id);
       if (mine.length === 0) continue;
       const name = await withThrottleRetry('ec2:CreateLaunchTemplate', () =>
         this.templates.ensure({

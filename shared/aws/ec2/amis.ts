@@ -4,14 +4,19 @@
 import { type EC2Client, type Filter, type Image, paginateDescribeImages } from '@aws-sdk/client-ec2';
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { AmiSelectorTerm, EC2NodeClassSpec } from '../../api/karpenter';
-import type { Arch } from '../../catalog/types';
+import type { Arch, InstanceTypeInfo } from '../../catalog/types';
 
 export type AmiFamily = NonNullable<EC2NodeClassSpec['amiFamily']>;
+
+/** EKS-optimized image flavours: GPU instances need the driver-carrying ones. */
+export type Variant = 'standard' | 'nvidia' | 'neuron';
 
 export interface ResolvedAmi {
   id: string;
   name?: string;
   arch: Arch;
+  /** Known for alias images; undefined for images chosen by id/name/tags (they serve every type of their arch). */
+  variant?: Variant;
   creationDate?: string;
 }
 
@@ -49,37 +54,57 @@ export function amiFamilyOf(spec: EC2NodeClassSpec): AmiFamily {
 
 const SSM_ARCH: Record<Arch, string> = { amd64: 'x86_64', arm64: 'arm64' };
 
-/** The public SSM parameter holding the image id of `alias` for one Kubernetes version and architecture. */
-export function aliasParameter(alias: Alias, k8sVersion: string, arch: Arch): string {
+/**
+ * The public SSM parameter holding the image id of `alias` for one Kubernetes version, architecture and variant, or
+ * undefined where AWS publishes no such image.
+ */
+export function aliasParameter(
+  alias: Alias,
+  k8sVersion: string,
+  arch: Arch,
+  variant: Variant = 'standard',
+): string | undefined {
   const a = SSM_ARCH[arch];
   const latest = alias.version === 'latest';
   switch (alias.family) {
     case 'al2023': {
-      const name = latest ? 'recommended' : `amazon-eks-node-al2023-${a}-standard-${k8sVersion}-${alias.version}`;
-      return `/aws/service/eks/optimized-ami/${k8sVersion}/amazon-linux-2023/${a}/standard/${name}/image_id`;
+      if (variant === 'neuron' && arch === 'arm64') return undefined;
+      const name = latest ? 'recommended' : `amazon-eks-node-al2023-${a}-${variant}-${k8sVersion}-${alias.version}`;
+      return `/aws/service/eks/optimized-ami/${k8sVersion}/amazon-linux-2023/${a}/${variant}/${name}/image_id`;
     }
     case 'al2': {
-      const suffix = arch === 'arm64' ? '-arm64' : '';
+      // AL2 has one accelerated image (x86_64 only) with both the NVIDIA and the Neuron drivers.
+      if (variant !== 'standard' && arch === 'arm64') return undefined;
+      const suffix = variant !== 'standard' ? '-gpu' : arch === 'arm64' ? '-arm64' : '';
       const name = latest ? 'recommended' : `amazon-eks${suffix}-node-${k8sVersion}-${alias.version}`;
       return `/aws/service/eks/optimized-ami/${k8sVersion}/amazon-linux-2${suffix}/${name}/image_id`;
     }
     case 'bottlerocket': {
+      if (variant === 'neuron') return undefined;
       const version = latest ? 'latest' : alias.version.replace(/^v/, '');
-      return `/aws/service/bottlerocket/aws-k8s-${k8sVersion}/${a}/${version}/image_id`;
+      const flavour = variant === 'nvidia' ? '-nvidia' : '';
+      return `/aws/service/bottlerocket/aws-k8s-${k8sVersion}${flavour}/${a}/${version}/image_id`;
     }
   }
 }
 
-async function aliasImageIds(ssm: SSMClient, alias: Alias, k8sVersion: string): Promise<string[]> {
-  const ids: string[] = [];
+const VARIANTS: readonly Variant[] = ['standard', 'nvidia', 'neuron'];
+
+async function aliasImageIds(ssm: SSMClient, alias: Alias, k8sVersion: string): Promise<Map<string, Variant>> {
+  const ids = new Map<string, Variant>();
   for (const arch of ['amd64', 'arm64'] as const) {
-    try {
-      const out = await ssm.send(new GetParameterCommand({ Name: aliasParameter(alias, k8sVersion, arch) }));
-      if (out.Parameter?.Value) ids.push(out.Parameter.Value);
-    } catch (err) {
-      // A family without an image for one architecture (or a pinned version that never existed) is not fatal
-      // unless no architecture resolves at all.
-      if ((err as { name?: string }).name !== 'ParameterNotFound') throw err;
+    for (const variant of VARIANTS) {
+      const name = aliasParameter(alias, k8sVersion, arch, variant);
+      if (!name) continue;
+      try {
+        const out = await ssm.send(new GetParameterCommand({ Name: name }));
+        // The first variant to claim an image keeps it (AL2's one GPU image serves nvidia and neuron alike).
+        if (out.Parameter?.Value && !ids.has(out.Parameter.Value)) ids.set(out.Parameter.Value, variant);
+      } catch (err) {
+        // A family without an image for one architecture or variant (or a pinned version that never existed) is not
+        // fatal unless nothing resolves at all.
+        if ((err as { name?: string }).name !== 'ParameterNotFound') throw err;
+      }
     }
   }
   return ids;
@@ -88,6 +113,7 @@ async function aliasImageIds(ssm: SSMClient, alias: Alias, k8sVersion: string): 
 interface ImageQuery {
   filters: Filter[];
   owners?: string[];
+  variants?: Map<string, Variant>;
 }
 
 export function imageQuery(term: AmiSelectorTerm): ImageQuery {
@@ -120,6 +146,8 @@ async function describe(ec2: EC2Client, q: ImageQuery): Promise<ResolvedAmi[]> {
       const ami: ResolvedAmi = { id: image.ImageId, arch };
       if (image.Name) ami.name = image.Name;
       if (image.CreationDate) ami.creationDate = image.CreationDate;
+      const variant = q.variants?.get(image.ImageId);
+      if (variant) ami.variant = variant;
       out.push(ami);
     }
   }
@@ -138,8 +166,8 @@ export async function discoverAmis(
     let query: ImageQuery;
     if (term.alias) {
       const ids = await aliasImageIds(ssm, parseAlias(term.alias), k8sVersion);
-      if (ids.length === 0) continue;
-      query = { filters: [{ Name: 'image-id', Values: ids }] };
+      if (ids.size === 0) continue;
+      query = { filters: [{ Name: 'image-id', Values: [...ids.keys()] }], variants: ids };
     } else if (term.ssmParameter) {
       const out = await ssm.send(new GetParameterCommand({ Name: term.ssmParameter }));
       if (!out.Parameter?.Value) continue;
@@ -150,16 +178,46 @@ export async function discoverAmis(
     }
     for (const ami of await describe(ec2, query)) all.set(ami.id, ami);
   }
-  return newestPerArch([...all.values()]);
+  return newestPerArchAndVariant([...all.values()]);
 }
 
-export function newestPerArch(images: ResolvedAmi[]): ResolvedAmi[] {
-  const best = new Map<Arch, ResolvedAmi>();
+/** The newest image per (architecture, variant), newest first within ties broken by id for stability. */
+export function newestPerArchAndVariant(images: ResolvedAmi[]): ResolvedAmi[] {
+  const best = new Map<string, ResolvedAmi>();
   for (const img of images) {
-    const cur = best.get(img.arch);
+    const key = `${img.arch}/${img.variant ?? ''}`;
+    const cur = best.get(key);
     const newer = (img.creationDate ?? '') > (cur?.creationDate ?? '');
     const tie = (img.creationDate ?? '') === (cur?.creationDate ?? '') && img.id < (cur?.id ?? '');
-    if (!cur || newer || tie) best.set(img.arch, img);
+    if (!cur || newer || tie) best.set(key, img);
   }
-  return [...best.values()].sort((a, b) => a.arch.localeCompare(b.arch));
+  return [...best.values()].sort((a, b) =>
+    a.arch === b.arch ? (a.variant ?? '').localeCompare(b.variant ?? '') : a.arch.localeCompare(b.arch),
+  );
 }
+
+/** The variant an instance type needs: NVIDIA GPUs the nvidia image, Inferentia/Trainium the neuron image. */
+export function variantFor(info: Pick<InstanceTypeInfo, 'gpu' | 'accelerator'>): Variant {
+  if (info.gpu?.manufacturer === 'nvidia') return 'nvidia';
+  if (info.accelerator?.manufacturer === 'aws') return 'neuron';
+  return 'standard';
+}
+
+/**
+ * The image an instance type boots: an image of its architecture and variant; a generic image (chosen by id, name
+ * or tags) serves any type of its architecture. Undefined when the node class has none (the type is not launched).
+ */
+export function amiFor(
+  info: Pick<InstanceTypeInfo, 'arch' | 'gpu' | 'accelerator'>,
+  amis: ResolvedAmi[],
+): ResolvedAmi | undefined {
+  const want = variantFor(info);
+  const sameArch = amis.filter((a) => a.arch === info.arch);
+  return sameArch.find((a) => a.variant === want) ?? newest(sameArch.filter((a) => a.variant === undefined));
+}
+
+const newest = (amis: ResolvedAmi[]) =>
+  amis.reduce<ResolvedAmi | undefined>(
+    (b, a) => (!b || (a.creationDate ?? '') > (b.creationDate ?? '') ? a : b),
+    undefined,
+  );

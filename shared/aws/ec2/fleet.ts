@@ -7,7 +7,7 @@ import type {
 } from '@aws-sdk/client-ec2';
 import { LabelCapacityType } from '../../api/labels';
 import type { NodeClaim } from '../../api/nodeclaim';
-import type { Arch, CapacityType, InstanceType } from '../../catalog/types';
+import type { CapacityType, InstanceType, InstanceTypeInfo } from '../../catalog/types';
 import { INSUFFICIENT_CAPACITY_CODES } from './errors';
 import type { ResolvedSubnet } from './selectors';
 import { toTagList } from './tags';
@@ -19,9 +19,13 @@ export interface FleetOverride {
   instanceType: string;
   zone: string;
   subnetId: string;
-  arch: Arch;
+  /** The image this type boots (by architecture and GPU/accelerator variant); one launch template per image. */
+  amiId: string;
   price: number;
 }
+
+/** The image an instance type boots in this node class, if any (see amis.ts amiFor). */
+export type AmiOf = (info: InstanceTypeInfo) => string | undefined;
 
 /** Capacity types the claim's requirements allow (no requirement: both, the offerings decide). */
 export function allowedCapacityTypes(claim: Pick<NodeClaim, 'requirements'>): Set<CapacityType> {
@@ -37,23 +41,24 @@ export function allowedCapacityTypes(claim: Pick<NodeClaim, 'requirements'>): Se
   return allowed;
 }
 
-/** Every launchable (type, zone) of one capacity type: offered, available, with a subnet and an AMI for its arch. */
+/** Every launchable (type, zone) of one capacity type: offered, available, with a subnet and an image for it. */
 export function fleetOverrides(
   types: InstanceType[],
   capacityType: CapacityType,
   subnetByZone: Map<string, ResolvedSubnet>,
-  archs: ReadonlySet<Arch>,
+  amiOf: AmiOf,
 ): FleetOverride[] {
   const out: FleetOverride[] = [];
   let typeCount = 0;
   for (const t of types) {
     if (typeCount >= MAX_INSTANCE_TYPES) break;
-    if (!archs.has(t.info.arch)) continue;
+    const amiId = amiOf(t.info);
+    if (!amiId) continue;
     let any = false;
     for (const o of t.offerings) {
       const subnet = subnetByZone.get(o.zone);
       if (o.capacityType !== capacityType || !o.available || !subnet) continue;
-      out.push({ instanceType: t.name, zone: o.zone, subnetId: subnet.id, arch: t.info.arch, price: o.price });
+      out.push({ instanceType: t.name, zone: o.zone, subnetId: subnet.id, amiId, price: o.price });
       any = true;
     }
     if (any) typeCount++;
@@ -66,19 +71,20 @@ export function chooseCapacityType(
   claim: Pick<NodeClaim, 'requirements'>,
   types: InstanceType[],
   subnetByZone: Map<string, ResolvedSubnet>,
-  archs: ReadonlySet<Arch>,
+  amiOf: AmiOf,
 ): CapacityType | undefined {
   const allowed = allowedCapacityTypes(claim);
-  if (allowed.has('spot') && fleetOverrides(types, 'spot', subnetByZone, archs).length > 0) return 'spot';
-  if (allowed.has('on-demand') && fleetOverrides(types, 'on-demand', subnetByZone, archs).length > 0)
+  if (allowed.has('spot') && fleetOverrides(types, 'spot', subnetByZone, amiOf).length > 0) return 'spot';
+  if (allowed.has('on-demand') && fleetOverrides(types, 'on-demand', subnetByZone, amiOf).length > 0) {
     return 'on-demand';
+  }
   return undefined;
 }
 
 export function createFleetInput(o: {
   claim: Pick<NodeClaim, 'uid'>;
   capacityType: CapacityType;
-  /** Launch template name per architecture, with that architecture's overrides. */
+  /** Launch template name per image, with the overrides that boot it. */
   templates: { name: string; overrides: FleetOverride[] }[];
   tags: Record<string, string>;
 }): CreateFleetCommandInput {

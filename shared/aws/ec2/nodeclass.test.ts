@@ -1,9 +1,10 @@
 import { DescribeImagesCommand, DescribeSubnetsCommand } from '@aws-sdk/client-ec2';
 import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand } from '@aws-sdk/client-iam';
+import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAws, fakeAws } from '../testing/fake-aws';
 import { makeNodeClass, testCluster } from '../testing/objects';
-import { aliasParameter, parseAlias } from './amis';
+import { aliasParameter, amiFor, parseAlias } from './amis';
 import { instanceProfileName } from './instance-profile';
 import { NodeClassResolver } from './nodeclass';
 
@@ -57,10 +58,34 @@ describe('NodeClassResolver', () => {
     ]);
   });
 
-  it('resolves al2023@latest through SSM for each arch; newest image per arch wins', async () => {
+  it('resolves al2023@latest through SSM for each arch and variant that exists', async () => {
     const r = await resolver.resolve(makeNodeClass());
-    expect(r.amis.map((a) => `${a.arch}:${a.id}`)).toEqual(['amd64:ami-amd-new', 'arm64:ami-arm-new']);
+    expect(r.amis.map((a) => `${a.arch}/${a.variant}:${a.id}`)).toEqual([
+      'amd64/nvidia:ami-amd-nvidia',
+      'amd64/standard:ami-amd-new',
+      'arm64/standard:ami-arm-new',
+    ]);
     expect(r.amiFamily).toBe('AL2023');
+    const asked = aws.ssm.commandCalls(GetParameterCommand).map((c) => c.args[0].input.Name);
+    expect(asked).toContain('/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/neuron/recommended/image_id');
+    expect(asked).not.toContain(
+      '/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/arm64/neuron/recommended/image_id',
+    );
+  });
+
+  it('boots each instance type from the image of its arch and accelerator', async () => {
+    const r = await resolver.resolve(makeNodeClass());
+    const gpu = { arch: 'amd64' as const, gpu: { count: 1, name: 'a10g', manufacturer: 'nvidia', memoryMiB: 24576 } };
+    expect(amiFor(gpu, r.amis)?.id).toBe('ami-amd-nvidia');
+    expect(amiFor({ arch: 'amd64' }, r.amis)?.id).toBe('ami-amd-new');
+    expect(amiFor({ arch: 'arm64' }, r.amis)?.id).toBe('ami-arm-new');
+    // No neuron image resolved: Inferentia types are not launched rather than booted without drivers.
+    expect(
+      amiFor({ arch: 'amd64', accelerator: { count: 1, name: 'inferentia', manufacturer: 'aws' } }, r.amis),
+    ).toBeUndefined();
+    // An image chosen by id serves every type of its arch.
+    const byId = [{ id: 'ami-x', arch: 'amd64' as const }];
+    expect(amiFor(gpu, byId)?.id).toBe('ami-x');
   });
 
   it('resolves a pinned alias, and id/name/tags with owner defaults', async () => {
@@ -100,6 +125,16 @@ describe('NodeClassResolver', () => {
     expect(aliasParameter(parseAlias('al2@v20250101'), '1.30', 'amd64')).toBe(
       '/aws/service/eks/optimized-ami/1.30/amazon-linux-2/amazon-eks-node-1.30-v20250101/image_id',
     );
+    expect(aliasParameter(parseAlias('al2023@v20250101'), '1.31', 'arm64', 'nvidia')).toBe(
+      '/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/arm64/nvidia/amazon-eks-node-al2023-arm64-nvidia-1.31-v20250101/image_id',
+    );
+    expect(aliasParameter(parseAlias('al2@latest'), '1.30', 'amd64', 'neuron')).toBe(
+      '/aws/service/eks/optimized-ami/1.30/amazon-linux-2-gpu/recommended/image_id',
+    );
+    expect(aliasParameter(parseAlias('bottlerocket@latest'), '1.31', 'amd64', 'nvidia')).toBe(
+      '/aws/service/bottlerocket/aws-k8s-1.31-nvidia/x86_64/latest/image_id',
+    );
+    expect(aliasParameter(parseAlias('bottlerocket@latest'), '1.31', 'amd64', 'neuron')).toBeUndefined();
     expect(() => parseAlias('ubuntu@latest')).toThrow(/family one of al2023, al2, bottlerocket/);
     expect(() => parseAlias('al2023@20250101')).toThrow(/must be "latest" or start with "v"/);
   });

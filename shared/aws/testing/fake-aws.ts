@@ -120,6 +120,14 @@ export function defaultFakeAwsOptions(cluster = 'test-cluster'): Required<FakeAw
         tags: {},
       },
       {
+        id: 'ami-amd-nvidia',
+        name: 'al2023-amd-nvidia-2',
+        arch: 'x86_64',
+        created: '2025-02-01T00:00:00.000Z',
+        owner: 'amazon',
+        tags: {},
+      },
+      {
         id: 'ami-custom',
         name: 'my-golden-amd',
         arch: 'x86_64',
@@ -131,6 +139,7 @@ export function defaultFakeAwsOptions(cluster = 'test-cluster'): Required<FakeAw
     ssm: {
       '/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id': 'ami-amd-new',
       '/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/arm64/standard/recommended/image_id': 'ami-arm-new',
+      '/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/nvidia/recommended/image_id': 'ami-amd-nvidia',
       '/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.31-v20250101/image_id':
         'ami-amd-old',
       '/aws/service/bottlerocket/aws-k8s-1.31/x86_64/latest/image_id': 'ami-amd-new',
