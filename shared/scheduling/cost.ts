@@ -5,10 +5,9 @@
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
-import { cheapestOffering, type TypeOption } from './instancetypes';
+import { fleetPrice, type PriceTable, type TypeOption } from './instancetypes';
 import { solveCoveringLp } from './lp';
 import type { PodShape } from './podshape';
-import type { Requirements } from './requirements';
 import { podRequests, ResourceIndex } from './resources';
 import type { NodeClaimTemplate } from './template';
 
@@ -142,7 +141,7 @@ export function chooseTarget(
   isCandidate: (option: TypeOption) => boolean,
   opening: PodShape,
   waiting: readonly WaitingGroup[],
-  claimReqs: Requirements,
+  prices: PriceTable,
   preferSpot: boolean,
   canShare: (shape: PodShape, option: TypeOption) => boolean,
   duals: Float64Array,
@@ -156,8 +155,8 @@ export function chooseTarget(
   for (const { option, bound } of ranked) {
     if (best && (bound >= bestScore || sinceImproved >= PATIENCE)) break;
     if (!isCandidate(option)) continue;
-    const price = cheapestOffering(option.offerings, claimReqs, preferSpot)?.price;
-    if (price === undefined) continue;
+    const { rank, price } = fleetPrice(prices, option.index, preferSpot);
+    if (rank === 2) continue;
     used.set(opening.requests);
     let value = dualValue(duals, opening.requests);
     for (let g = 0; g < waiting.length; g++) {

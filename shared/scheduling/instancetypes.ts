@@ -85,3 +85,81 @@ export function cheapestOffering(
   }
   return best;
 }
+
+export interface PriceTable {
+  /** Cheapest allowed spot / on-demand price per type index; Infinity when none. */
+  spot: Float64Array;
+  onDemand: Float64Array;
+}
+
+/**
+ * Per-type prices under one zone/capacity-type requirement, cached per requirement: thousands of claims share a
+ * handful of such requirements, and scanning offerings for each claim's options dominated large solves.
+ */
+export class OfferingPrices {
+  private readonly cache = new Map<string, PriceTable>();
+  private readonly orders = new Map<PriceTable, Int32Array[]>();
+
+  constructor(private readonly types: readonly { index: number; name: string; offerings: readonly Offering[] }[]) {}
+
+  /** Type indices cheapest first (rank, price, name) for a table, without types that have no allowed offering. */
+  order(t: PriceTable, preferSpot: boolean): Int32Array {
+    let pair = this.orders.get(t);
+    if (!pair) {
+      pair = [];
+      this.orders.set(t, pair);
+    }
+    const slot = preferSpot ? 1 : 0;
+    let o = pair[slot];
+    if (!o) {
+      const priced = this.types
+        .map((type) => ({ type, ...fleetPrice(t, type.index, preferSpot) }))
+        .filter((p) => p.rank < 2)
+        .sort(
+          (a, b) =>
+            a.rank - b.rank ||
+            a.price - b.price ||
+            (a.type.name < b.type.name ? -1 : a.type.name > b.type.name ? 1 : 0),
+        );
+      o = Int32Array.from(priced.map((p) => p.type.index));
+      pair[slot] = o;
+    }
+    return o;
+  }
+
+  table(reqs: Requirements): PriceTable {
+    const zone = reqs.get(LabelZone);
+    const ct = reqs.get(LabelCapacityType);
+    const zoneId = reqs.get(LabelZoneId);
+    const key = `${zone ?? ''}|${ct ?? ''}|${zoneId ?? ''}`;
+    let t = this.cache.get(key);
+    if (!t) {
+      const n = this.types.length;
+      t = {
+        spot: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
+        onDemand: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
+      };
+      for (const type of this.types) {
+        for (const o of type.offerings) {
+          if (!offeringAllowed(o, zone, ct, zoneId)) continue;
+          const arr = o.capacityType === 'spot' ? t.spot : t.onDemand;
+          if (o.price < (arr[type.index] as number)) arr[type.index] = o.price;
+        }
+      }
+      this.cache.set(key, t);
+    }
+    return t;
+  }
+}
+
+/** What the fleet pays for type `i`: spot when preferring spot and the type has it, else on-demand. Rank 2: none. */
+export function fleetPrice(t: PriceTable, i: number, preferSpot: boolean): { rank: number; price: number } {
+  const spot = t.spot[i] as number;
+  const od = t.onDemand[i] as number;
+  if (preferSpot) {
+    if (Number.isFinite(spot)) return { rank: 0, price: spot };
+    return Number.isFinite(od) ? { rank: 1, price: od } : { rank: 2, price: od };
+  }
+  const p = Math.min(spot, od);
+  return Number.isFinite(p) ? { rank: 0, price: p } : { rank: 2, price: p };
+}

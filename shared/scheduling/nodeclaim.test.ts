@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TypeOption } from './instancetypes';
+import { OfferingPrices, type TypeOption } from './instancetypes';
 import { minValuesShortfall, orderByPrice, truncate } from './nodeclaim';
 import { Requirements } from './requirements';
 import { fixtureInstanceTypes } from './testing/instancetypes';
@@ -14,15 +14,17 @@ const options: TypeOption[] = fixtureInstanceTypes().map((it, index) => ({
   minPrice: Math.min(...it.offerings.map((o) => o.price)),
 }));
 const FAMILY = 'karpenter.k8s.aws/instance-family';
+const prices = new OfferingPrices(options);
 
 describe('claim options', () => {
   it('orders spot first by price, or on-demand when required', () => {
-    const spot = orderByPrice(options, new Requirements());
+    const spot = orderByPrice(options, new Requirements(), prices);
     expect(spot.preferSpot).toBe(true);
     expect(spot.options[0]?.name).toBe('m6g.large');
     const od = orderByPrice(
       options,
       Requirements.from([{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }]),
+      prices,
     );
     expect(od.preferSpot).toBe(false);
     expect(od.options[0]?.name).toBe('m6g.large');
@@ -31,7 +33,7 @@ describe('claim options', () => {
 
   it('truncates while keeping minValues', () => {
     const reqs = Requirements.from([{ key: FAMILY, operator: 'Exists', minValues: 4 }]);
-    const ordered = orderByPrice(options, reqs).options;
+    const ordered = orderByPrice(options, reqs, prices).options;
     const cut = truncate(ordered, reqs, 3);
     expect(new Set(cut.map((o) => o.it.labels[FAMILY])).size).toBe(4);
     expect(truncate(ordered, new Requirements(), 3)).toHaveLength(3);

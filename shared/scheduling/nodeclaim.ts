@@ -4,7 +4,7 @@
 import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelHostname, LabelInstanceType } from '../api/labels';
 import { HostPortUsage } from './hostports';
-import { allowedOfferings, cheapestOffering, type TypeOption } from './instancetypes';
+import { cheapestOffering, type OfferingPrices, type TypeOption } from './instancetypes';
 import { Requirement } from './requirement';
 import type { Requirements } from './requirements';
 import { fitsVec, type ResourceIndex } from './resources';
@@ -16,6 +16,8 @@ export class InflightClaim {
   readonly pods: Pod[] = [];
   readonly hostPorts = new HostPortUsage();
   readonly failed = new Set<number>();
+  /** No waiting pod is small enough to fit any more: skipped by every scan. */
+  closed = false;
 
   constructor(
     readonly template: NodeClaimTemplate,
@@ -56,22 +58,28 @@ export function allowsSpot(reqs: Requirements): boolean {
   return !ct || ct.has('spot');
 }
 
-/** Orders by what the fleet would pay (spot first when the claim may use spot), then by name for determinism. */
+/**
+ * Orders by what the fleet would pay (spot first when the claim may use spot), then by name for determinism. With
+ * `limit`, stops after that many (callers without minValues need no more).
+ */
 export function orderByPrice(
   options: readonly TypeOption[],
   reqs: Requirements,
+  prices: OfferingPrices,
+  limit = Number.POSITIVE_INFINITY,
 ): { options: TypeOption[]; preferSpot: boolean } {
-  const spot =
-    allowsSpot(reqs) && options.some((o) => allowedOfferings(o.offerings, reqs).some((x) => x.capacityType === 'spot'));
-  const priced = options.map((o) => {
-    const best = cheapestOffering(o.offerings, reqs, spot);
-    const rank = best ? (spot && best.capacityType !== 'spot' ? 1 : 0) : 2;
-    return { o, rank, price: best?.price ?? Number.POSITIVE_INFINITY };
-  });
-  priced.sort(
-    (a, b) => a.rank - b.rank || a.price - b.price || (a.o.name < b.o.name ? -1 : a.o.name > b.o.name ? 1 : 0),
-  );
-  return { options: priced.filter((p) => p.rank < 2).map((p) => p.o), preferSpot: spot };
+  const table = prices.table(reqs);
+  const spot = allowsSpot(reqs) && options.some((o) => Number.isFinite(table.spot[o.index]));
+  const byIndex = new Map<number, TypeOption>();
+  for (const o of options) byIndex.set(o.index, o);
+  const out: TypeOption[] = [];
+  for (const i of prices.order(table, spot)) {
+    const o = byIndex.get(i);
+    if (!o) continue;
+    out.push(o);
+    if (out.length >= limit) break;
+  }
+  return { options: out, preferSpot: spot };
 }
 
 /** The cheapest `max` options, swapping in the cheapest carriers of missing values when minValues needs them. */
@@ -107,7 +115,8 @@ export function finalizeClaim(
   const fitting = claim.options.filter(
     (o) => fitsVec(zero, claim.used, o.alloc) && (!claim.reserved || withinReservation(o.capacity, claim.reserved)),
   );
-  const { options: ordered, preferSpot } = orderByPrice(fitting, claim.requirements);
+  const limit = t.hasMinValues ? Number.POSITIVE_INFINITY : maxTypes;
+  const { options: ordered, preferSpot } = orderByPrice(fitting, claim.requirements, t.prices, limit);
   const options = truncate(ordered, claim.requirements, maxTypes);
   const first = options[0];
   if (!first) return undefined;

@@ -7,7 +7,7 @@ import type { ResourceList } from '../api/resources';
 import { chooseTarget, computeDuals, dotProductScore, dualValue, type WaitingGroup } from './cost';
 import { ExistingNode, safePodRequests } from './existingnode';
 import { formatHostPort, HostPortUsage } from './hostports';
-import { cheapestOffering, type TypeOption, typeCompatible } from './instancetypes';
+import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall } from './nodeclaim';
 import { type PodBase, type PodShape, PodShapes } from './podshape';
@@ -64,6 +64,11 @@ export class Scheduler {
   private readonly bucketKeys = new Map<Bucket, string>();
   private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
   private waitingCount = 0;
+  private readonly cursor = new Map<number, number>();
+  private readonly offeringReqCache = new Map<string, Requirements>();
+  private readonly typesCache = new Map<string, { compatible: TypeOption[]; fitting: TypeOption[] }>();
+  /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
+  private minRequest: Float64Array = new Float64Array(0);
   private readonly noNodeFits = new Set<number>();
   private readonly domainCache = new Map<string, string[]>();
   private readonly templateDomainCache = new Map<string, string[]>();
@@ -220,6 +225,14 @@ export class Scheduler {
       g.members.push(q);
     }
     this.computeAllDuals(queue);
+    this.minRequest = new Float64Array(this.index.names.length).fill(Number.POSITIVE_INFINITY);
+    for (const b of this.shapes.all) {
+      if (b.invalid) continue;
+      for (let i = 0; i < this.minRequest.length; i++) {
+        this.minRequest[i] = Math.min(this.minRequest[i] as number, b.requests[i] ?? 0);
+      }
+    }
+    for (let i = 0; i < this.minRequest.length; i++) if (!Number.isFinite(this.minRequest[i])) this.minRequest[i] = 0;
     return queue;
   }
 
@@ -436,7 +449,7 @@ export class Scheduler {
   /** Places the pod at this relaxation level, or returns why no node and no NodePool could take it. */
   private placeShape(pod: Pod, shape: PodShape): string | undefined {
     for (const n of this.nodes) if (n.accepting && this.tryNode(n, pod, shape)) return undefined;
-    for (const c of this.claims) if (this.tryClaim(c, pod, shape) === undefined) return undefined;
+    if (this.tryClaims(pod, shape)) return undefined;
     if (this.input.options?.existingNodesOnly) {
       return this.nodes.length === 0
         ? 'no existing node to place the pod on (new capacity is disabled)'
@@ -489,6 +502,30 @@ export class Scheduler {
     return true;
   }
 
+  /**
+   * First fit over the planned claims. Each shape keeps a cursor past the leading claims that are closed or known
+   * not to take it, so identical pods do not rescan thousands of full claims.
+   */
+  private tryClaims(pod: Pod, shape: PodShape): boolean {
+    let start = this.cursor.get(shape.id) ?? 0;
+    let leading = true;
+    const claims = this.claims;
+    for (let i = start; i < claims.length; i++) {
+      const c = claims[i] as InflightClaim;
+      if (c.closed || c.failed.has(shape.id)) {
+        if (leading) start = i + 1;
+        continue;
+      }
+      leading = false;
+      if (this.tryClaim(c, pod, shape) === undefined) {
+        this.cursor.set(shape.id, start);
+        return true;
+      }
+    }
+    this.cursor.set(shape.id, start);
+    return false;
+  }
+
   private tryClaim(c: InflightClaim, pod: Pod, shape: PodShape): string | undefined {
     if (c.failed.has(shape.id)) return 'cached';
     const t = c.template;
@@ -504,7 +541,10 @@ export class Scheduler {
     }
     let reqs = narrowed(c.requirements, shape.requirements.values());
     const topo = this.topology.check(shape, reqs ?? c.requirements, c.hostname);
-    if (!topo.ok) return topo.reason;
+    if (!topo.ok) {
+      if (topo.permanent) c.failed.add(shape.id);
+      return topo.reason;
+    }
     if (topo.requirements.length > 0) reqs = narrowed(reqs ?? c.requirements, topo.requirements) ?? reqs;
     if (reqs) {
       const options = c.options.filter((o) => typeCompatible(o, reqs as Requirements));
@@ -572,6 +612,15 @@ export class Scheduler {
     c.hostPorts.add(shape.hostPorts);
     c.pods.push(pod);
     this.topology.record(shape, c.requirements, c.hostname);
+    const min = this.minRequest;
+    const alloc = c.target.alloc;
+    for (let i = 0; i < min.length; i++) {
+      const m = min[i] as number;
+      if (m > 0 && (alloc[i] as number) - (c.used[i] as number) < m) {
+        c.closed = true;
+        break;
+      }
+    }
   }
 
   /** Opens a NodeClaim for the pod from this template, or says why it cannot. */
@@ -583,18 +632,17 @@ export class Scheduler {
     const selfConflict = shape.hostPorts.length > 1 ? new HostPortUsage().conflict(shape.hostPorts) : undefined;
     if (selfConflict) return `host port ${formatHostPort(selfConflict)} is requested twice`;
     const merged = this.merged(t, shape);
-    const compatible = t.types.filter((o) => typeCompatible(o, merged));
+    const { compatible, fitting } = this.typesFor(t, shape, merged);
     if (compatible.length === 0) {
       return t.types.length === 0
         ? 'no instance types are available to this nodepool'
         : `no instance type satisfies the requirements ${describeReqs(shape.requirements) || describeReqs(t.requirements)}`;
     }
-    const zero = new Float64Array(shape.requests.length);
-    const fitting = compatible.filter((o) => fitsVec(zero, shape.requests, o.alloc));
     if (fitting.length === 0) return this.resourceFailure(compatible, shape, t);
-    const inLimits = fitting.filter((o) => t.withinLimits(o.capacity));
+    const inLimits = t.remaining ? fitting.filter((o) => t.withinLimits(o.capacity)) : fitting;
     if (inLimits.length === 0) return `limits would be exceeded (${this.limitText(t)})`;
-    let reqs = t.offeringRequirements(inLimits, merged);
+    let reqs =
+      inLimits === fitting ? this.offeringReqs(t, shape, fitting, merged) : t.offeringRequirements(inLimits, merged);
     const n = (this.claimCount.get(t.name) ?? 0) + 1;
     const name = this.nameClaim(t.name, n);
     const topo = this.topology.check(shape, reqs, name);
@@ -614,12 +662,11 @@ export class Scheduler {
     for (const o of options) candidate[o.index] = 1;
     const choice = this.target(t, shape, reqs, preferSpot, candidate);
     if (!choice) return 'no instance type has an available offering';
-    const allOptions = t.types.filter((o) => typeCompatible(o, reqs) && t.withinLimits(o.capacity));
     const claim = new InflightClaim(
       t,
       name,
       reqs,
-      allOptions.length > 0 ? allOptions : options,
+      options,
       choice.option,
       this.index.names.length,
       this.reservationFor(t.remaining, choice.option),
@@ -647,21 +694,49 @@ export class Scheduler {
     const key = `${t.name}|${shape.level}|${bucket ? this.bucketKeys.get(bucket) : shape.id}|${reqs}`;
     const hit = this.targetCache.get(key);
     if (hit && candidate[hit.option.index] === 1 && this.waitingCount >= hit.waiting * 0.9) {
-      const price = cheapestOffering(hit.option.offerings, reqs, preferSpot)?.price;
-      if (price !== undefined) return { option: hit.option, price };
+      const { rank, price } = fleetPrice(t.prices.table(reqs), hit.option.index, preferSpot);
+      if (rank < 2) return { option: hit.option, price };
     }
     const choice = chooseTarget(
       t.ranked,
       (o) => candidate[o.index] === 1,
       shape,
       this.bucketList,
-      reqs,
+      t.prices.table(reqs),
       preferSpot,
       (s, o) => this.canShare(t, s, o),
       t.duals,
     );
     if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waitingCount });
     return choice;
+  }
+
+  private offeringReqs(
+    t: NodeClaimTemplate,
+    shape: PodShape,
+    fitting: TypeOption[],
+    merged: Requirements,
+  ): Requirements {
+    const k = `${t.name}|${shape.id}`;
+    let hit = this.offeringReqCache.get(k);
+    if (!hit) {
+      hit = t.offeringRequirements(fitting, merged);
+      this.offeringReqCache.set(k, hit);
+    }
+    return hit;
+  }
+
+  /** The pool's types that match the shape's requirements, and those that also hold one such pod. */
+  private typesFor(t: NodeClaimTemplate, shape: PodShape, merged: Requirements) {
+    const k = `${t.name}|${shape.id}`;
+    let hit = this.typesCache.get(k);
+    if (!hit) {
+      const compatible = t.types.filter((o) => typeCompatible(o, merged));
+      const zero = new Float64Array(shape.requests.length);
+      hit = { compatible, fitting: compatible.filter((o) => fitsVec(zero, shape.requests, o.alloc)) };
+      this.typesCache.set(k, hit);
+    }
+    return hit;
   }
 
   private merged(t: NodeClaimTemplate, shape: PodShape): Requirements {

@@ -7,7 +7,7 @@ import { parseResource } from '../api/quantity';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import type { RankedType } from './cost';
-import { allowedOfferings, type TypeOption, typeCompatible } from './instancetypes';
+import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
@@ -24,6 +24,7 @@ export class NodeClaimTemplate {
   readonly startupTaints: Taint[];
   readonly hasMinValues: boolean;
   types: TypeOption[] = [];
+  prices = new OfferingPrices([]);
   daemonOverhead: ResourceList = {};
   daemonVector: Float64Array = new Float64Array(0);
   /** Limit per resource index; Infinity where unlimited. Undefined when the NodePool sets no limits. */
@@ -106,6 +107,7 @@ export class NodeClaimTemplate {
       });
     }
     this.types = out;
+    this.prices = new OfferingPrices(out);
     this.duals = new Float64Array(index.names.length);
     if (this.limitList) {
       this.remaining = new Float64Array(index.names.length).fill(Number.POSITIVE_INFINITY);

@@ -18,7 +18,10 @@ export interface TopologyShape extends PodIdentity {
 
 export type DomainsOf = (shape: TopologyShape, key: string) => readonly string[];
 
-export type TopologyCheck = { ok: true; requirements: Requirement[] } | { ok: false; reason: string };
+export type TopologyCheck =
+  | { ok: true; requirements: Requirement[] }
+  /** `permanent`: counts only grow, so this node will never satisfy the constraint for this pod shape. */
+  | { ok: false; reason: string; permanent?: boolean };
 
 export class Topology {
   private readonly groups = new Map<string, TopologyGroup>();
@@ -123,7 +126,7 @@ export class Topology {
     for (const g of shape.groups) {
       if (g.isHostname) {
         const why = this.hostnameCheck(g, shape, hostname);
-        if (why) return { ok: false, reason: why };
+        if (why) return { ok: false, reason: why, permanent: g.kind !== 'affinity' };
         continue;
       }
       const binReq = currentRequirement(pinned, bin, g.key);
@@ -137,7 +140,7 @@ export class Topology {
       if (g.owners.size === 0) continue;
       if (g.isHostname) {
         if ((g.owners.get(hostname) ?? 0) > 0) {
-          return { ok: false, reason: `an existing pod's ${g.describe()} forbids this node` };
+          return { ok: false, reason: `an existing pod's ${g.describe()} forbids this node`, permanent: true };
         }
         continue;
       }
