@@ -10,7 +10,7 @@ import type { FitResult } from './capacity';
 import { budgetBlocker, consolidationBlocker } from './forced';
 import { podRequests } from './pods';
 import { narrowOptions, optionPrice, type Relocation, relocate, SingleNodeBound, sumRequests } from './relocate';
-import type { Sweep } from './sweep';
+import { round, type Sweep } from './sweep';
 
 function backingOff(sw: Sweep, pool: string): string | undefined {
   const entries = sw.input.history?.[pool] ?? [];
@@ -98,7 +98,7 @@ function multiNodeMerge(sw: Sweep, left: NodeFacts[]): void {
     pool.push(f);
   }
   if (pool.length < 2) return;
-  const bound = new SingleNodeBound(sw.instanceTypes);
+  const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
   const trial = (members: NodeFacts[]): MergeTrial | undefined => {
     const price = members.reduce((s, m) => s + m.price, 0);
     const pods = members.flatMap((m) => m.pods);
@@ -145,7 +145,7 @@ function multiNodeMerge(sw: Sweep, left: NodeFacts[]): void {
 
 function singleNode(sw: Sweep, left: NodeFacts[], solverChecks: { left: number }): void {
   const minSaving = sw.settings.minSavingFraction;
-  const bound = new SingleNodeBound(sw.instanceTypes);
+  const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
   for (const f of left) {
     if (sw.taken.has(f.idx) || sw.model.receivers[f.idx]) continue;
     if (sw.budgetLeft(f.poolName, 'Underutilized') <= 0) {
@@ -196,17 +196,16 @@ function singleNode(sw: Sweep, left: NodeFacts[], solverChecks: { left: number }
 /** Why the replacement is not worth it, or undefined. */
 function replacementVerdict(sw: Sweep, f: NodeFacts, replacements: PlannedNodeClaim[]): string | undefined {
   if (replacements.length === 0) return undefined;
-  if (replacements.length > 1) return `its pods need ${replacements.length} new nodes to replace one`;
-  const claim = replacements[0] as PlannedNodeClaim;
-  const limit = f.price * (1 - sw.settings.minSavingFraction);
-  if (!(claim.cheapest.price < f.price)) {
-    return `no cheaper replacement: best is ${claim.cheapest.instanceType} at $${claim.cheapest.price}/h vs $${f.price}/h`;
-  }
-  if (claim.cheapest.price > limit) {
-    return `replacement ${claim.cheapest.instanceType} at $${claim.cheapest.price}/h saves less than ${sw.settings.minSavingFraction * 100}% of $${f.price}/h`;
+  // Several smaller nodes may replace one when together they cost less: the solver found that packing cheaper.
+  const price = replacements.reduce((s, c) => s + c.cheapest.price, 0);
+  const what = replacements.map((c) => c.cheapest.instanceType).join(' + ');
+  if (!(price < f.price)) return `no cheaper replacement: best is ${what} at $${round(price)}/h vs $${f.price}/h`;
+  if (price > f.price * (1 - sw.settings.minSavingFraction)) {
+    return `replacement ${what} at $${round(price)}/h saves less than ${sw.settings.minSavingFraction * 100}% of $${f.price}/h`;
   }
   const capacity = f.n.node.capacityType ?? f.n.claim.capacityType;
-  if (capacity === 'spot' && claim.cheapest.capacityType === 'spot') {
+  for (const claim of replacements) {
+    if (capacity !== 'spot' || claim.cheapest.capacityType !== 'spot') continue;
     const cheaper = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < f.price).length;
     if (cheaper < sw.settings.spotToSpotMinTypes) {
       return `spot-to-spot replacement needs at least ${sw.settings.spotToSpotMinTypes} cheaper instance types, found ${cheaper}`;

@@ -1,12 +1,15 @@
 // Where a disrupted node's pods go: onto the nodes that stay when they fit there, the rest onto new NodeClaims.
 // Unconstrained pods use the capacity model and solve only their leftovers; pods that depend on other pods or
 // volumes take one full solve against the cluster as the sweep left it.
+import type { NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelZone } from '../api/labels';
+import { formatResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import type { PlannedNodeClaim } from '../scheduling/types';
 import type { NodeFacts } from './candidate';
 import type { FitResult, Placement } from './capacity';
+import { podRequests } from './pods';
 import type { Sweep } from './sweep';
 
 export interface Relocation {
@@ -47,8 +50,46 @@ export function relocate(sw: Sweep, members: NodeFacts[], solverChecks: { left: 
     sw.model.rollback(fit);
     return { blocker: unschedulableBlocker(r.unschedulable.map((u) => u.reason)) };
   }
+  if (r.nodeClaims.length > 1) {
+    const one = onOneNode(sw, fit.leftovers, salt);
+    const split = r.nodeClaims.reduce((s, c) => s + c.cheapest.price, 0);
+    if (one && one.cheapest.price <= split + 1e-12) return { fit, replacements: [one] };
+  }
   return { fit, replacements: r.nodeClaims };
 }
+
+/**
+ * The solver packs for the cheapest total and may split a few pods over two small nodes at the price of one
+ * bigger node. A replacement should be one node where one node costs no more, so solve their sum as one bundle
+ * (pods with the same scheduling constraints only) and hand the real pods to the claim.
+ */
+function onOneNode(sw: Sweep, pods: readonly Pod[], salt: string): PlannedNodeClaim | undefined {
+  const first = pods[0];
+  if (!first) return undefined;
+  const key = constraintKey(first);
+  if (pods.some((p) => constraintKey(p) !== key)) return undefined;
+  const sum = sumRequests(pods, podRequests);
+  const { pods: _slots, ...requests } = sum;
+  const bundle: Pod = {
+    metadata: { name: `bundle-${pods.length}`, namespace: first.metadata.namespace },
+    spec: {
+      ...first.spec,
+      nodeName: undefined,
+      initContainers: [],
+      overhead: {},
+      containers: [{ name: 'bundle', resources: { requests: formatResourceList(requests) } }],
+    } as Pod['spec'],
+  };
+  const r = sw.solveNew([bundle], `${salt}/bundle`);
+  const claim = r.nodeClaims[0];
+  if (r.unschedulable.length || r.nodeClaims.length !== 1 || !claim) return undefined;
+  const options = claim.instanceTypeOptions.filter((t) => (t.allocatable.pods ?? 0) >= pods.length + 8);
+  if (!options.length) return undefined;
+  return { ...claim, pods: [...pods], instanceTypeOptions: options };
+}
+
+const constraintKey = (pod: Pod): string =>
+  JSON.stringify([pod.spec.nodeSelector, pod.spec.affinity, pod.spec.tolerations, pod.spec.topologySpreadConstraints]);
 
 function unschedulableBlocker(reasons: string[]): string {
   return `pods would not schedule elsewhere: ${reasons[0] ?? 'no capacity'}${reasons.length > 1 ? ` (+${reasons.length - 1} more)` : ''}`;
@@ -88,12 +129,15 @@ export function narrowOptions(claim: PlannedNodeClaim, minSaving: number): Plann
 export class SingleNodeBound {
   private readonly types: { price: number; allocatable: Record<string, number> }[];
 
-  constructor(instanceTypes: Map<string, InstanceType[]>) {
+  constructor(instanceTypes: Map<string, InstanceType[]>, pools: readonly NodePool[]) {
     const seen = new Map<string, { price: number; allocatable: Record<string, number> }>();
-    for (const types of instanceTypes.values()) {
-      for (const t of types) {
+    for (const pool of pools) {
+      // Karpenter's default capacity type is on-demand when a NodePool does not name one.
+      const req = pool.spec.template.spec.requirements.find((r) => r.key === LabelCapacityType && r.operator === 'In');
+      const capacity = new Set(req?.values ?? ['on-demand']);
+      for (const t of instanceTypes.get(pool.metadata.name) ?? []) {
         let price = Number.POSITIVE_INFINITY;
-        for (const o of t.offerings) if (o.available) price = Math.min(price, o.price);
+        for (const o of t.offerings) if (o.available && capacity.has(o.capacityType)) price = Math.min(price, o.price);
         const prev = seen.get(t.name);
         if (Number.isFinite(price) && (!prev || price < prev.price))
           seen.set(t.name, { price, allocatable: t.allocatable });

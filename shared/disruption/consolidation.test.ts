@@ -1,0 +1,222 @@
+// Karpenter's consolidation scenarios on the pure sweep: delete vs replace, merging, spot-to-spot, blockers and
+// budgets, plus Karpless's anti-churn rules.
+import { describe, expect, it } from 'vitest';
+import { planDisruption } from './plan';
+import { boundPod, disruptionInput, HOUR, MIN, node, pdb, pool, T0 } from './testing';
+import type { DisruptionCommand } from './types';
+
+const only = (commands: DisruptionCommand[]): DisruptionCommand => {
+  expect(commands).toHaveLength(1);
+  return commands[0] as DisruptionCommand;
+};
+const names = (c: DisruptionCommand): string[] => c.candidates.map((x) => x.name).sort();
+
+describe('consolidation: delete versus replace', () => {
+  it('deletes a node whose pods fit on the others', () => {
+    const p = pool();
+    const big = node('big', { pool: p, type: 'm5.2xlarge', cpus: ['2', '2'] });
+    const small = node('small', { pool: p, type: 'm5.xlarge', cpus: ['1'] });
+    const cmd = only(planDisruption(disruptionInput([big, small], { nodePools: [p] })).commands);
+    expect(cmd.reason).toBe('Underutilized');
+    expect(names(cmd)).toEqual(['small']);
+    expect(cmd.replacements).toEqual([]);
+    expect(Object.keys(cmd.moves)).toEqual(['big']);
+    expect(cmd.savingPerHour).toBeCloseTo(0.192);
+    expect(cmd.record.detail.method).toBe('delete');
+  });
+
+  it('replaces a node with a strictly cheaper one when its pods fit nowhere else', () => {
+    const p = pool();
+    const oversized = node('oversized', { pool: p, type: 'm5.4xlarge', cpus: ['1500m', '1500m'] });
+    const cmd = only(planDisruption(disruptionInput([oversized], { nodePools: [p] })).commands);
+    expect(names(cmd)).toEqual(['oversized']);
+    expect(cmd.replacements).toHaveLength(1);
+    const repl = cmd.replacements[0];
+    expect(repl?.cheapest.price).toBeLessThan(0.768 * 0.95);
+    expect(cmd.savingPerHour).toBeCloseTo(0.768 - (repl?.cheapest.price ?? 0));
+    expect(cmd.record.nodeClaims).toEqual(['claim-oversized', repl?.name]);
+  });
+
+  it('keeps a right-sized node and records why', () => {
+    const p = pool();
+    const a = node('a', { pool: p, type: 'm6g.xlarge', cpus: ['3500m'] });
+    const plan = planDisruption(disruptionInput([a], { nodePools: [p] }));
+    expect(plan.commands).toEqual([]);
+    expect(plan.rejected[0]?.blockers[0]).toMatch(/no cheaper node holds its pods/);
+    expect(plan.records[0]?.kind).toBe('Keep');
+  });
+
+  it('merges three underutilized nodes into one cheaper node', () => {
+    const p = pool();
+    // 2 cpu each: no node can take another's pod, so only a merge helps.
+    const nodes = ['a', 'b', 'c'].map((n) => node(n, { pool: p, type: 'm5.xlarge', cpus: ['2'] }));
+    const cmd = only(planDisruption(disruptionInput(nodes, { nodePools: [p] })).commands);
+    expect(names(cmd)).toEqual(['a', 'b', 'c']);
+    expect(cmd.replacements).toHaveLength(1);
+    expect(cmd.record.detail.method).toBe('merge');
+    expect(cmd.replacements[0]?.pods).toHaveLength(3);
+    expect(cmd.savingPerHour).toBeCloseTo(0.576 - (cmd.replacements[0]?.cheapest.price ?? 0));
+    expect(cmd.savingPerHour).toBeGreaterThan(0.192);
+  });
+
+  it('merges beyond one replacement: six half-empty nodes into fewer, cheaper nodes', () => {
+    const p = pool();
+    const nodes = Array.from({ length: 6 }, (_, i) => node(`n${i}`, { pool: p, type: 'm5.2xlarge', cpus: ['2', '1'] }));
+    const plan = planDisruption(disruptionInput(nodes, { nodePools: [p] }));
+    const removed = plan.commands.flatMap((c) => c.candidates).length;
+    const launched = plan.commands.flatMap((c) => c.replacements).length;
+    expect(removed - launched).toBeGreaterThanOrEqual(2);
+    const saving = plan.commands.reduce((s, c) => s + c.savingPerHour, 0);
+    expect(saving).toBeGreaterThan(0.384 * 2);
+  });
+});
+
+describe('consolidation: spot-to-spot', () => {
+  const spot = pool({ capacityTypes: ['spot'] });
+
+  it('refuses a spot-to-spot replacement with fewer than 15 cheaper types', () => {
+    const a = node('a', { pool: spot, type: 'm5.xlarge', capacityType: 'spot', cpus: ['1500m'] });
+    const plan = planDisruption(disruptionInput([a], { nodePools: [spot] }));
+    expect(plan.commands).toEqual([]);
+    expect(plan.rejected[0]?.blockers[0]).toMatch(
+      /spot-to-spot replacement needs at least 15 cheaper instance types, found \d/,
+    );
+  });
+
+  it('allows it with 15 or more cheaper types, keeping only the cheaper spot options', () => {
+    const a = node('a', { pool: spot, type: 'm5.4xlarge', capacityType: 'spot', cpus: ['1500m'] });
+    const cmd = only(planDisruption(disruptionInput([a], { nodePools: [spot] })).commands);
+    const repl = cmd.replacements[0];
+    expect(repl?.cheapest.capacityType).toBe('spot');
+    for (const t of repl?.instanceTypeOptions ?? []) {
+      const best = Math.min(...t.offerings.filter((o) => o.capacityType === 'spot').map((o) => o.price));
+      expect(best).toBeLessThan(0.2458);
+    }
+  });
+});
+
+describe('consolidation: blockers and budgets', () => {
+  it('does not touch a node with a do-not-disrupt pod', () => {
+    const p = pool();
+    const dnd = boundPod('small', '1', '512Mi', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
+    const big = node('big', { pool: p, type: 'm5.2xlarge', cpus: ['2', '2'] });
+    const small = node('small', { pool: p, pods: [dnd] });
+    const plan = planDisruption(disruptionInput([big, small], { nodePools: [p] }));
+    expect(plan.commands.flatMap((c) => c.candidates.map((x) => x.name))).not.toContain('small');
+    expect(plan.rejected.find((r) => r.name === 'small')?.blockers[0]).toMatch(/do-not-disrupt/);
+  });
+
+  it('does not consolidate what a PDB protects, counting the PDB across the whole command', () => {
+    const p = pool();
+    // 2 cpu each: only the host has room, so both would move there if the PDB let them.
+    const db = (n: string) => boundPod(n, '2', '512Mi', { labels: { app: 'db' } });
+    const host = node('host', { pool: p, type: 'm5.4xlarge', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
+    const a = node('a', { pool: p, pods: [db('a')] });
+    const b = node('b', { pool: p, pods: [db('b')] });
+    const plan = planDisruption(disruptionInput([host, a, b], { nodePools: [p], pdbs: [pdb('db', { app: 'db' }, 1)] }));
+    const moved = plan.commands.flatMap((c) => c.candidates.map((x) => x.name));
+    expect(moved).toHaveLength(1);
+    expect(['a', 'b']).toContain(moved[0]);
+    expect(plan.rejected.some((r) => /PodDisruptionBudget default\/db allows 0/.test(r.blockers[0] ?? ''))).toBe(true);
+  });
+
+  it('waits for consolidateAfter and leaves WhenEmpty pools alone', () => {
+    const waiting = pool({ name: 'w', consolidateAfter: '30m' });
+    const whenEmpty = pool({ name: 'e', policy: 'WhenEmpty' });
+    const host = (pl: typeof waiting, n: string) => node(n, { pool: pl, type: 'm5.2xlarge', cpus: ['1'] });
+    const plan = planDisruption(
+      disruptionInput(
+        [
+          host(waiting, 'w1'),
+          node('w2', { pool: waiting, cpus: ['1'], lastPodEventAt: T0 - 10 * MIN }),
+          host(whenEmpty, 'e1'),
+          node('e2', { pool: whenEmpty, cpus: ['1'] }),
+        ],
+        { nodePools: [waiting, whenEmpty] },
+      ),
+    );
+    expect(plan.commands.flatMap((c) => c.candidates.map((x) => x.name))).not.toContain('w2');
+    expect(plan.commands.flatMap((c) => c.candidates.map((x) => x.nodePool))).not.toContain('e');
+    expect(plan.rejected.find((r) => r.name === 'w2')?.blockers[0]).toMatch(/not consolidatable for another 20m/);
+  });
+
+  it('limits consolidation to the Underutilized budget', () => {
+    const p = pool({ budgets: [{ nodes: '1', reasons: ['Underutilized'] }, { nodes: '100%' }] });
+    const host = node('host', { pool: p, type: 'm5.4xlarge', cpus: ['2'] });
+    const smalls = ['a', 'b', 'c'].map((n) => node(n, { pool: p, cpus: ['500m'] }));
+    const plan = planDisruption(disruptionInput([host, ...smalls], { nodePools: [p] }));
+    expect(plan.commands.flatMap((c) => c.candidates)).toHaveLength(1);
+    expect(plan.rejected.filter((r) => r.blockers[0]?.startsWith('disruption budget'))).toHaveLength(2);
+  });
+});
+
+describe('anti-churn', () => {
+  it('never moves pods onto a node the same sweep removes, nor removes a node that just received pods', () => {
+    const p = pool();
+    const a = node('a', { pool: p, type: 'm5.xlarge', cpus: ['1'] });
+    const b = node('b', { pool: p, type: 'm5.xlarge', cpus: ['1'] });
+    const plan = planDisruption(disruptionInput([a, b], { nodePools: [p] }));
+    const removed = new Set(plan.commands.flatMap((c) => c.candidates.map((x) => x.name)));
+    for (const c of plan.commands) for (const target of Object.keys(c.moves)) expect(removed.has(target)).toBe(false);
+    expect(removed.size).toBe(1);
+  });
+
+  it('requires the minimum saving before replacing', () => {
+    const p = pool();
+    // m5.xlarge ($0.192) holding 3 cpu: the cheapest holder is m6g.xlarge ($0.154), a 20% saving.
+    const a = node('a', { pool: p, type: 'm5.xlarge', cpus: ['3'] });
+    expect(planDisruption(disruptionInput([a], { nodePools: [p] })).commands).toHaveLength(1);
+    const strict = planDisruption(disruptionInput([a], { nodePools: [p], options: { minSavingFraction: 0.25 } }));
+    expect(strict.commands).toEqual([]);
+    expect(strict.rejected[0]?.blockers[0]).toMatch(/no cheaper node holds its pods|saves less than 25%/);
+  });
+
+  it('never consolidates onto an offering cached as unavailable', () => {
+    const p = pool();
+    const a = node('a', { pool: p, type: 'm5.xlarge', cpus: ['3'] });
+    const gone = ['us-east-1a', 'us-east-1b', 'us-east-1c'].map((zone) => ({
+      instanceType: 'm6g.xlarge',
+      zone,
+      capacityType: 'on-demand' as const,
+      expiresAt: T0 + MIN,
+    }));
+    const plan = planDisruption(disruptionInput([a], { nodePools: [p], unavailableOfferings: gone }));
+    for (const c of plan.commands) {
+      for (const r of c.replacements) {
+        expect(r.cheapest.instanceType).not.toBe('m6g.xlarge');
+        expect(r.instanceTypeOptions.map((t) => t.name)).not.toContain('m6g.xlarge');
+      }
+    }
+  });
+
+  it('keeps replacement options within the minimum saving of the cheapest, so no cheaper swap follows', () => {
+    const p = pool();
+    const a = node('a', { pool: p, type: 'm5.4xlarge', cpus: ['1500m', '1500m'] });
+    const cmd = only(planDisruption(disruptionInput([a], { nodePools: [p] })).commands);
+    const repl = cmd.replacements[0];
+    const ceiling = (repl?.cheapest.price ?? 0) / 0.95;
+    for (const t of repl?.instanceTypeOptions ?? []) {
+      expect(
+        Math.min(...t.offerings.filter((o) => o.capacityType === 'on-demand').map((o) => o.price)),
+      ).toBeLessThanOrEqual(ceiling + 1e-9);
+    }
+  });
+
+  it('backs off a NodePool whose nodes churned, but still deletes', () => {
+    const p = pool();
+    const history = {
+      default: [1, 2, 3].map((k) => ({
+        at: T0 - k * 10 * MIN,
+        reason: 'Underutilized' as const,
+        removed: 1,
+        launched: 1,
+      })),
+    };
+    const oversized = node('oversized', { pool: p, type: 'm5.4xlarge', cpus: ['1500m', '1500m'] });
+    const plan = planDisruption(disruptionInput([oversized], { nodePools: [p], history }));
+    expect(plan.commands).toEqual([]);
+    expect(plan.rejected[0]?.blockers[0]).toMatch(/backing off: 3 replacing consolidations/);
+    const old = { default: (history.default ?? []).map((e) => ({ ...e, at: e.at - 2 * HOUR })) };
+    expect(planDisruption(disruptionInput([oversized], { nodePools: [p], history: old })).commands).toHaveLength(1);
+  });
+});
