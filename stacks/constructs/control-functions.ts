@@ -142,8 +142,7 @@ function vpcSettings(scope: Construct, config: ClusterConfig) {
   if (config.endpoint.access !== 'private') return undefined;
   const { vpcId, subnetIds, securityGroupIds } = config.endpoint;
   return {
-    // Explicit subnets need no real AZ list; looking AZs up would make synth call AWS.
-    vpc: ec2.Vpc.fromVpcAttributes(scope, 'Vpc', { vpcId, availabilityZones: Fn.getAzs() }),
+    vpc: importedVpc(scope, vpcId),
     subnets: subnetIds.map((id, i) => {
       const subnet = ec2.Subnet.fromSubnetId(scope, `Subnet${i}`, id);
       Annotations.of(subnet).acknowledgeWarning(
@@ -154,6 +153,16 @@ function vpcSettings(scope: Construct, config: ClusterConfig) {
     }),
     securityGroups: securityGroupIds.map((id, i) => ec2.SecurityGroup.fromSecurityGroupId(scope, `Sg${i}`, id)),
   };
+}
+
+function importedVpc(scope: Construct, vpcId: string): ec2.IVpc {
+  // Explicit subnets need no real AZ list; looking AZs up would make synth call AWS.
+  const vpc = ec2.Vpc.fromVpcAttributes(scope, 'Vpc', { vpcId, availabilityZones: Fn.getAzs() });
+  Annotations.of(vpc).acknowledgeWarning(
+    '@aws-cdk/aws-ec2:vpcAttributeIsListTokenavailabilityZones',
+    'The functions name their subnets explicitly; no construct selects subnets of this VPC by zone.',
+  );
+  return vpc;
 }
 
 function vpcNetworkInterfaceStatement(): iam.PolicyStatement {
