@@ -1,0 +1,68 @@
+import {
+  AddRoleToInstanceProfileCommand,
+  CreateInstanceProfileCommand,
+  GetInstanceProfileCommand,
+  IAMClient,
+  RemoveRoleFromInstanceProfileCommand,
+  TagInstanceProfileCommand,
+} from '@aws-sdk/client-iam';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { awsError } from '../testing/fake-aws';
+import { ensureInstanceProfile, instanceProfileName, roleName } from './instance-profile';
+
+const iam = mockClient(IAMClient);
+const client = new IAMClient({ region: 'us-east-1' });
+afterAll(() => iam.restore());
+beforeEach(() => iam.reset());
+
+const o = { cluster: 'c1', region: 'us-east-1', role: 'arn:aws:iam::1:role/nodes/NodeRole' };
+const name = instanceProfileName('c1', 'us-east-1', 'NodeRole');
+const tagged = [{ Key: 'kubernetes.io/cluster/c1', Value: 'owned' }];
+
+describe('ensureInstanceProfile', () => {
+  it('accepts a role ARN and names the profile by the bare role name', () => {
+    expect(roleName(o.role)).toBe('NodeRole');
+    expect(instanceProfileName('c1', 'us-east-1', o.role)).toBe(name);
+  });
+
+  it('survives a concurrent create (EntityAlreadyExists) and uses the winner’s profile', async () => {
+    iam
+      .on(GetInstanceProfileCommand)
+      .rejectsOnce(awsError('NoSuchEntityException'))
+      .resolves({
+        InstanceProfile: { InstanceProfileName: name, Roles: [{ RoleName: 'NodeRole' }], Tags: tagged } as never,
+      });
+    iam.on(CreateInstanceProfileCommand).rejects(awsError('EntityAlreadyExistsException'));
+    expect(await ensureInstanceProfile(client, o)).toBe(name);
+    expect(iam.commandCalls(AddRoleToInstanceProfileCommand)).toHaveLength(0);
+  });
+
+  it('swaps in a changed role and re-tags an untagged profile', async () => {
+    iam
+      .on(GetInstanceProfileCommand)
+      .resolves({
+        InstanceProfile: { InstanceProfileName: name, Roles: [{ RoleName: 'OldRole' }], Tags: [] } as never,
+      });
+    iam.on(TagInstanceProfileCommand).resolves({});
+    iam.on(RemoveRoleFromInstanceProfileCommand).resolves({});
+    iam.on(AddRoleToInstanceProfileCommand).resolves({});
+    await ensureInstanceProfile(client, o);
+    expect(iam.commandCalls(TagInstanceProfileCommand)).toHaveLength(1);
+    expect(iam.commandCalls(RemoveRoleFromInstanceProfileCommand)[0]?.args[0].input).toEqual({
+      InstanceProfileName: name,
+      RoleName: 'OldRole',
+    });
+    expect(iam.commandCalls(AddRoleToInstanceProfileCommand)[0]?.args[0].input).toEqual({
+      InstanceProfileName: name,
+      RoleName: 'NodeRole',
+    });
+  });
+
+  it('passes other IAM failures on', async () => {
+    iam
+      .on(GetInstanceProfileCommand)
+      .rejects(awsError('AccessDenied', 'not authorized to perform: iam:GetInstanceProfile'));
+    await expect(ensureInstanceProfile(client, o)).rejects.toThrow(/iam:GetInstanceProfile/);
+  });
+});
