@@ -1,5 +1,6 @@
 // Stable content hashes recorded on a NodeClaim at launch (its NodePool template and EC2NodeClass spec), so drift
 // detection can tell later whether either changed. Key order never changes the hash.
+import type { NodePool } from '../api/karpenter';
 
 function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -20,4 +21,12 @@ function fnv1a(text: string, seed: number): string {
 export function specHash(value: unknown): string {
   const text = stableJson(value);
   return fnv1a(text, 0x811c9dc5) + fnv1a(text, 0x050c5d1f);
+}
+
+/** The NodePool hash a claim records: its template without the requirements, as Karpenter's is. A requirement
+ * change drifts a node only when the node's labels stop satisfying it (shared/disruption/drift.ts), so widening an
+ * `In` list never does. Must equal shared/disruption's nodePoolTemplateHash. */
+export function nodePoolTemplateHash(pool: NodePool): string {
+  const { requirements: _requirements, ...spec } = pool.spec.template.spec;
+  return specHash({ ...pool.spec.template, spec });
 }

@@ -15,7 +15,7 @@ export {
 } from './deps';
 export { type DispatchOptions, type DispatchResult, handleControlMessage } from './dispatch';
 export { collectGarbage, type GcResult, type LaunchTemplateCollector, TagNodeClaim } from './gc';
-export { specHash } from './hash';
+export { nodePoolTemplateHash, specHash } from './hash';
 export { claimName } from './ids';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';

@@ -16,7 +16,7 @@ import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../schedul
 import { buildClusterView, type ClusterView } from './cluster-nodes';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
-import { specHash } from './hash';
+import { nodePoolTemplateHash, specHash } from './hash';
 import { claimName, newId, newUid } from './ids';
 import { type LaunchOutcome, launchClaim } from './launch';
 import { requestReplan } from './messages';
@@ -217,7 +217,7 @@ async function writeClaims(
         nominatedPods: refs,
         createdAt,
         stateTimes: { Pending: createdAt },
-        ...(pool ? { nodePoolHash: specHash(pool.spec.template) } : {}),
+        ...(pool ? { nodePoolHash: nodePoolTemplateHash(pool) } : {}),
         ...(nodeClass ? { nodeClassHash: specHash(nodeClass.spec) } : {}),
       };
       try {

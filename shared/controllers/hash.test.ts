@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { nodePoolTemplateHash as disruptionTemplateHash } from '../disruption/drift';
+import { nodePoolTemplateHash, specHash } from './hash';
+import { testNodePool } from './testing';
+
+describe('claim hashes', () => {
+  it('ignores key order and undefined fields', () => {
+    expect(specHash({ a: 1, b: [1, { c: 2, d: undefined }] })).toBe(specHash({ b: [1, { c: 2 }], a: 1 }));
+    expect(specHash({ a: 1 })).not.toBe(specHash({ a: 2 }));
+  });
+
+  it('records the NodePool template without requirements, exactly as drift detection computes it', () => {
+    const pool = testNodePool();
+    const widened = testNodePool();
+    widened.spec.template.spec.requirements = [
+      ...widened.spec.template.spec.requirements,
+      { key: 'karpenter.k8s.aws/instance-family', operator: 'In', values: ['m5', 'c5'] },
+    ];
+    expect(nodePoolTemplateHash(widened)).toBe(nodePoolTemplateHash(pool));
+    expect(nodePoolTemplateHash(pool)).toBe(disruptionTemplateHash(pool));
+    const tainted = testNodePool();
+    tainted.spec.template.spec.taints = [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }];
+    expect(nodePoolTemplateHash(tainted)).not.toBe(nodePoolTemplateHash(pool));
+  });
+});
