@@ -228,7 +228,10 @@ describe('IAM least privilege', () => {
       if (st.Sid === 'LaunchFromClusterLaunchTemplates') {
         expect(flat(st.Resource)).toMatch(/:launch-template\/\*$/);
         expect(st.Condition).toEqual({
-          StringEquals: { 'aws:ResourceTag/kubernetes.io/cluster/demo': 'owned' },
+          StringEquals: {
+            'aws:ResourceTag/kubernetes.io/cluster/demo': 'owned',
+            'aws:ResourceTag/karpless.dev/cluster': 'demo',
+          },
           Null: { 'aws:ResourceTag/karpenter.sh/nodepool': 'false' },
         });
       } else {
@@ -268,8 +271,12 @@ describe('IAM least privilege', () => {
       ].sort(),
     );
     for (const s of destructive) {
+      // Karpenter's instances have the first two tags as well; only Karpless's have the third.
       expect(s.Condition).toEqual({
-        StringEquals: { 'aws:ResourceTag/kubernetes.io/cluster/demo': 'owned' },
+        StringEquals: {
+          'aws:ResourceTag/kubernetes.io/cluster/demo': 'owned',
+          'aws:ResourceTag/karpless.dev/cluster': 'demo',
+        },
         Null: { 'aws:ResourceTag/karpenter.sh/nodepool': 'false' },
       });
     }

@@ -37,7 +37,12 @@ const ec2Arn = (type: string, owned = true) =>
 
 export function clusterTagConditions(cluster: string, kind: 'aws:RequestTag' | 'aws:ResourceTag') {
   return {
-    StringEquals: { [`${kind}/${TAG_CLUSTER_PREFIX}${cluster}`]: 'owned' },
+    StringEquals: {
+      [`${kind}/${TAG_CLUSTER_PREFIX}${cluster}`]: 'owned',
+      // Karpenter's own instances carry the two tags above too; during a migration Karpless must never terminate
+      // or reuse them, so existing resources must also be Karpless's.
+      ...(kind === 'aws:ResourceTag' && { [`${kind}/${TAG_KARPLESS_CLUSTER}`]: cluster }),
+    },
     // Null = false: the tag must be present (any NodePool).
     Null: { [`${kind}/${TAG_NODEPOOL}`]: 'false' },
   };
