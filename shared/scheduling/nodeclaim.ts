@@ -5,6 +5,7 @@ import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelHostname, LabelInstanceType } from '../api/labels';
 import { HostPortUsage } from './hostports';
 import { cheapestOffering, type OfferingPrices, type TypeOption } from './instancetypes';
+import type { PodShape } from './podshape';
 import { Requirement } from './requirement';
 import type { Requirements } from './requirements';
 import { fitsVec, type ResourceIndex } from './resources';
@@ -14,6 +15,8 @@ import type { PlannedNodeClaim } from './types';
 export class InflightClaim {
   readonly used: Float64Array;
   readonly pods: Pod[] = [];
+  /** The shape each pod joined with, for counting it once the claim's domain is pinned. */
+  readonly shapes: PodShape[] = [];
   readonly hostPorts = new HostPortUsage();
   readonly failed = new Set<number>();
   /** No waiting pod is small enough to fit any more: skipped by every scan. */

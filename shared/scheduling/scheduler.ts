@@ -84,7 +84,7 @@ export class Scheduler {
     this.nameClaim = opts.nameNodeClaim ?? ((pool, n) => `${pool}-${n}`);
     const nsLabels = new Map<string, Record<string, string>>();
     for (const ns of input.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
-    this.topology = new Topology(nsLabels, (shape, key) => this.domainsOf(shape as PodShape, key));
+    this.topology = new Topology(nsLabels, (shape, key, honor) => this.domainsOf(shape as PodShape, key, honor));
     const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
     this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
     this.templates = [...input.nodePools]
@@ -404,14 +404,14 @@ export class Scheduler {
     }
   }
 
-  private domainsOf(shape: PodShape, key: string): string[] {
-    const ck = `${shape.id}|${key}`;
+  private domainsOf(shape: PodShape, key: string, honorAffinity: boolean): string[] {
+    const ck = `${shape.id}|${key}|${honorAffinity}`;
     const hit = this.domainCache.get(ck);
     if (hit) return hit;
     const out = new Set<string>();
-    const podReq = shape.requirements.get(key);
+    const podReq = honorAffinity ? shape.requirements.get(key) : undefined;
     for (const t of this.templates) {
-      if (t.incompatibility(shape.id, shape.requirements)) continue;
+      if (honorAffinity && t.incompatibility(shape.id, shape.requirements)) continue;
       const tk = `${t.name}|${key}`;
       let ds = this.templateDomainCache.get(tk);
       if (!ds) {
@@ -422,7 +422,7 @@ export class Scheduler {
     }
     for (const n of this.nodes) {
       const v = n.node.labels[key];
-      if (v !== undefined && shape.requirements.matchesLabels(n.node.labels)) out.add(v);
+      if (v !== undefined && (!honorAffinity || shape.requirements.matchesLabels(n.node.labels))) out.add(v);
     }
     const sorted = [...out].sort();
     this.domainCache.set(ck, sorted);
@@ -560,8 +560,10 @@ export class Scheduler {
         if (minValuesShortfall(fit, reqs)) return 'minValues';
       }
       if (target !== c.target) this.retarget(c, target);
+      const before = c.requirements;
       c.requirements = reqs;
       c.options = options;
+      this.topology.recordPinned(c.shapes, before, reqs);
     } else if (t.hasMinValues) {
       const fit = c.options.filter((o) => fitsVec(c.used, shape.requests, o.alloc));
       if (minValuesShortfall(fit, c.requirements)) return 'minValues';
@@ -611,6 +613,7 @@ export class Scheduler {
     addVec(c.used, shape.requests);
     c.hostPorts.add(shape.hostPorts);
     c.pods.push(pod);
+    c.shapes.push(shape);
     this.topology.record(shape, c.requirements, c.hostname);
     const min = this.minRequest;
     const alloc = c.target.alloc;

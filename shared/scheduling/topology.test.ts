@@ -105,6 +105,23 @@ describe('Topology', () => {
     expect(g1.selects({ namespace: 'default', labels: { rev: '2' } })).toBe(false);
   });
 
+  it('counts pods already on a claim once its zone is pinned', () => {
+    const { topo, id } = setup();
+    const g = topo.spreadGroup(id, {
+      maxSkew: 1,
+      topologyKey: ZONE,
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: { app: 'web' } },
+    });
+    const plain = shape([], [], 3);
+    topo.record(plain, anyZone, 'n1');
+    expect(g.count('b')).toBe(0);
+    topo.recordPinned([plain, plain], anyZone, inZone('b'));
+    expect(g.count('b')).toBe(2);
+    topo.recordPinned([plain], inZone('b'), inZone('b'));
+    expect(g.count('b')).toBe(2);
+  });
+
   it('fails a constraint on a key the node lacks', () => {
     const { topo, id } = setup();
     const g = topo.spreadGroup(id, {

@@ -16,7 +16,8 @@ export interface TopologyShape extends PodIdentity {
   requiredAnti: readonly TopologyGroup[];
 }
 
-export type DomainsOf = (shape: TopologyShape, key: string) => readonly string[];
+/** The domains a pod could land in for a key; `honorAffinity` false: every domain, whatever the pod's node affinity. */
+export type DomainsOf = (shape: TopologyShape, key: string, honorAffinity: boolean) => readonly string[];
 
 export type TopologyCheck =
   | { ok: true; requirements: Requirement[] }
@@ -131,7 +132,7 @@ export class Topology {
       }
       const binReq = currentRequirement(pinned, bin, g.key);
       if (!binReq) return { ok: false, reason: `${g.describe()}: the node has no ${g.key} label` };
-      const domains = this.domainsOf(shape, g.key);
+      const domains = this.domainsOf(shape, g.key, g.kind !== 'spread' || g.honorAffinity);
       const chosen = this.chooseDomain(g, shape, domains, binReq);
       if (chosen === undefined) return { ok: false, reason: this.failure(g, domains) };
       if (binReq.complement || binReq.values.size !== 1) pinned = pin(pinned, Requirement.of(g.key, 'In', [chosen]));
@@ -223,6 +224,19 @@ export class Topology {
   }
 
   /** Counts a placed pod into every group that selects it, and records the domains of its anti-affinity terms. */
+  /**
+   * A claim whose domain for some key just became known: count the pods already on it, which could not be counted
+   * while the domain was open.
+   */
+  recordPinned(shapes: readonly TopologyShape[], before: Requirements, after: Requirements): void {
+    if (shapes.length === 0) return;
+    for (const r of after.values()) {
+      const d = single(r);
+      if (d === undefined || single(before.get(r.key)) !== undefined) continue;
+      for (const s of shapes) for (const g of this.selectedBy(s)) if (g.key === r.key && !g.isHostname) g.record(d);
+    }
+  }
+
   record(shape: TopologyShape, bin: Requirements, hostname: string): void {
     for (const g of this.selectedBy(shape)) {
       const d = g.isHostname ? hostname : single(bin.get(g.key));
