@@ -9,60 +9,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pendingPod, readyNode } from '../forwarder/test-helpers';
+import { readyNode } from '../forwarder/test-helpers';
+import { realisticPod } from '../test/fake-kube-api/fixtures';
 import { FakeKubeApi } from '../test/fake-kube-api/server';
 
 /** Keep in step with the node flags in forwarder/Dockerfile's CMD; FORWARDER_NODE_FLAGS overrides to compare. */
 const FORWARDER_NODE_FLAGS = (
-  process.env.FORWARDER_NODE_FLAGS ?? '--lite-mode --max-semi-space-size=1 --max-old-space-size=48'
+  process.env.FORWARDER_NODE_FLAGS ?? '--lite-mode --no-expose-wasm --max-semi-space-size=1 --max-old-space-size=48'
 )
   .split(' ')
   .filter(Boolean);
 const POD_COUNT = Number(process.argv[2] ?? 10_000);
 const MiB = 1024 * 1024;
-
-function realisticPod(i: number) {
-  const pod = pendingPod(`worker-${i}`, `team-${i % 50}`);
-  const managed = {
-    manager: 'kube-controller-manager',
-    operation: 'Update',
-    apiVersion: 'v1',
-    time: '2026-01-01T00:00:00Z',
-    fieldsType: 'FieldsV1',
-    fieldsV1: {
-      'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
-      'f:spec': {
-        'f:containers': {
-          'k:{"name":"app"}': {
-            '.': {},
-            'f:image': {},
-            'f:resources': { 'f:requests': { 'f:cpu': {}, 'f:memory': {} } },
-          },
-        },
-      },
-    },
-  };
-  return {
-    ...pod,
-    metadata: {
-      ...pod.metadata,
-      annotations: {
-        'kubectl.kubernetes.io/restartedAt': '2026-01-01T00:00:00Z',
-        'team.example.com/owner': 'platform-team-x',
-      },
-      managedFields: [managed, { ...managed, manager: 'kube-scheduler', operation: 'Update', subresource: 'status' }],
-      ownerReferences: [
-        {
-          apiVersion: 'apps/v1',
-          kind: 'ReplicaSet',
-          name: `worker-${i % 100}-7d9f`,
-          uid: `rs-${i % 100}`,
-          controller: true,
-        },
-      ],
-    },
-  };
-}
 
 function fakeSqs() {
   let refs = 0;

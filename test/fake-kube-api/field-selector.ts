@@ -1,18 +1,29 @@
 // The field selector subset the adapter and the forwarder send: `a.b=v`, `a.b==v`, `a.b!=v`, comma-joined.
 
-export function matchesFieldSelector(object: unknown, selector: string | null): boolean {
-  if (!selector) return true;
-  return selector.split(',').every((clause) => {
+type Clause = { path: string[]; value: string; negated: boolean };
+
+/** Parses once; the returned predicate runs per object (lists of 30k pods evaluate it per page). */
+export function compileFieldSelector(selector: string | null): (object: unknown) => boolean {
+  if (!selector) return () => true;
+  const clauses: Clause[] = selector.split(',').map((clause) => {
     const negated = clause.includes('!=');
-    const [path, value = ''] = negated ? clause.split('!=') : clause.split(/==?/);
-    const actual = readPath(object, path ?? '') ?? '';
-    return negated ? String(actual) !== value : String(actual) === value;
+    const [path = '', value = ''] = negated ? clause.split('!=') : clause.split(/==?/);
+    return { path: path.split('.'), value, negated };
   });
+  return (object) =>
+    clauses.every(({ path, value, negated }) => {
+      const actual = String(readPath(object, path) ?? '');
+      return negated ? actual !== value : actual === value;
+    });
 }
 
-function readPath(object: unknown, path: string): unknown {
+export function matchesFieldSelector(object: unknown, selector: string | null): boolean {
+  return compileFieldSelector(selector)(object);
+}
+
+function readPath(object: unknown, path: string[]): unknown {
   let cursor: unknown = object;
-  for (const key of path.split('.')) {
+  for (const key of path) {
     if (cursor === null || typeof cursor !== 'object') return undefined;
     cursor = (cursor as Record<string, unknown>)[key];
   }

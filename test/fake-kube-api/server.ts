@@ -4,7 +4,7 @@
 // query strings, content types and bodies. `override` lets a test answer a request itself (errors, outages).
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { matchesFieldSelector } from './field-selector';
+import { compileFieldSelector, matchesFieldSelector } from './field-selector';
 import { applyPatch, PatchTestFailed } from './patch';
 import { parseResourcePath, type ResourcePath } from './paths';
 
@@ -288,10 +288,10 @@ export class FakeKubeApi {
   }
 
   private listPage(resource: string, namespace: string | undefined, query: URLSearchParams) {
-    const selector = query.get('fieldSelector');
+    const matches = compileFieldSelector(query.get('fieldSelector'));
     const items = [...this.bucket(resource).entries()]
       .filter(([, o]) => !namespace || o.metadata.namespace === namespace)
-      .filter(([, o]) => matchesFieldSelector(o, selector))
+      .filter(([, o]) => matches(o))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, o]) => o);
     const limit = Number(query.get('limit') ?? 0);
