@@ -103,8 +103,8 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
     own = await writeClaims(deps, snapshot, plan.nodeClaims);
     result.created = own.map((c) => c.name);
     result.unschedulable = plan.unschedulable.map((u) => ({ pod: keyOf(u.pod), reason: u.reason }));
-    result.decision = await recordDecision(deps, snapshot, pods.length, plan, own, options.trigger);
     own = await withdrawContested(deps, snapshot, own, result);
+    result.decision = await recordDecision(deps, snapshot, pods.length, plan, own, options.trigger);
   }
 
   const staleNames = new Set(stale.map((c) => c.name));
