@@ -683,8 +683,8 @@ export class Scheduler {
   }
 
   /**
-   * The target type for a new claim. Choices are reused while the waiting pool has not shrunk by more than a tenth
-   * since they were made: openings of one pod shape in a row would otherwise repeat the same search.
+   * The target type for a new claim. For pods that need a node each, choices are reused while the waiting pool has
+   * not shrunk by more than a tenth since they were made: a run of such openings would repeat the same search.
    */
   private target(
     t: NodeClaimTemplate,
@@ -696,7 +696,10 @@ export class Scheduler {
     const bucket = this.waiting.get(shape.baseId)?.bucket;
     const key = `${t.name}|${shape.level}|${bucket ? this.bucketKeys.get(bucket) : shape.id}|${reqs}`;
     const hit = this.targetCache.get(key);
-    if (hit && candidate[hit.option.index] === 1 && this.waitingCount >= hit.waiting * 0.9) {
+    // Only pods that each need their own node (hostname spread or anti-affinity) open claims in long runs; for the
+    // rest a fresh search is cheap and finds better types as the pool drains.
+    const reusable = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
+    if (reusable && hit && candidate[hit.option.index] === 1 && this.waitingCount >= hit.waiting * 0.9) {
       const { rank, price } = fleetPrice(t.prices.table(reqs), hit.option.index, preferSpot);
       if (rank < 2) return { option: hit.option, price };
     }
