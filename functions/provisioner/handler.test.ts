@@ -43,6 +43,20 @@ describe('provisioner handler', () => {
     expect(emf.some((l) => 'PendingPods' in l && l.cluster === 'demo')).toBe(true);
   });
 
+  it('never launches twice or loses a pod when two invocations handle the same message at once', async () => {
+    const { t, handler } = bed();
+    for (let i = 0; i < 5; i++) t.cluster.addPod(makePod(`inflate-${i}`, { cpu: '1', memory: '2Gi' }));
+    const event = sqsEvent([readFixture('pods-pending.json')]);
+    const results = await Promise.all([handler(event, fakeContext()), handler(event, fakeContext())]);
+    expect(results).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    // Whatever either withdrew comes back as a re-plan hint; deliver those too.
+    for (const m of t.queue.take()) await handler(sqsEvent([m.body]), fakeContext());
+    const live = await t.store.list({ states: ['Launched'] });
+    const placed = live.flatMap((c) => c.nominatedPods.map((p) => p.name)).sort();
+    expect(placed).toEqual(['inflate-0', 'inflate-1', 'inflate-2', 'inflate-3', 'inflate-4']);
+    expect(await t.cloud.list()).toHaveLength(live.length);
+  });
+
   it('reports a poison message as a batch item failure while the rest of the batch succeeds', async () => {
     const { t, handler } = bed();
     t.cluster.addPod(makePod('inflate-0'));

@@ -153,6 +153,25 @@ describe('terminateStep', () => {
     expect(second?.version).toBe(first?.version);
   });
 
+  it('bounds the evictions of one step', async () => {
+    const { t, claim, nodeName } = await nodeWith([
+      ['batch-0', { cpu: '10m', memory: '16Mi' }],
+      ['batch-1', { cpu: '10m', memory: '16Mi' }],
+      ['batch-2', { cpu: '10m', memory: '16Mi' }],
+    ]);
+    t.deps.config = { ...t.deps.config, maxEvictionsPerStep: 2 };
+    let evicted = 0;
+    t.cluster.onChange((c) => {
+      if (c.type === 'pod-evicted') evicted++;
+    });
+    await startTermination(t.deps, claim, { cause: 'Deleted' });
+    expect((await terminateStep(t.deps, claim.name)).done).toBe(false);
+    expect(evicted).toBe(2);
+    expect(await podNames(t, nodeName)).toHaveLength(3);
+    expect((await terminateStep(t.deps, claim.name)).done).toBe(false);
+    expect(evicted).toBe(4);
+  });
+
   it('groups pods in eviction order', () => {
     const groups = groupForEviction([
       makePod('c', { priorityClassName: 'system-node-critical' }),
