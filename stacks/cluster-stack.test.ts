@@ -485,6 +485,18 @@ describe('operations', () => {
     const topic = logicalId(stack.operations.topic as never);
     for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topic }]);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
+    // The topic is encrypted; CloudWatch may only encrypt to it.
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+          }),
+        ]),
+      },
+    });
   });
 
   it('sends alarms to an existing topic when given its ARN', () => {

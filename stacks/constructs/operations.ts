@@ -102,8 +102,14 @@ export class Operations extends Construct {
       description: 'Encrypts Karpless alarm notifications',
       enableKeyRotation: true,
     });
-    // CloudWatch alarms publish to the encrypted topic; they need the key.
-    key.grantEncryptDecrypt(new iam.ServicePrincipal('cloudwatch.amazonaws.com'));
+    // CloudWatch alarms publish to the encrypted topic; they need exactly these two actions on the key.
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        resources: ['*'],
+      }),
+    );
     const topic = new sns.Topic(this, 'Topic', { displayName: 'Karpless alarms', masterKey: key, enforceSSL: true });
     topic.addSubscription(new subscriptions.EmailSubscription(email));
     return topic;
