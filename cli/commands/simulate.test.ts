@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bufferIO } from '../io';
 import { main } from '../main';
 
-const EXAMPLES = join(import.meta.dirname, '../../examples');
+const EXAMPLES = join(import.meta.dirname, '../../examples/cluster');
 
 async function run(...argv: string[]) {
   const io = bufferIO();
