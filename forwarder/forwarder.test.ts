@@ -192,3 +192,18 @@ describe('forwarder end to end', () => {
     }
   });
 });
+
+describe('liveness', () => {
+  it('turns false only after a watch has failed continuously for the stall limit', async () => {
+    const f = start();
+    await until(() => f.ready().ready);
+    expect(f.live()).toBe(true);
+    api.setUnavailable(true);
+    await until(() => f.watches.every((w) => w.failingSince !== undefined));
+    expect(f.live()).toBe(true);
+    expect(f.live(Date.now() + 16 * 60_000)).toBe(false);
+    api.setUnavailable(false);
+    await until(() => f.watches.every((w) => w.failingSince === undefined));
+    expect(f.live(Date.now() + 16 * 60_000)).toBe(true);
+  });
+});

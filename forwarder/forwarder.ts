@@ -22,6 +22,8 @@ export interface ForwarderOptions {
   sources?: ResourceSource[];
   /** Not ready once SQS has failed this many times in a row. */
   unreadyAfterSendFailures?: number;
+  /** Not live (kubelet restarts the pod) when a watch has failed continuously this long. Default 15 min. */
+  stalledAfterMs?: number;
 }
 
 export class Forwarder implements HealthState {
@@ -80,8 +82,10 @@ export class Forwarder implements HealthState {
     await this.flusher.flushNow().catch(() => {});
   }
 
-  live(): boolean {
-    return true;
+  /** A fresh process (new connections, re-read credentials) is the remedy for a watch failing for a long time. */
+  live(now: number = Date.now()): boolean {
+    const limit = this.options.stalledAfterMs ?? 15 * 60_000;
+    return this.watches.every((w) => w.failingSince === undefined || now - w.failingSince < limit);
   }
 
   ready(): { ready: boolean; detail: Record<string, unknown> } {

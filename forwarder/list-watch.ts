@@ -49,6 +49,8 @@ export class ListWatch {
   private wake: (() => void) | undefined;
   synced = false;
   healthy = false;
+  /** Epoch ms since when list/watch has been failing without a successful list; undefined while healthy. */
+  failingSince: number | undefined = undefined;
   relists = 0;
   failures = 0;
 
@@ -67,11 +69,13 @@ export class ListWatch {
         await this.list(resendAll);
         this.failures = 0;
         this.healthy = true;
+        this.failingSince = undefined;
         resendAll = false;
         await this.watchUntilExpired();
       } catch (err) {
         if (this.stopped) break;
         this.healthy = false;
+        this.failingSince ??= Date.now();
         // After 410 Gone the next list resends everything too: events were lost between the versions.
         resendAll = true;
         if (err instanceof Expired || (err instanceof KubeHttpError && err.status === 410)) {
@@ -120,6 +124,7 @@ export class ListWatch {
     while (!this.stopped) {
       // Vary the timeout so many watches do not all reconnect in the same second.
       const seconds = Math.round(timeout * (0.9 + 0.2 * Math.random()));
+      const started = Date.now();
       let expired = false;
       await this.http.watch(
         this.path({
@@ -145,6 +150,8 @@ export class ListWatch {
         },
       );
       if (expired) throw new Expired();
+      // A server (or proxy) that ends every watch at once must not turn this loop into a busy one.
+      if (Date.now() - started < 1000) await this.pause(1000);
     }
   }
 

@@ -169,7 +169,11 @@ export class FakeKubeApi {
 
   private record(change: Change): void {
     this.history.push(change);
-    if (this.history.length > 50_000) this.history.splice(0, 25_000);
+    if (this.history.length > 50_000) {
+      // Trimmed history is compacted history: a watch from before it must get 410, not silently miss events.
+      const dropped = this.history.splice(0, 25_000);
+      this.compactedRv = (dropped.at(-1)?.rv ?? this.compactedRv) + 1;
+    }
     for (const w of this.watchers) this.notify(w, change);
   }
 
