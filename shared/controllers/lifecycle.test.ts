@@ -78,6 +78,24 @@ describe('reconcileNodes', () => {
     expect(await t.cluster.listPendingPods()).toHaveLength(1);
   });
 
+  it('terminates the instance of an initialized claim whose Node was deleted', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    await t.settle(60_000);
+    const [claim] = await t.store.list({ states: ['Initialized'] });
+    await t.cluster.deleteNode(claim?.nodeName ?? '');
+    const result = await reconcileNodes(t.deps);
+    expect(result.nodesDeleted).toEqual([claim?.name]);
+    await t.pump();
+    expect((await t.store.get(claim?.name ?? ''))?.state).toBe('Terminated');
+    // The pod came back pending when its node went; the control loop gives it a new node.
+    await t.settle(60_000);
+    expect(await t.cluster.listPendingPods()).toEqual([]);
+    const instances = await t.cloud.list();
+    expect(instances).toHaveLength(1);
+    expect(instances[0]?.instanceId).not.toBe(claim?.instanceId);
+  });
+
   it('treats a bind conflict as fine', async () => {
     const t = createTestbed();
     t.cluster.addPod(makePod('web-0'));

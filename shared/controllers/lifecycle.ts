@@ -21,6 +21,7 @@ import { emitEvent } from './events';
 import { requestReplan } from './messages';
 import { indexPods, resolveRef } from './pods';
 import { message } from './snapshot';
+import { startTermination } from './termination';
 
 export interface LifecycleResult {
   registered: string[];
@@ -28,6 +29,8 @@ export interface LifecycleResult {
   bound: number;
   /** Claims failed for a launch or registration timeout. */
   timedOut: string[];
+  /** Initialized claims whose Node was deleted; they are being terminated. */
+  nodesDeleted: string[];
 }
 
 const BASE_RESOURCES: ReadonlySet<string> = new Set([CPU, MEMORY, PODS, EPHEMERAL_STORAGE]);
@@ -41,12 +44,23 @@ export async function reconcileNodes(deps: ControlPlaneDeps): Promise<LifecycleR
   ]);
   const nodeOf = matchNodes(nodes, claims);
   const pendingIndex = indexPods(pending);
-  const result: LifecycleResult = { registered: [], initialized: [], bound: 0, timedOut: [] };
+  const result: LifecycleResult = { registered: [], initialized: [], bound: 0, timedOut: [], nodesDeleted: [] };
   const replan: PodRef[] = [];
 
   for (let claim of claims) {
     try {
       const node = nodeOf.get(claim.name);
+      if (!node && claim.state === 'Initialized') {
+        // Someone deleted the Node: as with Karpenter's finalizer, that means "remove this node"; the instance
+        // would otherwise run on unseen. Nothing is left to drain.
+        await startTermination(deps, claim, {
+          cause: 'Deleted',
+          detail: `node ${claim.nodeName} was deleted`,
+          deadline: new Date(now).toISOString(),
+        });
+        result.nodesDeleted.push(claim.name);
+        continue;
+      }
       if (!node) {
         if (await timeOut(deps, claim, now)) {
           result.timedOut.push(claim.name);
