@@ -126,6 +126,32 @@ export class SimCluster implements ClusterApi {
     this.nodes.set(node.metadata.name, node);
   }
 
+  /** Deletes a pod for good (a scale-down or a deleted workload): unlike an eviction, nothing recreates it. */
+  deletePod(ref: PodRef | string): boolean {
+    const pod = this.getPod(ref);
+    if (!pod) return false;
+    const k = podKey(pod);
+    this.pods.delete(k);
+    this.emit({ type: 'pod-deleted', pod: k });
+    return true;
+  }
+
+  /** Replaces a NodePool or EC2NodeClass of the same name (an update through the API), or adds it. */
+  upsert(object: NodePool | EC2NodeClass): void {
+    const put = <T extends { metadata: { name: string } }>(list: T[], o: T): void => {
+      const i = list.findIndex((x) => x.metadata.name === o.metadata.name);
+      if (i >= 0) list.splice(i, 1, o);
+      else list.push(o);
+    };
+    if (object.kind === 'NodePool') put(this.nodePools, object);
+    else put(this.nodeClasses, object);
+  }
+
+  /** Every pod, bound or pending, in insertion order. */
+  allPods(): Pod[] {
+    return [...this.pods.values()];
+  }
+
   getPod(ref: PodRef | string): Pod | undefined {
     return this.pods.get(typeof ref === 'string' ? ref : `${ref.namespace}/${ref.name}`);
   }

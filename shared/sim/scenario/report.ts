@@ -1,0 +1,140 @@
+// The JSON report of a scenario run: the `karpless simulate` §5 fields for the final state (live NodeClaims with
+// their pods, nodes without a claim, pods left pending, warnings, summary), then the run's story: timeline, cost
+// over time, fleet over time, totals and violations. Field order is fixed so runs diff cleanly.
+import type { Taint } from '../../api/kube';
+import { LabelArch, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelZone } from '../../api/labels';
+import { formatResourceList } from '../../api/resources';
+import type { ViolationRecord, Violations } from './observer';
+import type { CostSample, FleetSample, TimelineEntry, Totals } from './recorder';
+import type { ScenarioRun } from './runner';
+
+export interface ScenarioNodeClaim {
+  name: string;
+  state: string;
+  nodePool: string;
+  nodeClass: string;
+  nodeName?: string;
+  instanceType: string;
+  capacityType: string;
+  zone: string;
+  arch: string;
+  pricePerHour: number;
+  capacity: Record<string, string>;
+  allocatable: Record<string, string>;
+  requests: Record<string, string>;
+  instanceTypeOptions: string[];
+  labels: Record<string, string>;
+  taints: Taint[];
+  startupTaints: Taint[];
+  instanceId: string;
+  providerID: string;
+  createdAt: string;
+  pods: string[];
+}
+
+export interface ScenarioReport {
+  scenario: string;
+  seed: number;
+  startedAt: string;
+  until: string;
+  nodeClaims: ScenarioNodeClaim[];
+  existingNodes: { name: string; pods: string[] }[];
+  unschedulable: { pod: string; reason: string }[];
+  warnings: string[];
+  summary: { pods: number; scheduledPods: number; nodeClaims: number; costPerHour: number; lowerBoundPerHour: number };
+  timeline: TimelineEntry[];
+  costOverTime: CostSample[];
+  nodesOverTime: FleetSample[];
+  totals: Totals;
+  violations: Violations;
+  violationDetails: ViolationRecord[];
+}
+
+const round = (x: number): number => Math.round(x * 10_000) / 10_000;
+const sortKeys = (o: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+export async function buildScenarioReport(run: ScenarioRun): Promise<ScenarioReport> {
+  const { cloud, cluster, store } = run.world;
+  const claims = (await store.list()).filter((c) => c.state !== 'Terminated' && c.state !== 'Failed');
+  const bound = await cluster.listPods();
+  const pending = await cluster.listPendingPods();
+  const podsOn = new Map<string, string[]>();
+  for (const p of bound) {
+    const list = podsOn.get(p.spec.nodeName ?? '') ?? [];
+    list.push(`${p.metadata.namespace}/${p.metadata.name}`);
+    podsOn.set(p.spec.nodeName ?? '', list);
+  }
+  const nodeClaims: ScenarioNodeClaim[] = [];
+  for (const c of claims) {
+    const launch = c.instanceId ? cloud.launchOf(c.instanceId) : undefined;
+    if (!launch) continue;
+    const { instance, instanceType } = launch;
+    nodeClaims.push({
+      name: c.name,
+      state: c.state,
+      nodePool: c.nodePool,
+      nodeClass: c.nodeClass,
+      ...(c.nodeName ? { nodeName: c.nodeName } : {}),
+      instanceType: instance.instanceType,
+      capacityType: instance.capacityType,
+      zone: instance.zone,
+      arch: instanceType.info.arch,
+      pricePerHour: instance.pricePerHour,
+      capacity: formatResourceList(instanceType.capacity),
+      allocatable: formatResourceList(instanceType.allocatable),
+      requests: formatResourceList(c.requests),
+      instanceTypeOptions: c.instanceTypeOptions,
+      labels: sortKeys({
+        ...instanceType.labels,
+        ...c.labels,
+        [LabelNodePool]: c.nodePool,
+        [LabelInstanceType]: instance.instanceType,
+        [LabelZone]: instance.zone,
+        [LabelCapacityType]: instance.capacityType,
+        [LabelArch]: instanceType.info.arch,
+      }),
+      taints: c.taints,
+      startupTaints: c.startupTaints,
+      instanceId: instance.instanceId,
+      providerID: instance.providerID,
+      createdAt: c.createdAt,
+      pods: [...(c.nodeName ? (podsOn.get(c.nodeName) ?? []) : [])].sort(),
+    });
+  }
+  const claimed = new Set(claims.flatMap((c) => (c.nodeName ? [c.nodeName] : [])));
+  const existingNodes = (await cluster.listNodes())
+    .filter((n) => !claimed.has(n.metadata.name))
+    .map((n) => ({ name: n.metadata.name, pods: [...(podsOn.get(n.metadata.name) ?? [])].sort() }));
+  const lastReason = new Map<string, string>();
+  for (const e of cluster.events) {
+    if (e.reason === 'FailedScheduling') lastReason.set(`${e.involved.namespace}/${e.involved.name}`, e.message);
+  }
+  const unschedulable = pending.map((p) => {
+    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    return { pod: key, reason: lastReason.get(key) ?? 'pending: not yet placed when the scenario ended' };
+  });
+  return {
+    scenario: run.scenario,
+    seed: run.seed,
+    startedAt: run.startedAt,
+    until: run.until,
+    nodeClaims,
+    existingNodes,
+    unschedulable,
+    warnings: run.warnings,
+    summary: {
+      pods: bound.length + pending.length,
+      scheduledPods: bound.length,
+      nodeClaims: nodeClaims.length,
+      costPerHour: round(nodeClaims.reduce((s, c) => s + c.pricePerHour, 0)),
+      lowerBoundPerHour: round(run.finalLowerBoundPerHour),
+    },
+    timeline: run.timeline,
+    costOverTime: run.costOverTime,
+    nodesOverTime: run.fleetOverTime,
+    totals: run.totals,
+    violations: run.violations,
+    violationDetails: run.violationRecords,
+  };
+}

@@ -1,0 +1,412 @@
+// Runs a Scenario on the simulated cloud and cluster under a virtual clock, driving the control plane's real
+// use-cases as the Lambdas would be driven:
+// - pods turning pending start a forwarder batch (flushed after 1 s idle or 10 s), which runs `provision`;
+// - node registration and Ready start a node batch, which runs `reconcileNodes` (lifecycle and binding);
+// - every sweepEvery, the Sweep message goes through `handleControlMessage` with the disruption sweep wired in;
+// - termination runs as queued `terminateStep` messages with their delays; interruptions go to `handleInterruption`;
+// - garbage collection runs every 2 minutes.
+// kube-scheduler is played by binding pods the provisioner nominated to running nodes. Time jumps from one due
+// event to the next, so a day of simulated time takes seconds, and the same seed gives the same run.
+
+import { buildManifestSet } from '../../api/build';
+import { DEFAULT_NODEPOOL_NAME } from '../../api/default-nodepool';
+import type { EC2NodeClass, NodePool } from '../../api/karpenter';
+import type { PodDisruptionBudget } from '../../api/kube';
+import type { NodeClaim } from '../../api/nodeclaim';
+import { type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from '../../controllers/deps';
+import { handleControlMessage } from '../../controllers/dispatch';
+import { collectGarbage } from '../../controllers/gc';
+import { handleInterruption } from '../../controllers/interruption';
+import { reconcileNodes } from '../../controllers/lifecycle';
+import { provision } from '../../controllers/provision';
+import type { DisruptionOptions } from '../../disruption/types';
+import { ValidationError } from '../../errors';
+import { parseControlMessage } from '../../events';
+import type { SweepMessage } from '../../messages';
+import { connectCloudToCluster } from '../connect';
+import { MemoryNodeClaimStore } from '../memory-store';
+import { createRng } from '../rng';
+import { SimCloud } from '../sim-cloud';
+import { SimCluster } from '../sim-cluster';
+import type { SimulationEngine } from '../simulation';
+import { VirtualClock } from '../virtual-clock';
+import { ClusterActivity, nominatedNode } from './activity';
+import { DisruptionDriver, type SweepEngine } from './disruption-driver';
+import { LowerBoundTracker } from './lower-bound';
+import { mergePatch } from './merge-patch';
+import { ViolationObserver, type ViolationRecord, type Violations } from './observer';
+import { type CostSample, type FleetSample, Recorder, type TimelineEntry, type Totals } from './recorder';
+import { SimQueue } from './sim-queue';
+import type { Scenario, ScenarioStep, StepAction } from './types';
+import { WorkloadController } from './workloads';
+
+export const SCENARIO_START = '2026-01-05T00:00:00.000Z';
+const BATCH_IDLE_MS = 1_000;
+const BATCH_MAX_MS = 10_000;
+const NODE_BATCH_MS = 1_000;
+const GC_EVERY_MS = 2 * 60_000;
+const SPOT_WARNING_MS = 2 * 60_000;
+const MAX_SAMPLES = 480;
+const CLUSTER = 'sim';
+
+export interface ScenarioOptions {
+  seed?: number;
+  /** The disruption decisions; without one, no sweep disrupts anything (provisioning still runs). */
+  sweep?: SweepEngine;
+  disruptionOptions?: DisruptionOptions;
+  onProgress?: (message: string) => void;
+}
+
+export interface ScenarioRun {
+  scenario: string;
+  seed: number;
+  startedAt: string;
+  until: string;
+  timeline: TimelineEntry[];
+  costOverTime: CostSample[];
+  fleetOverTime: FleetSample[];
+  totals: Totals;
+  violations: Violations;
+  violationRecords: ViolationRecord[];
+  /** Disruption starts by offset ms, NodePool and reason. */
+  disruptionTimes: Recorder['disruptionTimes'];
+  warnings: string[];
+  /** Final state, for the §5 report. */
+  world: { clock: VirtualClock; cloud: SimCloud; cluster: SimCluster; store: MemoryNodeClaimStore };
+  finalLowerBoundPerHour: number;
+  commands: { started: number; dropped: number };
+}
+
+export async function runScenario(
+  scenario: Scenario,
+  engine: SimulationEngine,
+  options: ScenarioOptions = {},
+): Promise<ScenarioRun> {
+  const seed = options.seed ?? 1;
+  const progress = options.onProgress ?? (() => {});
+  const clock = new VirtualClock(SCENARIO_START);
+  const start = clock.now();
+  const end = start + scenario.until;
+  const cloud = new SimCloud({ clock, seed, cluster: CLUSTER, instanceTypes: (nc) => engine.instanceTypesFor(nc) });
+  const readyPart = Math.min(15_000, Math.round(scenario.nodeReadyAfter / 3));
+  const cluster = new SimCluster({
+    clock,
+    seed,
+    registrationDelayMs: scenario.nodeReadyAfter - readyPart,
+    readyDelayMs: readyPart,
+    replaceEvictedPods: true,
+  });
+  connectCloudToCluster(cloud, cluster);
+  const store = new MemoryNodeClaimStore({ cluster: CLUSTER, clock });
+  const queue = new SimQueue(clock);
+  const rng = createRng(seed ^ 0x5ce7a210);
+  const deps: ControlPlaneDeps = {
+    cluster: CLUSTER,
+    kube: cluster,
+    cloud,
+    store,
+    queue,
+    clock,
+    log: silentLog,
+    metric: noMetric,
+    config: controlPlaneConfig(),
+    solve: engine.solve,
+    random: () => rng.next(),
+  };
+
+  const warnings = [...scenario.warnings];
+  // PodDisruptionBudgets change only when a step applies manifests; the observer reads them synchronously.
+  let pdbs: PodDisruptionBudget[] = [];
+  const activity = new ClusterActivity(cluster, clock);
+  const recorder = new Recorder(start);
+  const batch = { first: undefined as number | undefined, last: undefined as number | undefined };
+  const notePending = (now: number): void => {
+    batch.first ??= now;
+    batch.last = now;
+  };
+  const workloads = new WorkloadController(cluster, () => notePending(clock.now()));
+  const sweepEngine = options.sweep;
+  const driver = sweepEngine ? new DisruptionDriver(deps, activity, sweepEngine, options.disruptionOptions) : undefined;
+  const observer = new ViolationObserver(activity, {
+    disrupting: () => driver?.disrupting ?? new Map(),
+    pods: () => cluster.allPods(),
+    pdbs: () => pdbs,
+    nodePools: () => cluster.listNodePools(),
+    claims: () => store.list(),
+    now: () => clock.now(),
+  });
+  const pendingStarts: Promise<void>[] = [];
+  driver?.onStart((nodes) => pendingStarts.push(observer.checkStart(nodes)));
+  const lowerBound = new LowerBoundTracker(engine.lowerBound, engine.instanceTypesFor);
+  const reclaims: { at: number; instanceId: string }[] = [];
+  let interruptions = 0;
+
+  const occurrences = expandSteps(scenario, start);
+  let nextOccurrence = 0;
+  let nextSweep = start + scenario.sweepEvery;
+  let nextGc = start + GC_EVERY_MS;
+  const sampleEvery = Math.max(scenario.sweepEvery, Math.ceil(scenario.until / MAX_SAMPLES / 1000) * 1000);
+  let nextSample = start;
+  let nodeBatchAt: number | undefined;
+  let lastLowerBound = 0;
+
+  const applyStep = async (step: ScenarioStep): Promise<void> => {
+    try {
+      await applyAction(step.action);
+    } catch (err) {
+      if (err instanceof ValidationError) throw err;
+      throw new ValidationError([
+        `${scenario.file}: ${step.path}: ${err instanceof Error ? err.message : String(err)}`,
+      ]);
+    }
+  };
+
+  const applyAction = async (action: StepAction): Promise<void> => {
+    const now = clock.now();
+    switch (action.type) {
+      case 'apply':
+        workloads.apply(action.set);
+        pdbs = await cluster.listPodDisruptionBudgets();
+        if ((await cluster.listNodePools()).length === 0) {
+          const fallback = engine.defaultNodePool();
+          cluster.upsert(fallback.nodeClass);
+          cluster.upsert(fallback.nodePool);
+          warnings.push(`no NodePool applied: using the embedded default NodePool "${DEFAULT_NODEPOOL_NAME}"`);
+        }
+        break;
+      case 'scale':
+        workloads.scale(action.target, action.replicas);
+        break;
+      case 'delete':
+        for (const t of action.targets) workloads.delete(t);
+        break;
+      case 'patch': {
+        const list: (NodePool | EC2NodeClass)[] =
+          action.target.kind === 'NodePool' ? await cluster.listNodePools() : await cluster.listNodeClasses();
+        const current = list.find((o) => o.metadata.name === action.target.name);
+        if (!current) throw new Error(`${action.target.kind} ${action.target.name} not found`);
+        const merged = mergePatch(current, action.mergePatch) as unknown as Record<string, unknown>;
+        const errors: string[] = [];
+        const { set } = buildManifestSet([{ file: `${scenario.file} patch`, doc: 1, raw: merged }], errors);
+        if (errors.length > 0) throw new ValidationError(errors);
+        const replaced = action.target.kind === 'NodePool' ? set.nodePools[0] : set.nodeClasses[0];
+        if (replaced) cluster.upsert(replaced);
+        break;
+      }
+      case 'interrupt': {
+        const claims = (await store.list({ states: ['Launched', 'Registered', 'Initialized'] })).filter((c) =>
+          action.nodeClaim
+            ? c.name === action.nodeClaim
+            : c.instanceType === action.instanceType &&
+              (!action.zone || c.zone === action.zone) &&
+              (!action.capacityType || c.capacityType === action.capacityType),
+        );
+        const ids = claims.flatMap((c) => (c.instanceId ? [c.instanceId] : []));
+        if (ids.length === 0) {
+          warnings.push(`${recorder.offset(now)}: interrupt matched no running NodeClaim`);
+          break;
+        }
+        const deadline = now + SPOT_WARNING_MS;
+        await handleInterruption(deps, {
+          kind: 'SpotInterruption',
+          instanceIds: ids,
+          deadline: new Date(deadline).toISOString(),
+          eventId: `sim-interruption-${++interruptions}`,
+          at: new Date(now).toISOString(),
+        });
+        for (const instanceId of ids) reclaims.push({ at: deadline, instanceId });
+        break;
+      }
+    }
+  };
+
+  /** kube-scheduler's part: pods the provisioner nominated to running nodes get bound there. */
+  const scheduleNominated = async (): Promise<void> => {
+    const bound = new Map<string, number>();
+    const nominated = new Map<string, number>();
+    const unschedulable: { pod: string; reason: string }[] = [];
+    for (const e of activity.newEvents()) {
+      if (e.reason === 'FailedScheduling') {
+        unschedulable.push({ pod: `${e.involved.namespace}/${e.involved.name}`, reason: e.message });
+        continue;
+      }
+      if (e.reason !== 'Nominated') continue;
+      const target = /on: (\S+)$/.exec(e.message)?.[1] ?? '?';
+      nominated.set(target, (nominated.get(target) ?? 0) + 1);
+      const node = nominatedNode(e.message);
+      if (!node || !e.involved.namespace) continue;
+      const outcome = await cluster.bindPod({ namespace: e.involved.namespace, name: e.involved.name }, node);
+      if (outcome === 'bound') bound.set(node, (bound.get(node) ?? 0) + 1);
+    }
+    const now = clock.now();
+    const claims = nominated.size || bound.size ? await store.list() : [];
+    const claimOfNode = (node: string): string => claims.find((c) => c.nodeName === node)?.name ?? node;
+    for (const [target, n] of nominated) {
+      const claim = target.startsWith('node/') ? claimOfNode(target.slice(5)) : target.replace(/^nodeclaim\//, '');
+      recorder.add(now, 'Nominated', claim, 'Provisioning', `${n} pod(s) nominated to ${target}`);
+    }
+    for (const [node, n] of bound)
+      recorder.add(now, 'Bound', claimOfNode(node), 'Scheduled', `${n} pod(s) bound to ${node}`);
+    if (unschedulable.length > 0) {
+      const first = unschedulable[0] as { pod: string; reason: string };
+      recorder.add(
+        now,
+        'Unschedulable',
+        '',
+        'FailedScheduling',
+        `${unschedulable.length} pod(s), e.g. ${first.pod}: ${first.reason}`,
+      );
+    }
+  };
+
+  const boundOnLifecycle = new Map<string, number>();
+  cluster.onChange((c) => {
+    if (c.type === 'pod-bound') boundOnLifecycle.set(c.node, (boundOnLifecycle.get(c.node) ?? 0) + 1);
+  });
+
+  progress(`scenario ${scenario.name}: ${occurrences.length} step(s) over ${recorder.offset(end)}`);
+  for (let sameInstant = 0; ; ) {
+    const now = clock.now();
+    boundOnLifecycle.clear();
+    while (nextOccurrence < occurrences.length && (occurrences[nextOccurrence] as Occurrence).at <= now) {
+      await applyStep((occurrences[nextOccurrence++] as Occurrence).step);
+    }
+    for (let i = reclaims.length - 1; i >= 0; i--) {
+      const r = reclaims[i] as { at: number; instanceId: string };
+      if (r.at > now) continue;
+      reclaims.splice(i, 1);
+      await cloud.delete(r.instanceId);
+    }
+    for (const body of queue.take()) await handleControlMessage(deps, parseControlMessage(body));
+    if (activity.takeNodeChanged()) nodeBatchAt ??= now + NODE_BATCH_MS;
+    if (nodeBatchAt !== undefined && nodeBatchAt <= now) {
+      nodeBatchAt = undefined;
+      await reconcileNodes(deps);
+    }
+    if (activity.takePending() > 0) notePending(now);
+    const flushAt = batchFlushAt(batch);
+    if (flushAt !== undefined && flushAt <= now) {
+      const triggeredAt = new Date(batch.last ?? now).toISOString();
+      batch.first = undefined;
+      batch.last = undefined;
+      await provision(deps, { trigger: 'PodsPending', triggeredAt });
+    }
+    await scheduleNominated();
+    if (driver) await driver.progress();
+    if (nextSweep <= now) {
+      nextSweep += scenario.sweepEvery;
+      const message: SweepMessage = { v: 1, cluster: CLUSTER, kind: 'Sweep', at: new Date(now).toISOString() };
+      await handleControlMessage(deps, message, driver ? { sweep: () => driver.sweep() } : {});
+      await scheduleNominated();
+    }
+    if (nextGc <= now) {
+      nextGc += GC_EVERY_MS;
+      await collectGarbage(deps);
+    }
+    await Promise.all(pendingStarts.splice(0));
+    const claims = await store.list();
+    recorder.observeClaims(now, claims, (n) => driver?.replacementOf.get(n));
+    for (const [node, n] of boundOnLifecycle) {
+      const claim = claims.find((c) => c.nodeName === node);
+      if (claim) recorder.add(now, 'Bound', claim.name, 'Nominated', `${n} pod(s) bound to ${node}`);
+    }
+    recorder.observePending(
+      now,
+      (await cluster.listPendingPods()).map((p) => p.metadata.uid ?? p.metadata.name),
+    );
+    const instances = await cloud.list();
+    if (nextSample <= now) {
+      nextSample += sampleEvery;
+      lastLowerBound = await lowerBound.compute(await lowerBoundInputs(cluster, claims));
+      recorder.sample(now, instances, lastLowerBound);
+    }
+
+    const next = Math.min(
+      occurrences[nextOccurrence]?.at ?? Number.POSITIVE_INFINITY,
+      clock.nextDue() ?? Number.POSITIVE_INFINITY,
+      queue.nextVisible() ?? Number.POSITIVE_INFINITY,
+      nodeBatchAt ?? (activity.nodeChanged ? now : Number.POSITIVE_INFINITY),
+      batchFlushAt(batch) ?? (activity.podsPending > 0 ? now : Number.POSITIVE_INFINITY),
+      driver?.nextDue() ?? Number.POSITIVE_INFINITY,
+      ...reclaims.map((r) => r.at),
+      nextSweep,
+      nextGc,
+      nextSample,
+    );
+    if (next <= now) {
+      // Work became due at this same instant (a message queued without delay): go round again, boundedly.
+      if (++sameInstant < 20) continue;
+    }
+    sameInstant = 0;
+    const target = Math.min(Math.max(next, now + 1), end);
+    recorder.accrue(target - now, instances);
+    if (now >= end) break;
+    clock.advanceTo(target);
+  }
+
+  const claims = await store.list();
+  recorder.observeClaims(clock.now(), claims, (n) => driver?.replacementOf.get(n));
+  progress(`scenario ${scenario.name}: done, ${recorder.timeline.length} timeline entries`);
+  return {
+    scenario: scenario.name,
+    seed,
+    startedAt: SCENARIO_START,
+    until: recorder.offset(end),
+    timeline: recorder.timeline,
+    costOverTime: recorder.costOverTime,
+    fleetOverTime: recorder.fleetOverTime,
+    totals: recorder.totals(clock.now(), activity.evictions),
+    violations: { ...observer.counts },
+    violationRecords: observer.records,
+    disruptionTimes: recorder.disruptionTimes,
+    warnings,
+    world: { clock, cloud, cluster, store },
+    finalLowerBoundPerHour: await lowerBound.compute(await lowerBoundInputs(cluster, claims)),
+    commands: { started: driver?.commandsStarted ?? 0, dropped: driver?.commandsDropped ?? 0 },
+  };
+}
+
+interface Occurrence {
+  at: number;
+  step: ScenarioStep;
+}
+
+const MAX_OCCURRENCES = 10_000;
+
+/** Each step at its time, repeating ones at every period up to the end; ties keep file order. */
+function expandSteps(scenario: Scenario, start: number): Occurrence[] {
+  const out: (Occurrence & { order: number })[] = [];
+  scenario.steps.forEach((step, order) => {
+    for (
+      let at = step.at;
+      at <= scenario.until && out.length < MAX_OCCURRENCES;
+      at += step.every ?? Number.POSITIVE_INFINITY
+    ) {
+      out.push({ at: start + at, step, order });
+      if (!step.every) break;
+    }
+  });
+  return out.sort((a, b) => a.at - b.at || a.order - b.order);
+}
+
+function batchFlushAt(batch: { first?: number | undefined; last?: number | undefined }): number | undefined {
+  if (batch.first === undefined || batch.last === undefined) return undefined;
+  return Math.min(batch.last + BATCH_IDLE_MS, batch.first + BATCH_MAX_MS);
+}
+
+async function lowerBoundInputs(cluster: SimCluster, claims: NodeClaim[]) {
+  const [nodes, nodePools, nodeClasses, daemonSets] = await Promise.all([
+    cluster.listNodes(),
+    cluster.listNodePools(),
+    cluster.listNodeClasses(),
+    cluster.listDaemonSets(),
+  ]);
+  return {
+    pods: cluster.allPods(),
+    nodeLabels: new Map(nodes.map((n) => [n.metadata.name, n.metadata.labels ?? {}])),
+    claims,
+    nodePools,
+    nodeClasses,
+    daemonSets,
+  };
+}

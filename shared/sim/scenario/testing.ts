@@ -1,0 +1,154 @@
+// Scenario builders for tests: a small on-demand NodePool over a handful of instance types (so solves are fast),
+// workloads by name and size, and a runner with the real disruption sweep. Not part of any bundle.
+
+import { buildManifestSet } from '../../api/build';
+import type { Deployment, PodDisruptionBudget } from '../../api/kube';
+import { emptyManifestSet, type ManifestSet } from '../../api/manifest-set';
+import { loadCatalog } from '../../catalog';
+import { ValidationError } from '../../errors';
+import { catalogEngine } from '../default-engine';
+import { disruptionSweep } from './default-sweep';
+import { runScenario, type ScenarioOptions, type ScenarioRun } from './runner';
+import type { Scenario, ScenarioStep, StepAction } from './types';
+
+const engine = catalogEngine(loadCatalog());
+
+export function manifests(...raw: Record<string, unknown>[]): ManifestSet {
+  const errors: string[] = [];
+  const { set } = buildManifestSet(
+    raw.map((r, i) => ({ file: 'test', doc: i + 1, raw: r })),
+    errors,
+  );
+  if (errors.length) throw new ValidationError(errors);
+  return set;
+}
+
+export interface PoolOptions {
+  name?: string;
+  types?: string[];
+  capacityTypes?: string[];
+  consolidateAfter?: string;
+  policy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+  budgets?: { nodes: string; reasons?: string[]; schedule?: string; duration?: string }[];
+  labels?: Record<string, string>;
+}
+
+export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: o.name ?? 'general' },
+    spec: {
+      template: {
+        ...(o.labels ? { metadata: { labels: o.labels } } : {}),
+        spec: {
+          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+          requirements: [
+            {
+              key: 'node.kubernetes.io/instance-type',
+              operator: 'In',
+              values: o.types ?? ['m5.large', 'm5.xlarge', 'm5.2xlarge', 'm5.4xlarge'],
+            },
+            { key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] },
+            { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1a'] },
+          ],
+          expireAfter: 'Never',
+        },
+      },
+      disruption: {
+        consolidationPolicy: o.policy ?? 'WhenEmptyOrUnderutilized',
+        consolidateAfter: o.consolidateAfter ?? '2m',
+        ...(o.budgets ? { budgets: o.budgets } : {}),
+      },
+    },
+  };
+}
+
+export const nodeClass = (): Record<string, unknown> => ({
+  apiVersion: 'karpenter.k8s.aws/v1',
+  kind: 'EC2NodeClass',
+  metadata: { name: 'default' },
+  spec: {
+    amiSelectorTerms: [{ alias: 'al2023@latest' }],
+    role: 'KarpenterNodeRole-test',
+    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'test' } }],
+    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'test' } }],
+  },
+});
+
+export function deployment(
+  name: string,
+  replicas: number,
+  o: { cpu?: string; memory?: string; annotations?: Record<string, string> } = {},
+): Record<string, unknown> {
+  const d: Deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name }, ...(o.annotations ? { annotations: o.annotations } : {}) },
+        spec: {
+          containers: [
+            { name: 'app', image: 'app', resources: { requests: { cpu: o.cpu ?? '500m', memory: o.memory ?? '1Gi' } } },
+          ],
+        },
+      },
+    },
+  } as Deployment;
+  return d as unknown as Record<string, unknown>;
+}
+
+export function pdb(
+  name: string,
+  app: string,
+  spec: { maxUnavailable?: number | string; minAvailable?: number | string },
+) {
+  const p: PodDisruptionBudget = {
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: 'default' },
+    spec: { ...spec, selector: { matchLabels: { app } } },
+  };
+  return { apiVersion: 'policy/v1', ...p } as unknown as Record<string, unknown>;
+}
+
+export const step = (at: number, action: StepAction, every?: number): ScenarioStep => ({
+  at,
+  ...(every ? { every } : {}),
+  path: `spec.steps[@${at}]`,
+  action,
+});
+
+export const apply = (...raw: Record<string, unknown>[]): StepAction => ({
+  type: 'apply',
+  set: raw.length ? manifests(...raw) : emptyManifestSet(),
+  sources: ['test'],
+});
+
+export const scale = (name: string, replicas: number): StepAction => ({
+  type: 'scale',
+  target: { kind: 'Deployment', namespace: 'default', name },
+  replicas,
+});
+
+export function scenario(until: number, steps: ScenarioStep[], o: Partial<Scenario> = {}): Scenario {
+  return {
+    file: 'test.yaml',
+    name: 'test',
+    nodeReadyAfter: 45_000,
+    sweepEvery: 60_000,
+    until,
+    steps,
+    warnings: [],
+    ...o,
+  };
+}
+
+export const MINUTE = 60_000;
+export const HOUR = 3_600_000;
+
+export function run(s: Scenario, options: ScenarioOptions = {}): Promise<ScenarioRun> {
+  return runScenario(s, engine, { seed: 1, sweep: disruptionSweep(), ...options });
+}
