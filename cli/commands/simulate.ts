@@ -9,26 +9,33 @@ import { renderSimulateTable } from '../format/simulate-table';
 import { EXIT_OK, EXIT_USAGE } from '../io';
 import { addCatalogOption, resolveCatalog } from './catalog-option';
 import type { CommandContext, RegisterCommand } from './index';
+import { runScenarioCommand } from './simulate-scenario';
 
 export interface SimulateOptions {
-  file: string[];
+  file?: string[];
+  scenario?: string;
   output: string;
   seed: string;
   catalog?: string;
+  decisionsOut?: string;
 }
 
 export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): Promise<void> {
-  if (opts.output !== 'table' && opts.output !== 'json') {
-    ctx.io.err(`--output: "${opts.output}" is not one of table, json`);
+  const usage = (message: string): void => {
+    ctx.io.err(message);
     ctx.result.code = EXIT_USAGE;
-    return;
-  }
+  };
+  const formats = opts.scenario ? ['table', 'json', 'html'] : ['table', 'json'];
+  if (!formats.includes(opts.output)) return usage(`--output: "${opts.output}" is not one of ${formats.join(', ')}`);
   const seed = Number(opts.seed);
-  if (!Number.isInteger(seed) || seed < 0) {
-    ctx.io.err(`--seed: "${opts.seed}" is not a non-negative integer`);
-    ctx.result.code = EXIT_USAGE;
-    return;
+  if (!Number.isInteger(seed) || seed < 0) return usage(`--seed: "${opts.seed}" is not a non-negative integer`);
+  if (opts.scenario && opts.file) return usage('give either --scenario or -f/--file, not both');
+  if (opts.scenario) {
+    const output = opts.output as 'table' | 'json' | 'html';
+    return runScenarioCommand(ctx, { ...opts, scenario: opts.scenario, output, seed });
   }
+  if (!opts.file) return usage("error: required option '-f, --file <path>' not specified (or --scenario FILE)");
+  if (opts.decisionsOut) return usage('--decisions-out needs --scenario');
   const set = await loadManifests(opts.file);
   const expanded = expandPods(set);
   const pods = expanded.pods;
@@ -62,10 +69,15 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 export const registerSimulate: RegisterCommand = (program: Command, ctx: CommandContext) => {
   const cmd = program
     .command('simulate')
-    .description('Plan NodeClaims for manifests (files or folders of YAML) and show what would launch and its cost')
-    .requiredOption('-f, --file <path>', 'a YAML file or a folder of them (repeatable)', collect)
-    .option('-o, --output <format>', 'table or json', 'table')
-    .option('--seed <n>', 'seed for the simulated cloud (instance ids)', '1');
+    .description(
+      'Plan NodeClaims for manifests (files or folders of YAML) and show what would launch and its cost, or run a ' +
+        'time-stepped scenario (--scenario FILE)',
+    )
+    .option('-f, --file <path>', 'a YAML file or a folder of them (repeatable)', collect)
+    .option('--scenario <file>', 'a Scenario (karpless.dev/v1alpha1) to run on a virtual clock')
+    .option('-o, --output <format>', 'table or json; html too with --scenario', 'table')
+    .option('--seed <n>', 'seed for the simulated cloud (instance ids)', '1')
+    .option('--decisions-out <file>', 'with --scenario: write every decision record as JSON (for karpless explain)');
   addCatalogOption(cmd);
   cmd.action(async (opts: SimulateOptions) => runSimulate(ctx, opts));
 };

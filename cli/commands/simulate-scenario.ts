@@ -1,0 +1,36 @@
+// `karpless simulate --scenario FILE`: runs a time-stepped scenario with the real control-plane use-cases and the
+// disruption sweep on the simulator, then prints a table, the JSON report or a self-contained HTML report, and can
+// write every decision record for `karpless explain`.
+import { writeFile } from 'node:fs/promises';
+import { catalogEngine } from '../../shared/sim/default-engine';
+import { buildScenarioReport, disruptionSweep, loadScenario, runScenario } from '../../shared/sim/scenario';
+import { renderScenarioHtml } from '../format/html/scenario-report';
+import { renderScenarioTable } from '../format/scenario-table';
+import { EXIT_OK } from '../io';
+import { resolveCatalog } from './catalog-option';
+import type { CommandContext } from './index';
+
+export interface ScenarioCommandOptions {
+  scenario: string;
+  output: 'table' | 'json' | 'html';
+  seed: number;
+  catalog?: string;
+  decisionsOut?: string;
+}
+
+export async function runScenarioCommand(ctx: CommandContext, opts: ScenarioCommandOptions): Promise<void> {
+  const scenario = await loadScenario(opts.scenario);
+  const engine = catalogEngine(resolveCatalog(opts));
+  const run = await runScenario(scenario, engine, { seed: opts.seed, sweep: disruptionSweep() });
+  const report = await buildScenarioReport(run);
+  if (opts.decisionsOut) {
+    const decisions = run.world.store.allDecisions();
+    await writeFile(opts.decisionsOut, `${JSON.stringify(decisions, null, 2)}\n`);
+    ctx.io.err(`wrote ${decisions.length} decision record(s) to ${opts.decisionsOut}`);
+  }
+  for (const w of report.warnings) ctx.io.err(`warning: ${w}`);
+  if (opts.output === 'json') ctx.io.out(JSON.stringify(report, null, 2));
+  else if (opts.output === 'html') ctx.io.out(renderScenarioHtml(report));
+  else ctx.io.out(renderScenarioTable(report));
+  ctx.result.code = EXIT_OK;
+}
