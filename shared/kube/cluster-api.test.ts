@@ -120,6 +120,25 @@ describe('reads', () => {
     expect(calls[1]?.query.get('continue')).toBeTruthy();
   });
 
+  it('restarts a list whose continue token expired (410 Gone)', async () => {
+    for (const name of ['a', 'b', 'c']) api.put('nodes', node(name));
+    let expired = false;
+    api.override((r) => {
+      if (r.query.has('continue') && !expired) {
+        expired = true;
+        return { status: 410, body: kubeStatus(410, 'Expired', 'The provided continue parameter is too old') };
+      }
+      return undefined;
+    });
+    expect((await cluster.listNodes()).map((n) => n.metadata.name)).toEqual(['a', 'b', 'c']);
+    expect(api.requestsTo('GET', '/api/v1/nodes').map((r) => r.query.has('continue'))).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
+  });
+
   it('trims pods to the fields the engine reads', async () => {
     api.put('pods', pod('a'));
     const [p] = await cluster.listPendingPods();

@@ -47,6 +47,7 @@ const TERMINAL_PHASES = 'status.phase!=Succeeded,status.phase!=Failed';
 /** Cluster-scoped objects have no namespace; their events live in `default`, as kubectl describe expects. */
 const CLUSTER_EVENT_NAMESPACE = 'default';
 const CONFLICT_RETRIES = 3;
+const LIST_RESTARTS = 3;
 
 export interface KubeClusterApiOptions {
   pageSize?: number;
@@ -296,9 +297,16 @@ export class KubeClusterApi implements ClusterApi {
     trim: (item: unknown) => T,
     keep?: (item: T) => boolean,
   ): Promise<T[]> {
-    return this.call(action, () =>
-      listAllPages((token) => fetch(this.options(), token) as Promise<RawPage>, trim, keep),
-    );
+    return this.call(action, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await listAllPages((token) => fetch(this.options(), token) as Promise<RawPage>, trim, keep);
+        } catch (err) {
+          // 410 Gone: the continue token outlived etcd compaction mid-list. The only remedy is a fresh list.
+          if (statusOf(err) !== 410 || attempt >= LIST_RESTARTS) throw err;
+        }
+      }
+    });
   }
 
   private listCustom<T>(group: string, version: string, plural: string): Promise<T[]> {
