@@ -50,6 +50,9 @@ export interface ClusterViewOptions {
   /** Claims (by claim or node name) to treat as going away although not yet Draining: their pods are re-placed.
    * Disruption uses this to launch replacements before it drains anything. */
   leaving?: ReadonlySet<string>;
+  /** How long after a claim initialized its still-pending nominated pods stay reserved there. After that they are
+   * planned again: kube-scheduler (or the binder) had its chance, and a reservation must never strand a pod. */
+  nominationTtlMs?: number;
 }
 
 export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions = {}): ClusterView {
@@ -80,9 +83,17 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
   // Pods nominated to a claim that is still coming (or already serving) are placed there.
   const held = new Map<string, NodeClaim>();
   const heldPods = new Map<string, Pod[]>();
+  const expired = (c: NodeClaim): boolean => {
+    const at = c.state === 'Initialized' ? c.stateTimes.Initialized : undefined;
+    return !!at && options.nominationTtlMs !== undefined && s.now - Date.parse(at) > options.nominationTtlMs;
+  };
   for (const c of s.claims) {
     if (leaving(c)) continue;
     const pods: Pod[] = [];
+    if (expired(c)) {
+      heldPods.set(c.name, pods);
+      continue;
+    }
     for (const ref of c.nominatedPods) {
       const pod = resolveRef(pendingIndex, ref) ?? resolveRef(displacedIndex, ref);
       if (!pod || held.has(refKey(ref))) continue;

@@ -37,6 +37,9 @@ export interface ControlPlaneConfig {
   orphanGraceMs: number;
   /** Bind nominated pods once their node is initialized (off: leave binding to kube-scheduler). */
   bindPods: boolean;
+  /** Pending pods nominated to an initialized claim stay reserved there this long after it initialized, then are
+   * planned again, so a nomination kube-scheduler disagrees with never strands a pod. */
+  nominationTtlMs: number;
   rebalance: RebalancePolicy;
   /** Termination: how long to wait between drain steps, and at most how many evictions one step issues. */
   drainRequeueSeconds: number;
@@ -52,6 +55,7 @@ export const DEFAULT_CONFIG: ControlPlaneConfig = {
   pendingRelaunchAfterMs: 30_000,
   orphanGraceMs: 30_000,
   bindPods: true,
+  nominationTtlMs: 60_000,
   rebalance: 'record',
   drainRequeueSeconds: 5,
   drainBlockedRequeueSeconds: 15,

@@ -96,6 +96,22 @@ describe('reconcileNodes', () => {
     expect(instances[0]?.instanceId).not.toBe(claim?.instanceId);
   });
 
+  it('releases pods nominated to an initialized node once the nomination expires, when nobody binds them', async () => {
+    const t = createTestbed({ config: { bindPods: false } });
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    t.clock.advance(46_000);
+    await reconcileNodes(t.deps);
+    await reconcileNodes(t.deps);
+    // Held while the nomination is fresh: nothing new is planned.
+    expect((await provision(t.deps)).nominated).toBe(0);
+    t.clock.advance(t.deps.config.nominationTtlMs + 1);
+    // Expired: the pod is planned again (onto the same node, which still has room) rather than stranded.
+    const again = await provision(t.deps);
+    expect(again.created).toEqual([]);
+    expect(again.nominated).toBe(1);
+  });
+
   it('treats a bind conflict as fine', async () => {
     const t = createTestbed();
     t.cluster.addPod(makePod('web-0'));

@@ -58,7 +58,10 @@ const LAUNCH_CONCURRENCY = 8;
 export async function provision(deps: ControlPlaneDeps, options: ProvisionOptions = {}): Promise<ProvisionResult> {
   const started = deps.clock.now();
   const snapshot = await readSnapshot(deps);
-  const view = buildClusterView(snapshot, options.replacing ? { leaving: new Set(options.replacing) } : {});
+  const view = buildClusterView(snapshot, {
+    nominationTtlMs: deps.config.nominationTtlMs,
+    ...(options.replacing ? { leaving: new Set(options.replacing) } : {}),
+  });
   const result: ProvisionResult = {
     created: [],
     launched: [],
