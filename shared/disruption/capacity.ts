@@ -52,6 +52,7 @@ export class CapacityModel {
   private readonly free: Float64Array[];
   private readonly vectors = new WeakMap<Pod, Float64Array>();
   private readonly compat = new Map<string, Int8Array>();
+  private readonly rows = new WeakMap<Pod, Int8Array>();
   /** Nodes that take no pods: going away, disrupting, or drifted/expired (moving pods there is churn). */
   readonly closed: Uint8Array;
   /** Nodes that took pods this sweep; they are no longer consolidation candidates. */
@@ -110,13 +111,21 @@ export class CapacityModel {
     return v;
   }
 
-  private admitted(pod: Pod, node: number): boolean {
+  private compatRow(pod: Pod): Int8Array {
+    let row = this.rows.get(pod);
+    if (row) return row;
     const key = podConstraintKey(pod);
-    let row = this.compat.get(key);
+    row = this.compat.get(key);
     if (!row) {
       row = new Int8Array(this.nodes.length).fill(-1);
       this.compat.set(key, row);
     }
+    this.rows.set(pod, row);
+    return row;
+  }
+
+  private admitted(pod: Pod, node: number): boolean {
+    const row = this.compatRow(pod);
     let v = row[node] as number;
     if (v < 0) {
       v = admits(this.nodes[node] as DisruptionNode, pod) ? 1 : 0;

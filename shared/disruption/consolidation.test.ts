@@ -117,7 +117,13 @@ describe('consolidation: blockers and budgets', () => {
     const moved = plan.commands.flatMap((c) => c.candidates.map((x) => x.name));
     expect(moved).toHaveLength(1);
     expect(['a', 'b']).toContain(moved[0]);
-    expect(plan.rejected.some((r) => /PodDisruptionBudget default\/db allows 0/.test(r.blockers[0] ?? ''))).toBe(true);
+    expect(
+      plan.rejected.some((r) =>
+        /PodDisruptionBudget default\/db allows 0 more disruption\(s\), the command would evict 1/.test(
+          r.blockers[0] ?? '',
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('waits for consolidateAfter and leaves WhenEmpty pools alone', () => {
@@ -218,5 +224,55 @@ describe('anti-churn', () => {
     expect(plan.rejected[0]?.blockers[0]).toMatch(/backing off: 3 replacing consolidations/);
     const old = { default: (history.default ?? []).map((e) => ({ ...e, at: e.at - 2 * HOUR })) };
     expect(planDisruption(disruptionInput([oversized], { nodePools: [p], history: old })).commands).toHaveLength(1);
+  });
+});
+
+describe('consolidation: constrained pods', () => {
+  it('asks the solver when pods depend on other pods: anti-affinity keeps a pod off its peer node', () => {
+    const p = pool();
+    const spread = (n: string) => {
+      const pod = boundPod(n, '500m', '512Mi', { labels: { app: 'x' } });
+      pod.spec.affinity = {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'x' } } },
+          ],
+        },
+      };
+      return pod;
+    };
+    const a = node('a', { pool: p, type: 'm5.xlarge', pods: [spread('a')] });
+    const b = node('b', {
+      pool: p,
+      type: 'm5.2xlarge',
+      pods: [spread('b')],
+      annotations: { 'karpenter.sh/do-not-disrupt': 'true' },
+    });
+    const plan = planDisruption(disruptionInput([a, b], { nodePools: [p] }));
+    const cmd = only(plan.commands);
+    expect(names(cmd)).toEqual(['a']);
+    expect(cmd.moves).toEqual({});
+    expect(cmd.replacements).toHaveLength(1);
+    expect(plan.stats.solverCalls).toBe(1);
+  });
+
+  it('bounds the full solves per sweep', () => {
+    const p = pool();
+    const zoned = (n: string) => {
+      const pod = boundPod(n, '500m', '512Mi', { labels: { app: 'z' } });
+      pod.spec.topologySpreadConstraints = [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { app: 'z' } },
+        },
+      ];
+      return pod;
+    };
+    const nodes = ['a', 'b', 'c'].map((n) => node(n, { pool: p, type: 'm5.2xlarge', pods: [zoned(n)] }));
+    const plan = planDisruption(disruptionInput(nodes, { nodePools: [p], options: { maxSolverChecks: 1 } }));
+    expect(plan.stats.solverCalls).toBe(1);
+    expect(plan.rejected.some((r) => /solver checks for this sweep used up/.test(r.blockers[0] ?? ''))).toBe(true);
   });
 });

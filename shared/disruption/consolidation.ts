@@ -1,15 +1,18 @@
 // Consolidation of underutilized nodes, after emptiness, drift and expiration:
 // 1. multi-node delete: walk candidates cheapest-to-disrupt first and keep every node whose pods fit on the nodes
-//    that stay (no candidate limit: the capacity model makes each check a scan);
-// 2. multi-node merge: the largest prefix (binary search, up to maxMergeCandidates) that fewer, cheaper new nodes
-//    can hold, then a bounded local search that tries adding the next candidates one by one;
-// 3. single-node: delete, or replace with one strictly cheaper node (spot-to-spot needs 15 cheaper types).
+//    that stay (no candidate limit: the capacity model makes each check a scan, no solve);
+// 2. batch replace/merge: every remaining candidate's leftover pods solved together as per-node bundles (one
+//    solve); each group of nodes that shares new nodes becomes a command if it saves enough;
+// 3. merge search among the rest: the largest prefix (binary search, up to maxMergeCandidates) that fewer, cheaper
+//    new nodes can hold, then a bounded local search adding later candidates one at a time;
+// 4. candidates with constrained pods (topology, pod affinity, volumes, host ports): one full solve each, bounded.
 import type { PlannedNodeClaim } from '../scheduling/types';
+import { batchRelocate, type Component } from './batch';
 import type { NodeFacts } from './candidate';
 import type { FitResult } from './capacity';
 import { budgetBlocker, consolidationBlocker } from './forced';
 import { podRequests } from './pods';
-import { narrowOptions, optionPrice, type Relocation, relocate, SingleNodeBound, sumRequests } from './relocate';
+import { narrowOptions, optionPrice, relocate, SingleNodeBound, sumRequests } from './relocate';
 import { round, type Sweep } from './sweep';
 
 function backingOff(sw: Sweep, pool: string): string | undefined {
@@ -36,20 +39,52 @@ function eligible(sw: Sweep): NodeFacts[] {
   return out.sort((a, b) => a.disruptionCost - b.disruptionCost || b.price - a.price || a.name.localeCompare(b.name));
 }
 
+const open = (sw: Sweep) => (f: NodeFacts) => !sw.taken.has(f.idx) && !sw.model.receivers[f.idx];
+
 export function consolidate(sw: Sweep, solverChecks: { left: number }): void {
   const candidates = eligible(sw);
   if (candidates.length === 0) return;
-  const deleted = multiNodeDelete(sw, candidates);
-  const left = candidates.filter((f) => !sw.taken.has(f.idx) && !sw.model.receivers[f.idx] && !deleted.has(f.idx));
-  multiNodeMerge(sw, left);
-  singleNode(
-    sw,
-    left.filter((f) => !sw.taken.has(f.idx) && !sw.model.receivers[f.idx]),
-    solverChecks,
-  );
+  multiNodeDelete(sw, candidates);
+  const rest = batchReplace(sw, candidates.filter(open(sw)));
+  mergeSearch(sw, rest.filter(open(sw)));
+  for (const f of candidates.filter((c) => c.constrained && open(sw)(c))) single(sw, f, solverChecks);
+  for (const f of candidates) {
+    if (!sw.taken.has(f.idx) && sw.model.receivers[f.idx] && !sw.rejected.has(f.idx)) {
+      sw.reject(f.idx, 'takes pods from nodes consolidated in this sweep');
+    }
+  }
 }
 
-function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): Set<number> {
+/** Candidates within the Underutilized budget and the PDBs' allowances together, in order; the rest are
+ * rejected with what stopped them. */
+function selectBatch(sw: Sweep, list: NodeFacts[]): NodeFacts[] {
+  const used = new Map<string, number>();
+  const out: NodeFacts[] = [];
+  for (const f of list) {
+    if (out.length >= sw.settings.maxBatchCandidates) {
+      sw.reject(f.idx, `consolidation batch full (${sw.settings.maxBatchCandidates} candidates); next sweep`);
+      continue;
+    }
+    const count = used.get(f.poolName) ?? 0;
+    if (sw.budgetLeft(f.poolName, 'Underutilized') - count <= 0) {
+      sw.reject(f.idx, budgetBlocker(sw, f, 'Underutilized'));
+      continue;
+    }
+    const pdb = sw.pdbs.check(f.pods)[0];
+    if (pdb) {
+      sw.reject(f.idx, pdb);
+      continue;
+    }
+    sw.pdbs.spend(f.pods);
+    used.set(f.poolName, count + 1);
+    out.push(f);
+  }
+  // Spent tentatively to keep the batch within the PDBs together; the accepted commands spend for real.
+  for (const f of out) sw.pdbs.refund(f.pods);
+  return out;
+}
+
+function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
   const chain: NodeFacts[] = [];
   const members = new Set<number>();
   const fit: FitResult = { placements: [], leftovers: [] };
@@ -59,7 +94,7 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): Set<number> {
     if (f.constrained || receivers.has(f.idx)) continue;
     const count = used.get(f.poolName) ?? 0;
     if (sw.budgetLeft(f.poolName, 'Underutilized') - count <= 0) continue;
-    if (sw.pdbs.check([...chain.flatMap((c) => c.pods), ...f.pods]).length) continue;
+    if (sw.pdbs.check(f.pods).length) continue;
     members.add(f.idx);
     const r = sw.model.fit(f.pods, members, true);
     if (r.leftovers.length) {
@@ -71,48 +106,120 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): Set<number> {
     for (const p of r.placements) receivers.add(p.node);
     fit.placements.push(...r.placements);
     chain.push(f);
+    sw.pdbs.spend(f.pods);
     used.set(f.poolName, count + 1);
   }
-  if (chain.length) {
-    sw.addCommand('Underutilized', chain, fit, [], { method: 'delete', considered: candidates.length });
-  }
-  return members;
+  for (const f of chain) sw.pdbs.refund(f.pods);
+  if (chain.length) sw.addCommand('Underutilized', chain, fit, [], { method: 'delete', considered: candidates.length });
 }
 
-interface MergeTrial {
-  members: NodeFacts[];
-  relocation: Relocation;
-  saving: number;
+/** Why a component should not go, or undefined. */
+function verdict(sw: Sweep, c: Component): string | undefined {
+  if (c.failure) return c.failure;
+  if (c.replacements.length === 0) return undefined;
+  const oldPrice = c.members.reduce((s, m) => s + m.price, 0);
+  const newPrice = c.replacements.reduce((s, r) => s + r.cheapest.price, 0);
+  const what = c.replacements.map((r) => r.cheapest.instanceType).join(' + ');
+  const of = c.members.length > 1 ? ` for ${c.members.length} nodes` : '';
+  if (!(newPrice < oldPrice)) {
+    return `no cheaper replacement: best is ${what} at $${round(newPrice)}/h vs $${round(oldPrice)}/h${of}`;
+  }
+  if (newPrice > oldPrice * (1 - sw.settings.minSavingFraction)) {
+    return `replacement ${what} at $${round(newPrice)}/h saves less than ${sw.settings.minSavingFraction * 100}% of $${round(oldPrice)}/h${of}`;
+  }
+  const single = c.members.length === 1 ? c.members[0] : undefined;
+  const capacity = single && (single.n.node.capacityType ?? single.n.claim.capacityType);
+  if (single && capacity === 'spot') {
+    for (const claim of c.replacements) {
+      if (claim.cheapest.capacityType !== 'spot') continue;
+      const cheaper = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < single.price).length;
+      if (cheaper < sw.settings.spotToSpotMinTypes) {
+        return `spot-to-spot replacement needs at least ${sw.settings.spotToSpotMinTypes} cheaper instance types, found ${cheaper}`;
+      }
+    }
+  }
+  for (const m of c.members) {
+    const backOff = backingOff(sw, m.poolName);
+    if (backOff) return backOff;
+  }
+  return undefined;
 }
 
-function multiNodeMerge(sw: Sweep, left: NodeFacts[]): void {
-  const minSaving = sw.settings.minSavingFraction;
-  const used = new Map<string, number>();
-  const pool: NodeFacts[] = [];
-  for (const f of left) {
-    if (pool.length >= sw.settings.maxMergeCandidates) break;
-    if (f.constrained || backingOff(sw, f.poolName)) continue;
-    const count = used.get(f.poolName) ?? 0;
-    if (sw.budgetLeft(f.poolName, 'Underutilized') - count <= 0) continue;
-    used.set(f.poolName, count + 1);
-    pool.push(f);
-  }
-  if (pool.length < 2) return;
+/** Spot-to-spot keeps only spot options cheaper than the node, so the fleet cannot pick a dearer one. */
+function spotNarrowed(c: Component, claim: PlannedNodeClaim): PlannedNodeClaim {
+  const single = c.members.length === 1 ? c.members[0] : undefined;
+  const capacity = single && (single.n.node.capacityType ?? single.n.claim.capacityType);
+  if (!single || capacity !== 'spot' || claim.cheapest.capacityType !== 'spot') return claim;
+  const options = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < single.price);
+  return options.length ? { ...claim, instanceTypeOptions: options } : claim;
+}
+
+function accept(sw: Sweep, c: Component, considered: number): void {
+  const ms = sw.settings.minSavingFraction;
+  const method = c.replacements.length === 0 ? 'delete' : c.members.length > 1 ? 'merge' : 'replace';
+  sw.addCommand(
+    'Underutilized',
+    c.members,
+    c.fit,
+    c.replacements.map((r) => narrowOptions(spotNarrowed(c, r), ms)),
+    { method, considered },
+  );
+}
+
+/** One solve for every remaining candidate; returns the candidates left alone. */
+function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
   const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
-  const trial = (members: NodeFacts[]): MergeTrial | undefined => {
+  const batch = selectBatch(
+    sw,
+    left.filter((f) => !f.constrained),
+  );
+  if (batch.length === 0) return [];
+  const rejected: NodeFacts[] = [];
+  const components = batchRelocate(sw, batch, 'consolidation');
+  for (const c of components) {
+    const why = verdict(sw, c);
+    if (!why) {
+      accept(sw, c, batch.length);
+      continue;
+    }
+    sw.model.rollback(c.fit);
+    for (const m of c.members) {
+      // The single-node view is the clearest explanation when even one new node would not be cheaper.
+      const alone = bound.price(sumRequests(m.pods, podRequests));
+      sw.reject(
+        m.idx,
+        alone > m.price * (1 - sw.settings.minSavingFraction) && c.members.length === 1 && !c.failure
+          ? `no cheaper node holds its pods and they do not fit on the other nodes (price $${m.price}/h, cheapest holder $${alone}/h)`
+          : why,
+      );
+      rejected.push(m);
+    }
+  }
+  return rejected;
+}
+
+function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
+  const pool = left.filter((f) => !backingOff(sw, f.poolName)).slice(0, sw.settings.maxMergeCandidates);
+  if (pool.length < 2) return;
+  const ms = sw.settings.minSavingFraction;
+  const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
+  let solves = sw.settings.mergeSearchBudget;
+  const trial = (members: NodeFacts[]): { members: NodeFacts[]; saving: number } | undefined => {
     const price = members.reduce((s, m) => s + m.price, 0);
     const pods = members.flatMap((m) => m.pods);
     if (sw.pdbs.check(pods).length) return undefined;
-    // A lower bound first: the pods' cpu and memory at the cheapest rate any type offers.
-    if (bound.lowerBound(sumRequests(pods, podRequests)) >= price * (1 - minSaving)) return undefined;
-    const r = relocate(sw, members, { left: 0 });
-    if ('blocker' in r) return undefined;
-    const newPrice = r.replacements.reduce((s, c) => s + c.cheapest.price, 0);
-    sw.model.rollback(r.fit);
-    if (r.replacements.length >= members.length || newPrice > price * (1 - minSaving)) return undefined;
-    return { members, relocation: r, saving: price - newPrice };
+    // The pods' cpu and memory at the cheapest rate any type offers already cost too much: no solve needed.
+    if (bound.lowerBound(sumRequests(pods, podRequests)) > price * (1 - ms)) return undefined;
+    if (solves-- <= 0) return undefined;
+    const comps = batchRelocate(sw, members, 'merge');
+    for (const c of comps) sw.model.rollback(c.fit);
+    if (comps.some((c) => c.failure)) return undefined;
+    const replacements = comps.reduce((s, c) => s + c.replacements.length, 0);
+    const newPrice = comps.reduce((s, c) => s + c.replacements.reduce((t, r) => t + r.cheapest.price, 0), 0);
+    if (replacements >= members.length || newPrice > price * (1 - ms)) return undefined;
+    return { members, saving: price - newPrice };
   };
-  let best: MergeTrial | undefined;
+  let best: { members: NodeFacts[]; saving: number } | undefined;
   let lo = 2;
   let hi = pool.length;
   while (lo <= hi) {
@@ -123,101 +230,34 @@ function multiNodeMerge(sw: Sweep, left: NodeFacts[]): void {
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  // Local search beyond the prefix: add later candidates one at a time while the saving grows.
-  let budget = sw.settings.mergeSearchBudget;
-  const start = best ? best.members.length : 0;
-  for (let i = start; i < pool.length && budget > 0 && best; i++) {
-    budget--;
+  for (let i = best ? best.members.length : pool.length; i < pool.length && best && solves > 0; i++) {
     const t = trial([...best.members, pool[i] as NodeFacts]);
     if (t && t.saving > best.saving) best = t;
   }
   if (!best) return;
-  const again = relocate(sw, best.members, { left: 0 });
-  if ('blocker' in again) return;
-  sw.addCommand(
-    'Underutilized',
-    best.members,
-    again.fit,
-    again.replacements.map((c) => narrowOptions(c, minSaving)),
-    { method: 'merge', considered: pool.length },
-  );
+  const comps = batchRelocate(sw, best.members, 'merge');
+  const members = comps.flatMap((c) => c.members);
+  const fit: FitResult = { placements: comps.flatMap((c) => c.fit.placements), leftovers: [] };
+  const replacements = comps.flatMap((c) => c.replacements.map((r) => narrowOptions(r, ms)));
+  sw.addCommand('Underutilized', members, fit, replacements, { method: 'merge', considered: pool.length });
 }
 
-function singleNode(sw: Sweep, left: NodeFacts[], solverChecks: { left: number }): void {
-  const minSaving = sw.settings.minSavingFraction;
-  const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
-  for (const f of left) {
-    if (sw.taken.has(f.idx) || sw.model.receivers[f.idx]) continue;
-    if (sw.budgetLeft(f.poolName, 'Underutilized') <= 0) {
-      sw.reject(f.idx, budgetBlocker(sw, f, 'Underutilized'));
-      continue;
-    }
-    const pdb = sw.pdbs.check(f.pods)[0];
-    if (pdb) {
-      sw.reject(f.idx, pdb);
-      continue;
-    }
-    // Cheap rejection before any solve: even the cheapest single type that holds all its pods saves too little.
-    if (!f.constrained && bound.price(sumRequests(f.pods, podRequests)) > f.price * (1 - minSaving)) {
-      const fit = sw.model.fit(f.pods, new Set([f.idx]), true);
-      if (fit.leftovers.length) {
-        sw.model.rollback(fit);
-        sw.reject(f.idx, `no cheaper node holds its pods and they do not fit on the other nodes (price $${f.price}/h)`);
-        continue;
-      }
-      sw.addCommand('Underutilized', [f], fit, [], { method: 'delete', considered: left.length });
-      continue;
-    }
-    const r = relocate(sw, [f], solverChecks);
-    if ('blocker' in r) {
-      sw.reject(f.idx, r.blocker);
-      continue;
-    }
-    const verdict = replacementVerdict(sw, f, r.replacements);
-    if (verdict) {
-      sw.model.rollback(r.fit);
-      sw.reject(f.idx, verdict);
-      continue;
-    }
-    const backOff = r.replacements.length ? backingOff(sw, f.poolName) : undefined;
-    if (backOff) {
-      sw.model.rollback(r.fit);
-      sw.reject(f.idx, backOff);
-      continue;
-    }
-    const replacements = r.replacements.map((c) => narrowOptions(spotNarrowed(sw, f, c), minSaving));
-    sw.addCommand('Underutilized', [f], r.fit, replacements, {
-      method: replacements.length ? 'replace' : 'delete',
-      considered: left.length,
-    });
+function single(sw: Sweep, f: NodeFacts, solverChecks: { left: number }): void {
+  if (sw.budgetLeft(f.poolName, 'Underutilized') <= 0) {
+    sw.reject(f.idx, budgetBlocker(sw, f, 'Underutilized'));
+    return;
   }
-}
-
-/** Why the replacement is not worth it, or undefined. */
-function replacementVerdict(sw: Sweep, f: NodeFacts, replacements: PlannedNodeClaim[]): string | undefined {
-  if (replacements.length === 0) return undefined;
-  // Several smaller nodes may replace one when together they cost less: the solver found that packing cheaper.
-  const price = replacements.reduce((s, c) => s + c.cheapest.price, 0);
-  const what = replacements.map((c) => c.cheapest.instanceType).join(' + ');
-  if (!(price < f.price)) return `no cheaper replacement: best is ${what} at $${round(price)}/h vs $${f.price}/h`;
-  if (price > f.price * (1 - sw.settings.minSavingFraction)) {
-    return `replacement ${what} at $${round(price)}/h saves less than ${sw.settings.minSavingFraction * 100}% of $${f.price}/h`;
+  const r = relocate(sw, [f], solverChecks);
+  if ('blocker' in r) {
+    sw.reject(f.idx, r.blocker);
+    return;
   }
-  const capacity = f.n.node.capacityType ?? f.n.claim.capacityType;
-  for (const claim of replacements) {
-    if (capacity !== 'spot' || claim.cheapest.capacityType !== 'spot') continue;
-    const cheaper = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < f.price).length;
-    if (cheaper < sw.settings.spotToSpotMinTypes) {
-      return `spot-to-spot replacement needs at least ${sw.settings.spotToSpotMinTypes} cheaper instance types, found ${cheaper}`;
-    }
+  const c: Component = { members: [f], fit: r.fit, replacements: r.replacements };
+  const why = verdict(sw, c);
+  if (why) {
+    sw.model.rollback(r.fit);
+    sw.reject(f.idx, why);
+    return;
   }
-  return undefined;
-}
-
-/** Spot-to-spot keeps only spot options cheaper than the node, so the fleet cannot pick a dearer one. */
-function spotNarrowed(_sw: Sweep, f: NodeFacts, claim: PlannedNodeClaim): PlannedNodeClaim {
-  const capacity = f.n.node.capacityType ?? f.n.claim.capacityType;
-  if (capacity !== 'spot' || claim.cheapest.capacityType !== 'spot') return claim;
-  const options = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < f.price);
-  return options.length ? { ...claim, instanceTypeOptions: options } : claim;
+  accept(sw, c, 1);
 }

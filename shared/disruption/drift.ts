@@ -6,13 +6,31 @@ import { WellKnownLabels } from '../api/labels';
 import { specHash } from '../controllers/hash';
 import type { DisruptionNode } from './types';
 
-/** The NodePool hash the disruption engine compares: the template without its requirements. */
-export function nodePoolTemplateHash(pool: NodePool): string {
-  const { requirements: _r, ...spec } = pool.spec.template.spec;
-  return specHash({ ...pool.spec.template, spec });
+const memo = new WeakMap<object, string>();
+
+function cached(key: object, compute: () => string): string {
+  let h = memo.get(key);
+  if (h === undefined) {
+    h = compute();
+    memo.set(key, h);
+  }
+  return h;
 }
 
-export const nodeClassHash = (nodeClass: EC2NodeClass): string => specHash(nodeClass.spec);
+/** The NodePool hash the disruption engine compares: the template without its requirements. Objects are treated
+ * as immutable within a sweep, so hashes are cached per object. */
+export function nodePoolTemplateHash(pool: NodePool): string {
+  return cached(pool.spec.template, () => {
+    const { requirements: _r, ...spec } = pool.spec.template.spec;
+    return specHash({ ...pool.spec.template, spec });
+  });
+}
+
+const fullTemplateHash = (pool: NodePool): string =>
+  cached(pool.spec.template.spec, () => specHash(pool.spec.template));
+
+export const nodeClassHash = (nodeClass: EC2NodeClass): string =>
+  cached(nodeClass.spec, () => specHash(nodeClass.spec));
 
 /** Whether a label value satisfies one requirement; an absent well-known label is not held against the node. */
 export function labelSatisfies(labels: Record<string, string>, r: NodeSelectorRequirementWithMinValues): boolean {
@@ -57,7 +75,7 @@ export function driftReason(
   if (
     claim.nodePoolHash &&
     claim.nodePoolHash !== nodePoolTemplateHash(pool) &&
-    claim.nodePoolHash !== specHash(pool.spec.template)
+    claim.nodePoolHash !== fullTemplateHash(pool)
   ) {
     return `NodePool ${pool.metadata.name} template changed (labels, annotations, taints, expireAfter or nodeClassRef)`;
   }

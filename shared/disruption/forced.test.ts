@@ -82,7 +82,8 @@ describe('drift', () => {
     expect(plan.rejected.find((r) => r.name === 'young')?.blockers[0]).toMatch(/drifted .* disruption budget/);
     const oldCmd = plan.commands.find((c) => c.candidates[0]?.name === 'old');
     expect(oldCmd?.moves.keeper).toHaveLength(1);
-    expect(oldCmd?.record.detail.drift).toMatch(/template changed/);
+    const drift = oldCmd?.record.detail.drift as Record<string, string> | undefined;
+    expect(drift?.old).toMatch(/template changed/);
   });
 
   it('launches a replacement when drifted pods fit nowhere else, and never moves pods onto drifted nodes', () => {

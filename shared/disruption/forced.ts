@@ -2,6 +2,7 @@
 // and drift are graceful and budgeted, expiration is forceful and not budgeted (Karpenter v1): the drain still
 // waits on PDBs and do-not-disrupt until the NodePool's terminationGracePeriod.
 import { formatDuration, parseDuration } from '../api/quantity';
+import { batchRelocate, type Component } from './batch';
 import { budgetCap } from './budgets';
 import type { NodeFacts } from './candidate';
 import { relocate } from './relocate';
@@ -52,7 +53,7 @@ export function emptiness(sw: Sweep): void {
 
 export function drift(sw: Sweep, solverChecks: { left: number }): void {
   const drifted = sw.facts
-    .filter((f) => f.drift && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
+    .filter((f) => f.drift && !f.expired && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
     // Empty ones first (nothing moves), then the oldest.
     .sort(
       (a, b) =>
@@ -60,39 +61,68 @@ export function drift(sw: Sweep, solverChecks: { left: number }): void {
         Date.parse(a.n.claim.createdAt) - Date.parse(b.n.claim.createdAt) ||
         a.name.localeCompare(b.name),
     );
+  const chosen: NodeFacts[] = [];
+  const used = new Map<string, number>();
   for (const f of drifted) {
-    if (f.expired) continue; // expiration takes it, forcefully
     const blocker = f.blockers[0] ?? sw.pdbs.check(f.pods)[0];
     if (blocker) {
       sw.reject(f.idx, `drifted (${f.drift}) but ${blocker}`);
       continue;
     }
-    if (sw.budgetLeft(f.poolName, 'Drifted') <= 0) {
+    const count = used.get(f.poolName) ?? 0;
+    if (sw.budgetLeft(f.poolName, 'Drifted') - count <= 0) {
       sw.reject(f.idx, `drifted (${f.drift}) but ${budgetBlocker(sw, f, 'Drifted')}`);
       continue;
     }
-    const r = relocate(sw, [f], solverChecks);
-    if ('blocker' in r) {
-      sw.reject(f.idx, `drifted (${f.drift}) but ${r.blocker}`);
+    used.set(f.poolName, count + 1);
+    chosen.push(f);
+  }
+  for (const c of relocateAll(sw, chosen, solverChecks, 'drift')) {
+    if (c.failure) {
+      for (const m of c.members) sw.reject(m.idx, `drifted (${m.drift}) but ${c.failure}`);
       continue;
     }
-    sw.addCommand('Drifted', [f], r.fit, r.replacements, { drift: f.drift, considered: drifted.length });
+    sw.addCommand('Drifted', c.members, c.fit, c.replacements, {
+      drift: Object.fromEntries(c.members.map((m) => [m.name, m.drift])),
+      considered: drifted.length,
+    });
   }
+}
+
+/** Batch-relocates unconstrained members with one solve; constrained ones take their own full solve. */
+function relocateAll(sw: Sweep, members: NodeFacts[], solverChecks: { left: number }, salt: string): Component[] {
+  const out = batchRelocate(
+    sw,
+    members.filter((m) => !m.constrained),
+    salt,
+  );
+  for (const m of members.filter((x) => x.constrained)) {
+    const r = relocate(sw, [m], solverChecks);
+    out.push(
+      'blocker' in r
+        ? { members: [m], fit: { placements: [], leftovers: m.pods }, replacements: [], failure: r.blocker }
+        : { members: [m], fit: r.fit, replacements: r.replacements },
+    );
+  }
+  return out;
 }
 
 export function expiration(sw: Sweep, solverChecks: { left: number }): void {
   const expired = sw.facts
     .filter((f) => f.expired && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
     .sort((a, b) => Date.parse(a.n.claim.createdAt) - Date.parse(b.n.claim.createdAt) || a.name.localeCompare(b.name));
-  for (const f of expired) {
-    const waits = [...f.blockers.filter((b) => !b.startsWith('nominated')), ...sw.pdbs.check(f.pods)];
-    const r = relocate(sw, [f], solverChecks);
-    const relocation = 'blocker' in r ? { fit: { placements: [], leftovers: f.pods }, replacements: [] } : r;
-    const grace = f.pool?.spec.template.spec.terminationGracePeriod;
-    sw.addCommand('Expired', [f], relocation.fit, relocation.replacements, {
-      expireAfter: f.pool?.spec.template.spec.expireAfter,
+  // Forceful: each expired node goes on its own, whatever blocks its pods; the drain waits on them instead.
+  for (const c of relocateAll(sw, expired, solverChecks, 'expiration')) {
+    const waits = c.members.flatMap((f) => [
+      ...f.blockers.filter((b) => !b.startsWith('nominated')),
+      ...sw.pdbs.check(f.pods),
+    ]);
+    const pool = c.members[0]?.pool;
+    const grace = pool?.spec.template.spec.terminationGracePeriod;
+    sw.addCommand('Expired', c.members, c.fit, c.replacements, {
+      expireAfter: pool?.spec.template.spec.expireAfter,
       ...(waits.length ? { drainWaitsOn: waits, terminationGracePeriod: grace ?? 'unset (waits indefinitely)' } : {}),
-      ...('blocker' in r ? { unplaced: r.blocker } : {}),
+      ...(c.failure ? { unplaced: c.failure } : {}),
     });
   }
 }

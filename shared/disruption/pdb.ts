@@ -67,6 +67,11 @@ export class PdbLedger {
     for (const [pdb, count] of this.counts(pods)) this.remaining.set(pdb, (this.remaining.get(pdb) ?? 0) - count);
   }
 
+  /** Gives back what `spend` took, for tentative selections. */
+  refund(pods: readonly Pod[]): void {
+    for (const [pdb, count] of this.counts(pods)) this.remaining.set(pdb, (this.remaining.get(pdb) ?? 0) + count);
+  }
+
   private counts(pods: readonly Pod[]): Map<PodDisruptionBudget, number> {
     const out = new Map<PodDisruptionBudget, number>();
     if (this.pdbs.length === 0) return out;

@@ -1,15 +1,13 @@
-// Where a disrupted node's pods go: onto the nodes that stay when they fit there, the rest onto new NodeClaims.
-// Unconstrained pods use the capacity model and solve only their leftovers; pods that depend on other pods or
-// volumes take one full solve against the cluster as the sweep left it.
+// Where the pods of nodes with constrained pods (topology spread, pod affinity, volumes, host ports) go: one full
+// solve against the cluster as the sweep left it, bounded per sweep. Unconstrained nodes go through batch.ts. Also
+// the price helpers both share: option prices, anti-churn option narrowing and a cheap single-node bound.
 import type { NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelZone } from '../api/labels';
-import { formatResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import type { PlannedNodeClaim } from '../scheduling/types';
 import type { NodeFacts } from './candidate';
 import type { FitResult, Placement } from './capacity';
-import { podRequests } from './pods';
 import type { Sweep } from './sweep';
 
 export interface Relocation {
@@ -23,73 +21,26 @@ export function relocate(sw: Sweep, members: NodeFacts[], solverChecks: { left: 
   const exclude = new Set(members.map((m) => m.idx));
   const pods = members.flatMap((m) => m.pods);
   const salt = members.map((m) => m.name).join(',');
-  if (members.some((m) => m.constrained)) {
-    if (solverChecks.left <= 0)
-      return { blocker: 'pods with topology, affinity or volume constraints: solver checks for this sweep used up' };
-    solverChecks.left--;
-    const r = sw.solveWithCluster(pods, exclude, salt);
-    if (r.unschedulable.length) return { blocker: unschedulableBlocker(r.unschedulable.map((u) => u.reason)) };
-    const byName = new Map(sw.input.nodes.map((n, i) => [n.node.name, i]));
-    const placements: Placement[] = [];
-    for (const e of r.existingNodes) {
-      const node = byName.get(e.name);
-      if (node === undefined) continue;
-      for (const pod of e.pods) {
-        const original = pods.find(
-          (p) => p.metadata.name === pod.metadata.name && p.metadata.namespace === pod.metadata.namespace,
-        );
-        if (original) placements.push({ node, pod: original });
-      }
+  if (solverChecks.left <= 0) {
+    return { blocker: 'pods with topology, affinity or volume constraints: solver checks for this sweep used up' };
+  }
+  solverChecks.left--;
+  const r = sw.solveWithCluster(pods, exclude, salt);
+  if (r.unschedulable.length) return { blocker: unschedulableBlocker(r.unschedulable.map((u) => u.reason)) };
+  const byName = new Map(sw.input.nodes.map((n, i) => [n.node.name, i]));
+  const placements: Placement[] = [];
+  for (const e of r.existingNodes) {
+    const node = byName.get(e.name);
+    if (node === undefined) continue;
+    for (const pod of e.pods) {
+      const original = pods.find(
+        (p) => p.metadata.name === pod.metadata.name && p.metadata.namespace === pod.metadata.namespace,
+      );
+      if (original) placements.push({ node, pod: original });
     }
-    return { fit: sw.model.place(placements), replacements: r.nodeClaims };
   }
-  const fit = sw.model.fit(pods, exclude);
-  if (fit.leftovers.length === 0) return { fit, replacements: [] };
-  const r = sw.solveNew(fit.leftovers, salt);
-  if (r.unschedulable.length) {
-    sw.model.rollback(fit);
-    return { blocker: unschedulableBlocker(r.unschedulable.map((u) => u.reason)) };
-  }
-  if (r.nodeClaims.length > 1) {
-    const one = onOneNode(sw, fit.leftovers, salt);
-    const split = r.nodeClaims.reduce((s, c) => s + c.cheapest.price, 0);
-    if (one && one.cheapest.price <= split + 1e-12) return { fit, replacements: [one] };
-  }
-  return { fit, replacements: r.nodeClaims };
+  return { fit: sw.model.place(placements), replacements: r.nodeClaims };
 }
-
-/**
- * The solver packs for the cheapest total and may split a few pods over two small nodes at the price of one
- * bigger node. A replacement should be one node where one node costs no more, so solve their sum as one bundle
- * (pods with the same scheduling constraints only) and hand the real pods to the claim.
- */
-function onOneNode(sw: Sweep, pods: readonly Pod[], salt: string): PlannedNodeClaim | undefined {
-  const first = pods[0];
-  if (!first) return undefined;
-  const key = constraintKey(first);
-  if (pods.some((p) => constraintKey(p) !== key)) return undefined;
-  const sum = sumRequests(pods, podRequests);
-  const { pods: _slots, ...requests } = sum;
-  const bundle: Pod = {
-    metadata: { name: `bundle-${pods.length}`, namespace: first.metadata.namespace },
-    spec: {
-      ...first.spec,
-      nodeName: undefined,
-      initContainers: [],
-      overhead: {},
-      containers: [{ name: 'bundle', resources: { requests: formatResourceList(requests) } }],
-    } as Pod['spec'],
-  };
-  const r = sw.solveNew([bundle], `${salt}/bundle`);
-  const claim = r.nodeClaims[0];
-  if (r.unschedulable.length || r.nodeClaims.length !== 1 || !claim) return undefined;
-  const options = claim.instanceTypeOptions.filter((t) => (t.allocatable.pods ?? 0) >= pods.length + 8);
-  if (!options.length) return undefined;
-  return { ...claim, pods: [...pods], instanceTypeOptions: options };
-}
-
-const constraintKey = (pod: Pod): string =>
-  JSON.stringify([pod.spec.nodeSelector, pod.spec.affinity, pod.spec.tolerations, pod.spec.topologySpreadConstraints]);
 
 function unschedulableBlocker(reasons: string[]): string {
   return `pods would not schedule elsewhere: ${reasons[0] ?? 'no capacity'}${reasons.length > 1 ? ` (+${reasons.length - 1} more)` : ''}`;

@@ -20,6 +20,7 @@ export const DEFAULTS = {
   maxMergeCandidates: 100,
   mergeSearchBudget: 24,
   maxSolverChecks: 4,
+  maxBatchCandidates: 300,
   churnLimit: 3,
   churnWindowMs: 3_600_000,
 } satisfies Required<Omit<DisruptionOptions, 'timer'>>;
@@ -62,6 +63,10 @@ export class Sweep {
     const bound = input.nodes.flatMap((n) => n.node.pods);
     this.pdbs = new PdbLedger(input.pdbs ?? [], bound);
     if (input.pendingPods?.length) this.model.reserve(input.pendingPods);
+  }
+
+  poolSize(pool: string): number {
+    return this.poolNodes.get(pool) ?? 0;
   }
 
   budgetLeft(pool: string, reason: DisruptionReason): number {

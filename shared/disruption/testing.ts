@@ -76,6 +76,8 @@ export function boundPod(
 
 export interface NodeOptions {
   type?: string;
+  /** An instance type from another catalog (the timing script uses the real one); overrides `type`. */
+  instanceType?: InstanceType;
   pool?: NodePool;
   capacityType?: CapacityType;
   zone?: string;
@@ -91,21 +93,21 @@ export interface NodeOptions {
   kubeletVersion?: string;
 }
 
-export function priceOf(type: string, capacityType: CapacityType, zone = 'us-east-1a'): number {
-  const t = TYPES.find((x) => x.name === type);
+export function priceOf(type: string | InstanceType, capacityType: CapacityType, zone = 'us-east-1a'): number {
+  const t = typeof type === 'string' ? TYPES.find((x) => x.name === type) : type;
   const o = t?.offerings.find((x) => x.zone === zone && x.capacityType === capacityType);
   if (!o) throw new Error(`no offering ${type} ${capacityType} ${zone}`);
   return o.price;
 }
 
 export function node(name: string, o: NodeOptions = {}): DisruptionNode {
-  const type = TYPES.find((t) => t.name === (o.type ?? 'm5.xlarge')) as InstanceType;
+  const type = o.instanceType ?? (TYPES.find((t) => t.name === (o.type ?? 'm5.xlarge')) as InstanceType);
   const capacityType = o.capacityType ?? 'on-demand';
   const zone = o.zone ?? 'us-east-1a';
   const p = o.pool ?? pool();
   const createdAt = new Date(o.createdAt ?? T0 - HOUR).toISOString();
   const pods = [...(o.pods ?? []), ...(o.cpus ?? []).map((c) => boundPod(name, c))];
-  const price = priceOf(type.name, capacityType, zone);
+  const price = priceOf(type, capacityType, zone);
   const claim: NodeClaim = {
     name: `claim-${name}`,
     uid: `uid-${name}`,

@@ -51,6 +51,9 @@ export interface DisruptionOptions {
   /** Candidates with constrained pods (topology, affinity, host ports, volumes) checked with the full solver per
    * sweep; the rest are checked by the fast capacity model. Default 4. */
   maxSolverChecks?: number;
+  /** Candidates solved together in one consolidation batch per sweep; the rest wait for the next sweep (Karpenter
+   * itself acts on one command per sweep). Default 300. */
+  maxBatchCandidates?: number;
   /** Back-off: a NodePool with this many replacing commands inside `churnWindowMs` pauses replacements. Default 3. */
   churnLimit?: number;
   /** Default 1 h. */
