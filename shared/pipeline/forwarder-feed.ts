@@ -1,0 +1,155 @@
+// The in-cluster forwarder of the local pipeline: the real change tracker, batch window and message builder of
+// forwarder/, fed by the simulated cluster's changes instead of watch streams, and timed by the virtual clock
+// instead of timers. Like kube-scheduler, it first marks every unbound pod Unschedulable (nothing else schedules in
+// the simulator), since only such pods are news to the forwarder.
+import { type BatchTiming, BatchWindow, DEFAULT_BATCH_TIMING } from '../../forwarder/batch-window';
+import { buildMessages, type OutgoingMessage } from '../../forwarder/messages';
+import { slimFor, type WatchedResource } from '../../forwarder/slim';
+import { ChangeTracker, type WatchEventType } from '../../forwarder/tracker';
+import type { Pod } from '../api/kube';
+import { isUnschedulable } from '../kube/pending';
+import type { ClusterChange, SimCluster } from '../sim/sim-cluster';
+import type { MemoryQueue } from '../sim/sqs';
+import type { VirtualClock } from '../sim/virtual-clock';
+
+export interface ForwarderFeedOptions {
+  cluster: string;
+  sim: SimCluster;
+  clock: VirtualClock;
+  queue: MemoryQueue;
+  timing?: BatchTiming;
+  /** Called with each message sent to the queue. */
+  onSend?: (message: OutgoingMessage, accepted: boolean) => void;
+}
+
+export class ForwarderFeed {
+  private readonly tracker = new ChangeTracker();
+  private readonly window: BatchWindow;
+  /** Virtual time each pod key was first seen pending by the forwarder (its "event" time). */
+  readonly pendingSince = new Map<string, number>();
+
+  constructor(private readonly options: ForwarderFeedOptions) {
+    this.window = new BatchWindow(options.timing ?? DEFAULT_BATCH_TIMING);
+    options.sim.onChange((change) => this.onChange(change));
+  }
+
+  /** The forwarder's start-up list of every watched resource, with every pending pod queued. */
+  async start(): Promise<void> {
+    const { sim } = this.options;
+    const pods = sim.allPods();
+    for (const pod of pods) this.markUnschedulable(pod);
+    const now = this.options.clock.now();
+    for (const pod of pods) if (!pod.spec.nodeName) this.pendingSince.set(key(pod), now);
+    this.relist('pods', pods);
+    this.relist('nodes', await sim.listNodes());
+    this.relist('nodepools', await sim.listNodePools());
+    this.relist('ec2nodeclasses', await sim.listNodeClasses());
+  }
+
+  /** A pod added while the pipeline runs (a new workload, a scale-up). */
+  addPod(pod: Pod): void {
+    this.options.sim.addPod(pod);
+    const stored = this.options.sim.getPod({ namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name });
+    if (stored) this.podEvent('ADDED', stored);
+  }
+
+  /** When the batch is due (virtual time), if anything is waiting. */
+  deadline(): number | undefined {
+    return this.window.deadline();
+  }
+
+  /** Sends the batch if its window has closed; returns the messages sent. */
+  flushIfDue(): OutgoingMessage[] {
+    const due = this.window.deadline();
+    if (due === undefined || due > this.options.clock.now()) return [];
+    this.window.reset();
+    const messages = buildMessages(this.options.cluster, this.tracker.takeOutbox(), this.options.clock.iso());
+    for (const m of messages) {
+      const { accepted } = this.options.queue.send({
+        body: m.body,
+        groupId: m.groupId,
+        deduplicationId: m.deduplicationId,
+      });
+      this.options.onSend?.(m, accepted);
+    }
+    return messages;
+  }
+
+  private relist(resource: WatchedResource, items: unknown[]): void {
+    const added = this.tracker.onRelist(
+      resource,
+      items.map((i) => slimFor(resource, this.versioned(i))),
+      { resendAll: true },
+    );
+    if (added) this.window.touch(this.options.clock.now());
+  }
+
+  private onChange(change: ClusterChange): void {
+    const { sim } = this.options;
+    switch (change.type) {
+      case 'pod-pending': {
+        const pod = sim.getPod(change.pod);
+        if (pod) this.podEvent('ADDED', pod);
+        return;
+      }
+      case 'pod-bound': {
+        const pod = sim.getPod(change.pod);
+        if (pod) this.podEvent('MODIFIED', pod);
+        this.pendingSince.delete(change.pod);
+        return;
+      }
+      case 'pod-evicted':
+      case 'pod-deleted': {
+        const [namespace, name] = change.pod.split('/', 2);
+        this.event('pods', 'DELETED', { kind: 'Pod', metadata: { namespace, name }, spec: {}, status: {} });
+        this.pendingSince.delete(change.pod);
+        return;
+      }
+      case 'node-registered':
+      case 'node-ready': {
+        const node = sim.getNode(change.node);
+        if (node) this.event('nodes', change.type === 'node-registered' ? 'ADDED' : 'MODIFIED', node);
+        return;
+      }
+      case 'node-deleted':
+        this.event('nodes', 'DELETED', { kind: 'Node', metadata: { name: change.node } });
+        return;
+    }
+  }
+
+  private podEvent(type: WatchEventType, pod: Pod): void {
+    if (!pod.spec.nodeName) {
+      this.markUnschedulable(pod);
+      if (!this.pendingSince.has(key(pod))) this.pendingSince.set(key(pod), this.options.clock.now());
+    }
+    this.event('pods', type, pod);
+  }
+
+  private event(resource: WatchedResource, type: WatchEventType, raw: unknown): void {
+    if (this.tracker.onEvent(resource, type, slimFor(resource, this.versioned(raw)))) {
+      this.window.touch(this.options.clock.now());
+    }
+  }
+
+  /** The API server stamps every write with a new resourceVersion; the simulator does not, and without one two
+   * changes of a node would share a deduplication id and SQS would drop the second. */
+  private versioned(raw: unknown): unknown {
+    const o = raw as { metadata?: Record<string, unknown> };
+    return { ...o, metadata: { ...o.metadata, resourceVersion: String(++this.resourceVersion) } };
+  }
+
+  private resourceVersion = 1000;
+
+  /** kube-scheduler's verdict on a pod nothing can host yet. */
+  private markUnschedulable(pod: Pod): void {
+    if (pod.spec.nodeName || isUnschedulable(pod)) return;
+    const others = (pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    pod.status = {
+      ...pod.status,
+      phase: pod.status?.phase ?? 'Pending',
+      conditions: [...others, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+    };
+  }
+}
+
+const key = (pod: Pod): string => `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;

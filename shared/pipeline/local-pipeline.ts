@@ -1,0 +1,505 @@
+// The local pipeline: the real Lambda handlers (functions/*/handler.ts, with injected ports) wired as the stack
+// wires them (stacks/functions.ts): the cluster FIFO queue into the provisioner, the standard interruption queue into
+// interruption, the standard termination queue into termination, and scheduled ticks into gc and (as Sweep messages)
+// the FIFO queue. Behind the ports: the simulated cluster and cloud on a virtual clock, dynalite as DynamoDB, and
+// in-memory SQS with each queue's DLQ and maxReceiveCount. The real forwarder batching feeds the FIFO queue from the
+// simulated cluster's changes. Time is virtual; handlers run for real, so their wall-clock cost can be measured.
+import type { Context, SQSEvent } from 'aws-lambda';
+import type { BatchTiming } from '../../forwarder/batch-window';
+import { createHandler as createGc } from '../../functions/gc/handler';
+import { createHandler as createInterruption } from '../../functions/interruption/handler';
+import { createObservability } from '../../functions/middleware';
+import { fakeContext } from '../../functions/middleware/fake-context';
+import { createHandler as createProvisioner } from '../../functions/provisioner/handler';
+import type { ControlPlanePorts } from '../../functions/provisioner/wiring';
+import { createHandler as createTermination } from '../../functions/termination/handler';
+import type { NodeClaim } from '../api/nodeclaim';
+import { DynamoNodeClaimStore } from '../aws/dynamo/store';
+import { instanceTypesFor, loadCatalog } from '../catalog';
+import { type ControlPlaneConfig, controlPlaneConfig } from '../controllers';
+import type { NodeClaimStore } from '../ports';
+import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../sim';
+import { MemoryNodeClaimStore } from '../sim/memory-store';
+import { MemoryQueue, MemoryWorkQueue, type PollResult, QueuePoller } from '../sim/sqs';
+import { auditPipeline, type PipelineAudit } from './audit';
+import { ForwarderFeed } from './forwarder-feed';
+import { InstrumentedCloud, type SimulatedCrash } from './instrumented-cloud';
+import { captureJsonLines, isMetricsRecord, type LogRecord } from './log-capture';
+
+/** Lambda functions as the pipeline runs them. */
+export type PipelineFunction = 'provisioner' | 'interruption' | 'termination' | 'gc';
+
+/** maxReceiveCount per queue, as stacks/constructs/queues.ts sets it. */
+export const MAX_RECEIVE = { events: 5, interruption: 3, termination: 10 } as const;
+/** Visibility timeouts: twice the consumer's timeout plus 30 s, as stacks/cluster-stack.ts computes them. */
+export const VISIBILITY_SECONDS = { events: 270, interruption: 270, termination: 150 } as const;
+
+export interface LocalPipelineOptions {
+  cluster?: string;
+  seed?: number;
+  /** Parsed objects to load into the simulated cluster (pods, NodePools, EC2NodeClasses, DaemonSets, PDBs, ...). */
+  objects: Iterable<{ kind?: string }>;
+  start?: string;
+  registrationDelayMs?: number;
+  readyDelayMs?: number;
+  batchTiming?: BatchTiming;
+  sweepEveryMs?: number;
+  gcEveryMs?: number;
+  config?: Partial<ControlPlaneConfig>;
+  /** dynalite (the default) or the in-memory store. */
+  store?: 'dynalite' | 'memory';
+  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** Every Powertools log line (EMF metric blobs excluded) the handlers print. */
+  onLog?: (record: LogRecord) => void;
+  onTimeline?: (entry: TimelineEntry) => void;
+}
+
+export interface TimelineEntry {
+  /** Virtual epoch ms. */
+  at: number;
+  kind:
+    | 'batch-sent'
+    | 'claim'
+    | 'instance-launched'
+    | 'instance-terminated'
+    | 'node-registered'
+    | 'node-ready'
+    | 'node-deleted'
+    | 'pod-bound'
+    | 'pod-evicted'
+    | 'pod-pending'
+    | 'invocation-failed'
+    | 'dead-letter';
+  text: string;
+  subject?: string;
+  detail?: string;
+}
+
+export interface Invocation {
+  fn: PipelineFunction;
+  at: number;
+  received: number;
+  failed: number;
+  handlerMs: number;
+  error?: string;
+}
+
+interface Queues {
+  events: MemoryQueue;
+  eventsDlq: MemoryQueue;
+  interruption: MemoryQueue;
+  interruptionDlq: MemoryQueue;
+  termination: MemoryQueue;
+  terminationDlq: MemoryQueue;
+}
+
+type SqsLambda = (event: SQSEvent, context: Context) => Promise<unknown>;
+
+export class LocalPipeline {
+  readonly cluster: string;
+  readonly clock: VirtualClock;
+  readonly sim: SimCluster;
+  readonly simCloud: SimCloud;
+  readonly cloud: InstrumentedCloud;
+  readonly store: NodeClaimStore;
+  readonly queues: Queues;
+  readonly forwarder: ForwarderFeed;
+  readonly ports: ControlPlanePorts;
+  readonly timeline: TimelineEntry[] = [];
+  readonly invocations: Invocation[] = [];
+  readonly logs: LogRecord[] = [];
+  private readonly pollers: Record<'events' | 'interruption' | 'termination', QueuePoller>;
+  private handlers: {
+    provisioner: SqsLambda;
+    interruption: SqsLambda;
+    termination: SqsLambda;
+    gc: (tick: unknown, c: Context) => Promise<unknown>;
+  };
+  private crash: ((error: SimulatedCrash) => void) | undefined;
+  private nextSweep: number;
+  private nextGc: number;
+  private claimStates = new Map<string, string>();
+  private restoreOutput: (() => void) | undefined;
+  private stopStore: (() => Promise<void>) | undefined;
+  /** performance.now() when the running invocation started (for decision latency). */
+  invocationStartedAt = 0;
+
+  private constructor(
+    private readonly options: LocalPipelineOptions,
+    store: NodeClaimStore,
+  ) {
+    this.cluster = options.cluster ?? 'demo';
+    this.clock = new VirtualClock(options.start ?? '2026-11-21T21:00:00Z');
+    const seed = options.seed ?? 1;
+    const catalog = loadCatalog();
+    this.simCloud = new SimCloud({
+      clock: this.clock,
+      cluster: this.cluster,
+      seed,
+      instanceTypes: (nodeClass) => instanceTypesFor(catalog, nodeClass),
+    });
+    this.sim = new SimCluster({
+      clock: this.clock,
+      seed,
+      registrationDelayMs: options.registrationDelayMs ?? 30_000,
+      readyDelayMs: options.readyDelayMs ?? 15_000,
+    });
+    connectCloudToCluster(this.simCloud, this.sim);
+    this.sim.load(options.objects);
+    this.cloud = new InstrumentedCloud(
+      this.simCloud,
+      () => this.clock.now(),
+      (e) => this.crash?.(e),
+    );
+    this.store = store;
+    this.queues = createQueues(this.clock);
+    this.ports = {
+      cluster: this.cluster,
+      kube: this.sim,
+      cloud: this.cloud,
+      store,
+      queue: new MemoryWorkQueue(this.queues.events),
+      terminationQueue: new MemoryWorkQueue(this.queues.termination),
+      clock: this.clock,
+      config: controlPlaneConfig(options.config),
+      random: mulberry32(seed),
+    };
+    this.handlers = this.buildHandlers();
+    this.pollers = {
+      events: new QueuePoller(this.queues.events, (e) => this.invoke('provisioner', e), { batchSize: 10 }),
+      interruption: new QueuePoller(this.queues.interruption, (e) => this.invoke('interruption', e), { batchSize: 10 }),
+      termination: new QueuePoller(this.queues.termination, (e) => this.invoke('termination', e), { batchSize: 5 }),
+    };
+    this.forwarder = new ForwarderFeed({
+      cluster: this.cluster,
+      sim: this.sim,
+      clock: this.clock,
+      queue: this.queues.events,
+      ...(options.batchTiming ? { timing: options.batchTiming } : {}),
+      onSend: (m, accepted) =>
+        this.note(
+          'batch-sent',
+          `${m.kind} ×${m.keys.length} sent to the FIFO queue${accepted ? '' : ' (deduplicated)'}`,
+        ),
+    });
+    this.nextSweep = this.clock.now() + (options.sweepEveryMs ?? 60_000);
+    this.nextGc = this.clock.now() + (options.gcEveryMs ?? 60_000);
+    this.wireTimeline();
+  }
+
+  static async create(options: LocalPipelineOptions): Promise<LocalPipeline> {
+    const cluster = options.cluster ?? 'demo';
+    let store: NodeClaimStore;
+    let stop: (() => Promise<void>) | undefined;
+    const clockHolder: { now(): number } = { now: () => pipeline.clock.now() };
+    if ((options.store ?? 'dynalite') === 'dynalite') {
+      const { startLocalDynamo } = await import('../aws/dynamo/local');
+      const local = await startLocalDynamo(`karpless-${cluster}`);
+      store = new DynamoNodeClaimStore({
+        tableName: local.tableName,
+        cluster,
+        client: local.client,
+        clock: clockHolder,
+      });
+      stop = local.stop;
+    } else {
+      store = new MemoryNodeClaimStore({ cluster, clock: clockHolder });
+    }
+    const pipeline = new LocalPipeline(options, store);
+    pipeline.stopStore = stop;
+    pipeline.restoreOutput = captureJsonLines((record) => {
+      if (isMetricsRecord(record)) return;
+      pipeline.logs.push(record);
+      options.onLog?.(record);
+    });
+    await pipeline.forwarder.start();
+    return pipeline;
+  }
+
+  async stop(): Promise<void> {
+    this.restoreOutput?.();
+    this.restoreOutput = undefined;
+    await this.stopStore?.();
+    this.stopStore = undefined;
+  }
+
+  /** A fresh container for every function, as Lambda starts after a crash. */
+  private buildHandlers() {
+    const obs = (service: string) =>
+      createObservability({ cluster: this.cluster, service, logLevel: this.options.logLevel ?? 'INFO' });
+    const factory = () => this.ports;
+    return {
+      provisioner: createProvisioner(factory, obs('provisioner')) as unknown as SqsLambda,
+      interruption: createInterruption(factory, obs('interruption')) as unknown as SqsLambda,
+      termination: createTermination(factory, obs('termination')) as unknown as SqsLambda,
+      gc: createGc(factory, obs('gc')) as unknown as (tick: unknown, c: Context) => Promise<unknown>,
+    };
+  }
+
+  /** A new provisioner handler with its own container (for concurrency tests: two invocations at once). */
+  newProvisionerHandler(): SqsLambda {
+    return createProvisioner(
+      () => this.ports,
+      createObservability({ cluster: this.cluster, service: 'provisioner', logLevel: this.options.logLevel ?? 'INFO' }),
+    ) as unknown as SqsLambda;
+  }
+
+  context(fn: PipelineFunction): Context {
+    return fakeContext(() => 120_000, `karpless-${this.cluster}-${fn}`);
+  }
+
+  /** Runs one invocation; a crash fault fails it the way a dead process does (no response at all). */
+  private async invoke(fn: 'provisioner' | 'interruption' | 'termination', event: SQSEvent): Promise<unknown> {
+    const crashed = new Promise<never>((_, reject) => {
+      this.crash = reject;
+    });
+    this.invocationStartedAt = performance.now();
+    try {
+      return await Promise.race([this.handlers[fn](event, this.context(fn)), crashed]);
+    } catch (error) {
+      if (error instanceof Error && error.name === 'SimulatedCrash') this.handlers = this.buildHandlers();
+      throw error;
+    } finally {
+      this.crash = undefined;
+      await this.recordClaimChanges();
+    }
+  }
+
+  /** Sends an EventBridge event (an EC2 or Health event) to the interruption queue. */
+  sendInterruption(event: unknown): void {
+    this.queues.interruption.send({ body: JSON.stringify(event) });
+  }
+
+  /** Sends a raw body to the cluster FIFO queue (tests: duplicates, poison messages). */
+  sendToEvents(body: string, deduplicationId: string): boolean {
+    return this.queues.events.send({ body, groupId: this.cluster, deduplicationId }).accepted;
+  }
+
+  /** Runs until `ms` of virtual time has passed. */
+  async runFor(ms: number): Promise<void> {
+    await this.runUntil(() => false, ms);
+  }
+
+  /** Runs until `done` holds after the work of a moment is finished, or `limitMs` of virtual time passed; returns
+   * whether `done` held. */
+  async runUntil(done: () => boolean | Promise<boolean>, limitMs: number): Promise<boolean> {
+    const end = this.clock.now() + limitMs;
+    for (let i = 0; i < 100_000; i++) {
+      await this.settleNow();
+      if (await done()) return true;
+      if (this.clock.now() >= end) return false;
+      const candidates = [
+        this.clock.nextDue(),
+        this.forwarder.deadline(),
+        this.queues.events.nextVisibleAt(),
+        this.queues.interruption.nextVisibleAt(),
+        this.queues.termination.nextVisibleAt(),
+        this.nextSweep,
+        this.nextGc,
+        end,
+      ].filter((t): t is number => t !== undefined);
+      this.clock.advanceTo(Math.max(this.clock.now(), Math.min(...candidates)));
+    }
+    throw new Error('local pipeline: no progress after 100000 steps');
+  }
+
+  /** Does everything due at the current virtual time: forwarder flush, schedules, and every queue until idle. */
+  async settleNow(): Promise<void> {
+    for (let round = 0; round < 1_000; round++) {
+      let progressed = this.forwarder.flushIfDue().length > 0;
+      if (this.clock.now() >= this.nextSweep) {
+        this.nextSweep += this.options.sweepEveryMs ?? 60_000;
+        const at = this.clock.iso();
+        this.queues.events.send({
+          body: JSON.stringify({ v: 1, cluster: this.cluster, kind: 'Sweep', at }),
+          groupId: this.cluster,
+          deduplicationId: `sweep-${at}`,
+        });
+        progressed = true;
+      }
+      if (this.clock.now() >= this.nextGc) {
+        this.nextGc += this.options.gcEveryMs ?? 60_000;
+        await this.runGc();
+        progressed = true;
+      }
+      for (const name of ['events', 'interruption', 'termination'] as const) {
+        const result = await this.pollers[name].pollOnce();
+        if (result.received > 0) {
+          progressed = true;
+          this.recordInvocation(name, result);
+        }
+      }
+      this.checkDeadLetters();
+      if (!progressed) return;
+    }
+  }
+
+  /** One scheduled GC invocation. */
+  async runGc(): Promise<unknown> {
+    const started = performance.now();
+    const tick = { v: 1, cluster: this.cluster, kind: 'GarbageCollect', at: this.clock.iso() };
+    try {
+      const out = await this.handlers.gc(tick, this.context('gc'));
+      this.invocations.push({
+        fn: 'gc',
+        at: this.clock.now(),
+        received: 1,
+        failed: 0,
+        handlerMs: performance.now() - started,
+      });
+      return out;
+    } catch (error) {
+      this.invocations.push({
+        fn: 'gc',
+        at: this.clock.now(),
+        received: 1,
+        failed: 1,
+        handlerMs: performance.now() - started,
+        error: String(error),
+      });
+      this.note('invocation-failed', `gc failed: ${String(error)}`);
+      return undefined;
+    } finally {
+      await this.recordClaimChanges();
+    }
+  }
+
+  audit(): Promise<PipelineAudit> {
+    return auditPipeline(this.sim, this.simCloud, this.store);
+  }
+
+  private recordInvocation(queue: 'events' | 'interruption' | 'termination', r: PollResult): void {
+    const fn: PipelineFunction = queue === 'events' ? 'provisioner' : queue;
+    this.invocations.push({
+      fn,
+      at: this.clock.now(),
+      received: r.received,
+      failed: r.failed.length,
+      handlerMs: r.handlerMs,
+      ...(r.error !== undefined ? { error: r.error instanceof Error ? r.error.message : String(r.error) } : {}),
+    });
+    if (r.error !== undefined) {
+      this.note(
+        'invocation-failed',
+        `${fn} invocation failed: ${r.error instanceof Error ? r.error.message : String(r.error)}`,
+      );
+    }
+  }
+
+  private deadLettered = { eventsDlq: 0, interruptionDlq: 0, terminationDlq: 0 };
+
+  private checkDeadLetters(): void {
+    for (const name of ['eventsDlq', 'interruptionDlq', 'terminationDlq'] as const) {
+      const held = this.queues[name].peek();
+      for (const m of held.slice(this.deadLettered[name])) {
+        this.note(
+          'dead-letter',
+          `message ${m.messageId} moved to ${this.queues[name].name}`,
+          m.messageId,
+          m.body.slice(0, 120),
+        );
+      }
+      this.deadLettered[name] = held.length;
+    }
+  }
+
+  private async recordClaimChanges(): Promise<void> {
+    const claims: NodeClaim[] = await this.store.list();
+    for (const c of claims) {
+      if (this.claimStates.get(c.name) === c.state) continue;
+      this.claimStates.set(c.name, c.state);
+      const what =
+        c.state === 'Pending'
+          ? `claim ${c.name} created (NodePool ${c.nodePool}, ${c.nominatedPods.length} pod(s) nominated)`
+          : `claim ${c.name} → ${c.state}${c.instanceType ? ` (${c.instanceType} ${c.capacityType ?? ''} ${c.zone ?? ''})`.replace(/ +\)/, ')') : ''}`;
+      this.note('claim', what, c.name, c.state);
+    }
+  }
+
+  private wireTimeline(): void {
+    this.simCloud.onLaunch(({ instance, claim }) =>
+      this.note(
+        'instance-launched',
+        `instance ${instance.instanceId} launched for ${claim.name}: ${instance.instanceType} ${instance.capacityType} ${instance.zone}`,
+        instance.instanceId,
+      ),
+    );
+    this.simCloud.onDelete((instance) =>
+      this.note('instance-terminated', `instance ${instance.instanceId} terminated`, instance.instanceId),
+    );
+    this.sim.onChange((change) => {
+      switch (change.type) {
+        case 'node-registered':
+        case 'node-ready':
+        case 'node-deleted':
+          this.note(change.type, `node ${change.node} ${change.type.slice(5)}`, change.node);
+          return;
+        case 'pod-bound':
+          this.note('pod-bound', `pod ${change.pod} bound to ${change.node}`, change.pod, change.node);
+          return;
+        case 'pod-evicted':
+          this.note('pod-evicted', `pod ${change.pod} evicted`, change.pod);
+          return;
+        case 'pod-pending':
+          this.note('pod-pending', `pod ${change.pod} pending again (recreated by its controller)`, change.pod);
+          return;
+        case 'pod-deleted':
+          return;
+      }
+    });
+  }
+
+  private note(kind: TimelineEntry['kind'], text: string, subject?: string, detail?: string): void {
+    const entry: TimelineEntry = {
+      at: this.clock.now(),
+      kind,
+      text,
+      ...(subject !== undefined ? { subject } : {}),
+      ...(detail !== undefined ? { detail } : {}),
+    };
+    this.timeline.push(entry);
+    this.options.onTimeline?.(entry);
+  }
+}
+
+function createQueues(clock: VirtualClock): Queues {
+  const eventsDlq = new MemoryQueue({ name: 'karpless-events-dlq.fifo', clock });
+  const interruptionDlq = new MemoryQueue({ name: 'karpless-interruption-dlq', clock });
+  const terminationDlq = new MemoryQueue({ name: 'karpless-termination-dlq', clock });
+  return {
+    events: new MemoryQueue({
+      name: 'karpless-events.fifo',
+      clock,
+      contentBasedDeduplication: true,
+      visibilityTimeoutSeconds: VISIBILITY_SECONDS.events,
+      redrive: { deadLetterQueue: eventsDlq, maxReceiveCount: MAX_RECEIVE.events },
+    }),
+    eventsDlq,
+    interruption: new MemoryQueue({
+      name: 'karpless-interruption',
+      clock,
+      visibilityTimeoutSeconds: VISIBILITY_SECONDS.interruption,
+      redrive: { deadLetterQueue: interruptionDlq, maxReceiveCount: MAX_RECEIVE.interruption },
+    }),
+    interruptionDlq,
+    termination: new MemoryQueue({
+      name: 'karpless-termination',
+      clock,
+      visibilityTimeoutSeconds: VISIBILITY_SECONDS.termination,
+      redrive: { deadLetterQueue: terminationDlq, maxReceiveCount: MAX_RECEIVE.termination },
+    }),
+    terminationDlq,
+  };
+}
+
+/** Seeded uids and name suffixes, so a run repeats. */
+function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

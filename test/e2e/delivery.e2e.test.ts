@@ -1,0 +1,138 @@
+// At-least-once delivery, crashes and poison: whatever SQS does, nothing leaks (no orphan instance, no duplicate
+// launch, no pod left behind) and a bad message ends in the DLQ without holding up its batch.
+import type { SQSBatchResponse } from 'aws-lambda';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFixture, sqsEvent } from '../../events';
+import type { LocalPipeline } from '../../shared/pipeline';
+import { allBound, CLUSTER, pipeline, spotWarning } from './helpers';
+
+let p: LocalPipeline | undefined;
+afterEach(async () => {
+  await p?.stop();
+  p = undefined;
+});
+
+const pendingBody = (p: LocalPipeline, names: string[]) =>
+  JSON.stringify({
+    v: 1,
+    cluster: CLUSTER,
+    kind: 'PodsPending',
+    at: p.clock.iso(),
+    refs: names.map((name) => ({ namespace: 'default', name })),
+  });
+
+describe('local pipeline: delivery faults', () => {
+  it('a message delivered twice launches nothing twice', async () => {
+    p = await pipeline({ pods: 5 });
+    expect(await p.runUntil(allBound(p), 5 * 60_000)).toBe(true);
+    const before = await p.audit();
+    const claims = (await p.store.list()).length;
+    // The same hint again, under a new deduplication id (as after the 5-minute window, or a relist).
+    const body = pendingBody(p, ['web-0', 'web-1', 'web-2']);
+    expect(p.sendToEvents(body, 'again-1')).toBe(true);
+    expect(p.sendToEvents(body, 'again-1')).toBe(false);
+    expect(p.sendToEvents(body, 'again-2')).toBe(true);
+    await p.runFor(60_000);
+    expect((await p.store.list()).length).toBe(claims);
+    const after = await p.audit();
+    expect(after.instances).toBe(before.instances);
+    expect(after).toMatchObject({ orphanInstances: [], duplicateLaunches: [], pendingPods: [] });
+  });
+
+  it('a handler crashing right after a launch, then redelivery and GC, leaks nothing', async () => {
+    p = await pipeline({ pods: 4 });
+    p.cloud.crashAfterNextLaunches(1);
+    expect(await p.runUntil(allBound(p), 15 * 60_000)).toBe(true);
+    // The crash was a failed invocation: the batch came back after its visibility timeout.
+    const crashed = p.invocations.filter((i) => i.error?.includes('simulated crash'));
+    expect(crashed).toHaveLength(1);
+    // Let GC run a few times past its grace period.
+    await p.runFor(3 * 60_000);
+    const audit = await p.audit();
+    expect(audit).toMatchObject({
+      orphanInstances: [],
+      duplicateLaunches: [],
+      claimsWithoutInstance: [],
+      pendingPods: [],
+    });
+    expect(audit.boundPods).toBe(4);
+    // Every launched instance ended up recorded by exactly one claim.
+    const launched = (await p.simCloud.list()).map((i) => i.instanceId).sort();
+    const recorded = (await p.store.list())
+      .filter((c) => c.state === 'Initialized')
+      .map((c) => c.instanceId)
+      .sort();
+    expect(recorded).toEqual(launched);
+    expect(p.queues.eventsDlq.size).toBe(0);
+  });
+
+  it('a poison message lands in the DLQ while the rest of its batch succeeds', async () => {
+    p = await pipeline({ pods: 2, sweepEveryMs: 300_000, gcEveryMs: 300_000 });
+    expect(await p.runUntil(allBound(p), 5 * 60_000)).toBe(true);
+    const [victim] = await p.simCloud.list();
+    if (!victim) throw new Error('no instance launched');
+    const poison = readFixture('malformed-spot-missing-instance-id.json');
+    // One batch on the standard interruption queue: the poison first, then a valid spot warning.
+    p.queues.interruption.send({ body: poison });
+    p.sendInterruption(spotWarning(victim.instanceId, p.clock.iso()));
+    await p.settleNow();
+    const first = p.invocations.find((i) => i.fn === 'interruption');
+    expect(first).toMatchObject({ received: 2, failed: 1 });
+    expect((await p.store.getByInstanceId(victim.instanceId))?.state).toBe('Draining');
+    // Redelivered after each visibility timeout; after maxReceiveCount (3) receives it moves to the DLQ.
+    await p.runFor(4 * 270_000);
+    expect(p.queues.interruption.size).toBe(0);
+    expect(p.queues.interruptionDlq.peek().map((m) => m.body)).toEqual([poison]);
+    expect(p.timeline.some((e) => e.kind === 'dead-letter')).toBe(true);
+    expect(p.logs.filter((l) => String(l.message).startsWith('poison message'))).toHaveLength(3);
+    const audit = await p.audit();
+    expect(audit).toMatchObject({ pendingPods: [], orphanInstances: [], duplicateLaunches: [] });
+  });
+
+  it('a poison message on the cluster FIFO queue holds its group until redriven, then provisioning resumes', async () => {
+    p = await pipeline({ pods: 3 });
+    const poison = '{"v":1,"cluster":"demo","kind":"PodsPending","at":"not a time"';
+    p.sendToEvents(poison, 'poison');
+    await p.settleNow();
+    // The forwarder's batch waits behind the in-flight poison: FIFO order holds per group.
+    await p.runFor(60_000);
+    expect((await p.audit()).pendingPods).toHaveLength(3);
+    expect(await p.runUntil(allBound(p), 30 * 60_000)).toBe(true);
+    expect(p.queues.eventsDlq.peek().map((m) => m.body)).toEqual([poison]);
+    // Five receives, each a visibility timeout (270 s) apart, before the DLQ took it.
+    const blockedMs = (p.timeline.find((e) => e.kind === 'dead-letter')?.at ?? 0) - Date.parse('2026-11-21T21:00:00Z');
+    expect(blockedMs).toBe(5 * 270_000);
+    expect(await p.audit()).toMatchObject({ orphanInstances: [], duplicateLaunches: [], pendingPods: [] });
+  });
+
+  it('two concurrent provisioner invocations for one cluster never launch twice', async () => {
+    p = await pipeline({ pods: 8, sweepEveryMs: 3_600_000, gcEveryMs: 3_600_000 });
+    const body = pendingBody(
+      p,
+      Array.from({ length: 8 }, (_, i) => `web-${i}`),
+    );
+    const a = p.newProvisionerHandler();
+    const b = p.newProvisionerHandler();
+    const event = (n: number) =>
+      sqsEvent([body], { queueArn: p?.queues.events.arn ?? '', receiveCount: n, groupId: CLUSTER });
+    const [ra, rb] = (await Promise.all([
+      a(event(1), p.context('provisioner')),
+      b(event(2), p.context('provisioner')),
+    ])) as [SQSBatchResponse, SQSBatchResponse];
+    const failures = [...ra.batchItemFailures, ...rb.batchItemFailures].length;
+    // A pass that lost a race may ask for redelivery; it never launches a second time.
+    expect(failures).toBeLessThanOrEqual(1);
+    const launches = p.cloud.creates.map((c) => c.claim);
+    const claims = await p.store.list({ states: ['Launched', 'Pending'] });
+    const instances = await p.simCloud.list();
+    expect(instances.length).toBe(claims.filter((c) => c.state === 'Launched').length);
+    const nominated = claims.flatMap((c) => c.nominatedPods.map((r) => r.name));
+    expect(new Set(nominated).size).toBe(nominated.length);
+    expect(new Set(instances.map((i) => i.tags['karpenter.sh/nodeclaim'])).size).toBe(instances.length);
+    expect(launches.length).toBeGreaterThan(0);
+    // And the cluster converges from there with nothing leaked.
+    expect(await p.runUntil(allBound(p), 5 * 60_000)).toBe(true);
+    const audit = await p.audit();
+    expect(audit).toMatchObject({ orphanInstances: [], duplicateLaunches: [], claimsWithoutInstance: [] });
+  });
+});
