@@ -135,7 +135,11 @@ export class ClusterStack extends Stack {
     });
     new CfnOutput(this, 'ForwarderRoleArn', {
       value: this.forwarder.role.roleArn,
-      description: 'karpless forwarder manifest --role-arn',
+      // Under Pod Identity the association supplies credentials and an IRSA annotation would break them.
+      description:
+        config.forwarder?.identity === 'irsa'
+          ? 'karpless forwarder manifest --role-arn (IRSA)'
+          : 'Pod Identity association role; do not pass it as --role-arn',
     });
     new CfnOutput(this, 'NodeRoleName', {
       value: this.nodeIdentity.role.roleName,
