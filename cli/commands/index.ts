@@ -4,6 +4,7 @@ import type { CliIO } from '../io';
 import { registerBench } from './bench';
 import { registerCatalog } from './catalog';
 import { registerCrds } from './crds';
+import { registerExplain } from './explain';
 import { registerForwarder } from './forwarder';
 import { registerMigrate } from './migrate';
 import { registerSimulate } from './simulate';
@@ -23,4 +24,5 @@ export const commands: RegisterCommand[] = [
   registerMigrate,
   registerCrds,
   registerForwarder,
+  registerExplain,
 ];

@@ -1,0 +1,151 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DecisionRecord } from '../../shared/api/nodeclaim';
+import { planDisruption } from '../../shared/disruption';
+import { disruptionInput, node, pool } from '../../shared/disruption/testing';
+import { bufferIO } from '../io';
+import { main } from '../main';
+import { explain, recordsSource } from './explain';
+
+const dir = mkdtempSync(join(tmpdir(), 'karpless-explain-'));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function run(...args: string[]) {
+  const io = bufferIO();
+  const code = await main(['explain', ...args], io);
+  return { code, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
+}
+
+/** Records of one real sweep: node "small" is consolidated onto "big", "dnd" is kept by its annotation. */
+function sweepRecords(): DecisionRecord[] {
+  const p = pool();
+  const plan = planDisruption(
+    disruptionInput(
+      [
+        node('big', { pool: p, type: 'm5.2xlarge', cpus: ['2', '2'] }),
+        node('small', { pool: p, cpus: ['1'] }),
+        node('dnd', { pool: p, cpus: ['1'], annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+      ],
+      { nodePools: [p] },
+    ),
+  );
+  const provision: DecisionRecord = {
+    id: 'prov-1',
+    cluster: 'test',
+    at: '2026-01-05T10:00:00.000Z',
+    kind: 'Provision',
+    nodeClaims: ['claim-small', 'claim-big'],
+    summary: '5 pod(s) to place: 2 new NodeClaim(s) at $0.5760/h, 0 unschedulable',
+    detail: { trigger: 'PodsPending' },
+  };
+  return [...plan.records, provision];
+}
+
+describe('karpless explain', () => {
+  const store = file('decisions.json', JSON.stringify(sweepRecords()));
+
+  it('prints a NodeClaim’s records oldest first, with saving, moves and blockers', async () => {
+    const r = await run('claim-small', '--store', store);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('NodeClaim claim-small: 2 decision(s)');
+    expect(r.stdout.indexOf('Provision')).toBeLessThan(r.stdout.indexOf('Disrupt'));
+    expect(r.stdout).toMatch(/Disrupt {2}Underutilized: small deleted, saving \$0\.1920\/h/);
+    expect(r.stdout).toMatch(/pods moving to: (big|dnd) \(1\)/);
+    expect(r.stdout).toMatch(/trigger: PodsPending/);
+  });
+
+  it('resolves a node name to its claim and shows why it was kept', async () => {
+    const r = await run('dnd', '--store', store);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^NodeClaim claim-dnd \(node dnd\): 1 decision\(s\)/);
+    expect(r.stdout).toMatch(/Keep {2}kept dnd: node has karpenter.sh\/do-not-disrupt/);
+    expect(r.stdout).toMatch(/blocker: node has karpenter.sh\/do-not-disrupt/);
+  });
+
+  it('prints JSON with -o json', async () => {
+    const r = await run('small', '--store', store, '-o', 'json');
+    const e = JSON.parse(r.stdout) as { nodeClaim: string; records: DecisionRecord[] };
+    expect(e.nodeClaim).toBe('claim-small');
+    expect(e.records.map((x) => x.kind)).toEqual(['Provision', 'Disrupt']);
+  });
+
+  it('fails with 1 when nothing names the node, and 2 on bad input', async () => {
+    expect((await run('nope', '--store', store)).code).toBe(1);
+    expect((await run('small')).code).toBe(2);
+    const bad = await run('small', '--store', file('bad.json', '{"decisions": [{"id": 1}]}'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad.json: \[0\] is not a decision record/);
+    expect((await run('small', '--store', join(dir, 'missing.json'))).code).toBe(2);
+  });
+
+  it('reads records straight from a store interface', async () => {
+    const e = await explain('small', recordsSource(sweepRecords()));
+    expect(e?.nodeClaim).toBe('claim-small');
+    expect(e?.records).toHaveLength(2);
+  });
+
+  it('runs a scenario with --from-sim and explains a node it consolidated', { timeout: 60_000 }, async () => {
+    const scenario = file(
+      'scale-down.yaml',
+      `apiVersion: karpless.dev/v1alpha1
+kind: Scenario
+metadata: { name: scale-down }
+spec:
+  until: 20m
+  steps:
+    - at: 0s
+      manifests:
+        - apiVersion: karpenter.sh/v1
+          kind: NodePool
+          metadata: { name: general }
+          spec:
+            template:
+              spec:
+                nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }
+                requirements:
+                  - { key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m5.xlarge] }
+                  - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+                  - { key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a] }
+            disruption: { consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 1m }
+        - apiVersion: karpenter.k8s.aws/v1
+          kind: EC2NodeClass
+          metadata: { name: default }
+          spec:
+            amiSelectorTerms: [{ alias: al2023@latest }]
+            role: KarpenterNodeRole-test
+            subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
+            securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
+        - apiVersion: apps/v1
+          kind: Deployment
+          metadata: { name: web }
+          spec:
+            replicas: 8
+            selector: { matchLabels: { app: web } }
+            template:
+              metadata: { labels: { app: web } }
+              spec: { containers: [{ name: app, image: app, resources: { requests: { cpu: 700m, memory: 1Gi } } }] }
+    - at: 5m
+      scale: { kind: Deployment, name: web, replicas: 1 }
+`,
+    );
+    const out = join(dir, 'sim-decisions.json');
+    const io = bufferIO();
+    expect(await main(['simulate', '--scenario', scenario, '--decisions-out', out], io)).toBe(0);
+    const records = JSON.parse((await import('node:fs')).readFileSync(out, 'utf8')) as DecisionRecord[];
+    const disrupted = records.find((r) => r.kind === 'Disrupt');
+    const claim = disrupted?.nodeClaims[0] as string;
+    expect(claim).toBeTruthy();
+    const r = await run(claim, '--from-sim', scenario);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Provision/);
+    expect(r.stdout).toMatch(/Disrupt/);
+  });
+});

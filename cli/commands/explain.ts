@@ -1,0 +1,201 @@
+// `karpless explain NODE|NODECLAIM`: why a node was launched, kept or removed, from its decision records. Records
+// come from a NodeClaimStore (`listDecisions`): a JSON file of records (`karpless simulate --scenario FILE
+// --decisions-out FILE`, or an export of the DynamoDB table) via --store, or a scenario run on the spot via
+// --from-sim. A node name is resolved to its claim through the store's claims or the records' candidates.
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { DecisionRecord } from '../../shared/api/nodeclaim';
+import { catalogEngine } from '../../shared/sim/default-engine';
+import { disruptionSweep, loadScenario, runScenario } from '../../shared/sim/scenario';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
+import { addCatalogOption, resolveCatalog } from './catalog-option';
+import type { CommandContext, RegisterCommand } from './index';
+
+/** What explain needs from a store: the NodeClaimStore's `listDecisions`, plus node-to-claim resolution. */
+export interface DecisionSource {
+  listDecisions(nodeClaim: string): Promise<DecisionRecord[]>;
+  /** The claim behind a node name, when the source knows it. */
+  claimOfNode(node: string): Promise<string | undefined>;
+}
+
+/** Records from memory (a file's contents): claims by `nodeClaims`, nodes by the candidates the records name. */
+export function recordsSource(records: DecisionRecord[]): DecisionSource {
+  const sorted = [...records].sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
+  return {
+    listDecisions: async (claim) => sorted.filter((r) => r.nodeClaims.includes(claim)),
+    claimOfNode: async (node) => {
+      for (const r of sorted) {
+        const chosen = Array.isArray(r.detail.chosen)
+          ? (r.detail.chosen as { name?: string; nodeClaim?: string }[])
+          : [];
+        const hit = chosen.find((c) => c.name === node && c.nodeClaim);
+        if (hit?.nodeClaim) return hit.nodeClaim;
+        if (r.detail.node === node && r.nodeClaims[0]) return r.nodeClaims[0];
+      }
+      return undefined;
+    },
+  };
+}
+
+function isRecord(x: unknown): x is DecisionRecord {
+  if (!x || typeof x !== 'object') return false;
+  const r = x as Partial<DecisionRecord>;
+  return (
+    typeof r.id === 'string' && typeof r.at === 'string' && Array.isArray(r.nodeClaims) && typeof r.kind === 'string'
+  );
+}
+
+/** Reads a records file: a JSON array of DecisionRecords, or an object with a `decisions` array. */
+export async function readRecordsFile(path: string): Promise<DecisionRecord[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path}: ${(err as Error).message}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : (parsed as { decisions?: unknown })?.decisions;
+  if (!Array.isArray(list))
+    throw new Error(`${path}: expected a JSON array of decision records or { "decisions": [...] }`);
+  list.forEach((r, i) => {
+    if (!isRecord(r)) throw new Error(`${path}: [${i}] is not a decision record (needs id, at, kind, nodeClaims)`);
+  });
+  return list as DecisionRecord[];
+}
+
+export interface Explanation {
+  nodeClaim: string;
+  node?: string;
+  records: DecisionRecord[];
+}
+
+export async function explain(name: string, source: DecisionSource): Promise<Explanation | undefined> {
+  const direct = await source.listDecisions(name);
+  if (direct.length) return { nodeClaim: name, records: direct };
+  const claim = await source.claimOfNode(name);
+  if (!claim) return undefined;
+  const records = await source.listDecisions(claim);
+  return records.length ? { nodeClaim: claim, node: name, records } : undefined;
+}
+
+const money = (x: unknown): string => (typeof x === 'number' ? `$${x.toFixed(4)}/h` : String(x));
+
+/** The evidence lines worth reading for one record; unknown detail keys are summarized, not dropped. */
+function detailLines(r: DecisionRecord): string[] {
+  const d = r.detail;
+  const out: string[] = [];
+  const chosen = Array.isArray(d.chosen) ? (d.chosen as { name: string; price: number; pods: number }[]) : [];
+  if (chosen.length) {
+    out.push(`nodes: ${chosen.map((c) => `${c.name} (${money(c.price)}, ${c.pods} pod(s))`).join(', ')}`);
+  }
+  if (d.method)
+    out.push(
+      `method: ${String(d.method)}${d.considered !== undefined ? `, ${d.considered} candidate(s) considered` : ''}`,
+    );
+  const replacements = Array.isArray(d.replacements) ? (d.replacements as Record<string, unknown>[]) : [];
+  for (const x of replacements) {
+    out.push(`replacement: ${x.name} ${x.instanceType} ${x.capacityType} in ${x.zone} at ${money(x.pricePerHour)}`);
+  }
+  if (d.savingPerHour !== undefined) out.push(`saving: ${money(d.savingPerHour)}`);
+  if (d.moves && typeof d.moves === 'object') {
+    const moves = Object.entries(d.moves as Record<string, string[]>);
+    if (moves.length) out.push(`pods moving to: ${moves.map(([n, p]) => `${n} (${p.length})`).join(', ')}`);
+  }
+  if (d.drift)
+    out.push(`drift: ${typeof d.drift === 'string' ? d.drift : Object.values(d.drift as object).join('; ')}`);
+  const waits = Array.isArray(d.drainWaitsOn) ? (d.drainWaitsOn as string[]) : [];
+  for (const w of waits) out.push(`drain waits on: ${w}`);
+  const blockers = Array.isArray(d.blockers) ? (d.blockers as string[]) : [];
+  for (const b of blockers) out.push(`blocker: ${b}`);
+  const known = new Set([
+    'chosen',
+    'method',
+    'considered',
+    'replacements',
+    'savingPerHour',
+    'moves',
+    'drift',
+    'drainWaitsOn',
+    'blockers',
+    'reason',
+    'forceful',
+    'node',
+    'nodePool',
+    'pricePerHour',
+    'pods',
+  ]);
+  for (const [k, v] of Object.entries(d)) {
+    if (known.has(k) || v === undefined) continue;
+    const text = typeof v === 'object' ? JSON.stringify(v) : String(v);
+    out.push(`${k}: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}`);
+  }
+  return out;
+}
+
+export function renderExplanation(e: Explanation): string {
+  const lines = [`NodeClaim ${e.nodeClaim}${e.node ? ` (node ${e.node})` : ''}: ${e.records.length} decision(s)`];
+  for (const r of e.records) {
+    lines.push('', `${r.at}  ${r.kind}  ${r.summary}`);
+    for (const l of detailLines(r)) lines.push(`    ${l}`);
+  }
+  return lines.join('\n');
+}
+
+export interface ExplainOptions {
+  store?: string;
+  fromSim?: string;
+  seed: string;
+  output: string;
+  catalog?: string;
+}
+
+async function sourceFor(opts: ExplainOptions): Promise<DecisionSource> {
+  if (opts.store) return recordsSource(await readRecordsFile(opts.store));
+  const scenario = await loadScenario(opts.fromSim as string);
+  const run = await runScenario(scenario, catalogEngine(resolveCatalog(opts)), {
+    seed: Number(opts.seed),
+    sweep: disruptionSweep(),
+  });
+  const store = run.world.store;
+  return {
+    listDecisions: (claim) => store.listDecisions(claim),
+    claimOfNode: async (node) => (await store.list()).find((c) => c.nodeName === node)?.name,
+  };
+}
+
+export async function runExplain(ctx: CommandContext, name: string, opts: ExplainOptions): Promise<void> {
+  const usage = (message: string): void => {
+    ctx.io.err(message);
+    ctx.result.code = EXIT_USAGE;
+  };
+  if (!!opts.store === !!opts.fromSim) return usage('give exactly one of --store FILE or --from-sim SCENARIO');
+  if (opts.output !== 'text' && opts.output !== 'json')
+    return usage(`--output: "${opts.output}" is not one of text, json`);
+  const seed = Number(opts.seed);
+  if (!Number.isInteger(seed) || seed < 0) return usage(`--seed: "${opts.seed}" is not a non-negative integer`);
+  let source: DecisionSource;
+  try {
+    source = await sourceFor(opts);
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+  const e = await explain(name, source);
+  if (!e) {
+    ctx.io.err(`no decision records for ${name} (neither a NodeClaim nor a node any record names)`);
+    ctx.result.code = EXIT_FAILURE;
+    return;
+  }
+  ctx.io.out(opts.output === 'json' ? JSON.stringify(e, null, 2) : renderExplanation(e));
+  ctx.result.code = EXIT_OK;
+}
+
+export const registerExplain: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  const cmd = program
+    .command('explain')
+    .description('print why a node or NodeClaim was launched, kept or removed (its decision records)')
+    .argument('<name>', 'a node name or a NodeClaim name')
+    .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)')
+    .option('--from-sim <scenario>', 'run this Scenario on the simulator and read its records')
+    .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')
+    .option('-o, --output <format>', 'text or json', 'text');
+  addCatalogOption(cmd).action(async (name: string, opts: ExplainOptions) => runExplain(ctx, name, opts));
+};
