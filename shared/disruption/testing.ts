@@ -189,3 +189,55 @@ export function disruptionInput(nodes: DisruptionNode[], o: Partial<DisruptionIn
     ...o,
   };
 }
+
+/**
+ * The cluster after a plan ran: candidates gone, moved pods on their targets, replacements up as initialized nodes
+ * (as the cheapest offering the plan chose), `later` ms on. For multi-sweep tests.
+ */
+export function applyPlan(
+  input: DisruptionInput,
+  plan: { commands: import('./types').DisruptionCommand[] },
+  later = HOUR,
+): DisruptionInput {
+  const now = input.now + later;
+  const gone = new Set(plan.commands.flatMap((c) => c.candidates.map((x) => x.name)));
+  const podsByKey = new Map(
+    input.nodes.flatMap((n) => n.node.pods.map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p])),
+  );
+  const moved = new Map<string, Pod[]>();
+  for (const c of plan.commands) {
+    for (const [target, keys] of Object.entries(c.moves)) {
+      const list = moved.get(target) ?? [];
+      for (const k of keys) {
+        const p = podsByKey.get(k);
+        if (p) list.push({ ...p, spec: { ...p.spec, nodeName: target } });
+      }
+      moved.set(target, list);
+    }
+  }
+  const nodes: DisruptionNode[] = input.nodes
+    .filter((n) => !gone.has(n.node.name))
+    .map((n) => {
+      const extra = moved.get(n.node.name) ?? [];
+      if (!extra.length) return n;
+      return { ...n, node: { ...n.node, pods: [...n.node.pods, ...extra] }, lastPodEventAt: now - later / 2 };
+    });
+  const pools = new Map(input.nodePools.map((p) => [p.metadata.name, p]));
+  for (const c of plan.commands) {
+    for (const r of c.replacements) {
+      const type = r.instanceTypeOptions.find((t) => t.name === r.cheapest.instanceType) as InstanceType;
+      const name = r.name;
+      const pods = r.pods.map((p) => ({ ...p, spec: { ...p.spec, nodeName: name } }));
+      const n = node(name, {
+        instanceType: type,
+        capacityType: r.cheapest.capacityType,
+        zone: r.cheapest.zone,
+        pods,
+        pool: pools.get(r.nodePool) ?? pool(),
+        createdAt: now - later / 2,
+      });
+      nodes.push(n);
+    }
+  }
+  return { ...input, now, nodes };
+}
