@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BUNDLE_ASSETS, LAMBDA_SHIMS } from './bundling';
 import { bundlingOptions } from './constructs/control-functions';
 import { checkTopology, deployed, FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec } from './functions';
 
@@ -42,5 +44,18 @@ describe('bundling', () => {
     expect(options).toMatchObject({ minify: true, target: 'node22', format: 'esm', forceDockerBundling: false });
     expect(options.externalModules).toEqual(['@aws-sdk/*']);
     expect(options.banner).toContain('createRequire');
+  });
+
+  it('swaps the unused client-node dependencies for shims that exist, and copies highs.wasm and the catalog', () => {
+    const options = bundlingOptions();
+    const aliases = options.esbuildArgs?.['--alias'] as string[];
+    expect(aliases.map((a) => a.split('=')[0])).toEqual(Object.keys(LAMBDA_SHIMS));
+    for (const alias of aliases) expect(existsSync(alias.slice(alias.indexOf('=') + 1)), alias).toBe(true);
+    const commands = options.commandHooks?.afterBundling('/repo', '/out') ?? [];
+    expect(commands).toEqual([
+      'mkdir -p "/out" && cp "/repo/node_modules/highs/build/highs.wasm" "/out/highs.wasm"',
+      'mkdir -p "/out/data" && cp "/repo/shared/catalog/data/us-east-1.json" "/out/data/us-east-1.json"',
+    ]);
+    expect(BUNDLE_ASSETS.map((a) => a.to)).toEqual(['highs.wasm', 'data/us-east-1.json']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solveCoveringLp } from './lp';
+import { HIGHS_WASM_ENV, locateHighsFile, solveCoveringLp } from './lp';
 
 describe('solveCoveringLp', () => {
   it('finds the optimum and the resource duals', () => {
@@ -31,5 +31,26 @@ describe('solveCoveringLp', () => {
 
   it('is infeasible when nothing supplies a demanded row', () => {
     expect(solveCoveringLp([1, 1], [{ price: 1, supply: [1, 0] }]).cost).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('locateHighsFile', () => {
+  it('finds highs.wasm beside the loader, or where KARPLESS_HIGHS_WASM points', async () => {
+    const { createRequire } = await import('node:module');
+    const { dirname } = await import('node:path');
+    const dir = `${dirname(createRequire(import.meta.url).resolve('highs'))}/`;
+    expect(locateHighsFile('highs.wasm', dir)).toBe(`${dir}highs.wasm`);
+    process.env[HIGHS_WASM_ENV] = `${dir}highs.wasm`;
+    try {
+      expect(locateHighsFile('highs.wasm', '/elsewhere/')).toBe(`${dir}highs.wasm`);
+    } finally {
+      delete process.env[HIGHS_WASM_ENV];
+    }
+  });
+
+  it('names the path it looked at when the file is missing', () => {
+    expect(() => locateHighsFile('highs.wasm', '/no/such/dir/')).toThrow(
+      'highs.wasm not found at /no/such/dir/highs.wasm: ship it beside the bundle or set KARPLESS_HIGHS_WASM',
+    );
   });
 });

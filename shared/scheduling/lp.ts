@@ -2,16 +2,34 @@
 // instance type so their allocatable covers the pods' total requests at least cost. Its optimum is a lower bound on
 // any packing's cost, and its row duals are a price per unit of each resource, which the solver uses to value pods.
 // HiGHS loads once, at module load (top-level await), so `solve` and `lowerBound` stay synchronous.
+import { existsSync } from 'node:fs';
 import highsLoader from 'highs';
 
 type Highs = Awaited<ReturnType<typeof highsLoader>>;
 
+/** Names highs.wasm explicitly (a file path), for layouts where it is not beside the code that loads it. */
+export const HIGHS_WASM_ENV = 'KARPLESS_HIGHS_WASM';
+
+/**
+ * Where HiGHS finds its WebAssembly: the env override, else the loader's own directory. That directory is
+ * node_modules/highs/build when running from the repository, and the bundle's directory in a Lambda, where the stack
+ * copies highs.wasm next to index.mjs (stacks/bundling.ts). Checked up front so a missing file names its path.
+ */
+export function locateHighsFile(file: string, loaderDirectory = ''): string {
+  const path = (file === 'highs.wasm' && process.env[HIGHS_WASM_ENV]) || `${loaderDirectory}${file}`;
+  if (!path.includes('://') && !existsSync(path)) {
+    throw new Error(`${file} not found at ${path}: ship it beside the bundle or set ${HIGHS_WASM_ENV}`);
+  }
+  return path;
+}
+
 let highs: Highs | undefined;
 let loadError: string | undefined;
 try {
-  highs = await highsLoader();
+  // Emscripten passes the loader's directory as a second argument, which the published types leave out.
+  highs = await highsLoader({ locateFile: locateHighsFile as (file: string) => string });
 } catch (e) {
-  loadError = (e as Error).message;
+  loadError = e instanceof Error ? e.message : String(e);
 }
 
 export interface LpColumn {

@@ -1,4 +1,4 @@
-// The six functions as NodejsFunction (esbuild from the local devDependency, minified ESM, Node 22, arm64), each
+// The six functions as NodejsFunction (esbuild from the local devDependency, settings in stacks/bundling.ts), each
 // with its own role holding only the permission groups its spec lists, its own log group, and its trigger.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +12,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC_NAMESPACE } from '../../functions/middleware/metric-names';
+import { bundlingOptions } from '../bundling';
 import type { ClusterConfig } from '../config';
 import { functionName } from '../constants';
 import { deployed, FUNCTIONS, type FunctionName, type FunctionSpec, type QueueName } from '../functions';
 import { CREATED_RESOURCE_TYPES, type PermissionContext, statementsFor } from '../permissions';
+
+export { bundlingOptions } from '../bundling';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -27,23 +30,6 @@ export interface ControlFunctionsProps {
   /** Tests point every function at one stub entry so they need neither the handlers nor a bundle. */
   entryOverride?: string;
   specs?: Readonly<Record<FunctionName, FunctionSpec>>;
-}
-
-/** The esbuild settings of every function, exported so a test can assert them without bundling. */
-export function bundlingOptions(): nodejs.BundlingOptions {
-  return {
-    minify: true,
-    sourceMap: true,
-    sourcesContent: false,
-    target: 'node22',
-    format: nodejs.OutputFormat.ESM,
-    mainFields: ['module', 'main'],
-    // Some dependencies are CommonJS and call require(); an ESM bundle needs it defined.
-    banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    // The Node 22 runtime ships AWS SDK v3: leaving it out keeps bundles small and cold starts short.
-    externalModules: ['@aws-sdk/*'],
-    forceDockerBundling: false,
-  };
 }
 
 export class ControlFunctions extends Construct {
