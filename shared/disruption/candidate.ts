@@ -29,6 +29,8 @@ export interface NodeFacts {
   blockers: string[];
   /** Already going: marked for deletion or draining. */
   disrupting: boolean;
+  /** Only initialized nodes are candidates; in-flight claims are skipped without a record. */
+  initialized: boolean;
 }
 
 const safeDuration = (text: string | undefined, fallback: number): number => {
@@ -102,6 +104,7 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
       constrained: pods.some(isConstrained),
       blockers,
       disrupting,
+      initialized: n.claim.state === 'Initialized' && !n.node.inflight,
     };
   });
 }

@@ -53,7 +53,7 @@ export class CapacityModel {
   private readonly vectors = new WeakMap<Pod, Float64Array>();
   private readonly compat = new Map<string, Int8Array>();
   private readonly rows = new WeakMap<Pod, Int8Array>();
-  /** Nodes that take no pods: going away, disrupting, or drifted/expired (moving pods there is churn). */
+  /** Nodes that take no pods: going away, disrupting, in flight, or drifted/expired (moving pods there is churn). */
   readonly closed: Uint8Array;
   /** Nodes that took pods this sweep; they are no longer consolidation candidates. */
   readonly receivers: Uint8Array;
@@ -77,7 +77,8 @@ export class CapacityModel {
     this.moved = nodes.map(() => []);
     nodes.forEach((n, i) => {
       const tainted = n.node.taints.some((t) => t.key === TaintDisrupted.key);
-      if (n.node.markedForDeletion || n.claim.state === 'Draining' || tainted) this.closed[i] = 1;
+      // In-flight nodes take no moved pods either: the candidate would drain before they are known to come up.
+      if (n.node.markedForDeletion || n.node.inflight || n.claim.state === 'Draining' || tainted) this.closed[i] = 1;
     });
     const cpu = this.names.get('cpu');
     const freeCpu = (i: number): number => (cpu === undefined ? 0 : ((this.free[i] as Float64Array)[cpu] as number));

@@ -26,7 +26,7 @@ function backingOff(sw: Sweep, pool: string): string | undefined {
 function eligible(sw: Sweep): NodeFacts[] {
   const out: NodeFacts[] = [];
   for (const f of sw.facts) {
-    if (sw.taken.has(f.idx) || f.disrupting || f.empty || !f.pool) continue;
+    if (sw.taken.has(f.idx) || f.disrupting || f.empty || !f.pool || !f.initialized) continue;
     if (f.pool.spec.disruption.consolidationPolicy !== 'WhenEmptyOrUnderutilized') continue;
     const blocker = consolidationBlocker(sw, f) ?? f.blockers[0] ?? sw.pdbs.check(f.pods)[0];
     if (blocker) {

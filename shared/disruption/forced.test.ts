@@ -134,3 +134,16 @@ describe('expiration', () => {
     expect(cmd?.record.detail.terminationGracePeriod).toMatch(/unset/);
   });
 });
+
+describe('candidates', () => {
+  it('skips in-flight claims without a record, and moves no pods onto them', () => {
+    const p = pool();
+    const launching = node('launching', { pool: p, type: 'm5.4xlarge', state: 'Launched', cpus: ['1'] });
+    launching.node.inflight = true;
+    const small = node('small', { pool: p, cpus: ['1'] });
+    const plan = planDisruption(disruptionInput([launching, small], { nodePools: [p] }));
+    expect(plan.rejected.map((r) => r.name)).not.toContain('launching');
+    expect(plan.commands.flatMap((c) => c.candidates.map((x) => x.name))).not.toContain('launching');
+    expect(plan.commands.flatMap((c) => Object.keys(c.moves))).not.toContain('launching');
+  });
+});

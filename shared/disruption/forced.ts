@@ -30,7 +30,7 @@ export function consolidationBlocker(sw: Sweep, f: NodeFacts): string | undefine
 
 export function emptiness(sw: Sweep): void {
   const empty = sw.facts
-    .filter((f) => f.empty && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
+    .filter((f) => f.empty && f.initialized && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
     .sort((a, b) => b.price - a.price || a.name.localeCompare(b.name));
   const group: NodeFacts[] = [];
   const used = new Map<string, number>();
@@ -53,7 +53,7 @@ export function emptiness(sw: Sweep): void {
 
 export function drift(sw: Sweep, solverChecks: { left: number }): void {
   const drifted = sw.facts
-    .filter((f) => f.drift && !f.expired && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
+    .filter((f) => f.drift && f.initialized && !f.expired && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
     // Empty ones first (nothing moves), then the oldest.
     .sort(
       (a, b) =>
@@ -109,7 +109,7 @@ function relocateAll(sw: Sweep, members: NodeFacts[], solverChecks: { left: numb
 
 export function expiration(sw: Sweep, solverChecks: { left: number }): void {
   const expired = sw.facts
-    .filter((f) => f.expired && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
+    .filter((f) => f.expired && f.initialized && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
     .sort((a, b) => Date.parse(a.n.claim.createdAt) - Date.parse(b.n.claim.createdAt) || a.name.localeCompare(b.name));
   // Forceful: each expired node goes on its own, whatever blocks its pods; the drain waits on them instead.
   for (const c of relocateAll(sw, expired, solverChecks, 'expiration')) {

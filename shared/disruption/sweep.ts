@@ -18,7 +18,7 @@ export const DEFAULTS = {
   spotToSpotMinTypes: 15,
   nominationProtectionMs: 20_000,
   maxMergeCandidates: 100,
-  mergeSearchBudget: 24,
+  mergeSearchBudget: 10,
   maxSolverChecks: 4,
   maxBatchCandidates: 300,
   churnLimit: 3,
