@@ -20,6 +20,8 @@ export class ClusterActivity {
   private readonly removalListeners: ((r: PodRemoval) => void)[] = [];
   private eventsSeen = 0;
   evictions = 0;
+  /** Every change seen; the sweep skips re-deciding an unchanged cluster. */
+  changes = 0;
   nodeChanged = false;
   podsPending = 0;
 
@@ -29,6 +31,7 @@ export class ClusterActivity {
   ) {
     cluster.onChange((change) => {
       const now = clock.now();
+      this.changes++;
       switch (change.type) {
         case 'pod-bound': {
           const pod = cluster.getPod(change.pod);

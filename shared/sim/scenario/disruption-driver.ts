@@ -3,6 +3,7 @@
 // (launchClaim) → wait for them to initialize → start termination (startTermination; the drain runs as queued
 // terminateStep calls). Forceful commands (expiration) skip the wait. Every decision is written to the store.
 import type { DisruptionCause, NodeClaim } from '../../api/nodeclaim';
+import { parseDuration } from '../../api/quantity';
 import type { ControlPlaneDeps } from '../../controllers/deps';
 import { specHash } from '../../controllers/hash';
 import { newUid } from '../../controllers/ids';
@@ -21,6 +22,22 @@ import { ConflictError } from '../../errors';
 import type { PlannedNodeClaim } from '../../scheduling/types';
 import type { ClusterActivity } from './activity';
 import { readDisruptionInput } from './disruption-input';
+
+/** When the first node reaches its NodePool's expireAfter (expiration is due without any change in the cluster). */
+function nextExpiry(input: DisruptionInput): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const n of input.nodes) {
+    const pool = input.nodePools.find((p) => p.metadata.name === n.claim.nodePool);
+    const text = pool?.spec.template.spec.expireAfter;
+    if (!text || text === 'Never') continue;
+    try {
+      next = Math.min(next, Date.parse(n.claim.createdAt) + parseDuration(text));
+    } catch {
+      // an unreadable expireAfter is reported by validation; it never expires here
+    }
+  }
+  return next;
+}
 
 /** The pure decision functions; injected so the runner works with any sweep (and tests can script one). */
 export interface SweepEngine {
@@ -50,6 +67,11 @@ export interface DisruptingNode {
 }
 
 const REPLACEMENT_TIMEOUT_MS = 10 * 60_000;
+/** How long a sweep that found nothing to do stands for an unchanged cluster (Karpenter re-checks a consolidated
+ * cluster after 5 minutes too). */
+const QUIET_TTL_MS = 5 * 60_000;
+/** Blockers that lift by themselves as time passes: a sweep that met one must run again on schedule. */
+const TIME_BASED = /not consolidatable for another|nominated \d+s ago|schedule/;
 
 export class DisruptionDriver {
   history: DisruptionHistory = {};
@@ -60,14 +82,19 @@ export class DisruptionDriver {
   readonly replacementOf = new Map<string, string>();
   private readonly lastKeep = new Map<string, string>();
   private readonly startListeners: ((nodes: DisruptingNode[]) => void)[] = [];
+  private quiet: { signature: string; until: number } | undefined;
   commandsStarted = 0;
   commandsDropped = 0;
+  sweepsPlanned = 0;
 
+  /** `signature` names the cluster's state (changes seen, store writes, NodePool versions): while it holds, a sweep
+   * that decided nothing is not repeated. */
   constructor(
     private readonly deps: ControlPlaneDeps,
     private readonly activity: ClusterActivity,
     private readonly engine: SweepEngine,
     private readonly options: DisruptionOptions = {},
+    private readonly signature: () => string = () => String(Math.random()),
   ) {}
 
   /** Told when a command starts disrupting its nodes (before any of them is drained). */
@@ -75,15 +102,27 @@ export class DisruptionDriver {
     this.startListeners.push(listener);
   }
 
-  /** One sweep: decide and queue the commands; forceful ones act at once. */
-  async sweep(): Promise<DisruptionPlan> {
+  /** One sweep: decide and queue the commands; forceful ones act at once. Undefined when skipped: nothing changed
+   * since a sweep that found nothing to do. */
+  async sweep(): Promise<DisruptionPlan | undefined> {
+    const now = this.deps.clock.now();
+    const signature = this.signature();
+    if (this.quiet && this.quiet.signature === signature && now < this.quiet.until && this.inflight.length === 0) {
+      return undefined;
+    }
     const { input } = await readDisruptionInput(this.deps, this.activity, {
       history: this.history,
       markedForDeletion: this.marked(),
       options: this.options,
     });
     const plan = this.engine.plan(input);
+    this.sweepsPlanned++;
     this.history = this.engine.recordHistory(this.history, plan);
+    const waiting = plan.rejected.some((r) => r.blockers.some((b) => TIME_BASED.test(b)));
+    this.quiet =
+      plan.commands.length === 0 && !waiting
+        ? { signature, until: Math.min(now + QUIET_TTL_MS, nextExpiry(input)) }
+        : undefined;
     for (const record of plan.records) {
       if (record.kind === 'Keep') {
         // The same reason every minute says nothing new: keep a record when a claim's reason changes.

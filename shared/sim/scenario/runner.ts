@@ -13,9 +13,11 @@ import { DEFAULT_NODEPOOL_NAME } from '../../api/default-nodepool';
 import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { PodDisruptionBudget } from '../../api/kube';
 import type { NodeClaim } from '../../api/nodeclaim';
+import type { InstanceType } from '../../catalog/types';
 import { type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from '../../controllers/deps';
 import { handleControlMessage } from '../../controllers/dispatch';
 import { collectGarbage } from '../../controllers/gc';
+import { specHash } from '../../controllers/hash';
 import { handleInterruption } from '../../controllers/interruption';
 import { reconcileNodes } from '../../controllers/lifecycle';
 import { provision } from '../../controllers/provision';
@@ -87,7 +89,8 @@ export async function runScenario(
   const clock = new VirtualClock(SCENARIO_START);
   const start = clock.now();
   const end = start + scenario.until;
-  const cloud = new SimCloud({ clock, seed, cluster: CLUSTER, instanceTypes: (nc) => engine.instanceTypesFor(nc) });
+  const instanceTypesFor = memoByNodeClass(engine.instanceTypesFor);
+  const cloud = new SimCloud({ clock, seed, cluster: CLUSTER, instanceTypes: instanceTypesFor });
   const readyPart = Math.min(15_000, Math.round(scenario.nodeReadyAfter / 3));
   const cluster = new SimCluster({
     clock,
@@ -126,7 +129,11 @@ export async function runScenario(
   };
   const workloads = new WorkloadController(cluster, () => notePending(clock.now()));
   const sweepEngine = options.sweep;
-  const driver = sweepEngine ? new DisruptionDriver(deps, activity, sweepEngine, options.disruptionOptions) : undefined;
+  let objectsVersion = 0;
+  const signature = (): string => `${activity.changes}/${store.writes.length}/${objectsVersion}`;
+  const driver = sweepEngine
+    ? new DisruptionDriver(deps, activity, sweepEngine, options.disruptionOptions, signature)
+    : undefined;
   const observer = new ViolationObserver(activity, {
     disrupting: () => driver?.disrupting ?? new Map(),
     pods: () => cluster.allPods(),
@@ -137,7 +144,7 @@ export async function runScenario(
   });
   const pendingStarts: Promise<void>[] = [];
   driver?.onStart((nodes) => pendingStarts.push(observer.checkStart(nodes)));
-  const lowerBound = new LowerBoundTracker(engine.lowerBound, engine.instanceTypesFor);
+  const lowerBound = new LowerBoundTracker(engine.lowerBound, instanceTypesFor);
   const reclaims: { at: number; instanceId: string }[] = [];
   let interruptions = 0;
 
@@ -163,6 +170,7 @@ export async function runScenario(
 
   const applyAction = async (action: StepAction): Promise<void> => {
     const now = clock.now();
+    objectsVersion++;
     switch (action.type) {
       case 'apply':
         workloads.apply(action.set);
@@ -185,7 +193,10 @@ export async function runScenario(
           action.target.kind === 'NodePool' ? await cluster.listNodePools() : await cluster.listNodeClasses();
         const current = list.find((o) => o.metadata.name === action.target.name);
         if (!current) throw new Error(`${action.target.kind} ${action.target.name} not found`);
-        const merged = mergePatch(current, action.mergePatch) as unknown as Record<string, unknown>;
+        const merged = mergePatch(withoutImpliedWeight(current), action.mergePatch) as unknown as Record<
+          string,
+          unknown
+        >;
         const errors: string[] = [];
         const { set } = buildManifestSet([{ file: `${scenario.file} patch`, doc: 1, raw: merged }], errors);
         if (errors.length > 0) throw new ValidationError(errors);
@@ -259,6 +270,15 @@ export async function runScenario(
     }
   };
 
+  // The store is read after every instant; it changes only on writes, so re-read only then.
+  let claimsCache: { writes: number; claims: NodeClaim[] } | undefined;
+  const claimsNow = async (): Promise<NodeClaim[]> => {
+    if (claimsCache?.writes !== store.writes.length) {
+      claimsCache = { writes: store.writes.length, claims: await store.list() };
+    }
+    return claimsCache.claims;
+  };
+
   const boundOnLifecycle = new Map<string, number>();
   cluster.onChange((c) => {
     if (c.type === 'pod-bound') boundOnLifecycle.set(c.node, (boundOnLifecycle.get(c.node) ?? 0) + 1);
@@ -304,7 +324,7 @@ export async function runScenario(
       await collectGarbage(deps);
     }
     await Promise.all(pendingStarts.splice(0));
-    const claims = await store.list();
+    const claims = await claimsNow();
     recorder.observeClaims(now, claims, (n) => driver?.replacementOf.get(n));
     for (const [node, n] of boundOnLifecycle) {
       const claim = claims.find((c) => c.nodeName === node);
@@ -387,6 +407,28 @@ function expandSteps(scenario: Scenario, start: number): Occurrence[] {
     }
   });
   return out.sort((a, b) => a.at - b.at || a.order - b.order);
+}
+
+/** A NodePool without a weight is stored with the implied weight 0, which validation (1-100) would refuse when the
+ * patched object is checked again: drop it so the patched object reads as the user wrote it. */
+function withoutImpliedWeight(o: NodePool | EC2NodeClass): NodePool | EC2NodeClass {
+  if (o.kind !== 'NodePool' || o.spec.weight !== 0) return o;
+  const { weight: _implied, ...spec } = o.spec;
+  return { ...o, spec } as NodePool;
+}
+
+/** The catalog's view through an EC2NodeClass is recomputed only when the class's spec changes. */
+function memoByNodeClass(fn: (nodeClass: EC2NodeClass) => InstanceType[]): (nodeClass: EC2NodeClass) => InstanceType[] {
+  const cache = new Map<string, InstanceType[]>();
+  return (nodeClass) => {
+    const key = `${nodeClass.metadata.name}/${specHash(nodeClass.spec)}`;
+    let types = cache.get(key);
+    if (!types) {
+      types = fn(nodeClass);
+      cache.set(key, types);
+    }
+    return types;
+  };
 }
 
 function batchFlushAt(batch: { first?: number | undefined; last?: number | undefined }): number | undefined {
