@@ -79,6 +79,7 @@ export function drift(sw: Sweep, solverChecks: { left: number }): void {
   }
   for (const c of relocateAll(sw, chosen, solverChecks, 'drift')) {
     if (c.failure) {
+      sw.model.rollback(c.fit);
       for (const m of c.members) sw.reject(m.idx, `drifted (${m.drift}) but ${c.failure}`);
       continue;
     }

@@ -94,7 +94,7 @@ export interface Candidate {
 export interface DisruptionCommand {
   id: string;
   reason: CommandReason;
-  /** Drift or expiration is forceful for expiration only: it goes even when blocked and is not budgeted. */
+  /** True for expiration only: it goes even when blocked and is not budgeted; the drain still waits on PDBs. */
   forceful: boolean;
   candidates: Candidate[];
   /** Launch these and wait for them to initialize before draining the candidates. */
