@@ -9,6 +9,7 @@ import { LabelCapacityType, LabelNodePool } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import { instanceTypesFor, loadCatalog } from '../catalog';
 import type { Catalog, InstanceType, InstanceTypeInfo, UnavailableOffering } from '../catalog/types';
+import type { LaunchTemplateCollector } from '../controllers/gc';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import { type Clock, type CloudInstance, type CloudProvider, type LaunchRequest, systemClock } from '../ports';
 import { ec2Client, iamClient, ssmClient } from './clients';
@@ -24,12 +25,22 @@ import {
   refusedOfferings,
 } from './ec2/fleet';
 import { getInstance, listClusterInstances, type PriceOf, terminateInstance } from './ec2/instances';
-import { DEFAULT_METADATA_OPTIONS, defaultBlockDevices, LaunchTemplates } from './ec2/launch-template';
+import {
+  DEFAULT_METADATA_OPTIONS,
+  defaultBlockDevices,
+  deleteUnusedLaunchTemplates,
+  LaunchTemplates,
+} from './ec2/launch-template';
 import { type ClusterInfo, NodeClassResolver, type ResolvedNodeClass } from './ec2/nodeclass';
-import { clusterTags, instanceTags, TagNodeClaimUid, TagNodeClass, TagNodePool } from './ec2/tags';
+import { clusterTags, instanceTags, TagLaunchTemplateId, TagNodeClaimUid, TagNodeClass, TagNodePool } from './ec2/tags';
 import { userDataFor } from './ec2/userdata';
 import type { PriceTable } from './pricing/fetch';
 import { withPrices } from './pricing/refresh';
+
+const isTemplateNotFound = (code: string) => /LaunchTemplate.*NotFound/.test(code);
+
+/** Karpless templates this old or older, unused by any live instance or recent launch here, are deleted by GC. */
+export const STALE_LAUNCH_TEMPLATE_AGE_MS = 30 * 60_000;
 
 export interface AwsCloudProviderOptions {
   cluster: ClusterInfo;
@@ -54,9 +65,11 @@ export interface AwsCloudProviderOptions {
   /** ICE cache lifetime for offerings reported through onUnavailable; 3 min as in Karpenter. */
   unavailableTtlMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** How long a launch template is safe from cleanup after its creation and after its last use here; 30 min. */
+  staleLaunchTemplateAgeMs?: number;
 }
 
-export class AwsCloudProvider implements CloudProvider {
+export class AwsCloudProvider implements CloudProvider, LaunchTemplateCollector {
   private readonly ec2: EC2Client;
   private readonly resolver: NodeClassResolver;
   private readonly templates: LaunchTemplates;
@@ -73,7 +86,7 @@ export class AwsCloudProvider implements CloudProvider {
       cluster: o.cluster,
       clock: this.clock,
     });
-    this.templates = new LaunchTemplates(this.ec2);
+    this.templates = new LaunchTemplates(this.ec2, () => this.clock.now());
   }
 
   resolveNodeClass(nodeClass: EC2NodeClass): Promise<ResolvedNodeClass> {
@@ -101,27 +114,40 @@ export class AwsCloudProvider implements CloudProvider {
       );
     }
     const overrides = fleetOverrides(request.instanceTypes, capacityType, resolved.subnetByZone, amiOf);
-    const templates = await this.classified('ec2:CreateLaunchTemplate', () =>
-      this.ensureTemplates(request, resolved, capacityType, overrides),
-    );
     const tags = instanceTags(this.o.cluster.name, claim, request.nodeClass.spec.tags);
-    const input = createFleetInput({ claim, capacityType, templates, tags });
 
-    let output: CreateFleetCommandOutput;
-    try {
-      output = await withThrottleRetry('ec2:CreateFleet', () => this.ec2.send(new CreateFleetCommand(input)), {
-        ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
-      });
-    } catch (err) {
-      if (err instanceof LaunchError) throw err;
-      const code = errorCode(err);
-      // Same token, different parameters: an earlier attempt for this claim got through; find its instance.
-      if (code === 'IdempotentParameterMismatch') {
-        const found = await this.findByClaim(claim);
-        if (found) return found;
+    let output: CreateFleetCommandOutput | undefined;
+    // Two attempts: a template this container knows may have been deleted since (cleanup in another Lambda, or by
+    // hand). A call EC2 rejects outright created no fleet, so after re-creating the templates it is asked again
+    // with the same token (the template names, hence the parameters, are unchanged).
+    for (let attempt = 0; !output; attempt++) {
+      const templates = await this.classified('ec2:CreateLaunchTemplate', () =>
+        this.ensureTemplates(request, resolved, capacityType, overrides),
+      );
+      const input = createFleetInput({ claim, capacityType, templates, tags });
+      try {
+        output = await withThrottleRetry('ec2:CreateFleet', () => this.ec2.send(new CreateFleetCommand(input)), {
+          ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
+        });
+      } catch (err) {
+        if (err instanceof LaunchError) throw err;
+        const code = errorCode(err);
+        // Same token, different parameters: an earlier attempt for this claim got through; find its instance.
+        if (code === 'IdempotentParameterMismatch') {
+          const found = await this.findByClaim(claim);
+          if (found) return found;
+        }
+        if (isTemplateNotFound(code)) {
+          for (const t of templates) this.templates.forget(t.name);
+          if (attempt === 0) continue;
+        }
+        throw await classifyLaunchFailure(code, (err as Error).message ?? '', 'ec2:CreateFleet', this.o.sts);
       }
-      if (/LaunchTemplate.*NotFound/.test(code)) for (const t of templates) this.templates.forget(t.name);
-      throw await classifyLaunchFailure(code, (err as Error).message ?? '', 'ec2:CreateFleet', this.o.sts);
+      // Reported in the result, the fleet exists under this token and a retry would replay it: forget the
+      // templates so the next claim re-creates them, and let this one fail.
+      if ((output.Errors ?? []).some((e) => isTemplateNotFound(e.ErrorCode ?? ''))) {
+        for (const t of templates) this.templates.forget(t.name);
+      }
     }
 
     const result = readFleetOutput(output, capacityType, overrides);
@@ -175,6 +201,31 @@ export class AwsCloudProvider implements CloudProvider {
 
   list(): Promise<CloudInstance[]> {
     return listClusterInstances(this.ec2, this.o.cluster.name, { priceOf: this.priceOf });
+  }
+
+  /**
+   * Deletes this cluster's launch templates nothing may still launch from. A template is kept while it is younger
+   * than the stale age (a launch in another Lambda may have just created or found it), while this container used it
+   * within that age, and while a live instance of the cluster was launched from it (its configuration is current).
+   * A launch that still races a deletion re-creates the template and retries (see create).
+   */
+  async deleteStaleLaunchTemplates(): Promise<number> {
+    const age = this.o.staleLaunchTemplateAgeMs ?? STALE_LAUNCH_TEMPLATE_AGE_MS;
+    const cutoff = this.clock.now() - age;
+    const instances = await this.list();
+    const inUse = new Set(instances.flatMap((i) => i.tags[TagLaunchTemplateId] ?? []));
+    const recent = this.templates.usedSince(cutoff);
+    const deleted = await deleteUnusedLaunchTemplates(
+      this.ec2,
+      this.o.cluster.name,
+      (t) =>
+        recent.has(t.name) ||
+        (t.id !== undefined && inUse.has(t.id)) ||
+        // Without a creation time its age is unknown: keep it.
+        !t.createdAt ||
+        t.createdAt.getTime() > cutoff,
+    );
+    return deleted.length;
   }
 
   /** Price of a running instance: the caller's lookup, else the (live-priced) catalog. */

@@ -128,11 +128,17 @@ const isAlreadyExists = (err: unknown) =>
 /** Creates the template for `config` unless this container or another Lambda already did. Returns its name. */
 export class LaunchTemplates {
   private readonly known = new Set<string>();
+  /** When this container last handed out each template, so its own cleanup never deletes one a launch may use. */
+  private readonly lastUsed = new Map<string, number>();
 
-  constructor(private readonly ec2: EC2Client) {}
+  constructor(
+    private readonly ec2: EC2Client,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async ensure(config: LaunchConfig): Promise<string> {
     const name = launchTemplateName(config);
+    this.lastUsed.set(name, this.now());
     if (this.known.has(name)) return name;
     try {
       await this.ec2.send(
@@ -155,23 +161,43 @@ export class LaunchTemplates {
   forget(name: string): void {
     this.known.delete(name);
   }
+
+  /** Names this container handed out at or after `since`. */
+  usedSince(since: number): Set<string> {
+    return new Set([...this.lastUsed].filter(([, at]) => at >= since).map(([name]) => name));
+  }
+}
+
+/** What a cleanup rule sees of a template. */
+export interface LaunchTemplateSummary {
+  name: string;
+  id?: string;
+  createdAt?: Date;
 }
 
 /**
- * Deletes this cluster's launch templates that are not in `keep` (templates of configurations no longer in use;
- * or all of them at teardown). Found by the cluster tag, so another cluster's templates are never touched.
+ * Deletes this cluster's launch templates that `keep` does not keep (a set of names, or a rule): templates of
+ * configurations no longer in use, or all of them at teardown. Found by the cluster tag, so another cluster's
+ * templates are never touched.
  */
 export async function deleteUnusedLaunchTemplates(
   ec2: EC2Client,
   cluster: string,
-  keep: ReadonlySet<string> = new Set(),
+  keep: ReadonlySet<string> | ((template: LaunchTemplateSummary) => boolean) = new Set(),
 ): Promise<string[]> {
+  const kept = typeof keep === 'function' ? keep : (t: LaunchTemplateSummary) => keep.has(t.name);
   const deleted: string[] = [];
   const filters = [{ Name: `tag:${TagKarplessCluster}`, Values: [cluster] }];
   for await (const page of paginateDescribeLaunchTemplates({ client: ec2 }, { Filters: filters })) {
     for (const lt of page.LaunchTemplates ?? []) {
       const name = lt.LaunchTemplateName;
-      if (!name || keep.has(name) || !name.startsWith(`karpless/${cluster}/`)) continue;
+      if (!name || !name.startsWith(`karpless/${cluster}/`)) continue;
+      const summary: LaunchTemplateSummary = {
+        name,
+        ...(lt.LaunchTemplateId ? { id: lt.LaunchTemplateId } : {}),
+        ...(lt.CreateTime ? { createdAt: lt.CreateTime } : {}),
+      };
+      if (kept(summary)) continue;
       try {
         await ec2.send(new DeleteLaunchTemplateCommand({ LaunchTemplateName: name }));
         deleted.push(name);

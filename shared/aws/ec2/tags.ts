@@ -8,6 +8,8 @@ export const TagNodeClass = 'karpenter.k8s.aws/ec2nodeclass';
 export const TagKarplessCluster = 'karpless.dev/cluster';
 /** The claim's uid: names are reused across a claim's replacement, uids never are, so replay lookups key on it. */
 export const TagNodeClaimUid = 'karpless.dev/nodeclaim-uid';
+/** Set by EC2 on every instance launched from a launch template: the template's id. */
+export const TagLaunchTemplateId = 'aws:ec2launchtemplate:id';
 export const clusterOwnedTagKey = (cluster: string) => `kubernetes.io/cluster/${cluster}`;
 
 /** Tags that mark a resource as this cluster's. */
