@@ -119,7 +119,8 @@ export class Sweep {
   }
 
   private namer(salt: string): (pool: string, i: number) => string {
-    return (pool, i) => claimName(pool, [{ namespace: 'disruption', name: salt }], this.input.now + i);
+    // Deterministic for the same sweep (a replayed sweep names the same claims), distinct across sweeps and calls.
+    return (pool, i) => claimName(pool, [{ namespace: 'disruption', name: `${salt}@${this.input.now}#${i}` }]);
   }
 
   /** Records a command: takes its candidates, commits its moves, spends budgets and PDB allowances. */
