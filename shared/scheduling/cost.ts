@@ -71,8 +71,8 @@ export function computeDuals(template: NodeClaimTemplate, demand: Float64Array, 
       supply: index.names.map((n, i) => Math.max(0, t.alloc[i] as number) / scaleOf(n)),
     }));
     try {
-      const lp = solveCoveringLp(scaledDemand, columns);
-      lp.duals.forEach((d, i) => {
+      const central = centralDuals(scaledDemand, columns);
+      central.forEach((d, i) => {
         duals[i] = d / scaleOf(index.names[i] as string);
       });
     } catch {
@@ -82,6 +82,28 @@ export function computeDuals(template: NodeClaimTemplate, demand: Float64Array, 
   }
   template.duals = duals;
   template.ranked = rankTypes(types, duals);
+}
+
+/**
+ * Duals of a degenerate LP are not unique: when every type offers cpu and memory in the same ratio, the solver may
+ * put the whole price on cpu and value memory at zero, and then a node that strands half its memory looks perfect.
+ * Nudging each demanded row up in turn moves the solver to each extreme dual; their average prices every binding
+ * resource. Without degeneracy all solves agree and nothing changes.
+ */
+function centralDuals(demand: number[], columns: { price: number; supply: number[] }[]): number[] {
+  const base = solveCoveringLp(demand, columns).duals;
+  const sum = [...base];
+  let n = 1;
+  demand.forEach((d, r) => {
+    if (d <= 0) return;
+    const nudged = demand.map((x, i) => (i === r ? x * 1.001 : x));
+    const duals = solveCoveringLp(nudged, columns).duals;
+    duals.forEach((y, i) => {
+      sum[i] = (sum[i] as number) + y;
+    });
+    n++;
+  });
+  return sum.map((y) => y / n);
 }
 
 function fallbackDuals(types: readonly TypeOption[], duals: Float64Array): void {
@@ -122,13 +144,17 @@ export function rankTypes(types: readonly TypeOption[], duals: Float64Array): Ra
   return types
     .map((option) => {
       const worth = dualValue(duals, option.alloc);
-      return { option, bound: worth > 0 ? option.minPrice / worth : Number.POSITIVE_INFINITY, worth };
+      // Rounded so types priced in proportion to their size (ties up to float noise) fall back to largest first.
+      const bound = worth > 0 ? Number((option.minPrice / worth).toPrecision(9)) : Number.POSITIVE_INFINITY;
+      return { option, bound, worth };
     })
     .sort((a, b) => a.bound - b.bound || b.worth - a.worth || a.option.minPrice - b.option.minPrice);
 }
 
 /** How many candidates to evaluate past the last improvement before settling (ties are common). */
-const PATIENCE = 12;
+const PATIENCE = 6;
+/** A hard cap on simulated fills per new claim, for speed on long runs of one-pod-per-node claims. */
+const MAX_EVALUATIONS = 12;
 
 /**
  * Picks the instance type a new NodeClaim should be filled up to: for each candidate, fill it with the opening pod
@@ -149,23 +175,42 @@ export function chooseTarget(
   const dims = opening.requests.length;
   const used = new Float64Array(dims);
   const limit = new Float64Array(waiting.length);
+  // How many of each waiting group one node could take, before asking whether the group may share this type.
+  const base = new Float64Array(waiting.length);
+  for (let g = 0; g < waiting.length; g++) {
+    const w = waiting[g] as WaitingGroup;
+    let l = w.remaining;
+    if (w.shape.perNodeLimit !== Number.POSITIVE_INFINITY) {
+      l = Math.min(l, w.shape.perNodeLimit - (w.shape.base === opening.base ? 1 : 0));
+    }
+    base[g] = l;
+  }
   let best: TargetChoice | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   let sinceImproved = 0;
-  for (const { option, bound } of ranked) {
-    if (best && (bound >= bestScore || sinceImproved >= PATIENCE)) break;
-    if (!isCandidate(option)) continue;
+  let evaluated = 0;
+  // No fill can be worth more than every waiting pod, so a type bigger than the pool is bounded by price ÷ pool
+  // worth. Visiting by the tighter of the two bounds stops the search early when few pods are left.
+  let poolWorth = dualValue(duals, opening.requests);
+  for (let g = 0; g < waiting.length; g++) poolWorth += (base[g] as number) * (waiting[g] as WaitingGroup).value;
+  const order: { option: TypeOption; bound: number; worth: number }[] = [];
+  for (const r of ranked) {
+    if (!isCandidate(r.option)) continue;
+    const capped = Math.min(r.worth, poolWorth);
+    const bound = capped > 0 ? Math.max(r.bound, Number((r.option.minPrice / capped).toPrecision(9))) : r.bound;
+    order.push({ option: r.option, bound, worth: r.worth });
+  }
+  order.sort((a, b) => a.bound - b.bound || b.worth - a.worth);
+  for (const { option, bound } of order) {
+    if (best && (bound >= bestScore || sinceImproved >= PATIENCE || evaluated >= MAX_EVALUATIONS)) break;
+    evaluated++;
     const { rank, price } = fleetPrice(prices, option.index, preferSpot);
     if (rank === 2) continue;
     used.set(opening.requests);
     let value = dualValue(duals, opening.requests);
     for (let g = 0; g < waiting.length; g++) {
-      const w = waiting[g] as WaitingGroup;
-      let l = w.remaining;
-      if (w.shape.perNodeLimit !== Number.POSITIVE_INFINITY) {
-        l = Math.min(l, w.shape.perNodeLimit - (w.shape.base === opening.base ? 1 : 0));
-      }
-      limit[g] = l > 0 && canShare(w.shape, option) ? l : 0;
+      const l = base[g] as number;
+      limit[g] = l > 0 && canShare((waiting[g] as WaitingGroup).shape, option) ? l : 0;
     }
     const alloc = option.alloc;
     for (;;) {
@@ -179,7 +224,8 @@ export function chooseTarget(
     }
     const score = value > 0 ? price / value : price;
     sinceImproved++;
-    if (score < bestScore - 1e-12 || (Math.abs(score - bestScore) <= 1e-12 && best && price < best.price)) {
+    // Ties keep the earlier candidate: the larger type, whose fill is least sensitive to the estimate.
+    if (score < bestScore - 1e-12) {
       bestScore = score;
       best = { option, price };
       sinceImproved = 0;

@@ -22,6 +22,10 @@ import type { PlannedNodeClaim, SchedulingInput, SchedulingResult, Unschedulable
 import { VolumeIndex } from './volumes';
 
 const DEFAULT_MAX_TYPES = 60;
+/** Share of a node filled by a proportional slice of the pool (the greedy pass tops it up). */
+const SLICE = 0.97;
+/** How closely a node's cpu:memory room must match the pool's for slicing. */
+const SLICE_BALANCE = 0.9;
 
 interface QueuedPod {
   pod: Pod;
@@ -314,7 +318,7 @@ export class Scheduler {
       shape.requirements.toString(),
       JSON.stringify(shape.tolerations),
       JSON.stringify(shape.hostPorts),
-      limited ? `b${shape.baseId}` : '',
+      limited ? `n${shape.perNodeLimit}` : '',
       shape.groups.length > 0 ? 'c' : 's',
     ].join('|');
     let b = this.buckets.get(key);
@@ -376,6 +380,7 @@ export class Scheduler {
    */
   private fill(c: InflightClaim): void {
     const skip = new Set<Bucket>();
+    this.fillProportionally(c, skip);
     for (;;) {
       let best: Bucket | undefined;
       let bestScore = -1;
@@ -427,6 +432,53 @@ export class Scheduler {
     const sorted = [...out].sort();
     this.domainCache.set(ck, sorted);
     return sorted;
+  }
+
+  /**
+   * A large node takes a representative slice of the waiting pool: the same fraction of every eligible bucket,
+   * sized so the slice fits. Greedy filling alone takes the big memory-heavy pods first and leaves the last nodes
+   * with only cpu-heavy ones; slicing keeps every node's mix like the pool's. The greedy pass then tops it up.
+   */
+  private fillProportionally(c: InflightClaim, skip: Set<Bucket>): void {
+    const eligible: Bucket[] = [];
+    const pool = new Float64Array(c.used.length);
+    for (const b of this.bucketList) {
+      if (!b.simple || b.remaining <= 0 || c.failed.has(b.shape.id)) continue;
+      if (!this.canShare(c.template, b.shape, c.target) || this.fitsSomeNode(b.shape)) {
+        skip.add(b);
+        continue;
+      }
+      eligible.push(b);
+      for (let i = 0; i < pool.length; i++)
+        pool[i] = (pool[i] as number) + b.remaining * (b.shape.requests[i] as number);
+    }
+    let fraction = Number.POSITIVE_INFINITY;
+    const alloc = c.target.alloc;
+    for (let i = 0; i < pool.length; i++) {
+      const p = pool[i] as number;
+      if (p > 0) fraction = Math.min(fraction, ((alloc[i] as number) - (c.used[i] as number)) / p);
+    }
+    // Small nodes relative to the pool gain nothing from slicing (a slice would round to zero pods).
+    if (!Number.isFinite(fraction) || fraction <= 0 || fraction * this.waitingCount < 20) return;
+    // Slice only when the node's cpu:memory room matches the pool's: a cpu-rich or memory-rich type is there to take
+    // the pods that suit it, which the greedy pass picks better.
+    const cpuRoom = ((alloc[0] as number) - (c.used[0] as number)) / (pool[0] as number);
+    const memRoom = ((alloc[1] as number) - (c.used[1] as number)) / (pool[1] as number);
+    if (!(Math.min(cpuRoom, memRoom) / Math.max(cpuRoom, memRoom) >= SLICE_BALANCE)) return;
+    const share = Math.min(1, fraction * SLICE);
+    for (const b of eligible) {
+      let k = Math.floor(b.remaining * share);
+      while (k-- > 0) {
+        const next = this.nextMember(b);
+        if (!next) break;
+        const shape = next.q.base.levels[0];
+        if (!shape || this.tryClaim(c, next.q.pod, shape) !== undefined) {
+          skip.add(b);
+          break;
+        }
+        this.consumeWaiting(next.q);
+      }
+    }
   }
 
   // ---- placement -------------------------------------------------------------------------------------------------
@@ -699,7 +751,7 @@ export class Scheduler {
     // Only pods that each need their own node (hostname spread or anti-affinity) open claims in long runs; for the
     // rest a fresh search is cheap and finds better types as the pool drains.
     const reusable = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
-    if (reusable && hit && candidate[hit.option.index] === 1 && this.waitingCount >= hit.waiting * 0.9) {
+    if (reusable && hit && candidate[hit.option.index] === 1 && this.waitingCount >= hit.waiting * 0.8) {
       const { rank, price } = fleetPrice(t.prices.table(reqs), hit.option.index, preferSpot);
       if (rank < 2) return { option: hit.option, price };
     }
