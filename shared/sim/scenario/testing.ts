@@ -31,6 +31,8 @@ export interface PoolOptions {
   policy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
   budgets?: { nodes: string; reasons?: string[]; schedule?: string; duration?: string }[];
   labels?: Record<string, string>;
+  zones?: string[];
+  terminationGracePeriod?: string;
 }
 
 export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
@@ -50,9 +52,10 @@ export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
               values: o.types ?? ['m5.large', 'm5.xlarge', 'm5.2xlarge', 'm5.4xlarge'],
             },
             { key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] },
-            { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1a'] },
+            { key: 'topology.kubernetes.io/zone', operator: 'In', values: o.zones ?? ['us-east-1a'] },
           ],
           expireAfter: 'Never',
+          ...(o.terminationGracePeriod ? { terminationGracePeriod: o.terminationGracePeriod } : {}),
         },
       },
       disruption: {
