@@ -112,6 +112,23 @@ describe('drift', () => {
   });
 });
 
+describe('drift budgets', () => {
+  it('a scheduled Drifted budget blocks drift inside its window only, leaving emptiness alone', () => {
+    const before = pool({ labels: { team: 'a' } });
+    const budgets = [{ nodes: '0', schedule: '0 12 * * *', duration: '2h', reasons: ['Drifted' as const] }];
+    // WhenEmpty: otherwise consolidation may still take the drifted node under the Underutilized budget, as in
+    // Karpenter, where reason-specific budgets only restrain their own reason.
+    const after = pool({ labels: { team: 'b' }, policy: 'WhenEmpty', budgets: [...budgets, { nodes: '100%' }] });
+    const nodes = () => [node('drifted', { pool: before, cpus: ['1'] }), node('empty', { pool: after })];
+    const inside = planDisruption(disruptionInput(nodes(), { nodePools: [after], now: T0 + HOUR }));
+    expect(names(inside, 'Drifted')).toEqual([]);
+    expect(names(inside, 'Empty')).toEqual(['empty']);
+    expect(inside.rejected.find((r) => r.name === 'drifted')?.blockers[0]).toMatch(/no more Drifted disruptions/);
+    const outside = planDisruption(disruptionInput(nodes(), { nodePools: [after], now: T0 + 3 * HOUR }));
+    expect(names(outside, 'Drifted')).toEqual(['drifted']);
+  });
+});
+
 describe('expiration', () => {
   it('is forceful: ignores budgets, do-not-disrupt and PDBs, recording what the drain will wait on', () => {
     const p = pool({ expireAfter: '24h', budgets: [{ nodes: '0' }] });
