@@ -3,7 +3,9 @@ export { auditPipeline, type PipelineAudit } from './audit';
 export { ForwarderFeed, type ForwarderFeedOptions } from './forwarder-feed';
 export { type CreateCall, InstrumentedCloud, SimulatedCrash } from './instrumented-cloud';
 export {
+  INVOKABLE_FUNCTIONS,
   type Invocation,
+  type InvokableFunction,
   LocalPipeline,
   type LocalPipelineOptions,
   MAX_RECEIVE,
@@ -12,3 +14,4 @@ export {
   VISIBILITY_SECONDS,
 } from './local-pipeline';
 export { captureJsonLines, isMetricsRecord, type LogRecord } from './log-capture';
+export { loadPipelineObjects, type PipelineObjects } from './manifests';

@@ -8,6 +8,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import type { BatchTiming } from '../../forwarder/batch-window';
 import { createHandler as createGc } from '../../functions/gc/handler';
 import { createHandler as createInterruption } from '../../functions/interruption/handler';
+import { createHandler as createLifecycle } from '../../functions/lifecycle/handler';
 import { createObservability } from '../../functions/middleware';
 import { fakeContext } from '../../functions/middleware/fake-context';
 import { createHandler as createProvisioner } from '../../functions/provisioner/handler';
@@ -28,6 +29,16 @@ import { captureJsonLines, isMetricsRecord, type LogRecord } from './log-capture
 
 /** Lambda functions as the pipeline runs them. */
 export type PipelineFunction = 'provisioner' | 'interruption' | 'termination' | 'gc';
+
+/** Every function with a handler module, including lifecycle (deployed inside the provisioner). */
+export type InvokableFunction = PipelineFunction | 'lifecycle';
+export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = [
+  'provisioner',
+  'lifecycle',
+  'interruption',
+  'termination',
+  'gc',
+];
 
 /** maxReceiveCount per queue, as stacks/constructs/queues.ts sets it. */
 export const MAX_RECEIVE = { events: 5, interruption: 3, termination: 10 } as const;
@@ -244,7 +255,21 @@ export class LocalPipeline {
     ) as unknown as SqsLambda;
   }
 
-  context(fn: PipelineFunction): Context {
+  /** A fresh handler (its own container) of any function, on the pipeline's ports: for `karpless invoke`. */
+  handlerFor(fn: InvokableFunction): (event: unknown, context: Context) => Promise<unknown> {
+    const factory = () => this.ports;
+    const obs = createObservability({ cluster: this.cluster, service: fn, logLevel: this.options.logLevel ?? 'INFO' });
+    const create = {
+      provisioner: createProvisioner,
+      lifecycle: createLifecycle,
+      interruption: createInterruption,
+      termination: createTermination,
+      gc: createGc,
+    }[fn] as (f: typeof factory, o: typeof obs) => unknown;
+    return create(factory, obs) as (event: unknown, context: Context) => Promise<unknown>;
+  }
+
+  context(fn: InvokableFunction): Context {
     return fakeContext(() => 120_000, `karpless-${this.cluster}-${fn}`);
   }
 
@@ -407,11 +432,12 @@ export class LocalPipeline {
     const claims: NodeClaim[] = await this.store.list();
     for (const c of claims) {
       if (this.claimStates.get(c.name) === c.state) continue;
+      const first = !this.claimStates.has(c.name);
       this.claimStates.set(c.name, c.state);
-      const what =
-        c.state === 'Pending'
-          ? `claim ${c.name} created (NodePool ${c.nodePool}, ${c.nominatedPods.length} pod(s) nominated)`
-          : `claim ${c.name} → ${c.state}${c.instanceType ? ` (${c.instanceType} ${c.capacityType ?? ''} ${c.zone ?? ''})`.replace(/ +\)/, ')') : ''}`;
+      const where = c.instanceType ? ` (${[c.instanceType, c.capacityType, c.zone].filter(Boolean).join(' ')})` : '';
+      const what = first
+        ? `claim ${c.name} created: NodePool ${c.nodePool}, ${c.nominatedPods.length} pod(s) nominated → ${c.state}${where}`
+        : `claim ${c.name} → ${c.state}${where}`;
       this.note('claim', what, c.name, c.state);
     }
   }
