@@ -4,8 +4,10 @@ import type { CliIO } from '../io';
 import { registerBench } from './bench';
 import { registerCatalog } from './catalog';
 import { registerCrds } from './crds';
+import { registerDev } from './dev';
 import { registerExplain } from './explain';
 import { registerForwarder } from './forwarder';
+import { registerInvoke } from './invoke';
 import { registerMigrate } from './migrate';
 import { registerSimulate } from './simulate';
 
@@ -25,4 +27,6 @@ export const commands: RegisterCommand[] = [
   registerCrds,
   registerForwarder,
   registerExplain,
+  registerDev,
+  registerInvoke,
 ];
