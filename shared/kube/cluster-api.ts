@@ -1,14 +1,7 @@
-// The Kubernetes side of the ClusterApi port, on @kubernetes/client-node. Reads are paginated and trimmed to the
-// engine's shapes; writes use the subresources and patch types the API server expects, and every failure is
-// classified into ClusterApiError.
-import {
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  PolicyV1Api,
-  StorageV1Api,
-} from '@kubernetes/client-node';
+// The Kubernetes side of the ClusterApi port, on @kubernetes/client-node's KubeConfig. Reads are paginated and
+// trimmed to the engine's shapes; writes use the subresources and patch types the API server expects, and every
+// failure is classified into ClusterApiError.
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
   DaemonSet,
@@ -26,10 +19,12 @@ import type { BindOutcome, Clock, ClusterApi, ClusterEvent, EvictionOutcome } fr
 import { systemClock } from '../ports';
 import { classifyKubeError, type KubeAction, statusOf } from './errors';
 import { EventThrottle } from './event-recorder';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, PolicyV1Api, StorageV1Api } from './lean-api';
 import { type NodeSnapshot, nodeTaintPatch, syncNodePatch } from './node-patches';
 import { listAllPages, type RawPage } from './paginate';
 import { isProvisionable, PENDING_POD_FIELD_SELECTOR } from './pending';
 import { type CallOptions, callOptions, PATCH } from './request-options';
+import { KubeRest } from './rest';
 import {
   trimDaemonSet,
   trimMeta,
@@ -74,11 +69,13 @@ export class KubeClusterApi implements ClusterApi {
   private readonly onEventError: (event: ClusterEvent, error: Error) => void;
 
   constructor(kc: KubeConfig, options: KubeClusterApiOptions = {}) {
-    this.core = kc.makeApiClient(CoreV1Api);
-    this.apps = kc.makeApiClient(AppsV1Api);
-    this.policy = kc.makeApiClient(PolicyV1Api);
-    this.storage = kc.makeApiClient(StorageV1Api);
-    this.custom = kc.makeApiClient(CustomObjectsApi);
+    // Plain REST calls with client-node's KubeConfig for endpoint, CA and auth (lean-api.ts says why).
+    const rest = new KubeRest(kc);
+    this.core = new CoreV1Api(rest);
+    this.apps = new AppsV1Api(rest);
+    this.policy = new PolicyV1Api(rest);
+    this.storage = new StorageV1Api(rest);
+    this.custom = new CustomObjectsApi(rest);
     this.pageSize = options.pageSize ?? 500;
     this.timeoutMs = options.timeoutMs ?? 20_000;
     this.clock = options.clock ?? systemClock;
