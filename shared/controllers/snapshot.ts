@@ -40,51 +40,37 @@ export interface ClusterSnapshot {
 export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnapshot> {
   const { kube, store } = deps;
   const now = deps.clock.now();
-  const [
-    pending,
-    bound,
-    nodes,
-    claims,
-    nodePools,
-    nodeClasses,
-    daemonSets,
-    pvcs,
-    pvs,
-    storageClasses,
-    namespaces,
-    unavailable,
-  ] = await Promise.all([
-    kube.listPendingPods(),
-    kube.listPods(),
-    kube.listNodes(),
-    store.list({ states: LIVE_STATES }),
-    kube.listNodePools(),
-    kube.listNodeClasses(),
-    kube.listDaemonSets(),
-    kube.listPersistentVolumeClaims(),
-    kube.listPersistentVolumes(),
-    kube.listStorageClasses(),
-    kube.listNamespaces(),
-    store.listUnavailable(now),
-  ]);
-  const { instanceTypes, problems } = await resolveInstanceTypes(deps, nodePools, nodeClasses, unavailable);
-  return {
-    now,
-    pending,
-    bound,
-    nodes,
-    claims,
-    nodePools,
-    nodeClasses,
-    daemonSets,
-    pvcs,
-    pvs,
-    storageClasses,
-    namespaces,
-    unavailable,
-    instanceTypes,
-    problems,
+  const reads = {
+    pending: kube.listPendingPods(),
+    bound: kube.listPods(),
+    nodes: kube.listNodes(),
+    claims: store.list({ states: LIVE_STATES }),
+    nodePools: kube.listNodePools(),
+    nodeClasses: kube.listNodeClasses(),
+    daemonSets: kube.listDaemonSets(),
+    pvcs: kube.listPersistentVolumeClaims(),
+    pvs: kube.listPersistentVolumes(),
+    storageClasses: kube.listStorageClasses(),
+    namespaces: kube.listNamespaces(),
+    unavailable: store.listUnavailable(now),
   };
+  const read = await allByName(reads);
+  const { instanceTypes, problems } = await resolveInstanceTypes(
+    deps,
+    read.nodePools,
+    read.nodeClasses,
+    read.unavailable,
+  );
+  return { now, ...read, instanceTypes, problems };
+}
+
+/** Promise.all over an object's values, keeping each result under its key. */
+async function allByName<T extends Record<string, Promise<unknown>>>(
+  promises: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const keys = Object.keys(promises) as (keyof T)[];
+  const values = await Promise.all(keys.map((k) => promises[k]));
+  return Object.fromEntries(keys.map((k, i) => [k, values[i]])) as { [K in keyof T]: Awaited<T[K]> };
 }
 
 /** Instance types per NodePool through its EC2NodeClass, asking the cloud once per EC2NodeClass. */
