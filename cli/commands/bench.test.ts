@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import {
+  DISRUPTION_MEASURES,
+  type DisruptionMeasure,
+  type DisruptionMeasurement,
+} from '../../bench/disruption-measures';
 import type { Measurement } from '../../bench/targets';
 import { WORKLOADS, type Workload } from '../../bench/workloads';
 import { bufferIO } from '../io';
@@ -20,6 +25,18 @@ const fake =
     costRatio: 1.02,
   });
 
+const fakeDisruption = async (m: DisruptionMeasure): Promise<DisruptionMeasurement> => ({
+  name: m.name,
+  description: m.description,
+  target: 'test',
+  value: m.name.startsWith('scale-down') ? 1.2 : 0.5,
+  unit: m.name.startsWith('scale-down') ? '× LB' : 's',
+  pass: !m.name.startsWith('scale-down'),
+  wallMs: 500,
+  cpuMs: 400,
+  detail: 'fake',
+});
+
 function ctx() {
   return { io: bufferIO(), result: { code: -1 } };
 }
@@ -40,7 +57,7 @@ describe('karpless bench', () => {
 
   it('reports JSON with every measurement and exits 1 when a target is missed', async () => {
     const c = ctx();
-    await runBench(c, { json: true }, fake(1000));
+    await runBench(c, { json: true }, fake(1000), fakeDisruption);
     expect(c.result.code).toBe(1);
     const report = JSON.parse(c.io.stdout.join(''));
     expect(report.results).toHaveLength(WORKLOADS.length);
@@ -49,6 +66,19 @@ describe('karpless bench', () => {
     expect(fiveK).toMatchObject({ pods: 5000, podsPerSecond: 1000, pass: false, costRatio: 1.02 });
     expect(fiveK.checks).toContainEqual({ target: '≥ 2500 pods/s', pass: false });
     expect(report.machine.cpus).toBeGreaterThan(0);
+    expect(report.disruption.map((m: { name: string }) => m.name)).toEqual(DISRUPTION_MEASURES.map((m) => m.name));
+  });
+
+  it('runs the disruption measures by name and fails the run when one misses its target', async () => {
+    const c = ctx();
+    await runBench(c, { workload: ['disruption-sweep-2000', 'scale-down-2000-to-500'] }, fake(5000), fakeDisruption);
+    expect(c.result.code).toBe(1);
+    const stdout = c.io.stdout.join('');
+    expect(stdout).toMatch(/DISRUPTION MEASURE\s+VALUE/);
+    expect(stdout).toMatch(/disruption-sweep-2000\s+0\.5 s\s+test/);
+    expect(stdout).toMatch(/scale-down-2000-to-500\s+1\.2 × LB.*FAIL/);
+    expect(stdout).toContain('Overall: FAIL');
+    expect(c.io.stderr.join('')).toContain('[2/2] scale-down-2000-to-500');
   });
 
   it('records a workload that fails to run and rejects unknown names and bad timeouts', async () => {

@@ -4,6 +4,11 @@ import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import {
+  DISRUPTION_MEASURES,
+  type DisruptionMeasure,
+  type DisruptionMeasurement,
+} from '../../bench/disruption-measures';
 import { checkTargets, type Measurement } from '../../bench/targets';
 import { WORKLOADS, type Workload } from '../../bench/workloads';
 import { type BenchReport, renderBenchTable } from '../format/bench-table';
@@ -11,6 +16,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext, RegisterCommand } from './index';
 
 const CHILD = fileURLToPath(new URL('../../bench/child.ts', import.meta.url));
+const DISRUPTION_CHILD = fileURLToPath(new URL('../../bench/disruption-child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 const DEFAULT_TIMEOUT_MS = 600_000;
 
@@ -20,8 +26,21 @@ export function runWorkloadInChild(
   catalog?: string,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<Measurement> {
+  return runJsonChild<Measurement>([CHILD, workload.name, catalog ?? ''], timeoutMs);
+}
+
+/** Runs one disruption measure in a child process of its own. */
+export function runDisruptionInChild(
+  measure: DisruptionMeasure,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<DisruptionMeasurement> {
+  return runJsonChild<DisruptionMeasurement>([DISRUPTION_CHILD, measure.name], timeoutMs);
+}
+
+/** Spawns `node --import tsx ARGS` and parses the last line of its stdout as JSON. */
+function runJsonChild<T>(args: string[], timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CHILD, workload.name, catalog ?? ''], {
+    const child = spawn(process.execPath, ['--import', TSX, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let timedOut = false;
@@ -53,7 +72,7 @@ export function runWorkloadInChild(
         return;
       }
       try {
-        resolve(JSON.parse(line) as Measurement);
+        resolve(JSON.parse(line) as T);
       } catch {
         reject(new Error(`unreadable output: ${line.slice(0, 200)}`));
       }
@@ -72,11 +91,16 @@ export async function runBench(
   ctx: CommandContext,
   opts: BenchOptions,
   run: (w: Workload, catalog?: string, timeoutMs?: number) => Promise<Measurement> = runWorkloadInChild,
+  runDisruption: (m: DisruptionMeasure, timeoutMs?: number) => Promise<DisruptionMeasurement> = runDisruptionInChild,
 ): Promise<void> {
   const selected = opts.workload?.length ? WORKLOADS.filter((w) => opts.workload?.includes(w.name)) : WORKLOADS;
-  const unknown = (opts.workload ?? []).filter((n) => !WORKLOADS.some((w) => w.name === n));
+  const measures = opts.workload?.length
+    ? DISRUPTION_MEASURES.filter((m) => opts.workload?.includes(m.name))
+    : DISRUPTION_MEASURES;
+  const known = [...WORKLOADS.map((w) => w.name), ...DISRUPTION_MEASURES.map((m) => m.name)];
+  const unknown = (opts.workload ?? []).filter((n) => !known.includes(n));
   if (unknown.length > 0) {
-    ctx.io.err(`unknown workload(s): ${unknown.join(', ')}; known: ${WORKLOADS.map((w) => w.name).join(', ')}`);
+    ctx.io.err(`unknown workload(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
     ctx.result.code = EXIT_USAGE;
     return;
   }
@@ -98,8 +122,9 @@ export async function runBench(
     failures: [],
     pass: true,
   };
+  const total = selected.length + measures.length;
   for (const [i, workload] of selected.entries()) {
-    ctx.io.err(`[${i + 1}/${selected.length}] ${workload.name}: ${workload.description} ...`);
+    ctx.io.err(`[${i + 1}/${total}] ${workload.name}: ${workload.description} ...`);
     try {
       const checked = checkTargets(workload, await run(workload, opts.catalog, timeoutMs));
       report.results.push(checked);
@@ -111,7 +136,23 @@ export async function runBench(
       ctx.io.err(`    failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  report.pass = report.failures.length === 0 && report.results.every((r) => r.pass);
+  for (const [i, measure] of measures.entries()) {
+    ctx.io.err(`[${selected.length + i + 1}/${total}] ${measure.name}: ${measure.description} ...`);
+    try {
+      const m = await runDisruption(measure, timeoutMs);
+      (report.disruption ??= []).push(m);
+      ctx.io.err(
+        `    ${m.value} ${m.unit} (${Math.round(m.wallMs)} ms wall, ${Math.round(m.cpuMs)} ms CPU): ${m.pass ? 'pass' : 'FAIL'}`,
+      );
+    } catch (err) {
+      report.failures.push({ workload: measure.name, error: err instanceof Error ? err.message : String(err) });
+      ctx.io.err(`    failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  report.pass =
+    report.failures.length === 0 &&
+    report.results.every((r) => r.pass) &&
+    (report.disruption ?? []).every((m) => m.pass);
   ctx.io.out(opts.json ? JSON.stringify(report, null, 2) : renderBenchTable(report));
   ctx.result.code = report.pass ? EXIT_OK : EXIT_FAILURE;
 }
@@ -119,9 +160,15 @@ export async function runBench(
 export const registerBench: RegisterCommand = (program: Command, ctx: CommandContext) => {
   program
     .command('bench')
-    .description('Benchmark the scheduler: throughput, wall time, peak RSS and cost against the LP lower bound')
+    .description(
+      'Benchmark the scheduler (throughput, wall time, peak RSS, cost against the LP lower bound) and disruption ' +
+        '(sweep decision time, steady-state cost after a scale-down)',
+    )
     .option('--json', 'print the report as JSON')
-    .option('--workload <names...>', `run only these workloads (${WORKLOADS.map((w) => w.name).join(', ')})`)
+    .option(
+      '--workload <names...>',
+      `run only these workloads (${[...WORKLOADS, ...DISRUPTION_MEASURES].map((w) => w.name).join(', ')})`,
+    )
     .option('--catalog <file>', 'instance-type catalog for the real-catalog workloads')
     .option('--timeout <seconds>', 'give up on a workload after this long', String(DEFAULT_TIMEOUT_MS / 1000))
     .action(async (opts: BenchOptions) => runBench(ctx, opts));

@@ -1,4 +1,5 @@
 // The benchmark report: one row per workload with its measurements and its targets' verdict.
+import type { DisruptionMeasurement } from '../../bench/disruption-measures';
 import type { CheckedMeasurement } from '../../bench/targets';
 import { formatPrice, renderTable } from './table';
 
@@ -6,6 +7,8 @@ export interface BenchReport {
   command: string;
   machine: { cpus: number; cpuModel: string; node: string; platform: string };
   results: CheckedMeasurement[];
+  /** Disruption measures: sweep decision time and steady-state cost after a scale-down. */
+  disruption?: DisruptionMeasurement[];
   failures: { workload: string; error: string }[];
   pass: boolean;
 }
@@ -57,6 +60,23 @@ export function renderBenchTable(report: BenchReport): string {
       rows,
     ),
   ];
+  if (report.disruption?.length) {
+    out.push(
+      '',
+      renderTable(
+        ['DISRUPTION MEASURE', right('VALUE'), 'TARGET', right('WALL MS'), right('CPU MS'), 'RESULT', 'DETAIL'],
+        report.disruption.map((m) => [
+          m.name,
+          `${m.value} ${m.unit}`,
+          m.target,
+          Math.round(m.wallMs),
+          Math.round(m.cpuMs),
+          m.pass ? 'pass' : 'FAIL',
+          m.detail,
+        ]),
+      ),
+    );
+  }
   for (const f of report.failures) out.push(`${f.workload}: FAILED TO RUN: ${f.error}`);
   out.push(
     '',
