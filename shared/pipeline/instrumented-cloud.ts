@@ -9,6 +9,10 @@ import type { SimCloud } from '../sim/sim-cloud';
 export interface CreateCall {
   claim: string;
   pods: number;
+  /** The claim's nominated pods, `namespace/name`. */
+  podKeys: string[];
+  /** Wall-clock ms from the start of the invocation that made the call (the handler's decision time). */
+  sinceInvocationMs: number;
   /** performance.now() when the handler called create. */
   wallAt: number;
   /** Virtual time of the call. */
@@ -25,6 +29,8 @@ export class SimulatedCrash extends Error {
 
 export class InstrumentedCloud implements CloudProvider {
   readonly creates: CreateCall[] = [];
+  /** performance.now() when the running invocation started; the pipeline sets it. */
+  invocationStartedAt = 0;
   private crashesLeft = 0;
 
   constructor(
@@ -40,10 +46,13 @@ export class InstrumentedCloud implements CloudProvider {
   }
 
   async create(request: LaunchRequest): Promise<CloudInstance> {
+    const wallAt = performance.now();
     this.creates.push({
       claim: request.claim.name,
       pods: request.claim.nominatedPods.length,
-      wallAt: performance.now(),
+      podKeys: request.claim.nominatedPods.map((p) => `${p.namespace}/${p.name}`),
+      sinceInvocationMs: wallAt - this.invocationStartedAt,
+      wallAt,
       at: this.now(),
     });
     const instance = await this.sim.create(request);

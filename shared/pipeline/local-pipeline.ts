@@ -132,8 +132,6 @@ export class LocalPipeline {
   private claimStates = new Map<string, string>();
   private restoreOutput: (() => void) | undefined;
   private stopStore: (() => Promise<void>) | undefined;
-  /** performance.now() when the running invocation started (for decision latency). */
-  invocationStartedAt = 0;
 
   private constructor(
     private readonly options: LocalPipelineOptions,
@@ -278,7 +276,7 @@ export class LocalPipeline {
     const crashed = new Promise<never>((_, reject) => {
       this.crash = reject;
     });
-    this.invocationStartedAt = performance.now();
+    this.cloud.invocationStartedAt = performance.now();
     try {
       return await Promise.race([this.handlers[fn](event, this.context(fn)), crashed]);
     } catch (error) {
