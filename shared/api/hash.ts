@@ -1,6 +1,6 @@
 // Stable content hashes recorded on a NodeClaim at launch (its NodePool template and EC2NodeClass spec), so drift
 // detection can tell later whether either changed. Key order never changes the hash.
-import type { NodePool } from '../api/karpenter';
+import type { NodePool } from './karpenter';
 
 function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { nodePoolTemplateHash, specHash } from '../api/hash';
 import { nodePoolTemplateHash as disruptionTemplateHash } from '../disruption/drift';
-import { nodePoolTemplateHash, specHash } from './hash';
 import { testNodePool } from './testing';
 
 describe('claim hashes', () => {

@@ -1,5 +1,7 @@
 // The control plane's use-cases: pure TypeScript against the ports, wired to real adapters by functions/* and to
 // the simulator by tests and `karpless simulate`.
+
+export { nodePoolTemplateHash, specHash } from '../api/hash';
 export { buildClusterView, type ClusterView, matchNodes } from './cluster-nodes';
 export {
   type ControlPlaneConfig,
@@ -15,7 +17,6 @@ export {
 } from './deps';
 export { type DispatchOptions, type DispatchResult, handleControlMessage } from './dispatch';
 export { collectGarbage, type GcResult, type LaunchTemplateCollector, TagNodeClaim } from './gc';
-export { nodePoolTemplateHash, specHash } from './hash';
 export { claimName } from './ids';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';

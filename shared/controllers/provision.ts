@@ -7,6 +7,8 @@
 //   did not see at the start (a concurrent pass); with write-then-read, at least one of two racers sees the other;
 // - a Pending claim left behind by a crashed pass is launched again with its uid, which the cloud maps back to the
 //   same instance.
+
+import { nodePoolTemplateHash, specHash } from '../api/hash';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Pod, PodRef } from '../api/kube';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
@@ -16,7 +18,6 @@ import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../schedul
 import { buildClusterView, type ClusterView } from './cluster-nodes';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
-import { nodePoolTemplateHash, specHash } from './hash';
 import { claimName, newId, newUid } from './ids';
 import { type LaunchOutcome, launchClaim } from './launch';
 import { requestReplan } from './messages';

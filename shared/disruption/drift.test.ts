@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { specHash } from '../controllers/hash';
+import { specHash } from '../api/hash';
 import { driftReason, nodeClassHash } from './drift';
 import { node, nodeClass, pool } from './testing';
 

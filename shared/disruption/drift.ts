@@ -1,9 +1,10 @@
 // Drift: a node no longer matches what its NodePool and EC2NodeClass would launch today. The NodePool hash leaves
 // the requirements out (as Karpenter's does): a requirement change drifts a node only when the node's labels no
 // longer satisfy it, so widening an `In` list never does.
+
+import { specHash, nodePoolTemplateHash as templateHash } from '../api/hash';
 import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import { WellKnownLabels } from '../api/labels';
-import { specHash } from '../controllers/hash';
 import type { DisruptionNode } from './types';
 
 const memo = new WeakMap<object, string>();
@@ -20,10 +21,7 @@ function cached(key: object, compute: () => string): string {
 /** The NodePool hash the disruption engine compares: the template without its requirements. Objects are treated
  * as immutable within a sweep, so hashes are cached per object. */
 export function nodePoolTemplateHash(pool: NodePool): string {
-  return cached(pool.spec.template, () => {
-    const { requirements: _r, ...spec } = pool.spec.template.spec;
-    return specHash({ ...pool.spec.template, spec });
-  });
+  return cached(pool.spec.template, () => templateHash(pool));
 }
 
 const fullTemplateHash = (pool: NodePool): string =>

@@ -2,10 +2,11 @@
 // decide (planDisruption) → wait 15 s and re-check (validate) → taint the candidates and launch the replacements
 // (launchClaim) → wait for them to initialize → start termination (startTermination; the drain runs as queued
 // terminateStep calls). Forceful commands (expiration) skip the wait. Every decision is written to the store.
+
+import { specHash } from '../../api/hash';
 import type { DisruptionCause, NodeClaim } from '../../api/nodeclaim';
 import { parseDuration } from '../../api/quantity';
 import type { ControlPlaneDeps } from '../../controllers/deps';
-import { specHash } from '../../controllers/hash';
 import { newUid } from '../../controllers/ids';
 import { launchClaim } from '../../controllers/launch';
 import { podRef } from '../../controllers/pods';

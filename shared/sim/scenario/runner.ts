@@ -10,6 +10,7 @@
 
 import { buildManifestSet } from '../../api/build';
 import { DEFAULT_NODEPOOL_NAME } from '../../api/default-nodepool';
+import { specHash } from '../../api/hash';
 import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { PodDisruptionBudget } from '../../api/kube';
 import type { NodeClaim } from '../../api/nodeclaim';
@@ -17,7 +18,6 @@ import type { InstanceType } from '../../catalog/types';
 import { type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from '../../controllers/deps';
 import { handleControlMessage } from '../../controllers/dispatch';
 import { collectGarbage } from '../../controllers/gc';
-import { specHash } from '../../controllers/hash';
 import { handleInterruption } from '../../controllers/interruption';
 import { reconcileNodes } from '../../controllers/lifecycle';
 import { provision } from '../../controllers/provision';
