@@ -2,6 +2,7 @@
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { InstanceType, Offering } from '../catalog/types';
+import { nodePool } from '../scheduling/testing/builders';
 
 export function fixtureType(name: string, vcpu: number, offerings: Partial<Offering>[]): InstanceType {
   const memoryMiB = vcpu * 4096;
@@ -51,26 +52,7 @@ export const fixtureNodeClass: EC2NodeClass = {
   },
 };
 
-export const fixtureNodePool: NodePool = {
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodePool',
-  metadata: { name: 'general' },
-  spec: {
-    template: {
-      spec: {
-        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-        requirements: [],
-        expireAfter: '720h',
-      },
-    },
-    disruption: {
-      consolidationPolicy: 'WhenEmptyOrUnderutilized',
-      consolidateAfter: '0s',
-      budgets: [{ nodes: '10%' }],
-    },
-    weight: 0,
-  },
-};
+export const fixtureNodePool: NodePool = nodePool({ name: 'general' });
 
 export function fixtureClaim(name: string, uid = `uid-${name}`): NodeClaim {
   return {

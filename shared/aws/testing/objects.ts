@@ -1,6 +1,7 @@
 // Karpenter objects and instance types for the shared/aws tests.
 import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { Arch, InstanceType, Offering } from '../../catalog/types';
+import { nodePool } from '../../scheduling/testing/builders';
 import type { ClusterInfo } from '../ec2/nodeclass';
 
 export const testCluster: ClusterInfo = {
@@ -28,26 +29,7 @@ export function makeNodeClass(spec: Partial<EC2NodeClass['spec']> = {}, name = '
 }
 
 export function makeNodePool(name = 'default'): NodePool {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name },
-    spec: {
-      template: {
-        spec: {
-          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-          requirements: [],
-          expireAfter: '720h',
-        },
-      },
-      disruption: {
-        consolidationPolicy: 'WhenEmptyOrUnderutilized',
-        consolidateAfter: '0s',
-        budgets: [{ nodes: '10%' }],
-      },
-      weight: 0,
-    },
-  };
+  return nodePool({ name });
 }
 
 export function makeInstanceType(
