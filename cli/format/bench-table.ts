@@ -40,29 +40,32 @@ export function renderBenchTable(report: BenchReport): string {
     verdict(m),
   ]);
   const right = (header: string) => ({ header, align: 'right' as const });
-  const out = [
-    renderTable(
-      [
-        'WORKLOAD',
-        right('PODS'),
-        right('SCHEDULED'),
-        right('WALL MS'),
-        right('CPU MS'),
-        right('PODS/S'),
-        right('WARM MS'),
-        right('PEAK RSS'),
-        right('NODES'),
-        right('COST/H'),
-        right('LB/H'),
-        right('RATIO'),
-        'RESULT',
-      ],
-      rows,
-    ),
-  ];
-  if (report.disruption?.length) {
+  const out: string[] = [];
+  // A run of disruption measures only has no scheduling rows: leave that table out.
+  if (rows.length > 0 || !report.disruption?.length)
     out.push(
-      '',
+      renderTable(
+        [
+          'WORKLOAD',
+          right('PODS'),
+          right('SCHEDULED'),
+          right('WALL MS'),
+          right('CPU MS'),
+          right('PODS/S'),
+          right('WARM MS'),
+          right('PEAK RSS'),
+          right('NODES'),
+          right('COST/H'),
+          right('LB/H'),
+          right('RATIO'),
+          'RESULT',
+        ],
+        rows,
+      ),
+    );
+  if (report.disruption?.length) {
+    if (out.length > 0) out.push('');
+    out.push(
       renderTable(
         ['DISRUPTION MEASURE', right('VALUE'), 'TARGET', right('WALL MS'), right('CPU MS'), 'RESULT', 'DETAIL'],
         report.disruption.map((m) => [
