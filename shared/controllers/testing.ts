@@ -10,6 +10,7 @@ import { parseControlMessage } from '../events';
 import type { QueueMessage, WorkQueue } from '../ports';
 import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../sim';
 import { MemoryNodeClaimStore } from '../sim/memory-store';
+import { createRng } from '../sim/rng';
 import { type ControlPlaneConfig, type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from './deps';
 import { type DispatchResult, handleControlMessage } from './dispatch';
 import { reconcileNodes } from './lifecycle';
@@ -178,15 +179,8 @@ export function createTestbed(options: TestbedOptions = {}): Testbed {
   sim.load([nodePool, nodeClass]);
   const store = new MemoryNodeClaimStore({ cluster, clock });
   const queue = new RecordingQueue(clock);
-  let seed = options.seed ?? 7;
-  const random = (): number => {
-    // mulberry32, so uids repeat run to run
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // A seeded generator, so uids repeat run to run.
+  const random = createRng(options.seed ?? 7).next;
   const deps: ControlPlaneDeps = {
     cluster,
     kube: sim,

@@ -1,21 +1,15 @@
 // Workloads for tests and the timing script: Karpenter's benchmark mix (pods drawn with a fixed seed) and plain
 // unconstrained mixes for cost checks.
 import type { Pod, PodSpec } from '../../api/kube';
+import { createRng } from '../../sim/rng';
 
 const CPU = [100, 250, 500, 1000, 1500];
 const MEMORY = [100, 256, 512, 1024, 2048, 4096];
 const LABEL_VALUES = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
 
-/** mulberry32: small, fast and deterministic. */
+/** A seeded uniform generator in [0, 1) (shared/sim's mulberry32), so every run draws the same pods. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return createRng(seed).next;
 }
 
 function pick<T>(r: () => number, list: readonly T[]): T {
