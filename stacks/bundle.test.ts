@@ -1,7 +1,7 @@
 // Builds the provisioner as the stack does (stacks/bundling.ts) into a temporary directory and runs it in a fresh
 // Node process from there, so a bundle that cannot find highs.wasm or the catalog fails here, not on AWS.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -34,8 +34,8 @@ function runNode(file: string, cwd: string): { ok: boolean; out: string } {
 }
 
 async function bundleInto(dir: string): Promise<void> {
-  await build(esbuildOptions(FUNCTIONS.provisioner.entry, join(dir, 'index.mjs')));
-  await build(esbuildOptions('stacks/testing/bundle-probe.ts', join(dir, 'probe.mjs')));
+  await build(await esbuildOptions(FUNCTIONS.provisioner.entry, join(dir, 'index.mjs'), dir));
+  await build(await esbuildOptions('stacks/testing/bundle-probe.ts', join(dir, 'probe.mjs'), dir));
 }
 
 describe('the provisioner bundle', () => {
@@ -55,17 +55,26 @@ describe('the provisioner bundle', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  it("leaves out client-node's generated models and the shimmed packages, and stays within 600 KiB", () => {
+    const code = readFileSync(join(shipped, 'index.mjs'), 'utf8');
+    expect(code).not.toContain('V1PodSpec');
+    expect(code).toContain('not supported in the Karpless Lambda bundle');
+    expect(code.length).toBeLessThanOrEqual(600 * 1024);
+  });
+
   it('ships highs.wasm and the catalog beside index.mjs', () => {
     for (const { to } of BUNDLE_ASSETS) expect(statSync(join(shipped, to)).size).toBeGreaterThan(100_000);
     expect(existsSync(join(bare, 'highs.wasm'))).toBe(false);
   });
 
-  it('solves an LP and loads the catalog from the bundle directory in a fresh process', () => {
+  it('solves an LP, loads the catalog and calls the Kubernetes API from the bundle directory in a fresh process', () => {
     const run = runNode(join(shipped, 'probe.mjs'), tmpdir());
     expect(run.ok, run.out).toBe(true);
-    const result = JSON.parse(run.out.trim().split('\n').at(-1) ?? '{}') as { lpCost: number; instanceTypes: number };
+    const result = JSON.parse(run.out.trim().split('\n').at(-1) ?? '{}');
     expect(result.lpCost).toBeCloseTo(11, 6);
     expect(result.instanceTypes).toBeGreaterThan(100);
+    expect(result.nodes).toEqual(['n1']);
+    expect(result.authorization).toBe('Bearer probe-token');
   });
 
   it('imports the handler module (HiGHS loads at import) and exports handler', () => {

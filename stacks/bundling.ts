@@ -6,37 +6,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import { prebuildClientNode } from './client-node-prebuild';
+import { shimAliases } from './lambda-shims';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export { LAMBDA_SHIMS, shimAliases } from './lambda-shims';
 
 /** Some dependencies are CommonJS and call require(); an ESM bundle needs it defined. */
 const REQUIRE_BANNER = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
 /** The Node 22 runtime ships AWS SDK v3: leaving it out keeps bundles small and cold starts short. */
 export const EXTERNAL_MODULES = ['@aws-sdk/*'];
-
-/**
- * Packages @kubernetes/client-node imports for features the functions never use, replaced in the bundle by
- * stacks/lambda-shims/ (each throws a clear "not supported in the Karpless Lambda bundle" error if ever reached).
- * The functions build their KubeConfig from options (endpoint, CA, an EKS token from their IAM role), make only REST
- * calls, and connect without a proxy, so none of these paths runs in Lambda. Together they were ~520 KiB minified,
- * whatwg-url with its tr46 Unicode tables alone ~280 KiB. Tests and the CLI run the real packages.
- */
-export const LAMBDA_SHIMS: Readonly<Record<string, string>> = {
-  // node-fetch v2 uses it only where Node's URL is missing; the shim re-exports Node's URL.
-  'whatwg-url': 'whatwg-url.ts',
-  // OIDC, Azure and GCP kubeconfig auth providers.
-  'openid-client': 'openid-client.ts',
-  'jsonpath-plus': 'jsonpath-plus.ts',
-  // Kubeconfig YAML parsing (loadFromFile/loadFromString); the functions use loadFromOptions.
-  'js-yaml': 'js-yaml.ts',
-  // Kubeconfig proxy-url support.
-  'socks-proxy-agent': 'proxy-agents.ts',
-  hpagent: 'proxy-agents.ts',
-  // exec/attach/port-forward (WebSockets) and cp (tar).
-  'isomorphic-ws': 'streaming.ts',
-  'tar-fs': 'tar-fs.ts',
-};
 
 /** Files the bundle reads at run time, copied beside index.mjs: repository path → path in the bundle. */
 export const BUNDLE_ASSETS: readonly { from: string; to: string }[] = [
@@ -46,8 +27,14 @@ export const BUNDLE_ASSETS: readonly { from: string; to: string }[] = [
   { from: 'shared/catalog/data/us-east-1.json', to: 'data/us-east-1.json' },
 ];
 
-function shimPath(file: string): string {
-  return join(REPO_ROOT, 'stacks', 'lambda-shims', file);
+/**
+ * Where the stack's beforeBundling hook writes client-node reduced to KubeConfig (stacks/client-node-prebuild.ts);
+ * the function build resolves @kubernetes/client-node to it. Not in git: node_modules/.cache.
+ */
+export const CLIENT_NODE_LEAN = join(REPO_ROOT, 'node_modules', '.cache', 'karpless', 'client-node-lean.mjs');
+
+function aliasesWith(clientNode: string): Record<string, string> {
+  return { ...shimAliases(), '@kubernetes/client-node': clientNode };
 }
 
 /** The CDK esbuild settings of every function, exported so a test can assert them without bundling. */
@@ -61,9 +48,11 @@ export function bundlingOptions(): nodejs.BundlingOptions {
     mainFields: ['module', 'main'],
     banner: REQUIRE_BANNER,
     externalModules: [...EXTERNAL_MODULES],
-    esbuildArgs: { '--alias': Object.entries(LAMBDA_SHIMS).map(([pkg, file]) => `${pkg}=${shimPath(file)}`) },
+    esbuildArgs: { '--alias': Object.entries(aliasesWith(CLIENT_NODE_LEAN)).map(([pkg, path]) => `${pkg}=${path}`) },
     commandHooks: {
-      beforeBundling: () => [],
+      beforeBundling: (inputDir: string) => [
+        `cd "${inputDir}" && node --import tsx stacks/client-node-prebuild.ts "${CLIENT_NODE_LEAN}"`,
+      ],
       beforeInstall: () => [],
       afterBundling: (inputDir: string, outputDir: string) =>
         BUNDLE_ASSETS.map(
@@ -75,8 +64,13 @@ export function bundlingOptions(): nodejs.BundlingOptions {
   };
 }
 
-/** The same build through the esbuild API, for the bundle test and bench/bundle-size.ts. */
-export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+/**
+ * The same build through the esbuild API, for the bundle test and bench/bundle-size.ts: runs the client-node
+ * prebuild into `workDir` (as the beforeBundling hook does) and returns the options.
+ */
+export async function esbuildOptions(entry: string, outfile: string, workDir: string): Promise<BuildOptions> {
+  const clientNode = join(workDir, 'client-node-lean.mjs');
+  await prebuildClientNode(clientNode, shimAliases());
   return {
     entryPoints: [join(REPO_ROOT, entry)],
     outfile,
@@ -90,7 +84,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     mainFields: ['module', 'main'],
     banner: { js: REQUIRE_BANNER },
     external: [...EXTERNAL_MODULES],
-    alias: Object.fromEntries(Object.entries(LAMBDA_SHIMS).map(([pkg, file]) => [pkg, shimPath(file)])),
+    alias: aliasesWith(clientNode),
     logLevel: 'error',
   };
 }

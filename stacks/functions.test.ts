@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_ASSETS, LAMBDA_SHIMS } from './bundling';
+import { BUNDLE_ASSETS, CLIENT_NODE_LEAN, LAMBDA_SHIMS } from './bundling';
 import { bundlingOptions } from './constructs/control-functions';
 import { checkTopology, deployed, FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec } from './functions';
 
@@ -48,9 +48,19 @@ describe('bundling', () => {
 
   it('swaps the unused client-node dependencies for shims that exist, and copies highs.wasm and the catalog', () => {
     const options = bundlingOptions();
-    const aliases = options.esbuildArgs?.['--alias'] as string[];
-    expect(aliases.map((a) => a.split('=')[0])).toEqual(Object.keys(LAMBDA_SHIMS));
-    for (const alias of aliases) expect(existsSync(alias.slice(alias.indexOf('=') + 1)), alias).toBe(true);
+    const aliases = Object.fromEntries(
+      (options.esbuildArgs?.['--alias'] as string[]).map((a) => [
+        a.slice(0, a.indexOf('=')),
+        a.slice(a.indexOf('=') + 1),
+      ]),
+    );
+    expect(Object.keys(aliases)).toEqual([...Object.keys(LAMBDA_SHIMS), '@kubernetes/client-node']);
+    for (const pkg of Object.keys(LAMBDA_SHIMS)) expect(existsSync(aliases[pkg] ?? ''), pkg).toBe(true);
+    // client-node resolves to the prebuild the beforeBundling hook writes.
+    expect(aliases['@kubernetes/client-node']).toBe(CLIENT_NODE_LEAN);
+    expect(options.commandHooks?.beforeBundling('/repo', '/out')).toEqual([
+      `cd "/repo" && node --import tsx stacks/client-node-prebuild.ts "${CLIENT_NODE_LEAN}"`,
+    ]);
     const commands = options.commandHooks?.afterBundling('/repo', '/out') ?? [];
     expect(commands).toEqual([
       'mkdir -p "/out" && cp "/repo/node_modules/highs/build/highs.wasm" "/out/highs.wasm"',

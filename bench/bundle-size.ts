@@ -1,0 +1,98 @@
+// Lambda bundle size and cold-import time per deployed function, built exactly as the stack builds them
+// (stacks/bundling.ts). Run: npx tsx bench/bundle-size.ts [--runs 5] [--keep DIR]
+// Bundle bytes are index.mjs (minified JS, no source map); asset bytes are the files copied beside it. Cold import is
+// `await import('./index.mjs')` timed inside a fresh node process (node's own start-up excluded), median of the runs.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { BUNDLE_ASSETS, copyBundleAssets, esbuildOptions } from '../stacks/bundling';
+import { REPO_ROOT } from '../stacks/constructs/control-functions';
+import { deployed, FUNCTIONS } from '../stacks/functions';
+
+const LIMIT_BYTES = 600 * 1024;
+
+export interface BundleFigures {
+  name: string;
+  bundleBytes: number;
+  assetBytes: number;
+  coldImportMs: number;
+  /** The largest inputs by bytes in the minified output, grouped by package (or repository folder). */
+  top: [string, number][];
+}
+
+function groupInputs(metafile: Metafile): [string, number][] {
+  const out = Object.values(metafile.outputs).find((o) => o.entryPoint);
+  const by = new Map<string, number>();
+  for (const [file, v] of Object.entries(out?.inputs ?? {})) {
+    const pkg = file.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1];
+    const key = pkg ?? file.split('/').slice(0, 2).join('/');
+    by.set(key, (by.get(key) ?? 0) + v.bytesInOutput);
+  }
+  return [...by].sort((a, b) => b[1] - a[1]).slice(0, 8);
+}
+
+function coldImportMs(dir: string): number {
+  const code = `const t = performance.now(); await import('./index.mjs'); console.log(performance.now() - t);`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  return Number(out.trim().split('\n').at(-1));
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+export async function measureBundle(name: string, dir: string, runs: number): Promise<BundleFigures> {
+  mkdirSync(dir, { recursive: true });
+  const result = await build({
+    ...(await esbuildOptions(
+      FUNCTIONS[name as keyof typeof FUNCTIONS].entry,
+      join(dir, 'index.mjs'),
+      join(dir, '..', `${name}-work`),
+    )),
+    metafile: true,
+  });
+  copyBundleAssets(dir);
+  // The nodejs22.x runtime provides the AWS SDK the bundle leaves external.
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(join(REPO_ROOT, 'node_modules', '@aws-sdk'), join(dir, 'node_modules', '@aws-sdk'));
+  const times = Array.from({ length: runs }, () => coldImportMs(dir));
+  return {
+    name,
+    bundleBytes: statSync(join(dir, 'index.mjs')).size,
+    assetBytes: BUNDLE_ASSETS.reduce((sum, a) => sum + statSync(join(dir, a.to)).size, 0),
+    coldImportMs: median(times),
+    top: groupInputs(result.metafile as Metafile),
+  };
+}
+
+const kib = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const runs = Number(args[args.indexOf('--runs') + 1] ?? 5) || 5;
+  const keep = args.includes('--keep') ? args[args.indexOf('--keep') + 1] : undefined;
+  const root = keep ?? mkdtempSync(join(tmpdir(), 'karpless-bundles-'));
+  try {
+    console.log(
+      '| function | index.mjs (minified) | ≤ 600 KiB | assets beside it | cold import (median of %d) |',
+      runs,
+    );
+    console.log('|---|---|---|---|---|');
+    for (const name of deployed()) {
+      const f = await measureBundle(name, join(root, name), runs);
+      const ok = f.bundleBytes <= LIMIT_BYTES ? 'yes' : 'no';
+      console.log(
+        `| ${name} | ${kib(f.bundleBytes)} (${f.bundleBytes} B) | ${ok} | ${kib(f.assetBytes)} | ${f.coldImportMs.toFixed(0)} ms |`,
+      );
+      console.error(`  ${name} largest inputs: ${f.top.map(([k, v]) => `${k} ${kib(v)}`).join(', ')}`);
+    }
+  } finally {
+    if (!keep) rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,33 @@
+// Which packages the Lambda bundles replace with the shims in this folder, and why.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SHIM_DIR = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Packages @kubernetes/client-node imports for features the functions never use, replaced in the bundle by
+ * stacks/lambda-shims/ (each throws a clear "not supported in the Karpless Lambda bundle" error if ever reached).
+ * The functions build their KubeConfig from options (endpoint, CA, an EKS token from their IAM role), make only REST
+ * calls, and connect without a proxy, so none of these paths runs in Lambda. Together they were ~520 KiB minified,
+ * whatwg-url with its tr46 Unicode tables alone ~280 KiB. Tests and the CLI run the real packages.
+ */
+export const LAMBDA_SHIMS: Readonly<Record<string, string>> = {
+  // node-fetch v2 uses it only where Node's URL is missing; the shim re-exports Node's URL.
+  'whatwg-url': 'whatwg-url.ts',
+  // OIDC, Azure and GCP kubeconfig auth providers.
+  'openid-client': 'openid-client.ts',
+  'jsonpath-plus': 'jsonpath-plus.ts',
+  // Kubeconfig YAML parsing (loadFromFile/loadFromString); the functions use loadFromOptions.
+  'js-yaml': 'js-yaml.ts',
+  // Kubeconfig proxy-url support.
+  'socks-proxy-agent': 'proxy-agents.ts',
+  hpagent: 'proxy-agents.ts',
+  // exec/attach/port-forward (WebSockets) and cp (tar).
+  'isomorphic-ws': 'streaming.ts',
+  'tar-fs': 'tar-fs.ts',
+};
+
+/** LAMBDA_SHIMS as esbuild aliases (package → absolute shim path). */
+export function shimAliases(): Record<string, string> {
+  return Object.fromEntries(Object.entries(LAMBDA_SHIMS).map(([pkg, file]) => [pkg, join(SHIM_DIR, file)]));
+}
