@@ -3,7 +3,7 @@ import type { NodeClaim } from '../api/nodeclaim';
 import { collectGarbage } from './gc';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
-import { createTestbed, makePod } from './testing';
+import { crashAfterLaunch, createTestbed, makePod } from './testing';
 
 describe('collectGarbage', () => {
   it('terminates a tagged instance with no claim once it is older than 30 s', async () => {
@@ -44,13 +44,7 @@ describe('collectGarbage', () => {
   it('keeps the instance of a live claim, and of a Pending claim that has not recorded it yet', async () => {
     const t = createTestbed();
     t.cluster.addPod(makePod('web-0'));
-    const create = t.cloud.create.bind(t.cloud);
-    t.deps.cloud = Object.assign(Object.create(t.cloud), {
-      create: async (...args: Parameters<typeof create>) => {
-        await create(...args);
-        throw new Error('Lambda timed out');
-      },
-    });
+    crashAfterLaunch(t);
     await provision(t.deps);
     t.deps.cloud = t.cloud;
     t.cluster.addPod(makePod('web-1', { cpu: '3' }));
@@ -63,13 +57,7 @@ describe('collectGarbage', () => {
   it('leaks nothing when a launch crashed and its claim timed out before any pass relaunched it', async () => {
     const t = createTestbed();
     t.cluster.addPod(makePod('web-0'));
-    const create = t.cloud.create.bind(t.cloud);
-    t.deps.cloud = Object.assign(Object.create(t.cloud), {
-      create: async (...args: Parameters<typeof create>) => {
-        await create(...args);
-        throw new Error('Lambda timed out');
-      },
-    });
+    crashAfterLaunch(t);
     await provision(t.deps);
     t.deps.cloud = t.cloud;
     expect(await t.cloud.list()).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
-import { createTestbed, makePod, testNodePool } from './testing';
+import { crashAfterLaunch, createTestbed, makePod, testNodePool } from './testing';
 
 describe('provision → lifecycle on the simulator', () => {
   it('turns pending pods into claims, instances, registered and initialized nodes, and bound pods', async () => {
@@ -112,13 +112,7 @@ describe('provision → lifecycle on the simulator', () => {
     const t = createTestbed();
     t.cluster.addPod(makePod('db-0', { cpu: '1', memory: '1Gi' }));
     // The invocation dies right after CreateFleet answered, before it recorded the instance.
-    const create = t.cloud.create.bind(t.cloud);
-    t.deps.cloud = Object.assign(Object.create(t.cloud), {
-      create: async (...args: Parameters<typeof create>) => {
-        await create(...args);
-        throw new Error('Lambda timed out');
-      },
-    });
+    crashAfterLaunch(t);
     const crashed = await provision(t.deps);
     expect(crashed.retry).toBe(true);
     const [pending] = await t.store.list();

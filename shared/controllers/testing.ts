@@ -158,6 +158,20 @@ export function makePod(name: string, o: PodOptions = {}): Pod {
   };
 }
 
+/**
+ * Makes the testbed's cloud launch the instance and then throw, as when the invocation dies after CreateFleet
+ * answered and before it recorded the instance. Restore with `t.deps.cloud = t.cloud`.
+ */
+export function crashAfterLaunch(t: Testbed): void {
+  const create = t.cloud.create.bind(t.cloud);
+  t.deps.cloud = Object.assign(Object.create(t.cloud), {
+    create: async (...args: Parameters<typeof create>) => {
+      await create(...args);
+      throw new Error('Lambda timed out');
+    },
+  });
+}
+
 export function createTestbed(options: TestbedOptions = {}): Testbed {
   const cluster = options.cluster ?? 'test';
   const clock = new VirtualClock('2026-01-01T00:00:00Z');
