@@ -53,3 +53,18 @@ describe('runScenario', () => {
     expect(idle.totals.cost).toBeCloseTo(hourly * ((HOUR - 1000) / HOUR), 3);
   });
 });
+
+describe('runScenario steps', () => {
+  it('deletes a workload with its pods and names an unknown target with the step path', async () => {
+    const r = await run(
+      scenario(5 * MINUTE, [
+        step(0, apply(nodePool(), nodeClass(), deployment('web', 2), deployment('batch', 3))),
+        step(2 * MINUTE, { type: 'delete', targets: [{ kind: 'Deployment', namespace: 'default', name: 'batch' }] }),
+      ]),
+    );
+    expect(r.world.cluster.allPods().map((p) => p.metadata.name).sort()).toEqual(['web-0', 'web-1']);
+    await expect(
+      run(scenario(MINUTE, [step(0, apply(nodePool(), nodeClass())), step(10_000, scale('nope', 1))])),
+    ).rejects.toThrow('test.yaml: spec.steps[@10000]: Deployment default/nope not found (apply it in an earlier step)');
+  });
+});

@@ -9,7 +9,7 @@ export const SCENARIO_API_VERSION = 'karpless.dev/v1alpha1';
 export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job'] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
-export const DELETABLE_KINDS = [...WORKLOAD_KINDS, 'Pod', 'PodDisruptionBudget'] as const;
+export const DELETABLE_KINDS = [...WORKLOAD_KINDS, 'Pod'] as const;
 export type DeletableKind = (typeof DELETABLE_KINDS)[number];
 
 export const PATCHABLE_KINDS = ['NodePool', 'EC2NodeClass'] as const;

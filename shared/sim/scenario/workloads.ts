@@ -66,7 +66,7 @@ export class WorkloadController {
     this.reconcile(w);
   }
 
-  /** Deletes a workload and its pods, a bare pod, or a PodDisruptionBudget's effect (pods only; budgets stay). */
+  /** Deletes a workload and its pods, or a bare pod. */
   delete(target: ObjectTarget): void {
     if (target.kind === 'Pod') {
       if (!this.cluster.deletePod(`${target.namespace}/${target.name}`))
