@@ -90,10 +90,20 @@ export interface ClusterApi {
   bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome>;
   cordon(nodeName: string): Promise<void>;
   setDisruptedTaint(nodeName: string, present: boolean): Promise<void>;
-  syncNode(nodeName: string, desired: { labels: Record<string, string>; taints: Taint[] }): Promise<void>;
+  /** Makes the node carry `labels` (values overwritten) and `taints` (added when missing, matched by key and
+   * effect); removes only the taints named in `removeTaints`. Never removes a taint another actor owns. */
+  syncNode(nodeName: string, desired: NodeSync): Promise<void>;
   deleteNode(nodeName: string): Promise<void>;
   evict(pod: PodRef): Promise<EvictionOutcome>;
   recordEvent(event: ClusterEvent): Promise<void>;
+}
+
+/** What syncNode makes true of a node. */
+export interface NodeSync {
+  labels: Record<string, string>;
+  taints: Taint[];
+  /** Taints to take off (matched by key and effect), such as karpenter.sh/unregistered at registration. */
+  removeTaints?: Taint[];
 }
 
 export interface ClaimFilter {

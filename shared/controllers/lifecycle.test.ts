@@ -43,6 +43,28 @@ describe('reconcileNodes', () => {
     expect((await t.store.list())[0]).toMatchObject({ state: 'Terminated', failure: { reason: 'LaunchTimeout' } });
   });
 
+  it('takes karpenter.sh/unregistered off at registration and leaves taints other actors own', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    t.clock.advance(30_001);
+    const [node] = await t.cluster.listNodes();
+    if (!node) throw new Error('no node');
+    // The kubelet registers with the unregistered taint; the node lifecycle controller owns not-ready.
+    const unregistered = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' as const };
+    const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' as const };
+    node.spec.taints = [...(node.spec.taints ?? []), unregistered, notReady];
+    const before = (node.spec.taints ?? []).filter((x) => x !== unregistered);
+    expect((await reconcileNodes(t.deps)).registered).toHaveLength(1);
+    expect(t.cluster.getNode(node.metadata.name)?.spec.taints).toEqual(before);
+    t.clock.advance(15_000);
+    expect((await reconcileNodes(t.deps)).initialized).toHaveLength(1);
+    // Initialization labels the node and touches no taint.
+    const initialized = t.cluster.getNode(node.metadata.name);
+    expect(initialized?.spec.taints).toEqual(before);
+    expect(initialized?.metadata.labels?.['karpenter.sh/initialized']).toBe('true');
+  });
+
   it('waits for startup taints and requested extended resources before initializing', async () => {
     const t = createTestbed();
     t.cluster.addPod(makePod('web-0'));

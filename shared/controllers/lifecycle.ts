@@ -73,10 +73,7 @@ export async function reconcileNodes(deps: ControlPlaneDeps): Promise<LifecycleR
         result.registered.push(claim.name);
       }
       if (claim.state === 'Registered' && isInitialized(claim, node)) {
-        await deps.kube.syncNode(node.metadata.name, {
-          labels: { [LabelNodeInitialized]: 'true' },
-          taints: currentTaints(node),
-        });
+        await deps.kube.syncNode(node.metadata.name, { labels: { [LabelNodeInitialized]: 'true' }, taints: [] });
         claim = await deps.store.transition(claim, 'Initialized');
         result.initialized.push(claim.name);
         deps.metric('NodeClaimsInitialized', 1, 'Count', { nodePool: claim.nodePool });
@@ -150,16 +147,12 @@ async function register(deps: ControlPlaneDeps, claim: NodeClaim, node: Node): P
   if (claim.capacityType) labels[LabelCapacityType] = claim.capacityType;
   // The claim's taints are added if the kubelet did not register with them; startup taints are left to whoever
   // removes them, so they are never put back after removal. The unregistered taint goes at registration.
-  const taints = currentTaints(node).filter((t) => !sameTaint(t, TaintUnregistered));
-  for (const t of claim.taints) if (!taints.some((x) => sameTaint(x, t))) taints.push(t);
-  await deps.kube.syncNode(node.metadata.name, { labels, taints });
+  await deps.kube.syncNode(node.metadata.name, { labels, taints: claim.taints, removeTaints: [TaintUnregistered] });
   const registered = await deps.store.transition(claim, 'Registered', { nodeName: node.metadata.name });
   deps.metric('NodeClaimsRegistered', 1, 'Count', { nodePool: claim.nodePool });
   deps.log.info('registered', { nodeClaim: claim.name, node: node.metadata.name });
   return registered;
 }
-
-const currentTaints = (node: Node): Taint[] => [...(node.spec.taints ?? [])];
 
 /** Ready, startup taints gone, and every extended resource the claim's pods asked for advertised. */
 export function isInitialized(claim: NodeClaim, node: Node): boolean {

@@ -1,6 +1,7 @@
 // JSON patches for a node's labels and taints. Each starts with a `test` of the resourceVersion the patch was built
 // from, because replacing or indexing into the taints list is only safe against the list we read.
 import type { Taint } from '../api/kube';
+import type { NodeSync } from '../ports';
 
 export interface NodeSnapshot {
   resourceVersion: string;
@@ -33,12 +34,10 @@ export function nodeTaintPatch(node: NodeSnapshot, taint: Taint, present: boolea
 
 /**
  * Makes the node carry the NodeClaim's labels (overwriting values) and taints (adding missing ones, matched by key
- * and effect, leaving others alone), as Karpenter's registration does. Undefined when nothing changes.
+ * and effect), and takes off the taints in `removeTaints`, as Karpenter's registration does; every other taint is
+ * left alone (not-ready, startup taints: their owners remove them). Undefined when nothing changes.
  */
-export function syncNodePatch(
-  node: NodeSnapshot,
-  desired: { labels: Record<string, string>; taints: Taint[] },
-): JsonPatchOp[] | undefined {
+export function syncNodePatch(node: NodeSnapshot, desired: NodeSync): JsonPatchOp[] | undefined {
   const ops: JsonPatchOp[] = [];
   const labels = node.labels ?? {};
   const labelsChanged = Object.entries(desired.labels).some(([k, v]) => labels[k] !== v);
@@ -50,9 +49,11 @@ export function syncNodePatch(
     });
   }
   const current = node.taints ?? [];
-  const missing = desired.taints.filter((t) => !current.some((c) => sameTaint(c, t)));
-  if (missing.length > 0) {
-    ops.push({ op: node.taints ? 'replace' : 'add', path: '/spec/taints', value: [...current, ...missing] });
+  const removed = desired.removeTaints ?? [];
+  const kept = current.filter((c) => !removed.some((r) => sameTaint(c, r)));
+  const missing = desired.taints.filter((t) => !kept.some((c) => sameTaint(c, t)));
+  if (missing.length > 0 || kept.length < current.length) {
+    ops.push({ op: node.taints ? 'replace' : 'add', path: '/spec/taints', value: [...kept, ...missing] });
   }
   return ops.length > 0 ? [guard(node), ...ops] : undefined;
 }

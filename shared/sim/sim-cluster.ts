@@ -25,7 +25,7 @@ import {
   TaintDisrupted,
 } from '../api/labels';
 import { formatResourceList } from '../api/resources';
-import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome } from '../ports';
+import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
 import { disruptionsAllowed, selectedBy } from './disruption-budget';
 import { createRng, type Rng } from './rng';
 import type { SimLaunch } from './sim-cloud';
@@ -284,11 +284,16 @@ export class SimCluster implements ClusterApi {
     node.spec = { ...node.spec, taints: present ? [...others, { ...TaintDisrupted }] : others };
   }
 
-  async syncNode(nodeName: string, desired: { labels: Record<string, string>; taints: Taint[] }): Promise<void> {
+  /** As the real adapter: labels merged, missing taints added, only `removeTaints` taken off. */
+  async syncNode(nodeName: string, desired: NodeSync): Promise<void> {
     const node = this.nodes.get(nodeName);
     if (!node) return;
+    const same = (a: Taint, b: Taint) => a.key === b.key && a.effect === b.effect;
+    const removed = desired.removeTaints ?? [];
+    const kept = (node.spec.taints ?? []).filter((t) => !removed.some((r) => same(t, r)));
+    const missing = desired.taints.filter((t) => !kept.some((k) => same(k, t)));
     node.metadata = { ...node.metadata, labels: { ...node.metadata.labels, ...desired.labels } };
-    node.spec = { ...node.spec, taints: [...desired.taints] };
+    node.spec = { ...node.spec, taints: [...kept, ...missing] };
   }
 
   async deleteNode(nodeName: string): Promise<void> {
