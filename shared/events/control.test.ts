@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors';
+import { validationProblems } from '../../test/validation-problems';
 import { isClusterMessage, parseControlMessage } from './control';
 
 const base = { v: 1, cluster: 'demo', at: '2026-11-21T21:00:00Z' };
 const parse = (value: unknown) => parseControlMessage(JSON.stringify(value), { source: 'msg 1' });
 
-function problems(value: unknown): string[] {
-  try {
-    parse(value);
-  } catch (error) {
-    if (error instanceof ValidationError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ValidationError');
-}
+const problems = (value: unknown): string[] => validationProblems(() => parse(value));
 
 describe('parseControlMessage', () => {
   it('reads a forwarder batch and keeps only known ref fields', () => {

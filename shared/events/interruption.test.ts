@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors';
+import { validationProblems } from '../../test/validation-problems';
 import { isIgnored, parseInterruptionEvent } from './interruption';
 
 const IID = 'i-0a1b2c3d4e5f60718';
@@ -17,15 +17,7 @@ function event(detailType: string, detail: unknown, source = 'aws.ec2') {
   };
 }
 const parse = (value: unknown) => parseInterruptionEvent(JSON.stringify(value), { source: 'evt' });
-function problems(value: unknown): string[] {
-  try {
-    parse(value);
-  } catch (error) {
-    if (error instanceof ValidationError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ValidationError');
-}
+const problems = (value: unknown): string[] => validationProblems(() => parse(value));
 
 describe('parseInterruptionEvent', () => {
   it('turns a spot warning into a signal with a two-minute deadline', () => {
