@@ -2,7 +2,7 @@
 // and taints, is marked Registered, then Initialized once it is Ready, its startup taints are gone and the extended
 // resources its pods asked for are advertised; then the pods nominated to it are bound. Claims that never launch or
 // never register within their timers are failed, their instances terminated and their pods re-planned.
-import type { Node, Pod, PodRef, Taint } from '../api/kube';
+import type { Node, Pod, PodRef } from '../api/kube';
 import {
   LabelCapacityType,
   LabelInstanceType,
