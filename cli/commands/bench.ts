@@ -140,7 +140,7 @@ export async function runBench(
     ctx.io.err(`[${selected.length + i + 1}/${total}] ${measure.name}: ${measure.description} ...`);
     try {
       const m = await runDisruption(measure, timeoutMs);
-      (report.disruption ??= []).push(m);
+      report.disruption = [...(report.disruption ?? []), m];
       ctx.io.err(
         `    ${m.value} ${m.unit} (${Math.round(m.wallMs)} ms wall, ${Math.round(m.cpuMs)} ms CPU): ${m.pass ? 'pass' : 'FAIL'}`,
       );

@@ -62,7 +62,12 @@ describe('runScenario steps', () => {
         step(2 * MINUTE, { type: 'delete', targets: [{ kind: 'Deployment', namespace: 'default', name: 'batch' }] }),
       ]),
     );
-    expect(r.world.cluster.allPods().map((p) => p.metadata.name).sort()).toEqual(['web-0', 'web-1']);
+    expect(
+      r.world.cluster
+        .allPods()
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['web-0', 'web-1']);
     await expect(
       run(scenario(MINUTE, [step(0, apply(nodePool(), nodeClass())), step(10_000, scale('nope', 1))])),
     ).rejects.toThrow('test.yaml: spec.steps[@10000]: Deployment default/nope not found (apply it in an earlier step)');
