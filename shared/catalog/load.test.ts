@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors';
+import { validationProblems } from '../../test/validation-problems';
 import { loadCatalog } from './load';
 
 const dir = mkdtempSync(join(tmpdir(), 'karpless-catalog-'));
@@ -13,15 +13,7 @@ function write(name: string, data: unknown): string {
   writeFileSync(path, typeof data === 'string' ? data : JSON.stringify(data));
   return path;
 }
-function problems(path: string): string[] {
-  try {
-    loadCatalog(path);
-  } catch (err) {
-    if (err instanceof ValidationError) return err.problems;
-    throw err;
-  }
-  throw new Error('expected a validation error');
-}
+const problems = (path: string): string[] => validationProblems(() => loadCatalog(path));
 const small = () => ({ ...embedded, types: embedded.types.slice(0, 5).map((t) => ({ ...t })) });
 
 describe('loadCatalog', () => {
