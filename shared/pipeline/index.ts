@@ -15,3 +15,4 @@ export {
 } from './local-pipeline';
 export { captureJsonLines, isMetricsRecord, type LogRecord } from './log-capture';
 export { loadPipelineObjects, type PipelineObjects } from './manifests';
+export { ObservedStore } from './observed-store';

@@ -26,6 +26,7 @@ import { auditPipeline, type PipelineAudit } from './audit';
 import { ForwarderFeed } from './forwarder-feed';
 import { InstrumentedCloud, type SimulatedCrash } from './instrumented-cloud';
 import { captureJsonLines, isMetricsRecord, type LogRecord } from './log-capture';
+import { ObservedStore } from './observed-store';
 
 /** Lambda functions as the pipeline runs them. */
 export type PipelineFunction = 'provisioner' | 'interruption' | 'termination' | 'gc';
@@ -166,7 +167,8 @@ export class LocalPipeline {
       cluster: this.cluster,
       kube: this.sim,
       cloud: this.cloud,
-      store,
+      // Claim writes reach the timeline as they happen; the diff after each invocation catches the rest.
+      store: new ObservedStore(store, (c) => this.recordClaim(c)),
       queue: new MemoryWorkQueue(this.queues.events),
       terminationQueue: new MemoryWorkQueue(this.queues.termination),
       clock: this.clock,
@@ -427,17 +429,18 @@ export class LocalPipeline {
   }
 
   private async recordClaimChanges(): Promise<void> {
-    const claims: NodeClaim[] = await this.store.list();
-    for (const c of claims) {
-      if (this.claimStates.get(c.name) === c.state) continue;
-      const first = !this.claimStates.has(c.name);
-      this.claimStates.set(c.name, c.state);
-      const where = c.instanceType ? ` (${[c.instanceType, c.capacityType, c.zone].filter(Boolean).join(' ')})` : '';
-      const what = first
-        ? `claim ${c.name} created: NodePool ${c.nodePool}, ${c.nominatedPods.length} pod(s) nominated → ${c.state}${where}`
-        : `claim ${c.name} → ${c.state}${where}`;
-      this.note('claim', what, c.name, c.state);
-    }
+    for (const c of await this.store.list()) this.recordClaim(c);
+  }
+
+  private recordClaim(c: NodeClaim): void {
+    if (this.claimStates.get(c.name) === c.state) return;
+    const first = !this.claimStates.has(c.name);
+    this.claimStates.set(c.name, c.state);
+    const where = c.instanceType ? ` (${[c.instanceType, c.capacityType, c.zone].filter(Boolean).join(' ')})` : '';
+    const what = first
+      ? `claim ${c.name} created: NodePool ${c.nodePool}, ${c.nominatedPods.length} pod(s) nominated${c.state === 'Pending' ? '' : ` → ${c.state}${where}`}`
+      : `claim ${c.name} → ${c.state}${where}`;
+    this.note('claim', what, c.name, c.state);
   }
 
   private wireTimeline(): void {
