@@ -1,4 +1,5 @@
 // Builders for raw watch objects, shared by the forwarder's tests and the memory benchmark.
+import { unschedulableCondition } from '../test/fake-kube-api/fixtures';
 
 export function pendingPod(
   name: string,
@@ -31,15 +32,7 @@ export function pendingPod(
     },
     status: {
       phase: 'Pending',
-      conditions: [
-        {
-          type: 'PodScheduled',
-          status: 'False',
-          reason: 'Unschedulable',
-          message: '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available.',
-          lastTransitionTime: '2026-01-01T00:00:00Z',
-        },
-      ],
+      conditions: [unschedulableCondition()],
       qosClass: 'Burstable',
     },
   };

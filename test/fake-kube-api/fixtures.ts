@@ -1,6 +1,17 @@
 // Pods shaped like kube-apiserver returns them (managedFields, owner references, status conditions; ~3 KB of JSON
 // each), for benchmarks that care about bytes on the wire and memory.
 
+/** The PodScheduled condition the scheduler sets on a pod no node can take, as kube-apiserver returns it. */
+export function unschedulableCondition() {
+  return {
+    type: 'PodScheduled',
+    status: 'False',
+    reason: 'Unschedulable',
+    message: '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available.',
+    lastTransitionTime: '2026-01-01T00:00:00Z',
+  };
+}
+
 export function realisticPod(i: number, options: { nodeName?: string } = {}) {
   const managed = {
     manager: 'kube-controller-manager',
@@ -76,15 +87,7 @@ export function realisticPod(i: number, options: { nodeName?: string } = {}) {
         }
       : {
           phase: 'Pending',
-          conditions: [
-            {
-              type: 'PodScheduled',
-              status: 'False',
-              reason: 'Unschedulable',
-              message: '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available.',
-              lastTransitionTime: '2026-01-01T00:00:00Z',
-            },
-          ],
+          conditions: [unschedulableCondition()],
           qosClass: 'Burstable',
         },
   };
