@@ -4,6 +4,7 @@ export { createObservability, type ObservabilityOptions, powertools } from './po
 export {
   type BatchLog,
   type CountFn,
+  type DeadLetter,
   type RecordHandler,
   type RecordInfo,
   type SqsPartialBatchOptions,

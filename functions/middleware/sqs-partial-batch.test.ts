@@ -66,6 +66,95 @@ describe('sqsPartialBatch', () => {
     expect(rec.counts.PoisonMessages).toBe(1);
   });
 
+  it('dead-letters a poison record with the reason and acknowledges it; the rest of its group proceeds', async () => {
+    const rec = recorder();
+    const seen: string[] = [];
+    const dead: { messageId: string; reason: string }[] = [];
+    const handler = sqsPartialBatch<ControlMessage>(
+      async (m) => {
+        seen.push(`${m.cluster}:${m.kind}`);
+      },
+      {
+        parse: parseControlMessage,
+        log: rec.log,
+        count: rec.count,
+        deadLetter: async (record, reason) => {
+          dead.push({ messageId: record.messageId, reason });
+        },
+      },
+    );
+    const event = sqsEvent([msg('a'), JSON.stringify({ v: 1, cluster: 'a', kind: 'Nope', at: 'x' }), msg('a')], {
+      queueArn: 'arn:aws:sqs:us-west-2:1:events.fifo',
+    });
+    expect(event.Records[1]?.attributes.MessageGroupId).toBe('a');
+    const result = await handler(event, fakeContext());
+    expect(result.batchItemFailures).toEqual([]);
+    expect(seen).toEqual(['a:Sweep', 'a:Sweep']);
+    expect(dead).toHaveLength(1);
+    expect(dead[0]?.messageId).toBe(event.Records[1]?.messageId);
+    expect(dead[0]?.reason).toMatch(/^SQS message .* \(events\.fifo\): kind: unknown kind "Nope"/);
+    expect(rec.counts.PoisonMessages).toBe(1);
+    expect(rec.counts.BatchItemFailures).toBeUndefined();
+    expect(rec.lines.find((l) => l.message.startsWith('poison message'))?.message).toMatch(/sent to the DLQ/);
+  });
+
+  it('reports a poison record when the dead-letter send fails, so SQS redrives it (never lost)', async () => {
+    const rec = recorder();
+    const seen: string[] = [];
+    const handler = sqsPartialBatch<ControlMessage>(
+      async (m) => {
+        seen.push(`${m.cluster}:${m.kind}`);
+      },
+      {
+        parse: parseControlMessage,
+        log: rec.log,
+        deadLetter: async () => {
+          throw new Error('AccessDenied');
+        },
+      },
+    );
+    const event = sqsEvent([JSON.stringify({ v: 1, cluster: 'a', kind: 'Nope', at: 'x' }), msg('a'), msg('b')]);
+    const result = await handler(event, fakeContext());
+    // Reported like any failure: FIFO order holds, so the rest of group a waits behind it.
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([
+      event.Records[0]?.messageId,
+      event.Records[1]?.messageId,
+    ]);
+    expect(seen).toEqual(['b:Sweep']);
+    const line = rec.lines.find((l) => l.message.startsWith('poison message'));
+    expect(line?.message).toMatch(/could not be sent to the DLQ/);
+    expect(line?.fields?.error).toMatchObject({ message: 'AccessDenied' });
+  });
+
+  it('does not dead-letter a record whose handler fails for another reason: it is retried in order', async () => {
+    let deadLettered = 0;
+    const seen: string[] = [];
+    const handler = sqsPartialBatch<ControlMessage>(
+      async (m, info) => {
+        if (info.record.body.includes('"PodsPending"')) throw new Error('ThrottlingException');
+        seen.push(`${m.cluster}:${m.kind}`);
+      },
+      {
+        parse: parseControlMessage,
+        deadLetter: async () => {
+          deadLettered++;
+        },
+      },
+    );
+    const event = sqsEvent([
+      JSON.stringify({ v: 1, cluster: 'a', kind: 'PodsPending', at: '2026-11-21T21:00:00Z', refs: [] }),
+      msg('a'),
+      msg('b'),
+    ]);
+    const result = await handler(event, fakeContext());
+    expect(deadLettered).toBe(0);
+    expect(seen).toEqual(['b:Sweep']);
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([
+      event.Records[0]?.messageId,
+      event.Records[1]?.messageId,
+    ]);
+  });
+
   it('keeps FIFO order: after a failure, later records of the same group are returned unprocessed', async () => {
     const seen: string[] = [];
     const handler = sqsPartialBatch<ControlMessage>(

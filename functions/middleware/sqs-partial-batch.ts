@@ -1,7 +1,9 @@
 // Turns a per-record handler into an SQS batch handler that reports partial failures: a record that throws is
 // returned in `batchItemFailures` and redelivered, the rest of the batch succeeds. A record that fails validation is
-// a poison message: it is logged with the reason and reported too, so SQS moves it to the DLQ after the queue's
-// maxReceiveCount instead of it blocking or crashing the batch.
+// a poison message: retrying cannot fix it, so it is sent straight to the queue's DLQ through `deadLetter` and
+// acknowledged, and the rest of the batch (and of its FIFO group) proceeds at once. Only when no dead-letter port is
+// wired, or sending to it fails, is the poison reported like any failure, so SQS redrives it after maxReceiveCount:
+// it is never lost.
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ValidationError } from '../../shared/errors';
 
@@ -12,6 +14,9 @@ export interface BatchLog {
 }
 
 export type CountFn = (name: 'PoisonMessages' | 'BatchItemFailures', value: number) => void;
+
+/** Sends a poison record to its queue's dead-letter queue, with the reason it failed validation. */
+export type DeadLetter = (record: SQSRecord, reason: string) => Promise<void>;
 
 export interface RecordInfo {
   record: SQSRecord;
@@ -26,6 +31,8 @@ export interface SqsPartialBatchOptions<T> {
   parse: (body: string, options: { source: string }) => T;
   log?: BatchLog;
   count?: CountFn;
+  /** Where poison records go at once; without it they are reported and reach the DLQ after maxReceiveCount. */
+  deadLetter?: DeadLetter;
   /** Stop starting new records when less than this remains, and report the rest for redelivery. */
   reserveMs?: number;
 }
@@ -83,12 +90,7 @@ async function processRecord<T>(
   } catch (error) {
     const problems = error instanceof ValidationError ? error.problems : [String(error)];
     options.count?.('PoisonMessages', 1);
-    log.error('poison message: failed validation; it will reach the DLQ after maxReceiveCount', {
-      messageId: info.record.messageId,
-      receiveCount: info.receiveCount,
-      problems,
-    });
-    return false;
+    return deadLetterPoison(options.deadLetter, log, info, problems);
   }
   try {
     await handle(message, info);
@@ -101,6 +103,31 @@ async function processRecord<T>(
     });
     return false;
   }
+}
+
+/** True when the poison record went to the DLQ (so it is acknowledged); false reports it for SQS to redrive. */
+async function deadLetterPoison(
+  deadLetter: DeadLetter | undefined,
+  log: BatchLog,
+  info: RecordInfo,
+  problems: readonly string[],
+): Promise<boolean> {
+  const fields = { messageId: info.record.messageId, receiveCount: info.receiveCount, problems };
+  if (!deadLetter) {
+    log.error('poison message: failed validation; it will reach the DLQ after maxReceiveCount', fields);
+    return false;
+  }
+  try {
+    await deadLetter(info.record, problems.join('; '));
+  } catch (error) {
+    log.error('poison message: failed validation and could not be sent to the DLQ; reported for redrive', {
+      ...fields,
+      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+    });
+    return false;
+  }
+  log.error('poison message: failed validation; sent to the DLQ', fields);
+  return true;
 }
 
 function recordInfo(record: SQSRecord, context: Context): RecordInfo {
