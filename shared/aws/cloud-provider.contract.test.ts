@@ -1,18 +1,12 @@
 // The shared CloudProvider contract, run against the AWS provider over an in-memory EC2 (aws-sdk-client-mock).
 import { describeCloudProviderContract } from '../../test/contracts/cloud-provider.contract';
-import { AwsCloudProvider } from './cloud-provider';
 import { fakeAws } from './testing/fake-aws';
-import { makeNodeClass, makeNodePool, testCluster } from './testing/objects';
+import { makeNodeClass, makeNodePool } from './testing/objects';
+import { fakeAwsProvider } from './testing/provider';
 
 describeCloudProviderContract('AwsCloudProvider', async () => {
   const aws = fakeAws();
-  const provider = new AwsCloudProvider({
-    cluster: testCluster,
-    ec2: aws.ec2Client,
-    ssm: aws.ssmClient,
-    iam: aws.iamClient,
-    sleep: async () => {},
-  });
+  const provider = fakeAwsProvider(aws);
   return {
     provider,
     nodePool: makeNodePool(),

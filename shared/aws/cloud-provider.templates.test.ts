@@ -6,25 +6,17 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectGarbage } from '../controllers/gc';
 import { createTestbed } from '../controllers/testing';
-import { AwsCloudProvider } from './cloud-provider';
+import type { AwsCloudProvider } from './cloud-provider';
 import { makeClaim } from './testing/claims';
 import { awsError, type FakeAws, fakeAws } from './testing/fake-aws';
 import { makeInstanceType, makeNodeClass, makeNodePool, testCluster } from './testing/objects';
+import { fakeAwsProvider } from './testing/provider';
 
 let aws: FakeAws;
 let now = Date.parse('2026-01-01T12:00:00Z');
 const minutes = (n: number) => n * 60_000;
 
-const provider = () =>
-  new AwsCloudProvider({
-    cluster: testCluster,
-    instanceTypes: () => [],
-    ec2: aws.ec2Client,
-    ssm: aws.ssmClient,
-    iam: aws.iamClient,
-    clock: { now: () => now },
-    sleep: async () => {},
-  });
+const provider = () => fakeAwsProvider(aws, { instanceTypes: () => [], clock: { now: () => now } });
 
 const launch = (cloud: AwsCloudProvider, name: string) =>
   cloud.create({

@@ -6,25 +6,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { LaunchRequest } from '../ports';
-import { AwsCloudProvider, type AwsCloudProviderOptions } from './cloud-provider';
+import type { AwsCloudProviderOptions } from './cloud-provider';
 import { makeClaim } from './testing/claims';
 import { awsError, type FakeAws, fakeAws } from './testing/fake-aws';
-import { makeInstanceType, makeNodeClass, makeNodePool, testCluster } from './testing/objects';
+import { makeInstanceType, makeNodeClass, makeNodePool } from './testing/objects';
+import { fakeAwsProvider } from './testing/provider';
 
 let aws: FakeAws;
 let now = Date.parse('2026-01-01T00:00:00Z');
 
 function provider(extra: Partial<AwsCloudProviderOptions> = {}) {
-  return new AwsCloudProvider({
-    cluster: testCluster,
-    instanceTypes: () => [],
-    ec2: aws.ec2Client,
-    ssm: aws.ssmClient,
-    iam: aws.iamClient,
-    clock: { now: () => now },
-    sleep: async () => {},
-    ...extra,
-  });
+  return fakeAwsProvider(aws, { instanceTypes: () => [], clock: { now: () => now }, ...extra });
 }
 
 const types: InstanceType[] = [

@@ -2,13 +2,13 @@
 import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InsufficientCapacityError } from '../errors';
-import { AwsCloudProvider } from './cloud-provider';
 import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
 import { DynamoNodeClaimStore } from './dynamo/store';
 import { recordInsufficientCapacity } from './ice';
 import { makeClaim } from './testing/claims';
 import { fakeAws } from './testing/fake-aws';
-import { makeNodeClass, makeNodePool, testCluster } from './testing/objects';
+import { makeNodeClass, makeNodePool } from './testing/objects';
+import { fakeAwsProvider } from './testing/provider';
 
 let db: LocalDynamo;
 beforeAll(async () => {
@@ -25,15 +25,7 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
       let now = Date.parse('2026-01-01T00:00:00Z');
       const clock = { now: () => now };
       const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: 'ice', client: db.client, clock });
-      const provider = new AwsCloudProvider({
-        cluster: testCluster,
-        ec2: aws.ec2Client,
-        ssm: aws.ssmClient,
-        iam: aws.iamClient,
-        clock,
-        unavailable: (t) => store.listUnavailable(t),
-        sleep: async () => {},
-      });
+      const provider = fakeAwsProvider(aws, { clock, unavailable: (t) => store.listUnavailable(t) });
       const nodeClass = makeNodeClass();
       const pick = async () => (await provider.getInstanceTypes(nodeClass)).filter((t) => t.name === 'm5.large');
       const before = await pick();

@@ -1,12 +1,12 @@
 import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AwsCloudProvider } from './cloud-provider';
 import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
 import { DynamoNodeClaimStore } from './dynamo/store';
 import { launchClaim } from './launch-claim';
 import { makeClaim } from './testing/claims';
 import { type FakeAws, fakeAws } from './testing/fake-aws';
-import { makeInstanceType, makeNodeClass, makeNodePool, testCluster } from './testing/objects';
+import { makeInstanceType, makeNodeClass, makeNodePool } from './testing/objects';
+import { fakeAwsProvider } from './testing/provider';
 
 let db: LocalDynamo;
 let aws: FakeAws;
@@ -25,15 +25,7 @@ afterEach(() => aws.restore());
 
 function setup() {
   const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: `l${++n}`, client: db.client, clock });
-  const cloud = new AwsCloudProvider({
-    cluster: testCluster,
-    instanceTypes: () => [],
-    ec2: aws.ec2Client,
-    ssm: aws.ssmClient,
-    iam: aws.iamClient,
-    clock,
-    sleep: async () => {},
-  });
+  const cloud = fakeAwsProvider(aws, { instanceTypes: () => [], clock });
   return { store, cloud, deps: { store, cloud, clock } };
 }
 
