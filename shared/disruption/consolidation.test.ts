@@ -106,24 +106,55 @@ describe('consolidation: blockers and budgets', () => {
     expect(plan.rejected.find((r) => r.name === 'small')?.blockers[0]).toMatch(/do-not-disrupt/);
   });
 
-  it('does not consolidate what a PDB protects, counting the PDB across the whole command', () => {
+  // Replaces "does not consolidate what a PDB protects, counting the PDB across the whole command", which asserted
+  // the stricter rule (a 1-disruption PDB let only one of two nodes go). Karpenter lets both go: the eviction API
+  // paces the drains.
+  it('consolidates nodes of a PDB that allows a disruption, leaving the pace to the eviction API', () => {
     const p = pool();
-    // 2 cpu each: only the host has room, so both would move there if the PDB let them.
+    // 2 cpu each: only the host has room, so both move there.
     const db = (n: string) => boundPod(n, '2', '512Mi', { labels: { app: 'db' } });
     const host = node('host', { pool: p, type: 'm5.4xlarge', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
     const a = node('a', { pool: p, pods: [db('a')] });
     const b = node('b', { pool: p, pods: [db('b')] });
     const plan = planDisruption(disruptionInput([host, a, b], { nodePools: [p], pdbs: [pdb('db', { app: 'db' }, 1)] }));
-    const moved = plan.commands.flatMap((c) => c.candidates.map((x) => x.name));
-    expect(moved).toHaveLength(1);
-    expect(['a', 'b']).toContain(moved[0]);
-    expect(
-      plan.rejected.some((r) =>
-        /PodDisruptionBudget default\/db allows 0 more disruption\(s\), the command would evict 1/.test(
-          r.blockers[0] ?? '',
-        ),
-      ),
-    ).toBe(true);
+    expect(plan.commands.flatMap((c) => c.candidates.map((x) => x.name)).sort()).toEqual(['a', 'b']);
+    expect(plan.rejected.map((r) => r.name)).toEqual(['host']);
+  });
+
+  describe('a node holding more replicas than the PDB allows at once', () => {
+    const p = pool();
+    const replicas = () =>
+      ['web-0', 'web-1', 'web-2'].map((name) => boundPod('crowded', '500m', '512Mi', { labels: { app: 'web' }, name }));
+    const nodes = () => [
+      // The host stays (do-not-disrupt) so the only question is whether the crowded node may go.
+      node('big', { pool: p, type: 'm5.4xlarge', cpus: ['2'], annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+      node('crowded', { pool: p, pods: replicas() }),
+    ];
+
+    it('is consolidated when the PDB allows one disruption (maxUnavailable 1, 3 replicas on the node)', () => {
+      const plan = planDisruption(disruptionInput(nodes(), { nodePools: [p], pdbs: [pdb('web', { app: 'web' }, 1)] }));
+      const cmd = only(plan.commands);
+      expect(names(cmd)).toEqual(['crowded']);
+      expect(cmd.moves.big?.sort()).toEqual(['default/web-0', 'default/web-1', 'default/web-2']);
+    });
+
+    it('is blocked, naming the PDB, when the PDB allows none right now', () => {
+      const blocking = { ...pdb('web', { app: 'web' }, 1), status: { disruptionsAllowed: 0 } };
+      const plan = planDisruption(disruptionInput(nodes(), { nodePools: [p], pdbs: [blocking] }));
+      expect(plan.commands).toHaveLength(0);
+      expect(plan.rejected.find((r) => r.name === 'crowded')?.blockers).toEqual([
+        'PodDisruptionBudget default/web allows 0 disruptions now (pod default/web-0)',
+      ]);
+    });
+
+    it('is blocked when a pod is selected by two PDBs, which the eviction API refuses', () => {
+      const pdbs = [pdb('web', { app: 'web' }, 1), pdb('web-too', { app: 'web' }, '50%')];
+      const plan = planDisruption(disruptionInput(nodes(), { nodePools: [p], pdbs }));
+      expect(plan.commands).toHaveLength(0);
+      expect(plan.rejected.find((r) => r.name === 'crowded')?.blockers[0]).toBe(
+        'pod default/web-0 is selected by 2 PodDisruptionBudgets (default/web, default/web-too); the eviction API refuses it',
+      );
+    });
   });
 
   it('waits for consolidateAfter and leaves WhenEmpty pools alone', () => {

@@ -55,8 +55,8 @@ export function consolidate(sw: Sweep, solverChecks: { left: number }): void {
   }
 }
 
-/** Candidates within the Underutilized budget and the PDBs' allowances together, in order; the rest are
- * rejected with what stopped them. */
+/** Candidates within the Underutilized budget, in order; the rest are rejected with what stopped them. PDBs
+ * that block a candidate already rejected it in `eligible`; the others only pace the drain. */
 function selectBatch(sw: Sweep, list: NodeFacts[]): NodeFacts[] {
   const used = new Map<string, number>();
   const out: NodeFacts[] = [];
@@ -70,17 +70,9 @@ function selectBatch(sw: Sweep, list: NodeFacts[]): NodeFacts[] {
       sw.reject(f.idx, budgetBlocker(sw, f, 'Underutilized'));
       continue;
     }
-    const pdb = sw.pdbs.check(f.pods)[0];
-    if (pdb) {
-      sw.reject(f.idx, pdb);
-      continue;
-    }
-    sw.pdbs.spend(f.pods);
     used.set(f.poolName, count + 1);
     out.push(f);
   }
-  // Spent tentatively to keep the batch within the PDBs together; the accepted commands spend for real.
-  for (const f of out) sw.pdbs.refund(f.pods);
   return out;
 }
 
@@ -94,7 +86,6 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
     if (f.constrained || receivers.has(f.idx)) continue;
     const count = used.get(f.poolName) ?? 0;
     if (sw.budgetLeft(f.poolName, 'Underutilized') - count <= 0) continue;
-    if (sw.pdbs.check(f.pods).length) continue;
     members.add(f.idx);
     const r = sw.model.fit(f.pods, members, true);
     if (r.leftovers.length) {
@@ -106,10 +97,8 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
     for (const p of r.placements) receivers.add(p.node);
     fit.placements.push(...r.placements);
     chain.push(f);
-    sw.pdbs.spend(f.pods);
     used.set(f.poolName, count + 1);
   }
-  for (const f of chain) sw.pdbs.refund(f.pods);
   if (chain.length) sw.addCommand('Underutilized', chain, fit, [], { method: 'delete', considered: candidates.length });
 }
 
@@ -207,7 +196,6 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
   const trial = (members: NodeFacts[]): { members: NodeFacts[]; saving: number } | undefined => {
     const price = members.reduce((s, m) => s + m.price, 0);
     const pods = members.flatMap((m) => m.pods);
-    if (sw.pdbs.check(pods).length) return undefined;
     // The pods' cpu and memory at the cheapest rate any type offers already cost too much: no solve needed.
     if (bound.lowerBound(sumRequests(pods, podRequests)) > price * (1 - ms)) return undefined;
     if (solves-- <= 0) return undefined;

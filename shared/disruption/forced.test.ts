@@ -146,7 +146,7 @@ describe('expiration', () => {
     expect(cmd?.candidates.map((c) => c.name)).toEqual(['old']);
     expect(cmd?.record.detail.drainWaitsOn).toEqual([
       `pod default/${pods[0]?.metadata.name} has karpenter.sh/do-not-disrupt`,
-      'PodDisruptionBudget default/db allows 0 more disruption(s), the command would evict 1',
+      `PodDisruptionBudget default/db allows 0 disruptions now (pod default/${pods[0]?.metadata.name})`,
     ]);
     expect(cmd?.record.detail.terminationGracePeriod).toMatch(/unset/);
   });

@@ -1,13 +1,18 @@
-// PodDisruptionBudgets as one sweep spends them: each PDB's allowance is counted across every pod the sweep's
-// commands would evict, so two commands cannot each take the last disruption of the same PDB.
+// PodDisruptionBudgets as Karpenter reads them: a graceful disruption is blocked by a pod whose PDB allows no
+// disruption right now, or by a pod two or more PDBs select (the eviction API refuses such a pod outright, with a
+// 500). A PDB that allows at least one disruption does not block, however many of its pods the node holds: the
+// drain evicts through the eviction API, which answers 429 once the allowance is spent, and the termination
+// controller retries at the PDB's pace. Counting pods against the allowance here would keep a node holding more
+// replicas than maxUnavailable forever.
 import type { Pod, PodDisruptionBudget } from '../api/kube';
 import { matchesLabelSelector } from '../api/selector';
 
 const pdbName = (pdb: PodDisruptionBudget): string => `${pdb.metadata.namespace ?? 'default'}/${pdb.metadata.name}`;
+const podName = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
 
 export function selects(pdb: PodDisruptionBudget, pod: Pod): boolean {
   return (
-    (pdb.metadata.namespace ?? 'default') === pod.metadata.namespace &&
+    (pdb.metadata.namespace ?? 'default') === (pod.metadata.namespace ?? 'default') &&
     !!pdb.spec.selector &&
     matchesLabelSelector(pod.metadata.labels, pdb.spec.selector)
   );
@@ -39,45 +44,37 @@ export function allowedDisruptions(pdb: PodDisruptionBudget, pods: readonly Pod[
   return ok;
 }
 
-export class PdbLedger {
-  private readonly remaining = new Map<PodDisruptionBudget, number>();
+/** The cluster's PDBs with their allowances at one moment, answering which pods they keep from eviction. */
+export class PdbLimits {
+  private readonly allowed = new Map<PodDisruptionBudget, number>();
 
   constructor(
     private readonly pdbs: readonly PodDisruptionBudget[],
     allPods: readonly Pod[],
   ) {
-    for (const pdb of pdbs) this.remaining.set(pdb, allowedDisruptions(pdb, allPods));
+    for (const pdb of pdbs) this.allowed.set(pdb, allowedDisruptions(pdb, allPods));
   }
 
-  /** Blockers if evicting these pods would take some PDB below zero (given what earlier commands spent). */
+  /** Why these pods cannot be evicted now, one line per blocking PDB or multiply-covered pod; empty when the
+   * drain can proceed (possibly at the PDBs' pace). */
   check(pods: readonly Pod[]): string[] {
-    const out: string[] = [];
-    for (const [pdb, count] of this.counts(pods)) {
-      const left = this.remaining.get(pdb) ?? 0;
-      if (count > left) {
-        out.push(
-          `PodDisruptionBudget ${pdbName(pdb)} allows ${left} more disruption(s), the command would evict ${count}`,
-        );
-      }
-    }
-    return out;
-  }
-
-  spend(pods: readonly Pod[]): void {
-    for (const [pdb, count] of this.counts(pods)) this.remaining.set(pdb, (this.remaining.get(pdb) ?? 0) - count);
-  }
-
-  /** Gives back what `spend` took, for tentative selections. */
-  refund(pods: readonly Pod[]): void {
-    for (const [pdb, count] of this.counts(pods)) this.remaining.set(pdb, (this.remaining.get(pdb) ?? 0) + count);
-  }
-
-  private counts(pods: readonly Pod[]): Map<PodDisruptionBudget, number> {
-    const out = new Map<PodDisruptionBudget, number>();
-    if (this.pdbs.length === 0) return out;
+    if (this.pdbs.length === 0) return [];
+    const blocking = new Map<PodDisruptionBudget, Pod>();
+    const multiple: string[] = [];
     for (const p of pods) {
-      for (const pdb of this.pdbs) if (selects(pdb, p)) out.set(pdb, (out.get(pdb) ?? 0) + 1);
+      const covering = this.pdbs.filter((pdb) => selects(pdb, p));
+      if (covering.length > 1) {
+        multiple.push(
+          `pod ${podName(p)} is selected by ${covering.length} PodDisruptionBudgets (${covering.map(pdbName).join(', ')}); the eviction API refuses it`,
+        );
+        continue;
+      }
+      const pdb = covering[0];
+      if (pdb && (this.allowed.get(pdb) ?? 0) <= 0 && !blocking.has(pdb)) blocking.set(pdb, p);
     }
-    return out;
+    const zero = [...blocking].map(
+      ([pdb, p]) => `PodDisruptionBudget ${pdbName(pdb)} allows 0 disruptions now (pod ${podName(p)})`,
+    );
+    return [...zero, ...multiple];
   }
 }

@@ -1,5 +1,5 @@
 // One disruption sweep, pure: emptiness, drift, expiration, multi-node then single-node consolidation, in that
-// order, sharing one capacity model, one set of budgets and one PDB ledger. Every command and every candidate left
+// order, sharing one capacity model, one set of budgets and one view of the PDBs. Every command and every candidate left
 // alone comes with a decision record.
 import type { DecisionRecord } from '../api/nodeclaim';
 import { consolidate } from './consolidation';

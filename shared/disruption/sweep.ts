@@ -1,4 +1,4 @@
-// One sweep's shared state: the capacity model, budgets, PDB allowances and the commands decided so far. Each
+// One sweep's shared state: the capacity model, budgets, PDB limits and the commands decided so far. Each
 // method (emptiness, drift, expiration, consolidation) reads and updates it, so later methods see earlier moves.
 import type { DisruptionReason, NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
@@ -10,7 +10,7 @@ import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../schedul
 import { remainingBudget } from './budgets';
 import { candidateOf, type NodeFacts, nodeFacts } from './candidate';
 import { CapacityModel, type FitResult } from './capacity';
-import { PdbLedger } from './pdb';
+import { PdbLimits } from './pdb';
 import type { CommandReason, DisruptionCommand, DisruptionInput, DisruptionOptions } from './types';
 
 export const DEFAULTS = {
@@ -35,7 +35,7 @@ export class Sweep {
   readonly settings: Settings;
   readonly facts: NodeFacts[];
   readonly model: CapacityModel;
-  readonly pdbs: PdbLedger;
+  readonly pdbs: PdbLimits;
   readonly commands: DisruptionCommand[] = [];
   /** Blockers per node index for candidates considered and not chosen. */
   readonly rejected = new Map<number, string[]>();
@@ -61,7 +61,7 @@ export class Sweep {
       if (f.drift || f.expired) this.model.closed[f.idx] = 1;
     }
     const bound = input.nodes.flatMap((n) => n.node.pods);
-    this.pdbs = new PdbLedger(input.pdbs ?? [], bound);
+    this.pdbs = new PdbLimits(input.pdbs ?? [], bound);
     if (input.pendingPods?.length) this.model.reserve(input.pendingPods);
   }
 
@@ -123,7 +123,7 @@ export class Sweep {
     return (pool, i) => claimName(pool, [{ namespace: 'disruption', name: `${salt}@${this.input.now}#${i}` }]);
   }
 
-  /** Records a command: takes its candidates, commits its moves, spends budgets and PDB allowances. */
+  /** Records a command: takes its candidates, commits its moves and spends the disruption budgets. */
   addCommand(
     reason: CommandReason,
     members: NodeFacts[],
@@ -138,8 +138,6 @@ export class Sweep {
       this.rejected.delete(m.idx);
       this.disrupting.set(m.poolName, (this.disrupting.get(m.poolName) ?? 0) + 1);
     }
-    const pods = members.flatMap((m) => m.pods);
-    this.pdbs.spend(pods);
     const moves: Record<string, string[]> = {};
     for (const p of fit?.placements ?? []) {
       const target = this.input.nodes[p.node]?.node.name ?? '';

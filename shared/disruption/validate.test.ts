@@ -49,8 +49,17 @@ describe('validate', () => {
     const r = validate(cmd, fresh);
     expect(r.command).toBeUndefined();
     expect(r.blockers).toEqual([
-      'PodDisruptionBudget default/web allows 0 more disruption(s), the command would evict 1',
+      expect.stringMatching(/^small: PodDisruptionBudget default\/web allows 0 disruptions now \(pod default\/.+\)$/),
     ]);
+  });
+
+  it('keeps the command when a PDB appeared that still allows a disruption: it only paces the drain', () => {
+    const cmd = consolidationCommand();
+    const fresh = disruptionInput(
+      [node('big', { pool: p, type: 'm5.2xlarge', cpus: ['2', '2'] }), node('small', { pool: p, cpus: ['1'] })],
+      { nodePools: [p], now: later, pdbs: [pdb('web', { app: 'web' }, 1)] },
+    );
+    expect(validate(cmd, fresh)).toEqual({ command: cmd, blockers: [] });
   });
 
   it('aborts when pods changed on a candidate since the decision', () => {

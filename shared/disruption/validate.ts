@@ -1,8 +1,10 @@
 // The re-check before a graceful command acts (Karpenter waits 15 s and looks again): a do-not-disrupt pod or node,
-// a PDB that would now be violated, a fresh nomination, or pods that arrived since the decision drop the command.
+// a PDB that now blocks (allows 0 disruptions, or a pod under two PDBs), a fresh nomination, or pods that arrived
+// since the decision drop the command. The same rule as the sweep's: a PDB that allows any disruption only paces
+// the drain.
 // An Empty command only sheds the candidates that changed; a forceful (Expired) command always stands.
 import { nodeFacts } from './candidate';
-import { PdbLedger } from './pdb';
+import { PdbLimits } from './pdb';
 import { DEFAULTS } from './sweep';
 import type { DisruptionCommand, DisruptionInput } from './types';
 
@@ -22,7 +24,7 @@ export function validate(command: DisruptionCommand, fresh: DisruptionInput): Va
   const protection = fresh.options?.nominationProtectionMs ?? DEFAULTS.nominationProtectionMs;
   const facts = nodeFacts(fresh, protection);
   const byName = new Map(facts.map((f) => [f.name, f]));
-  const ledger = new PdbLedger(
+  const pdbs = new PdbLimits(
     fresh.pdbs ?? [],
     fresh.nodes.flatMap((n) => n.node.pods),
   );
@@ -35,14 +37,13 @@ export function validate(command: DisruptionCommand, fresh: DisruptionInput): Va
         (command.reason === 'Empty' && f.pods.length > 0 ? `${f.pods.length} pod(s) arrived` : undefined) ??
         (command.reason !== 'Empty' && f.n.lastPodEventAt !== undefined && f.n.lastPodEventAt > decidedAt
           ? 'pods changed since the decision'
-          : undefined));
+          : undefined) ??
+        pdbs.check(f.pods)[0]);
     if (problem) blockers.push(`${c.name}: ${problem}`);
     return !problem;
   });
-  const pods = keep.flatMap((c) => byName.get(c.name)?.pods ?? []);
-  blockers.push(...ledger.check(pods));
   const partialOk = command.reason === 'Empty' && command.replacements.length === 0;
   if (blockers.length === 0) return { command, blockers };
-  if (!partialOk || keep.length === 0 || ledger.check(pods).length) return { blockers };
+  if (!partialOk || keep.length === 0) return { blockers };
   return { command: { ...command, candidates: keep }, blockers };
 }
