@@ -49,7 +49,7 @@ describe('bundling', () => {
   it('swaps the unused client-node dependencies for shims that exist, and copies highs.wasm and the catalog', () => {
     const options = bundlingOptions();
     const aliases = Object.fromEntries(
-      (options.esbuildArgs?.['--alias'] as string[]).map((a) => [
+      ((options.esbuildArgs?.['--alias'] ?? []) as string[]).map((a) => [
         a.slice(0, a.indexOf('=')),
         a.slice(a.indexOf('=') + 1),
       ]),
