@@ -2,6 +2,7 @@
 // already in the store (written before the launch), so a Lambda that dies mid-launch leaves a Pending claim whose
 // replay finds the same instance through the claim uid.
 import type { NodeClaim } from '../api/nodeclaim';
+import { launchedFields } from '../controllers/launch';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { Clock, CloudInstance, CloudProvider, LaunchRequest, NodeClaimStore } from '../ports';
 import { withConflictRetry } from './dynamo/conflict-retry';
@@ -39,15 +40,7 @@ export async function launchClaim(
     }
     throw err;
   }
-  const patch: Partial<NodeClaim> = {
-    instanceId: instance.instanceId,
-    providerID: instance.providerID,
-    instanceType: instance.instanceType,
-    zone: instance.zone,
-    capacityType: instance.capacityType,
-    pricePerHour: instance.pricePerHour,
-  };
-  if (instance.imageId) patch.imageId = instance.imageId;
+  const patch = launchedFields(instance);
   const claim = await withConflictRetry(deps.store, request.claim.name, (c) =>
     // A replay may find the claim already Launched by an earlier attempt: record nothing twice.
     c.state === 'Pending' ? deps.store.transition(c, 'Launched', patch) : Promise.resolve(c),

@@ -4,6 +4,7 @@ import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { CapacityType, InstanceType } from '../catalog/types';
 import { ConflictError, InsufficientCapacityError, LaunchError } from '../errors';
+import type { CloudInstance } from '../ports';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
 import { requestReplan } from './messages';
@@ -55,15 +56,7 @@ export async function launchClaim(
       instanceTypes: options,
     });
     deps.metric('CreateFleetDuration', deps.clock.now() - started, 'Milliseconds');
-    const patch: Partial<NodeClaim> = {
-      instanceId: instance.instanceId,
-      providerID: instance.providerID,
-      instanceType: instance.instanceType,
-      zone: instance.zone,
-      capacityType: instance.capacityType,
-      pricePerHour: instance.pricePerHour,
-      ...(instance.imageId ? { imageId: instance.imageId } : {}),
-    };
+    const patch = launchedFields(instance);
     try {
       const launched = await deps.store.transition(claim, 'Launched', patch);
       deps.metric('Launches', 1, 'Count', { nodePool: claim.nodePool });
@@ -136,4 +129,17 @@ async function fail(deps: ControlPlaneDeps, claim: NodeClaim, reason: string, de
     message: `${reason}: ${detail}`,
   });
   return { kind: 'failed', reason: `${reason}: ${detail}` };
+}
+
+/** What a claim records of the instance launched for it, on its move to Launched. */
+export function launchedFields(instance: CloudInstance): Partial<NodeClaim> {
+  return {
+    instanceId: instance.instanceId,
+    providerID: instance.providerID,
+    instanceType: instance.instanceType,
+    zone: instance.zone,
+    capacityType: instance.capacityType,
+    pricePerHour: instance.pricePerHour,
+    ...(instance.imageId ? { imageId: instance.imageId } : {}),
+  };
 }
