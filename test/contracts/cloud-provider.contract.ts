@@ -6,7 +6,7 @@ import type { EC2NodeClass, NodePool } from '../../shared/api/karpenter';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
 import type { CapacityType, InstanceType } from '../../shared/catalog/types';
 import { InsufficientCapacityError } from '../../shared/errors';
-import type { CloudProvider } from '../../shared/ports';
+import type { CloudInstance, CloudProvider } from '../../shared/ports';
 
 export interface OfferingRef {
   instanceType: string;
@@ -59,6 +59,16 @@ async function options(f: CloudProviderFixture, only?: string[]): Promise<Instan
   return picked;
 }
 
+/** Launches a fresh contract claim over `types`. */
+function launchNew(f: CloudProviderFixture, types: InstanceType[]): Promise<CloudInstance> {
+  return f.provider.create({
+    claim: contractClaim(f),
+    nodePool: f.nodePool,
+    nodeClass: f.nodeClass,
+    instanceTypes: types,
+  });
+}
+
 export function describeCloudProviderContract(name: string, makeProvider: () => Promise<CloudProviderFixture>): void {
   describe(`CloudProvider contract: ${name}`, () => {
     async function withFixture(body: (f: CloudProviderFixture) => Promise<void>): Promise<void> {
@@ -109,18 +119,8 @@ export function describeCloudProviderContract(name: string, makeProvider: () => 
     it('list and get see created instances', () =>
       withFixture(async (f) => {
         const types = await options(f);
-        const a = await f.provider.create({
-          claim: contractClaim(f),
-          nodePool: f.nodePool,
-          nodeClass: f.nodeClass,
-          instanceTypes: types,
-        });
-        const b = await f.provider.create({
-          claim: contractClaim(f),
-          nodePool: f.nodePool,
-          nodeClass: f.nodeClass,
-          instanceTypes: types,
-        });
+        const a = await launchNew(f, types);
+        const b = await launchNew(f, types);
         expect(a.instanceId).not.toBe(b.instanceId);
         const listed = (await f.provider.list()).map((i) => i.instanceId);
         expect(listed).toEqual(expect.arrayContaining([a.instanceId, b.instanceId]));
@@ -136,12 +136,7 @@ export function describeCloudProviderContract(name: string, makeProvider: () => 
     it('delete is idempotent, and a deleted instance leaves list', () =>
       withFixture(async (f) => {
         const types = await options(f);
-        const a = await f.provider.create({
-          claim: contractClaim(f),
-          nodePool: f.nodePool,
-          nodeClass: f.nodeClass,
-          instanceTypes: types,
-        });
+        const a = await launchNew(f, types);
         await f.provider.delete(a.instanceId);
         await f.provider.delete(a.instanceId);
         await f.provider.delete('i-0000000000nonexistent');
