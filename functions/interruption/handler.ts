@@ -1,11 +1,19 @@
 // interruption: EC2 and AWS Health events from EventBridge, through the standard interruption queue. Events of
-// other kinds are dropped cheaply; malformed ones fail validation and reach the DLQ with the reason logged.
+// other kinds are dropped cheaply; malformed ones fail validation and go to the DLQ at once with the reason.
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { handleInterruption } from '../../shared/controllers';
 import { type IgnoredEvent, isIgnored, parseInterruptionEvent } from '../../shared/events';
 import type { InterruptionSignal } from '../../shared/messages';
-import { coldStartPorts, createObservability, powertools, sqsPartialBatch, type WithPorts } from '../middleware';
+import {
+  type CountFn,
+  coldStartPorts,
+  createObservability,
+  powertools,
+  type RecordHandler,
+  sqsPartialBatch,
+  type WithPorts,
+} from '../middleware';
 import type { Observability, PortsFactory } from '../provisioner/control-queue';
 import { awsPorts, type ControlPlanePorts, depsFor, logFor, readEnv } from '../provisioner/wiring';
 
@@ -16,33 +24,37 @@ export const observability: Observability = createObservability({
 
 /** The handler with its ports (and, for tests, its observability) injected. */
 export function createHandler(factory: PortsFactory, { logger, metrics }: Observability = observability) {
-  const batch = sqsPartialBatch<InterruptionSignal | IgnoredEvent>(
-    async (event, info) => {
-      if (isIgnored(event)) {
-        logger.debug('event ignored', { reason: event.ignored, messageId: info.record.messageId });
-        return;
-      }
-      const deps = depsFor((info.context as WithPorts<ControlPlanePorts>).ports, logger, metrics);
-      const result = await handleInterruption(deps, event);
-      logger.info('interruption handled', {
-        kind: event.kind,
-        eventId: event.eventId,
-        terminating: result.terminating,
-        ignored: result.ignored.length,
-        replacements: result.replacement?.launched ?? [],
-      });
-      if (result.replacement?.retry) throw new Error('retryable launch failure while replacing capacity');
-    },
-    {
-      parse: parseInterruptionEvent,
-      log: logFor(logger),
-      count: (name, value) => metrics.addMetric(name, 'Count', value),
-    },
-  );
+  const handle: RecordHandler<InterruptionSignal | IgnoredEvent> = async (event, info) => {
+    if (isIgnored(event)) {
+      logger.debug('event ignored', { reason: event.ignored, messageId: info.record.messageId });
+      return;
+    }
+    const deps = depsFor((info.context as WithPorts<ControlPlanePorts>).ports, logger, metrics);
+    const result = await handleInterruption(deps, event);
+    logger.info('interruption handled', {
+      kind: event.kind,
+      eventId: event.eventId,
+      terminating: result.terminating,
+      ignored: result.ignored.length,
+      replacements: result.replacement?.launched ?? [],
+    });
+    if (result.replacement?.retry) throw new Error('retryable launch failure while replacing capacity');
+  };
+  const log = logFor(logger);
+  const count: CountFn = (name, value) => metrics.addMetric(name, 'Count', value);
   return middy<SQSEvent, SQSBatchResponse, Error, Context>()
     .use(powertools(logger, metrics))
     .use(coldStartPorts(factory))
-    .handler(batch);
+    .handler((event, context) => {
+      const { deadLetter } = (context as WithPorts<ControlPlanePorts>).ports;
+      const batch = sqsPartialBatch(handle, {
+        parse: parseInterruptionEvent,
+        log,
+        count,
+        ...(deadLetter && { deadLetter }),
+      });
+      return batch(event, context);
+    });
 }
 
 export const handler = createHandler(() => awsPorts(readEnv()));

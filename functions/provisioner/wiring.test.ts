@@ -34,6 +34,12 @@ describe('readEnv', () => {
     expect(readEnv(BASE).config).toMatchObject({ rebalance: 'record', bindPods: true });
   });
 
+  it("reads the consumed queue's DLQ from DLQ_URL, and leaves it unset without one", () => {
+    const url = 'https://sqs.us-west-2.amazonaws.com/111122223333/karpless-demo-events-dlq.fifo';
+    expect(readEnv({ ...BASE, DLQ_URL: url }).deadLetterQueueUrl).toBe(url);
+    expect(readEnv(BASE).deadLetterQueueUrl).toBeUndefined();
+  });
+
   it('names every missing or malformed variable', () => {
     expect(() => readEnv({ BIND_PODS: 'yes', REBALANCE: 'ignore' })).toThrow(
       /CLUSTER_NAME is required.*TABLE_NAME is required.*QUEUE_URL is required.*AWS_REGION is required.*BIND_PODS: "yes".*REBALANCE: "ignore"/,

@@ -12,6 +12,7 @@ import { DynamoPriceStore } from '../../shared/aws/dynamo/prices';
 import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
 import { createEksKubeConfig, resolveClusterEndpoint } from '../../shared/aws/eks-auth';
 import { currentPrices, withPrices } from '../../shared/aws/pricing/refresh';
+import { sqsDeadLetter } from '../../shared/aws/sqs';
 import { instanceTypesFor, loadCatalog } from '../../shared/catalog';
 import {
   type ControlPlaneConfig,
@@ -23,9 +24,11 @@ import {
 } from '../../shared/controllers';
 import { KubeClusterApi } from '../../shared/kube';
 import { type QueueMessage, systemClock, type WorkQueue } from '../../shared/ports';
+import type { DeadLetter } from '../middleware';
 
-/** Everything a handler needs except logging and metrics, which belong to the function. */
-export type ControlPlanePorts = Omit<ControlPlaneDeps, 'log' | 'metric'>;
+/** Everything a handler needs except logging and metrics, which belong to the function. An SQS consumer also gets
+ * its queue's DLQ, where poison messages go at once (functions/middleware/sqs-partial-batch.ts). */
+export type ControlPlanePorts = Omit<ControlPlaneDeps, 'log' | 'metric'> & { deadLetter?: DeadLetter };
 
 export interface ControlPlaneEnv {
   cluster: string;
@@ -35,6 +38,8 @@ export interface ControlPlaneEnv {
   queueUrl: string;
   /** A standard queue for termination steps (per-message delays); the cluster queue when unset. */
   terminationQueueUrl?: string;
+  /** The DLQ of the queue this function consumes (DLQ_URL); poison messages are sent there at once. */
+  deadLetterQueueUrl?: string;
   endpoint?: string;
   caData?: string;
   serviceCidr?: string;
@@ -66,6 +71,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneEnv {
   if (problems.length) throw new Error(`invalid function configuration: ${problems.join('; ')}`);
   const o = {
     ...optional('TERMINATION_QUEUE_URL'),
+    ...optional('DLQ_URL'),
     ...optional('CLUSTER_ENDPOINT'),
     ...optional('CLUSTER_CA'),
     ...optional('SERVICE_CIDR'),
@@ -78,6 +84,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneEnv {
     tableName,
     queueUrl,
     ...(o.TERMINATION_QUEUE_URL ? { terminationQueueUrl: o.TERMINATION_QUEUE_URL } : {}),
+    ...(o.DLQ_URL ? { deadLetterQueueUrl: o.DLQ_URL } : {}),
     ...(o.CLUSTER_ENDPOINT ? { endpoint: o.CLUSTER_ENDPOINT } : {}),
     ...(o.CLUSTER_CA ? { caData: o.CLUSTER_CA } : {}),
     ...(o.SERVICE_CIDR ? { serviceCidr: o.SERVICE_CIDR } : {}),
@@ -151,6 +158,7 @@ export async function awsPorts(env: ControlPlaneEnv): Promise<ControlPlanePorts>
     store,
     queue: new SqsWorkQueue(sqs, env.queueUrl),
     ...(env.terminationQueueUrl ? { terminationQueue: new SqsWorkQueue(sqs, env.terminationQueueUrl) } : {}),
+    ...(env.deadLetterQueueUrl ? { deadLetter: sqsDeadLetter(sqs, env.deadLetterQueueUrl) } : {}),
     clock: systemClock,
     config: env.config,
   };
