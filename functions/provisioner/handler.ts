@@ -1,8 +1,9 @@
 // provisioner: the cluster FIFO queue's only consumer (one message group per cluster, so the cluster has a single
 // writer). It routes every kind on that queue through the dispatcher: PodsPending and NodePoolChanged run a
-// provisioning pass, NodeChanged the lifecycle, Sweep the lifecycle timers, the disruption sweep (when wired through
-// `sweep`) and a provisioning pass, and a stray Terminate a termination step.
+// provisioning pass, NodeChanged the lifecycle, Sweep the lifecycle timers, the disruption sweep and a provisioning
+// pass, and a stray Terminate a termination step.
 import type { DispatchOptions } from '../../shared/controllers';
+import { disruptionSweep } from '../../shared/controllers/disruption';
 import { createObservability } from '../middleware';
 import { controlQueueHandler, type Observability, type PortsFactory } from './control-queue';
 import { awsPorts, readEnv } from './wiring';
@@ -12,11 +13,18 @@ export const { logger, metrics } = createObservability({
   service: 'provisioner',
 });
 
+/** The production disruption sweep: its commands live on the claims, so each Sweep tick resumes them. The memo of
+ * Keep records only saves rewriting an unchanged reason while the container stays warm. */
+export function disruptionOptions(): DispatchOptions {
+  const keepMemo = new Map<string, string>();
+  return { sweep: (deps) => disruptionSweep(deps, { keepMemo }) };
+}
+
 /** The handler with its ports (and, for tests, its observability and the disruption sweep) injected. */
 export const createHandler = (
   factory: PortsFactory,
   observability: Observability = { logger, metrics },
-  options: DispatchOptions = {},
+  options: DispatchOptions = disruptionOptions(),
 ) => controlQueueHandler(factory, { ...observability, ...options });
 
 export const handler = createHandler(() => awsPorts(readEnv()));

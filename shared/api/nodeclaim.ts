@@ -52,6 +52,9 @@ export type DisruptionCause =
   | 'Unhealthy'
   | 'Deleted';
 
+/** Where an in-flight disruption command stands: waiting for its 15 s re-check, or for its replacements. */
+export type DisruptionPhase = 'Validating' | 'Launching';
+
 export interface NodeClaim {
   name: string;
   /** Stable unique id; CreateFleet's ClientToken, so a replayed launch never makes a second instance. */
@@ -83,7 +86,22 @@ export interface NodeClaim {
   /** ISO-8601 time each state was entered, keyed by state, plus createdAt. */
   createdAt: string;
   stateTimes: Partial<Record<NodeClaimState, string>>;
-  disruption?: { cause: DisruptionCause; at: string; replacements?: string[]; detail?: string };
+  disruption?: {
+    cause: DisruptionCause;
+    at: string;
+    replacements?: string[];
+    detail?: string;
+    /** A disruption command in flight across sweeps (shared/controllers/disruption): set on every candidate from the
+     * decision until termination starts (the claim then turns Draining) or the command is dropped (cleared). */
+    phase?: DisruptionPhase;
+    commandId?: string;
+    /** Validating: the first sweep at or after this ISO time re-checks the command. */
+    validateAfter?: string;
+    /** Launching: the command is abandoned if its replacements are not initialized by this ISO time. */
+    deadline?: string;
+    /** The decided command, JSON-encoded (the engine's DisruptionCommand without its record's detail). */
+    command?: string;
+  };
   failure?: { reason: string; message: string };
   /** Hash of the NodePool template and EC2NodeClass spec at launch, for drift detection. */
   nodePoolHash?: string;

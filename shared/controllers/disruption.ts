@@ -1,0 +1,429 @@
+// The disruption use-case: one sweep decides (planDisruption), and in-flight commands move on across sweeps:
+// Validating → (first sweep ≥ 15 s after the decision) re-check → disrupted taint + replacements (launchClaim) →
+// Launching until the replacements are Initialized → startTermination (the claim turns Draining; the drain runs as
+// queued terminateStep calls). Forceful (expiration) commands act at once, without waiting.
+//
+// Resumable: nothing lives in memory between sweeps. A command's phase is written on each candidate claim
+// (`disruption.phase`, `commandId`, `validateAfter`/`deadline`, and the JSON-encoded command), every write
+// conditional on the claim's version, so a sweep in a later Lambda invocation picks it up. In Lambda the sweep runs
+// once a minute, so validation happens at the first sweep at least 15 s after the decision, not exactly 15 s later.
+// The per-NodePool history (for anti-churn back-off) is derived from claims' disruption records of the last 24 h.
+
+import { specHash } from '../api/hash';
+import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
+import { planDisruption, recordHistory, VALIDATION_DELAY_MS, validate } from '../disruption';
+import type {
+  DisruptionCommand,
+  DisruptionHistory,
+  DisruptionInput,
+  DisruptionOptions,
+  DisruptionPlan,
+} from '../disruption/types';
+import type { ValidationResult } from '../disruption/validate';
+import { ConflictError } from '../errors';
+import type { PlannedNodeClaim } from '../scheduling/types';
+import type { ControlPlaneDeps } from './deps';
+import { type PodActivity, readDisruptionInput } from './disruption-input';
+import { newUid } from './ids';
+import { launchClaim } from './launch';
+import { podRef } from './pods';
+import { startTermination } from './termination';
+
+/** The pure decision functions; injectable so scripted tests can drive the orchestration. */
+export interface SweepEngine {
+  plan(input: DisruptionInput): DisruptionPlan;
+  validate(command: DisruptionCommand, fresh: DisruptionInput): ValidationResult;
+  recordHistory(history: DisruptionHistory, plan: DisruptionPlan): DisruptionHistory;
+  validationDelayMs: number;
+}
+
+export const defaultSweepEngine: SweepEngine = {
+  plan: planDisruption,
+  validate,
+  recordHistory,
+  validationDelayMs: VALIDATION_DELAY_MS,
+};
+
+/** A node whose disruption started (tainted, replacements launching or draining). */
+export interface DisruptingNode {
+  node: string;
+  nodeClaim: string;
+  nodePool: string;
+  reason: string;
+  forceful: boolean;
+}
+
+export interface DisruptionSweepOptions {
+  engine?: SweepEngine;
+  options?: DisruptionOptions;
+  /** Pod activity from a watch stream (the simulator); otherwise derived from pod creation times. */
+  activity?: PodActivity;
+  /** Per-NodePool history to plan with; derived from the claims' disruption records when absent. */
+  history?: DisruptionHistory;
+  /** Skip the planning step (only move in-flight commands along). */
+  progressOnly?: boolean;
+  /** Keep decision records: claim → gist of its last Keep record, so an unchanged reason is not rewritten. */
+  keepMemo?: Map<string, string>;
+  /** How long a command waits for its replacements to initialize. Default 10 minutes. */
+  replacementTimeoutMs?: number;
+  /** Told when a command starts disrupting its nodes (before any is drained). */
+  onStart?: (nodes: DisruptingNode[]) => void;
+  /** Told the name of each replacement claim launched, with the command's reason. */
+  onReplacement?: (claim: string, reason: string) => void;
+  /** Told when a command is dropped at validation or abandoned. */
+  onDropped?: (command: DisruptionCommand, why: string) => void;
+}
+
+export interface DisruptionSweepResult {
+  /** The sweep's plan; undefined when planning was skipped. */
+  plan?: DisruptionPlan;
+  /** Command ids decided this sweep. */
+  decided: string[];
+  /** Command ids that tainted their candidates this sweep. */
+  started: string[];
+  /** Command ids whose candidates began terminating this sweep. */
+  terminating: string[];
+  /** Command ids dropped at validation or abandoned this sweep. */
+  dropped: string[];
+  /** Commands still in flight after the sweep (Validating or Launching). */
+  inflight: number;
+  /** The earliest validateAfter among in-flight commands, ms. */
+  nextValidationAt?: number;
+}
+
+const REPLACEMENT_TIMEOUT_MS = 10 * 60_000;
+const HISTORY_KEEP_MS = 24 * 3_600_000;
+const COMMAND_CAUSES = new Set<DisruptionCause>(['Empty', 'Underutilized', 'Drifted', 'Expired']);
+
+interface Flight {
+  command: DisruptionCommand;
+  claims: NodeClaim[];
+}
+
+export async function disruptionSweep(
+  deps: ControlPlaneDeps,
+  opts: DisruptionSweepOptions = {},
+): Promise<DisruptionSweepResult> {
+  const engine = opts.engine ?? defaultSweepEngine;
+  const result: DisruptionSweepResult = { decided: [], started: [], terminating: [], dropped: [], inflight: 0 };
+  const run = new Run(deps, engine, opts, result);
+
+  for (const flight of await run.inFlight()) await run.progress(flight);
+  if (!opts.progressOnly) {
+    const claims = await deps.store.list();
+    const history = opts.history ?? historyFrom(claims, deps.clock.now());
+    const { input } = await readDisruptionInput(deps, { ...run.inputExtra(claims), history });
+    const plan = engine.plan(input);
+    result.plan = plan;
+    await run.writeRecords(plan);
+    for (const command of plan.commands) await run.decide(command, input.now);
+  }
+  const remaining = await run.inFlight();
+  result.inflight = remaining.length;
+  for (const f of remaining) {
+    const due = f.claims[0]?.disruption?.validateAfter;
+    if (f.claims[0]?.disruption?.phase !== 'Validating' || !due) continue;
+    const at = Date.parse(due);
+    if (result.nextValidationAt === undefined || at < result.nextValidationAt) result.nextValidationAt = at;
+  }
+  return result;
+}
+
+/** One entry per claim disrupted by a command in the last 24 h, by its NodePool. */
+export function historyFrom(claims: readonly NodeClaim[], now: number): DisruptionHistory {
+  const out: DisruptionHistory = {};
+  for (const c of claims) {
+    const d = c.disruption;
+    if (!d || d.phase || !COMMAND_CAUSES.has(d.cause)) continue;
+    const at = Date.parse(d.at);
+    if (Number.isNaN(at) || at < now - HISTORY_KEEP_MS) continue;
+    const reason = d.cause as 'Empty' | 'Underutilized' | 'Drifted' | 'Expired';
+    out[c.nodePool] = [...(out[c.nodePool] ?? []), { at, reason, removed: 1, launched: d.replacements?.length ?? 0 }];
+  }
+  for (const entries of Object.values(out)) entries.sort((a, b) => a.at - b.at);
+  return out;
+}
+
+class Run {
+  constructor(
+    private readonly deps: ControlPlaneDeps,
+    private readonly engine: SweepEngine,
+    private readonly opts: DisruptionSweepOptions,
+    private readonly result: DisruptionSweepResult,
+  ) {}
+
+  /** Commands in flight, read back from their candidates' claims. */
+  async inFlight(): Promise<Flight[]> {
+    const claims = await this.deps.store.list({ states: ['Pending', 'Launched', 'Registered', 'Initialized'] });
+    const byId = new Map<string, Flight>();
+    for (const c of claims) {
+      const d = c.disruption;
+      if (!d?.phase || !d.commandId || !d.command) continue;
+      const flight = byId.get(d.commandId);
+      if (flight) flight.claims.push(c);
+      else byId.set(d.commandId, { command: JSON.parse(d.command) as DisruptionCommand, claims: [c] });
+    }
+    return [...byId.values()];
+  }
+
+  inputExtra(claims: readonly NodeClaim[], except?: Flight) {
+    const marked = new Set<string>();
+    for (const c of claims) {
+      if (!c.disruption?.phase || !c.nodeName) continue;
+      if (except && c.disruption.commandId === except.command.id) continue;
+      marked.add(c.nodeName);
+    }
+    return {
+      markedForDeletion: marked,
+      ...(this.opts.options ? { options: this.opts.options } : {}),
+      ...(this.opts.activity ? { activity: this.opts.activity } : {}),
+    };
+  }
+
+  async writeRecords(plan: DisruptionPlan): Promise<void> {
+    for (const record of plan.records) {
+      if (record.kind === 'Keep' && this.opts.keepMemo) {
+        // The same reason every minute says nothing new: keep a record when a claim's reason changes.
+        const gist = record.summary.replace(/\d+(\.\d+)?/g, '#');
+        const claim = record.nodeClaims[0] ?? '';
+        if (this.opts.keepMemo.get(claim) === gist) continue;
+        this.opts.keepMemo.set(claim, gist);
+      }
+      await this.deps.store.putDecision(record);
+    }
+  }
+
+  /** Writes the decided command on its candidates; a forceful one acts at once. */
+  async decide(command: DisruptionCommand, now: number): Promise<void> {
+    const encoded = JSON.stringify({ ...command, record: { ...command.record, detail: {} } });
+    const at = new Date(now).toISOString();
+    const validateAfter = new Date(now + this.engine.validationDelayMs).toISOString();
+    const claims: NodeClaim[] = [];
+    for (const c of command.candidates) {
+      const claim = await this.deps.store.get(c.nodeClaim);
+      if (!claim || claim.disruption?.phase || !['Launched', 'Registered', 'Initialized'].includes(claim.state)) {
+        return this.release(claims);
+      }
+      try {
+        claims.push(
+          await this.deps.store.update(claim, {
+            disruption: {
+              cause: command.reason,
+              at,
+              detail: command.record.summary,
+              phase: 'Validating',
+              commandId: command.id,
+              validateAfter,
+              command: encoded,
+            },
+          }),
+        );
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+        return this.release(claims);
+      }
+    }
+    this.result.decided.push(command.id);
+    if (command.forceful) await this.act({ command, claims });
+  }
+
+  async progress(flight: Flight): Promise<void> {
+    const d = flight.claims[0]?.disruption;
+    const now = this.deps.clock.now();
+    if (d?.phase === 'Validating') {
+      if (now >= Date.parse(d.validateAfter ?? d.at)) await this.validateAndAct(flight);
+    } else if (d?.phase === 'Launching') {
+      await this.awaitReplacements(flight, now);
+    }
+  }
+
+  private async validateAndAct(flight: Flight): Promise<void> {
+    const claims = await this.deps.store.list();
+    const { input } = await readDisruptionInput(this.deps, this.inputExtra(claims, flight));
+    const checked = this.engine.validate(flight.command, input);
+    if (!checked.command) {
+      await this.drop(
+        flight,
+        `${flight.command.reason} command dropped at validation: ${checked.blockers.join('; ')}`,
+        {
+          suffix: 'dropped',
+          detail: { command: flight.command.id, blockers: checked.blockers },
+        },
+      );
+      return;
+    }
+    const keep = new Set(checked.command.candidates.map((c) => c.nodeClaim));
+    await this.release(flight.claims.filter((c) => !keep.has(c.name)));
+    await this.act({ command: checked.command, claims: flight.claims.filter((c) => keep.has(c.name)) });
+  }
+
+  /** Taints the candidates, launches the replacements, and starts termination when there are none to wait for. */
+  private async act(flight: Flight): Promise<void> {
+    const { command } = flight;
+    this.result.started.push(command.id);
+    this.opts.onStart?.(
+      command.candidates.map((c) => ({
+        node: c.name,
+        nodeClaim: c.nodeClaim,
+        nodePool: c.nodePool,
+        reason: command.reason,
+        forceful: command.forceful,
+      })),
+    );
+    for (const c of command.candidates) await this.deps.kube.setDisruptedTaint(c.name, true);
+    const replacements: string[] = [];
+    for (const planned of command.replacements) {
+      const name = await this.launchReplacement(planned, command.reason);
+      if (name) replacements.push(name);
+      else if (!command.forceful)
+        return this.abort(flight, `replacement ${planned.name} could not launch`, replacements);
+    }
+    if (replacements.length === 0 || command.forceful) return this.terminate(flight, replacements);
+    const deadline = new Date(
+      this.deps.clock.now() + (this.opts.replacementTimeoutMs ?? REPLACEMENT_TIMEOUT_MS),
+    ).toISOString();
+    flight.claims = await this.patchAll(flight.claims, (d) => ({ ...d, phase: 'Launching', replacements, deadline }));
+  }
+
+  private async awaitReplacements(flight: Flight, now: number): Promise<void> {
+    const d = flight.claims[0]?.disruption;
+    const names = d?.replacements ?? [];
+    const claims = await Promise.all(names.map((n) => this.deps.store.get(n)));
+    if (claims.every((c) => c?.state === 'Initialized')) return this.terminate(flight, names);
+    const lost = claims.some((c) => !c || c.state === 'Failed' || c.state === 'Terminated' || c.state === 'Draining');
+    if (lost || now >= Date.parse(d?.deadline ?? d?.at ?? '')) {
+      await this.abort(flight, lost ? 'a replacement failed' : 'replacements did not initialize in time', names);
+    }
+  }
+
+  private async terminate(flight: Flight, replacements: string[]): Promise<void> {
+    const { command } = flight;
+    for (const c of command.candidates) {
+      const claim = await this.deps.store.get(c.nodeClaim);
+      if (!claim) continue;
+      await startTermination(this.deps, claim, {
+        cause: command.reason,
+        detail: command.record.summary,
+        ...(replacements.length ? { replacements } : {}),
+      });
+    }
+    this.result.terminating.push(command.id);
+  }
+
+  /** Gives the candidates back: the taint comes off and the command is recorded as abandoned. */
+  private async abort(flight: Flight, why: string, replacements: string[]): Promise<void> {
+    for (const c of flight.command.candidates) await this.deps.kube.setDisruptedTaint(c.name, false);
+    await this.drop(flight, `${flight.command.reason} command abandoned: ${why}`, {
+      suffix: 'abandoned',
+      detail: { command: flight.command.id, replacements },
+    });
+  }
+
+  private async drop(
+    flight: Flight,
+    summary: string,
+    record: { suffix: string; detail: Record<string, unknown> },
+  ): Promise<void> {
+    await this.release(flight.claims);
+    this.result.dropped.push(flight.command.id);
+    this.opts.onDropped?.(flight.command, summary);
+    await this.deps.store.putDecision({
+      id: `${flight.command.id}-${record.suffix}`,
+      cluster: this.deps.cluster,
+      at: new Date(this.deps.clock.now()).toISOString(),
+      kind: 'Keep',
+      nodeClaims: flight.command.candidates.map((c) => c.nodeClaim),
+      summary,
+      detail: record.detail,
+    });
+  }
+
+  /** Clears the in-flight marks of claims that are no longer part of a command. */
+  private async release(claims: readonly NodeClaim[]): Promise<void> {
+    for (const claim of claims) {
+      let current: NodeClaim | undefined = claim;
+      for (let attempt = 0; attempt < 3 && current?.disruption?.phase; attempt++) {
+        try {
+          await this.deps.store.update(current, { disruption: undefined });
+          break;
+        } catch (err) {
+          if (!(err instanceof ConflictError)) throw err;
+          current = await this.deps.store.get(claim.name);
+        }
+      }
+    }
+  }
+
+  private async patchAll(
+    claims: readonly NodeClaim[],
+    patch: (d: NonNullable<NodeClaim['disruption']>) => NonNullable<NodeClaim['disruption']>,
+  ): Promise<NodeClaim[]> {
+    const out: NodeClaim[] = [];
+    for (const claim of claims) {
+      let current: NodeClaim | undefined = claim;
+      for (let attempt = 0; attempt < 3 && current?.disruption; attempt++) {
+        try {
+          current = await this.deps.store.update(current, { disruption: patch(current.disruption) });
+          out.push(current);
+          break;
+        } catch (err) {
+          if (!(err instanceof ConflictError)) throw err;
+          current = await this.deps.store.get(claim.name);
+        }
+      }
+    }
+    return out;
+  }
+
+  private async launchReplacement(planned: PlannedNodeClaim, reason: string): Promise<string | undefined> {
+    const { deps } = this;
+    const pools = await deps.kube.listNodePools();
+    const classes = await deps.kube.listNodeClasses();
+    const nodePool = pools.find((p) => p.metadata.name === planned.nodePool);
+    const nodeClass = classes.find((c) => c.metadata.name === planned.nodeClass);
+    const createdAt = new Date(deps.clock.now()).toISOString();
+    let claim: NodeClaim | undefined;
+    for (let salt = 0; salt < 5 && !claim; salt++) {
+      try {
+        claim = await deps.store.create({
+          name: salt ? `${planned.name}-${salt}` : planned.name,
+          uid: newUid(deps),
+          cluster: deps.cluster,
+          nodePool: planned.nodePool,
+          nodeClass: planned.nodeClass,
+          state: 'Pending',
+          version: 1,
+          requirements: planned.requirements,
+          instanceTypeOptions: planned.instanceTypeOptions.map((t) => t.name),
+          labels: planned.labels,
+          taints: planned.taints,
+          startupTaints: planned.startupTaints,
+          requests: planned.requests,
+          nominatedPods: planned.pods.map(podRef),
+          createdAt,
+          stateTimes: { Pending: createdAt },
+          ...(nodePool ? { nodePoolHash: specHash(nodePool.spec.template) } : {}),
+          ...(nodeClass ? { nodeClassHash: specHash(nodeClass.spec) } : {}),
+        });
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+      }
+    }
+    if (!claim) return undefined;
+    this.opts.onReplacement?.(claim.name, reason);
+    const types = nodeClass ? await deps.cloud.getInstanceTypes(nodeClass) : [];
+    const unavailable = await deps.store.listUnavailable(deps.clock.now());
+    const gone = new Set(unavailable.map((u) => `${u.instanceType}/${u.zone}/${u.capacityType}`));
+    const outcome = await launchClaim(deps, claim, {
+      nodePool,
+      nodeClass,
+      types: types.map((t) => ({
+        ...t,
+        offerings: t.offerings.map((o) =>
+          gone.has(`${t.name}/${o.zone}/${o.capacityType}`) ? { ...o, available: false } : o,
+        ),
+      })),
+    });
+    return outcome.kind === 'launched' ? claim.name : undefined;
+  }
+}
