@@ -1,8 +1,12 @@
 import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from '../controllers/deps';
+import { launchClaim } from '../controllers/launch';
+import { RecordingQueue } from '../controllers/testing';
+import { SimCluster } from '../sim/sim-cluster';
+import { VirtualClock } from '../sim/virtual-clock';
 import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
 import { DynamoNodeClaimStore } from './dynamo/store';
-import { launchClaim } from './launch-claim';
 import { makeClaim } from './testing/claims';
 import { type FakeAws, fakeAws } from './testing/fake-aws';
 import { makeInstanceType, makeNodeClass, makeNodePool } from './testing/objects';
@@ -23,11 +27,27 @@ beforeEach(() => {
 });
 afterEach(() => aws.restore());
 
+// The production launch path (shared/controllers' launchClaim) on the AWS CloudProvider and the DynamoDB store.
 function setup() {
-  const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: `l${++n}`, client: db.client, clock });
+  const cluster = `l${++n}`;
+  const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster, client: db.client, clock });
   const cloud = fakeAwsProvider(aws, { instanceTypes: () => [], clock });
-  return { store, cloud, deps: { store, cloud, clock } };
+  const queue = new RecordingQueue(clock);
+  const deps: ControlPlaneDeps = {
+    cluster,
+    kube: new SimCluster({ clock: new VirtualClock(clock.now()) }),
+    cloud,
+    store,
+    queue,
+    clock,
+    log: silentLog,
+    metric: noMetric,
+    config: controlPlaneConfig(),
+  };
+  return { store, cloud, queue, deps };
 }
+
+const context = () => ({ nodePool: makeNodePool(), nodeClass: makeNodeClass(), types });
 
 const types = [makeInstanceType('m5.large', { spot: { 'us-east-1a': 0.04 } })];
 
@@ -35,8 +55,7 @@ describe('launchClaim', () => {
   it('launches a Pending claim and records the instance on it; a replay launches nothing new', async () => {
     const { store, deps } = setup();
     const claim = await store.create(makeClaim());
-    const req = { claim, nodePool: makeNodePool(), nodeClass: makeNodeClass(), instanceTypes: types };
-    const out = await launchClaim(deps, req);
+    const out = await launchClaim(deps, claim, context());
     expect(out.kind).toBe('launched');
     const stored = await store.get(claim.name);
     expect(stored).toMatchObject({
@@ -49,43 +68,35 @@ describe('launchClaim', () => {
     expect(stored?.instanceId).toMatch(/^i-/);
     expect((await store.getByInstanceId(stored?.instanceId ?? ''))?.name).toBe(claim.name);
     // The Lambda died after launching but before it saw the answer: the replay uses the stale Pending copy.
-    const replay = await launchClaim(deps, req);
+    const replay = await launchClaim(deps, claim, context());
     expect(replay.kind).toBe('launched');
     expect(aws.ec2.commandCalls(CreateFleetCommand)).toHaveLength(1);
     expect((await store.get(claim.name))?.version).toBe(stored?.version);
   });
 
   it('on ICE caches the offerings and deletes the claim', async () => {
-    const { store, deps } = setup();
+    const { store, queue, deps } = setup();
     aws.state.noCapacity.add('m5.large/us-east-1a/spot');
     const claim = await store.create(makeClaim());
-    const out = await launchClaim(deps, {
-      claim,
-      nodePool: makeNodePool(),
-      nodeClass: makeNodeClass(),
-      instanceTypes: types,
-    });
+    const out = await launchClaim(deps, claim, context());
     expect(out.kind).toBe('insufficient-capacity');
     expect(await store.get(claim.name)).toBeUndefined();
     expect(
       (await store.listUnavailable(clock.now())).map((o) => `${o.instanceType}/${o.zone}/${o.capacityType}`),
     ).toEqual(['m5.large/us-east-1a/spot']);
+    // Its pods are planned again at once, around the offering just cached.
+    expect(queue.sent.map((m) => JSON.parse(m.body).kind)).toEqual(['PodsPending']);
   });
 
   it('marks the claim Failed with the reason on a non-retryable launch error', async () => {
     const { store, deps } = setup();
     aws.state.nextFleetErrors.push({ code: 'AuthFailure.ServiceLinkedRoleCreationNotPermitted', message: 'no' });
     const claim = await store.create(makeClaim());
-    const out = await launchClaim(deps, {
-      claim,
-      nodePool: makeNodePool(),
-      nodeClass: makeNodeClass(),
-      instanceTypes: types,
-    });
+    const out = await launchClaim(deps, claim, context());
     expect(out.kind).toBe('failed');
     expect(await store.get(claim.name)).toMatchObject({
       state: 'Failed',
-      failure: { reason: 'LaunchFailed/service-linked-role' },
+      failure: { reason: 'service-linked-role' },
     });
   });
 });
