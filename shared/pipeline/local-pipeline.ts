@@ -2,7 +2,7 @@
 // wires them (stacks/functions.ts): the cluster FIFO queue into the provisioner, the standard interruption queue into
 // interruption, the standard termination queue into termination, and scheduled ticks into gc and (as Sweep messages)
 // the FIFO queue. Behind the ports: the simulated cluster and cloud on a virtual clock, dynalite as DynamoDB, and
-// in-memory SQS with each queue's DLQ and maxReceiveCount. The real forwarder batching feeds the FIFO queue from the
+// in-memory SQS with each queue's DLQ and maxReceiveCount; each consumer sends poison messages straight to its DLQ. The real forwarder batching feeds the FIFO queue from the
 // simulated cluster's changes. Time is virtual; handlers run for real, so their wall-clock cost can be measured.
 import type { Context, SQSEvent } from 'aws-lambda';
 import type { BatchTiming } from '../../forwarder/batch-window';
@@ -21,7 +21,7 @@ import { type ControlPlaneConfig, controlPlaneConfig } from '../controllers';
 import type { NodeClaimStore } from '../ports';
 import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../sim';
 import { MemoryNodeClaimStore } from '../sim/memory-store';
-import { MemoryQueue, MemoryWorkQueue, type PollResult, QueuePoller } from '../sim/sqs';
+import { MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../sim/sqs';
 import { auditPipeline, type PipelineAudit } from './audit';
 import { ForwarderFeed } from './forwarder-feed';
 import { InstrumentedCloud, type SimulatedCrash } from './instrumented-cloud';
@@ -117,6 +117,8 @@ export class LocalPipeline {
   readonly queues: Queues;
   readonly forwarder: ForwarderFeed;
   readonly ports: ControlPlanePorts;
+  /** The ports each function runs on: the shared ones, plus its consumed queue's DLQ for an SQS consumer. */
+  private readonly functionPorts: Record<InvokableFunction, ControlPlanePorts>;
   readonly timeline: TimelineEntry[] = [];
   readonly invocations: Invocation[] = [];
   readonly logs: LogRecord[] = [];
@@ -174,6 +176,14 @@ export class LocalPipeline {
       clock: this.clock,
       config: controlPlaneConfig(options.config),
       random: mulberry32(seed),
+    };
+    const withDlq = (dlq: MemoryQueue): ControlPlanePorts => ({ ...this.ports, deadLetter: memoryDeadLetter(dlq) });
+    this.functionPorts = {
+      provisioner: withDlq(this.queues.eventsDlq),
+      lifecycle: withDlq(this.queues.eventsDlq),
+      interruption: withDlq(this.queues.interruptionDlq),
+      termination: withDlq(this.queues.terminationDlq),
+      gc: this.ports,
     };
     this.handlers = this.buildHandlers();
     this.pollers = {
@@ -238,26 +248,26 @@ export class LocalPipeline {
   private buildHandlers() {
     const obs = (service: string) =>
       createObservability({ cluster: this.cluster, service, logLevel: this.options.logLevel ?? 'INFO' });
-    const factory = () => this.ports;
+    const factory = (fn: InvokableFunction) => () => this.functionPorts[fn];
     return {
-      provisioner: createProvisioner(factory, obs('provisioner')) as unknown as SqsLambda,
-      interruption: createInterruption(factory, obs('interruption')) as unknown as SqsLambda,
-      termination: createTermination(factory, obs('termination')) as unknown as SqsLambda,
-      gc: createGc(factory, obs('gc')) as unknown as (tick: unknown, c: Context) => Promise<unknown>,
+      provisioner: createProvisioner(factory('provisioner'), obs('provisioner')) as unknown as SqsLambda,
+      interruption: createInterruption(factory('interruption'), obs('interruption')) as unknown as SqsLambda,
+      termination: createTermination(factory('termination'), obs('termination')) as unknown as SqsLambda,
+      gc: createGc(factory('gc'), obs('gc')) as unknown as (tick: unknown, c: Context) => Promise<unknown>,
     };
   }
 
   /** A new provisioner handler with its own container (for concurrency tests: two invocations at once). */
   newProvisionerHandler(): SqsLambda {
     return createProvisioner(
-      () => this.ports,
+      () => this.functionPorts.provisioner,
       createObservability({ cluster: this.cluster, service: 'provisioner', logLevel: this.options.logLevel ?? 'INFO' }),
     ) as unknown as SqsLambda;
   }
 
   /** A fresh handler (its own container) of any function, on the pipeline's ports: for `karpless invoke`. */
   handlerFor(fn: InvokableFunction): (event: unknown, context: Context) => Promise<unknown> {
-    const factory = () => this.ports;
+    const factory = () => this.functionPorts[fn];
     const obs = createObservability({ cluster: this.cluster, service: fn, logLevel: this.options.logLevel ?? 'INFO' });
     const create = {
       provisioner: createProvisioner,

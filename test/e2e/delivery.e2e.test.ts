@@ -1,5 +1,5 @@
 // At-least-once delivery, crashes and poison: whatever SQS does, nothing leaks (no orphan instance, no duplicate
-// launch, no pod left behind) and a bad message ends in the DLQ without holding up its batch.
+// launch, no pod left behind) and a bad message goes to the DLQ at once without holding up its batch or its group.
 import type { SQSBatchResponse } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFixture, sqsEvent } from '../../events';
@@ -66,7 +66,7 @@ describe('local pipeline: delivery faults', () => {
     expect(p.queues.eventsDlq.size).toBe(0);
   });
 
-  it('a poison message lands in the DLQ while the rest of its batch succeeds', async () => {
+  it('a poison message goes to the DLQ on its first receive while the rest of its batch succeeds', async () => {
     p = await pipeline({ pods: 2, sweepEveryMs: 300_000, gcEveryMs: 300_000 });
     expect(await p.runUntil(allBound(p), 5 * 60_000)).toBe(true);
     const [victim] = await p.simCloud.list();
@@ -75,33 +75,49 @@ describe('local pipeline: delivery faults', () => {
     // One batch on the standard interruption queue: the poison first, then a valid spot warning.
     p.queues.interruption.send({ body: poison });
     p.sendInterruption(spotWarning(victim.instanceId, p.clock.iso()));
+    const sentAt = p.clock.now();
     await p.settleNow();
+    // Retrying cannot fix a message that fails validation: it is dead-lettered and acknowledged at once.
     const first = p.invocations.find((i) => i.fn === 'interruption');
-    expect(first).toMatchObject({ received: 2, failed: 1 });
+    expect(first).toMatchObject({ received: 2, failed: 0 });
     expect((await p.store.getByInstanceId(victim.instanceId))?.state).toBe('Draining');
-    // Redelivered after each visibility timeout; after maxReceiveCount (3) receives it moves to the DLQ.
-    await p.runFor(4 * 270_000);
     expect(p.queues.interruption.size).toBe(0);
-    expect(p.queues.interruptionDlq.peek().map((m) => m.body)).toEqual([poison]);
-    expect(p.timeline.some((e) => e.kind === 'dead-letter')).toBe(true);
-    expect(p.logs.filter((l) => String(l.message).startsWith('poison message'))).toHaveLength(3);
+    const [dead] = p.queues.interruptionDlq.peek();
+    expect(dead).toMatchObject({
+      body: poison,
+      attributes: { 'karpless-source-queue': 'karpless-interruption' },
+    });
+    expect(dead?.attributes?.['karpless-dead-letter-reason']).toMatch(/^SQS message .* \(karpless-interruption\)/);
+    expect(p.timeline.find((e) => e.kind === 'dead-letter')?.at).toBe(sentAt);
+    expect(p.logs.filter((l) => String(l.message).startsWith('poison message'))).toHaveLength(1);
+    await p.runFor(4 * 270_000);
+    expect(p.queues.interruptionDlq.size).toBe(1);
     const audit = await p.audit();
     expect(audit).toMatchObject({ pendingPods: [], orphanInstances: [], duplicateLaunches: [] });
   });
 
-  it('a poison message on the cluster FIFO queue holds its group until redriven, then provisioning resumes', async () => {
+  it('a poison message on the cluster FIFO queue is dead-lettered at once and never holds its group', async () => {
     p = await pipeline({ pods: 3 });
+    const start = p.clock.now();
     const poison = '{"v":1,"cluster":"demo","kind":"PodsPending","at":"not a time"';
     p.sendToEvents(poison, 'poison');
+    // The next message of the same group, in the same batch as the poison.
+    const sweep = JSON.stringify({ v: 1, cluster: CLUSTER, kind: 'Sweep', at: p.clock.iso() });
+    p.sendToEvents(sweep, 'sweep-behind-poison');
     await p.settleNow();
-    // The forwarder's batch waits behind the in-flight poison: FIFO order holds per group.
-    await p.runFor(60_000);
-    expect((await p.audit()).pendingPods).toHaveLength(3);
-    expect(await p.runUntil(allBound(p), 30 * 60_000)).toBe(true);
-    expect(p.queues.eventsDlq.peek().map((m) => m.body)).toEqual([poison]);
-    // Five receives, each a visibility timeout (270 s) apart, before the DLQ took it.
-    const blockedMs = (p.timeline.find((e) => e.kind === 'dead-letter')?.at ?? 0) - Date.parse('2026-11-21T21:00:00Z');
-    expect(blockedMs).toBe(5 * 270_000);
+    const first = p.invocations.find((i) => i.fn === 'provisioner');
+    expect(first).toMatchObject({ received: 2, failed: 0 });
+    expect(p.queues.eventsDlq.peek()).toMatchObject([
+      { body: poison, groupId: CLUSTER, attributes: { 'karpless-source-queue': 'karpless-events.fifo' } },
+    ]);
+    expect(p.timeline.find((e) => e.kind === 'dead-letter')?.at).toBe(start);
+    expect(p.queues.events.size).toBe(0);
+    // The forwarder's batches that follow in the group go through without waiting out a visibility timeout (270 s);
+    // before, the group was blocked until the poison was redriven after 5 × 270 s.
+    expect(await p.runUntil(allBound(p), 3 * 60_000)).toBe(true);
+    expect(p.clock.now() - start).toBeLessThan(270_000);
+    expect(p.invocations.filter((i) => i.fn === 'provisioner').every((i) => i.failed === 0)).toBe(true);
+    expect(p.queues.eventsDlq.size).toBe(1);
     expect(await p.audit()).toMatchObject({ orphanInstances: [], duplicateLaunches: [], pendingPods: [] });
   });
 

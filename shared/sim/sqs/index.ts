@@ -1,4 +1,6 @@
 // In-memory SQS for the local pipeline and tests: queues, the WorkQueue port on them, and the event source mapping.
+
+export { memoryDeadLetter } from './dead-letter';
 export {
   DEDUPLICATION_WINDOW_MS,
   MemoryQueue,

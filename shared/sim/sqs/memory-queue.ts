@@ -27,6 +27,8 @@ export interface SendInput {
   deduplicationId?: string;
   /** Standard queues only; SQS rejects a per-message delay on a FIFO queue. */
   delaySeconds?: number;
+  /** String message attributes (a dead-lettered message names its source queue, reason and original id). */
+  attributes?: Record<string, string>;
 }
 
 export interface SendOutput {
@@ -42,6 +44,7 @@ export interface StoredMessage {
   groupId?: string;
   deduplicationId?: string;
   sequenceNumber?: string;
+  attributes?: Record<string, string>;
   sentAt: number;
   visibleAt: number;
   receiveCount: number;
@@ -119,6 +122,7 @@ export class MemoryQueue {
         groupId: input.groupId,
         deduplicationId: dedupId,
         sequenceNumber,
+        ...(input.attributes ? { attributes: { ...input.attributes } } : {}),
         sentAt: now,
         visibleAt: now + (this.options.delaySeconds ?? 0) * 1000,
         receiveCount: 0,
@@ -128,7 +132,14 @@ export class MemoryQueue {
     const delay = input.delaySeconds ?? this.options.delaySeconds ?? 0;
     if (delay < 0 || delay > 900)
       throw new Error(`SendMessage to ${this.name}: DelaySeconds ${delay} is not in 0..900`);
-    this.messages.push({ messageId, body: input.body, sentAt: now, visibleAt: now + delay * 1000, receiveCount: 0 });
+    this.messages.push({
+      messageId,
+      body: input.body,
+      ...(input.attributes ? { attributes: { ...input.attributes } } : {}),
+      sentAt: now,
+      visibleAt: now + delay * 1000,
+      receiveCount: 0,
+    });
     return { messageId, accepted: true };
   }
 
