@@ -77,6 +77,8 @@ export interface DisruptionSweepOptions {
 export interface DisruptionSweepResult {
   /** The sweep's plan; undefined when planning was skipped. */
   plan?: DisruptionPlan;
+  /** The view the plan was made from. */
+  input?: DisruptionInput;
   /** Command ids decided this sweep. */
   decided: string[];
   /** Command ids that tainted their candidates this sweep. */
@@ -115,6 +117,7 @@ export async function disruptionSweep(
     const { input } = await readDisruptionInput(deps, { ...run.inputExtra(claims), history });
     const plan = engine.plan(input);
     result.plan = plan;
+    result.input = input;
     await run.writeRecords(plan);
     for (const command of plan.commands) await run.decide(command, input.now);
   }
@@ -142,6 +145,18 @@ export function historyFrom(claims: readonly NodeClaim[], now: number): Disrupti
   }
   for (const entries of Object.values(out)) entries.sort((a, b) => a.at - b.at);
   return out;
+}
+
+/** The command as kept on its claims: only what validation, launching and termination read back (instance types
+ * and pods by name, the record without its detail, which is already in the decision record), so a claim's item
+ * stays small. */
+export function encodeCommand(command: DisruptionCommand): string {
+  const replacements = command.replacements.map((r) => ({
+    ...r,
+    instanceTypeOptions: r.instanceTypeOptions.map((t) => ({ name: t.name })),
+    pods: r.pods.map((p) => ({ metadata: podRef(p) })),
+  }));
+  return JSON.stringify({ ...command, replacements, record: { ...command.record, detail: {} } });
 }
 
 class Run {
@@ -195,7 +210,7 @@ class Run {
 
   /** Writes the decided command on its candidates; a forceful one acts at once. */
   async decide(command: DisruptionCommand, now: number): Promise<void> {
-    const encoded = JSON.stringify({ ...command, record: { ...command.record, detail: {} } });
+    const encoded = encodeCommand(command);
     const at = new Date(now).toISOString();
     const validateAfter = new Date(now + this.engine.validationDelayMs).toISOString();
     const claims: NodeClaim[] = [];
