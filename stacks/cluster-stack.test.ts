@@ -311,6 +311,37 @@ describe('IAM least privilege', () => {
     expect(sids('gc').has('CreateOnlyClusterTaggedResources')).toBe(false);
   });
 
+  it("lets each SQS consumer send poison messages to its own queue's DLQ, named in DLQ_URL, and to no other", () => {
+    const dlqs = {
+      provisioner: stack.queues.eventsDlq,
+      interruption: stack.queues.interruptionDlq,
+      termination: stack.queues.terminationDlq,
+    };
+    const dlqArn = (q: (typeof dlqs)[keyof typeof dlqs]) => ({ 'Fn::GetAtt': [logicalId(q), 'Arn'] });
+    for (const [name, dlq] of Object.entries(dlqs)) {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        FunctionName: fnName(name),
+        Environment: { Variables: Match.objectLike({ DLQ_URL: { Ref: logicalId(dlq) } }) },
+      });
+      const statements = statementsOfFunction(template, fnName(name));
+      expect(bySid(statements, 'DeadLetterPoisonMessages')).toMatchObject({
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: dlqArn(dlq),
+      });
+      // No statement of this function reaches another queue's DLQ.
+      const others = Object.values(dlqs).filter((q) => q !== dlq);
+      for (const other of others) {
+        expect(JSON.stringify(statements)).not.toContain(JSON.stringify(dlqArn(other)));
+      }
+    }
+    expect(bySid(statementsOfFunction(template, fnName('gc')), 'DeadLetterPoisonMessages')).toBeUndefined();
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: fnName('gc'),
+      Environment: { Variables: Match.objectLike({ DLQ_URL: Match.absent() }) },
+    });
+  });
+
   it('creates instance profiles only under /karpless/ with the cluster tags', () => {
     const s = statementsOfFunction(template, fnName('provisioner'));
     const create = bySid(s, 'CreateClusterInstanceProfiles') as Statement;

@@ -79,6 +79,11 @@ export class ClusterStack extends Stack {
         interruption: this.queues.interruption,
         termination: this.queues.termination,
       },
+      deadLetterQueues: {
+        events: this.queues.eventsDlq,
+        interruption: this.queues.interruptionDlq,
+        termination: this.queues.terminationDlq,
+      },
       permissions: {
         cluster: config.name,
         table: this.table.table,

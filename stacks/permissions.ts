@@ -240,6 +240,11 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
   }
 }
 
+/** An SQS consumer's right to send poison messages straight to its own queue's DLQ, and no other queue. */
+export function deadLetterStatements(dlq: sqs.IQueue, key: kms.IKey | undefined): iam.PolicyStatement[] {
+  return sendTo('DeadLetterPoisonMessages', dlq, key);
+}
+
 function sendTo(sid: string, queue: sqs.IQueue, key: kms.IKey | undefined): iam.PolicyStatement[] {
   const statements = [new iam.PolicyStatement({ sid, actions: ['sqs:SendMessage'], resources: [queue.queueArn] })];
   if (key) {

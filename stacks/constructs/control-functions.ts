@@ -1,5 +1,6 @@
 // The six functions as NodejsFunction (esbuild from the local devDependency, settings in stacks/bundling.ts), each
-// with its own role holding only the permission groups its spec lists, its own log group, and its trigger.
+// with its own role holding only the permission groups its spec lists, its own log group, and its trigger. An SQS
+// consumer also gets its queue's DLQ (DLQ_URL, SendMessage on that queue only): poison messages go there at once.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, Duration, Fn, Validations } from 'aws-cdk-lib';
@@ -16,7 +17,7 @@ import { bundlingOptions } from '../bundling';
 import type { ClusterConfig } from '../config';
 import { functionName } from '../constants';
 import { deployed, FUNCTIONS, type FunctionName, type FunctionSpec, type QueueName } from '../functions';
-import { CREATED_RESOURCE_TYPES, type PermissionContext, statementsFor } from '../permissions';
+import { CREATED_RESOURCE_TYPES, deadLetterStatements, type PermissionContext, statementsFor } from '../permissions';
 
 export { bundlingOptions } from '../bundling';
 
@@ -26,6 +27,8 @@ export interface ControlFunctionsProps {
   config: ClusterConfig;
   permissions: PermissionContext;
   queues: Record<QueueName, sqs.IQueue>;
+  /** Each queue's dead-letter queue, where its consumer sends poison messages. */
+  deadLetterQueues: Record<QueueName, sqs.IQueue>;
   environment: Record<string, string>;
   /** Tests point every function at one stub entry so they need neither the handlers nor a bundle. */
   entryOverride?: string;
@@ -48,6 +51,7 @@ export class ControlFunctions extends Construct {
 
     for (const name of this.names) {
       const spec = specs[name];
+      const dlq = 'queue' in spec.trigger ? props.deadLetterQueues[spec.trigger.queue] : undefined;
       const logGroup = new logs.LogGroup(this, `${pascal(name)}Logs`, {
         logGroupName: `/aws/lambda/${functionName(config.name, name)}`,
         retention: config.logRetentionDays as logs.RetentionDays,
@@ -64,6 +68,7 @@ export class ControlFunctions extends Construct {
             resources: [logGroup.logGroupArn],
           }),
           ...spec.permissions.flatMap((p) => statementsFor(p, props.permissions)),
+          ...(dlq ? deadLetterStatements(dlq, props.permissions.queueKey) : []),
           ...(vpc ? [vpcNetworkInterfaceStatement()] : []),
         ],
       });
@@ -87,6 +92,8 @@ export class ControlFunctions extends Construct {
         bundling: bundlingOptions(),
         environment: {
           ...props.environment,
+          // Read by functions/provisioner/wiring.ts `readEnv`.
+          ...(dlq && { DLQ_URL: dlq.queueUrl }),
           KARPLESS_FUNCTION: name,
           POWERTOOLS_SERVICE_NAME: name,
           POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
