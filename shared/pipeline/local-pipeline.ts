@@ -118,7 +118,7 @@ export class LocalPipeline {
   readonly forwarder: ForwarderFeed;
   readonly ports: ControlPlanePorts;
   /** The ports each function runs on: the shared ones, plus its consumed queue's DLQ for an SQS consumer. */
-  private readonly functionPorts: Record<InvokableFunction, ControlPlanePorts>;
+  private readonly functionPorts: Record<PipelineFunction, ControlPlanePorts>;
   readonly timeline: TimelineEntry[] = [];
   readonly invocations: Invocation[] = [];
   readonly logs: LogRecord[] = [];
@@ -180,7 +180,6 @@ export class LocalPipeline {
     const withDlq = (dlq: MemoryQueue): ControlPlanePorts => ({ ...this.ports, deadLetter: memoryDeadLetter(dlq) });
     this.functionPorts = {
       provisioner: withDlq(this.queues.eventsDlq),
-      lifecycle: withDlq(this.queues.eventsDlq),
       interruption: withDlq(this.queues.interruptionDlq),
       termination: withDlq(this.queues.terminationDlq),
       gc: this.ports,
@@ -248,7 +247,7 @@ export class LocalPipeline {
   private buildHandlers() {
     const obs = (service: string) =>
       createObservability({ cluster: this.cluster, service, logLevel: this.options.logLevel ?? 'INFO' });
-    const factory = (fn: InvokableFunction) => () => this.functionPorts[fn];
+    const factory = (fn: PipelineFunction) => () => this.functionPorts[fn];
     return {
       provisioner: createProvisioner(factory('provisioner'), obs('provisioner')) as unknown as SqsLambda,
       interruption: createInterruption(factory('interruption'), obs('interruption')) as unknown as SqsLambda,
@@ -266,8 +265,9 @@ export class LocalPipeline {
   }
 
   /** A fresh handler (its own container) of any function, on the pipeline's ports: for `karpless invoke`. */
+  // A fixture invoked directly comes from no queue, so no DLQ is wired: a poison record shows as a batch item failure.
   handlerFor(fn: InvokableFunction): (event: unknown, context: Context) => Promise<unknown> {
-    const factory = () => this.functionPorts[fn];
+    const factory = () => this.ports;
     const obs = createObservability({ cluster: this.cluster, service: fn, logLevel: this.options.logLevel ?? 'INFO' });
     const create = {
       provisioner: createProvisioner,
