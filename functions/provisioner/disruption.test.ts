@@ -18,6 +18,8 @@ async function emptyNode() {
   nodePool.spec.disruption = { ...nodePool.spec.disruption, consolidationPolicy: 'WhenEmpty', consolidateAfter: '5m' };
   const { t, observability } = functionBed('provisioner', { nodePool });
   const handler = createHandler(() => portsOf(t), observability);
+  // Each tick a fresh container (a new handler, nothing kept in memory): the command must resume from the claims.
+  const coldHandler = () => createHandler(() => portsOf(t), observability);
   t.cluster.addPod(makePod('web-0', { cpu: '250m', memory: '256Mi' }));
   await t.settle(60_000);
   const [claim] = await t.store.list({ states: ['Initialized'] });
@@ -25,7 +27,7 @@ async function emptyNode() {
   t.cluster.deletePod('default/web-0');
   t.queue.take();
   const sweep = async () =>
-    expect(await handler(sqsEvent([readFixture('sweep.json')]), fakeContext())).toEqual({
+    expect(await coldHandler()(sqsEvent([readFixture('sweep.json')]), fakeContext())).toEqual({
       batchItemFailures: [],
     });
   return { t, handler, sweep, claim, nodeName: claim.nodeName };
