@@ -65,4 +65,26 @@ describe('termination handler', () => {
     expect(terminationQueue.pending()).toBe(0);
     expect(await t.cloud.list()).toEqual([]);
   });
+  it('sends a malformed message to its DLQ port and acknowledges it, so the rest of the batch runs', async () => {
+    const { t, observability } = functionBed('termination');
+    const dead: { body: string; reason: string }[] = [];
+    const handler = createHandler(
+      () => ({
+        ...portsOf(t),
+        deadLetter: async (record, reason) => {
+          dead.push({ body: record.body, reason });
+        },
+      }),
+      observability,
+    );
+    const sweep = JSON.stringify({ v: 1, cluster: 'demo', kind: 'Sweep', at: '2026-11-21T21:00:00Z' });
+    const out = await handler(
+      sqsEvent(['{"v":1,"cluster":"demo","kind":"Terminate"', sweep], { queueArn: TERMINATION_QUEUE }),
+      fakeContext(),
+    );
+    expect(out.batchItemFailures).toEqual([]);
+    expect(dead).toHaveLength(1);
+    expect(dead[0]?.body).toBe('{"v":1,"cluster":"demo","kind":"Terminate"');
+    expect(dead[0]?.reason).toMatch(/karpless-demo-termination/);
+  });
 });
