@@ -96,4 +96,19 @@ describe('disruptionSweep', () => {
     expect(due.inflight).toBe(0);
     expect((await t.store.get(node?.name ?? ''))?.state).toBe('Draining');
   });
+
+  it('releases a claim whose stored command cannot be read back, without failing the sweep', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0', { cpu: '250m', memory: '256Mi' }));
+    await t.settle(60_000);
+    const [node] = await t.store.list({ states: ['Initialized'] });
+    if (!node) throw new Error('no initialized node');
+    const at = new Date(t.clock.now()).toISOString();
+    await t.store.update(node, {
+      disruption: { cause: 'Empty', at, phase: 'Validating', commandId: 'x', validateAfter: at, command: '{not json' },
+    });
+    const out = await disruptionSweep(t.deps);
+    expect(out.started).toEqual([]);
+    expect((await t.store.get(node.name))?.disruption).toBeUndefined();
+  });
 });

@@ -159,6 +159,17 @@ export function encodeCommand(command: DisruptionCommand): string {
   return JSON.stringify({ ...command, replacements, record: { ...command.record, detail: {} } });
 }
 
+function decodeCommand(text: string): DisruptionCommand | undefined {
+  try {
+    const command = JSON.parse(text) as DisruptionCommand;
+    return Array.isArray(command.candidates) && Array.isArray(command.replacements) && command.record
+      ? command
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 class Run {
   constructor(
     private readonly deps: ControlPlaneDeps,
@@ -171,12 +182,25 @@ class Run {
   async inFlight(): Promise<Flight[]> {
     const claims = await this.deps.store.list({ states: ['Pending', 'Launched', 'Registered', 'Initialized'] });
     const byId = new Map<string, Flight>();
+    const unreadable: NodeClaim[] = [];
     for (const c of claims) {
       const d = c.disruption;
       if (!d?.phase || !d.commandId || !d.command) continue;
       const flight = byId.get(d.commandId);
-      if (flight) flight.claims.push(c);
-      else byId.set(d.commandId, { command: JSON.parse(d.command) as DisruptionCommand, claims: [c] });
+      if (flight) {
+        flight.claims.push(c);
+        continue;
+      }
+      const command = decodeCommand(d.command);
+      if (command) byId.set(d.commandId, { command, claims: [c] });
+      else unreadable.push(c);
+    }
+    if (unreadable.length) {
+      // A command that cannot be read back (written by another version, or damaged) is given up, not retried.
+      this.deps.log.warn('disruption command unreadable; releasing its claims', {
+        nodeClaims: unreadable.map((c) => c.name),
+      });
+      await this.release(unreadable);
     }
     return [...byId.values()];
   }
