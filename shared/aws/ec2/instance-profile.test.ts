@@ -39,11 +39,9 @@ describe('ensureInstanceProfile', () => {
   });
 
   it('swaps in a changed role and re-tags an untagged profile', async () => {
-    iam
-      .on(GetInstanceProfileCommand)
-      .resolves({
-        InstanceProfile: { InstanceProfileName: name, Roles: [{ RoleName: 'OldRole' }], Tags: [] } as never,
-      });
+    iam.on(GetInstanceProfileCommand).resolves({
+      InstanceProfile: { InstanceProfileName: name, Roles: [{ RoleName: 'OldRole' }], Tags: [] } as never,
+    });
     iam.on(TagInstanceProfileCommand).resolves({});
     iam.on(RemoveRoleFromInstanceProfileCommand).resolves({});
     iam.on(AddRoleToInstanceProfileCommand).resolves({});
