@@ -23,6 +23,12 @@ export const MetricNames = {
   PoisonMessages: 'PoisonMessages',
   /** SQS records reported back for redelivery (Count). */
   BatchItemFailures: 'BatchItemFailures',
+  /** Disruption commands decided by a sweep (Count). */
+  DisruptionDecided: 'DisruptionDecided',
+  /** Disruption commands that tainted their nodes and began replacing or draining them (Count). */
+  DisruptionStarted: 'DisruptionStarted',
+  /** Disruption commands dropped at validation or abandoned (Count). */
+  DisruptionDropped: 'DisruptionDropped',
 } as const;
 
 export type MetricName = (typeof MetricNames)[keyof typeof MetricNames];

@@ -106,6 +106,14 @@ export interface NodeClaim {
   /** Hash of the NodePool template and EC2NodeClass spec at launch, for drift detection. */
   nodePoolHash?: string;
   nodeClassHash?: string;
+  /** Fingerprint of the set of pod uids last seen on the claim's node (shared/controllers/pod-activity), so a sweep
+   * without a watch stream notices pods leaving as well as arriving. */
+  podSetHash?: string;
+  /** ISO time the sweep first saw the current pod set (its granularity is the sweep period): consolidateAfter's
+   * "last pod change". */
+  podsChangedAt?: string;
+  /** ISO time the provisioner last nominated pods to this claim: the disruption sweep spares it for 20 s. */
+  lastNominatedAt?: string;
   /** For the termination state machine: when the drain began and how far it got. */
   drain?: { startedAt: string; deadline?: string; evicted?: number; step?: string };
 }

@@ -1,10 +1,15 @@
 // The disruption sweep's view of the cluster, read through the same ports and snapshot the provisioner uses: every
 // node with its claim, annotations, last pod change and last nomination, plus pending pods, PDBs and the cache of
-// unavailable offerings. The simulator passes the activity it saw on its watch stream; a Lambda has no watch stream,
-// so without one a node's last pod change is the newest creation time of its pods (or its initialization).
+// unavailable offerings. The simulator passes the activity it saw on its watch stream. A Lambda has no watch stream:
+// there a node's last pod change is the later of the `podsChangedAt` its claim carries (a planning sweep stores it when
+// the node's pod set changes, departures included; see pod-activity.ts) and its newest pod's creation, and its last
+// nomination is the claim's `lastNominatedAt` (written by the provisioner).
+import type { NodeClaim } from '../api/nodeclaim';
 import type { DisruptionHistory, DisruptionInput, DisruptionNode, DisruptionOptions } from '../disruption/types';
+import type { ClusterNode } from '../scheduling/types';
 import { buildClusterView } from './cluster-nodes';
 import type { ControlPlaneDeps } from './deps';
+import { newestPodCreation, recordPodChanges } from './pod-activity';
 import { type ClusterSnapshot, readSnapshot } from './snapshot';
 
 /** What a watch stream tells the sweep: when each node last gained or lost a pod, and was last nominated to. */
@@ -23,6 +28,8 @@ export interface DisruptionInputExtra {
   markedForDeletion?: ReadonlySet<string>;
   options?: DisruptionOptions;
   activity?: PodActivity;
+  /** Without `activity`: fingerprint each node's pods and store changes on the claims first (the planning sweep). */
+  trackPodChanges?: boolean;
 }
 
 export async function readDisruptionInput(
@@ -31,7 +38,9 @@ export async function readDisruptionInput(
 ): Promise<DisruptionView> {
   const snapshot = await readSnapshot(deps);
   const view = buildClusterView(snapshot);
-  const claims = new Map(snapshot.claims.map((c) => [c.name, c]));
+  let claims = new Map(snapshot.claims.map((c) => [c.name, c]));
+  if (!extra.activity && extra.trackPodChanges)
+    claims = await recordPodChanges(deps, view.existing, claims, snapshot.now);
   const nodeObjects = new Map(snapshot.nodes.map((n) => [n.metadata.name, n]));
   const classes = new Map(snapshot.nodeClasses.map((c) => [c.metadata.name, c]));
   const nodes: DisruptionNode[] = [];
@@ -42,8 +51,8 @@ export async function readDisruptionInput(
     const nodeClass = classes.get(claim.nodeClass);
     const cloudDrift =
       claim.state === 'Initialized' && nodeClass ? await deps.cloud.isDrifted(claim, nodeClass) : undefined;
-    const lastPodEventAt = extra.activity ? extra.activity.lastPodEventAt.get(n.name) : newestPod(n.pods);
-    const nominatedAt = extra.activity?.nominatedAt.get(n.name);
+    const lastPodEventAt = extra.activity ? extra.activity.lastPodEventAt.get(n.name) : lastPodChange(claim, n.pods);
+    const nominatedAt = extra.activity ? extra.activity.nominatedAt.get(n.name) : isoTime(claim.lastNominatedAt);
     nodes.push({
       node: extra.markedForDeletion?.has(n.name) ? { ...n, markedForDeletion: true } : n,
       claim,
@@ -71,12 +80,15 @@ export async function readDisruptionInput(
   return { input, snapshot };
 }
 
-/** The newest pod's creation time: a pod that arrived counts; one that left cannot be seen without a watch. */
-function newestPod(pods: readonly { metadata: { creationTimestamp?: string } }[]): number | undefined {
-  let newest: number | undefined;
-  for (const p of pods) {
-    const at = p.metadata.creationTimestamp ? Date.parse(p.metadata.creationTimestamp) : Number.NaN;
-    if (!Number.isNaN(at) && (newest === undefined || at > newest)) newest = at;
-  }
-  return newest;
+/** A pod that arrived counts from its creation at once; one that left counts from the sweep that saw it go. */
+function lastPodChange(claim: NodeClaim, pods: ClusterNode['pods']): number | undefined {
+  const stored = isoTime(claim.podsChangedAt);
+  const newest = newestPodCreation(pods);
+  if (stored === undefined) return newest;
+  return newest === undefined ? stored : Math.max(stored, newest);
+}
+
+function isoTime(text: string | undefined): number | undefined {
+  const at = text ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(at) ? undefined : at;
 }

@@ -114,7 +114,7 @@ export async function disruptionSweep(
   if (!opts.progressOnly) {
     const claims = await deps.store.list();
     const history = opts.history ?? historyFrom(claims, deps.clock.now());
-    const { input } = await readDisruptionInput(deps, { ...run.inputExtra(claims), history });
+    const { input } = await readDisruptionInput(deps, { ...run.inputExtra(claims), history, trackPodChanges: true });
     const plan = engine.plan(input);
     result.plan = plan;
     result.input = input;

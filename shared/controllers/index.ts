@@ -15,13 +15,22 @@ export {
   type Solver,
   silentLog,
 } from './deps';
-export { type DispatchOptions, type DispatchResult, handleControlMessage } from './dispatch';
+export { type DispatchOptions, type DispatchResult, handleControlMessage, type SweepOutcome } from './dispatch';
+export {
+  type DisruptingNode,
+  type DisruptionSweepOptions,
+  type DisruptionSweepResult,
+  defaultSweepEngine,
+  disruptionSweep,
+  type SweepEngine,
+} from './disruption';
 export { collectGarbage, type GcResult, type LaunchTemplateCollector, TagNodeClaim } from './gc';
 export { claimName } from './ids';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';
 export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';
 export { queueTermination, requestReplan } from './messages';
+export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
 export { type ProvisionOptions, type ProvisionResult, provision } from './provision';
 export { type ClusterSnapshot, readSnapshot } from './snapshot';
 export {

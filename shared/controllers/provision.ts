@@ -305,7 +305,11 @@ async function nominateToExisting(
     if (claim) {
       const existingRefs = claim.nominatedPods.filter((r) => view.held.get(refKey(r))?.name === claim.name);
       try {
-        await deps.store.update(claim, { nominatedPods: [...existingRefs, ...added.map(podRef)] });
+        // lastNominatedAt: the disruption sweep spares a node for 20 s after pods are nominated to it.
+        await deps.store.update(claim, {
+          nominatedPods: [...existingRefs, ...added.map(podRef)],
+          lastNominatedAt: new Date(deps.clock.now()).toISOString(),
+        });
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;
         // The claim moved on; the next pass will place these pods again.
