@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +44,16 @@ function setPath(doc: unknown, path: string, value: unknown): void {
 
 function getPath(doc: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((node, k) => (node as Record<string, unknown> | undefined)?.[k], doc);
+}
+
+/** The cluster example is one set; each scenario manifest is an alternative to the others (they share names), so
+ * each file is loaded on its own. */
+async function loadExamples(): Promise<{ documents: { raw: { kind?: unknown } & Record<string, unknown> }[] }> {
+  const root = join(import.meta.dirname, '..', '..', '..', 'examples');
+  const scenarios = join(root, 'scenarios', 'manifests');
+  const inputs = [[join(root, 'cluster')], ...readdirSync(scenarios).map((file) => [join(scenarios, file)])];
+  const sets = await Promise.all(inputs.map((paths) => loadDocuments(paths)));
+  return { documents: sets.flatMap((set) => set.documents) };
 }
 
 describe('CRDs', () => {
@@ -114,7 +125,7 @@ describe('CRDs', () => {
     const validate = compile(nodePoolCRD());
 
     it('accepts our examples, the embedded default and a converted v1alpha5 Provisioner', async () => {
-      const examples = await loadDocuments([join(import.meta.dirname, '..', '..', '..', 'examples')]);
+      const examples = await loadExamples();
       const seed = await loadDocuments([
         join(import.meta.dirname, '..', 'convert', 'testdata', 'seed-provisioner.yaml'),
       ]);
@@ -179,7 +190,7 @@ describe('CRDs', () => {
     const validate = compile(ec2NodeClassCRD());
 
     it('accepts our examples and the embedded default', async () => {
-      const examples = await loadDocuments([join(import.meta.dirname, '..', '..', '..', 'examples')]);
+      const examples = await loadExamples();
       const classes = [
         ...examples.documents.filter((d) => d.raw.kind === 'EC2NodeClass').map((d) => d.raw),
         fromYaml(VALID_NODECLASS),
