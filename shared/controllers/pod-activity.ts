@@ -49,7 +49,9 @@ export async function recordPodChanges(
   const out = new Map(claims);
   for (const n of nodes) {
     const claim = n.nodeClaim ? claims.get(n.nodeClaim) : undefined;
-    if (!claim || claim.state === 'Draining' || claim.state === 'Terminated' || claim.state === 'Failed') continue;
+    // Only initialized nodes can be consolidated; tracking starts there, so the first observation is never dated
+    // before the initialization, and launching claims are not written to.
+    if (claim?.state !== 'Initialized') continue;
     const hash = podSetHash(n.pods);
     if (claim.podSetHash === hash) continue;
     let changedAt = now;
