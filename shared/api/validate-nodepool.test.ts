@@ -191,7 +191,7 @@ ${req('kubernetes.io/arch', 'In', '[amd64]')}${req('karpenter.k8s.aws/instance-c
       'spec.disruption.budgets[3].duration: "30s" must be whole hours and/or minutes (for example 30m, 8h, 1h30m)',
       'spec.disruption.budgets[3].reasons[1]: "Expired" is not one of Underutilized, Empty, Drifted',
       'spec.disruption.budgets[4].nodes: required',
-      'spec.disruption.budgets[4].schedule: "61 * * * *" is not a valid cron schedule: Constraint error, got value 61 expected range 0-59',
+      'spec.disruption.budgets[4].schedule: "61 * * * *" is not a valid cron schedule: CronPattern: Invalid value for minute: 61',
       'spec.disruption.budgets[5].nodes: 3 must be a count ("5") or a percentage from 0% to 100% ("10%")',
     ]);
   });

@@ -1,5 +1,5 @@
 // Validation of a karpenter.sh/v1 NodePool, with the rules of Karpenter's CRD and webhooks.
-import { CronExpressionParser } from 'cron-parser';
+import { Cron } from 'croner';
 import {
   expectArray,
   expectDuration,
@@ -138,7 +138,7 @@ export function cronProblem(schedule: string): string | undefined {
     return `${show(schedule)} must have 5 fields (minute hour day-of-month month day-of-week) or be a macro such as @daily`;
   }
   try {
-    CronExpressionParser.parse(text);
+    new Cron(text, { timezone: 'UTC' });
     return undefined;
   } catch (err) {
     return `${show(schedule)} is not a valid cron schedule: ${err instanceof Error ? err.message : String(err)}`;

@@ -1,7 +1,7 @@
 // NodePool disruption budgets, as Karpenter computes them: every budget whose reasons include the reason and whose
 // schedule window is open caps the pool; the smallest cap wins; a percentage of the pool's nodes rounds up; a
 // budget that cannot be read fails closed (0). Without budgets the default is 10 %.
-import { CronExpressionParser } from 'cron-parser';
+import { Cron } from 'croner';
 import type { Budget, DisruptionReason, NodePool } from '../api/karpenter';
 import { parseDuration } from '../api/quantity';
 
@@ -13,8 +13,9 @@ export function budgetActive(budget: Budget, now: number): boolean {
   if (budget.schedule === undefined || budget.duration === undefined)
     throw new Error('schedule and duration go together');
   const window = parseDuration(budget.duration);
-  const expr = CronExpressionParser.parse(budget.schedule, { currentDate: new Date(now - window), tz: 'UTC' });
-  return expr.next().getTime() <= now;
+  // A pattern without a callback is only evaluated, never scheduled.
+  const next = new Cron(budget.schedule, { timezone: 'UTC' }).nextRun(new Date(now - window));
+  return next !== null && next.getTime() <= now;
 }
 
 /** The budget's node count for a pool of `poolNodes` nodes; percentages round up. */
