@@ -2,8 +2,8 @@
 // "namespace/name", prices in dollars per hour. Field order is fixed so output diffs cleanly.
 import type { Taint } from '../../shared/api/kube';
 import { podKey } from '../../shared/api/kube';
-import { LabelArch, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelZone } from '../../shared/api/labels';
 import { formatResourceList } from '../../shared/api/resources';
+import { instanceFields, nodeLabels } from '../../shared/sim/node-report';
 import type { LaunchedNodeClaim, SimulationResult } from '../../shared/sim/simulation';
 import { roundPrice } from './table';
 
@@ -49,35 +49,17 @@ function claimReport(c: LaunchedNodeClaim): SimulateReport['nodeClaims'][number]
     name: plan.name,
     nodePool: plan.nodePool,
     nodeClass: plan.nodeClass,
-    instanceType: instance.instanceType,
-    capacityType: instance.capacityType,
-    zone: instance.zone,
-    arch: instanceType.info.arch,
-    pricePerHour: instance.pricePerHour,
-    capacity: formatResourceList(instanceType.capacity),
-    allocatable: formatResourceList(instanceType.allocatable),
+    ...instanceFields(instance, instanceType),
     requests: formatResourceList(plan.requests),
     daemonSetOverhead: formatResourceList(plan.daemonSetOverhead),
     instanceTypeOptions: plan.instanceTypeOptions.map((t) => t.name),
-    labels: sortKeys({
-      ...instanceType.labels,
-      ...plan.labels,
-      [LabelNodePool]: plan.nodePool,
-      [LabelInstanceType]: instance.instanceType,
-      [LabelZone]: instance.zone,
-      [LabelCapacityType]: instance.capacityType,
-      [LabelArch]: instanceType.info.arch,
-    }),
+    labels: nodeLabels(instance, instanceType, plan.nodePool, plan.labels),
     taints: plan.taints,
     startupTaints: plan.startupTaints,
     instanceId: instance.instanceId,
     providerID: instance.providerID,
     pods: plan.pods.map(podKey),
   };
-}
-
-function sortKeys(labels: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 export function buildSimulateReport(result: SimulationResult): SimulateReport {

@@ -2,8 +2,8 @@
 // their pods, nodes without a claim, pods left pending, warnings, summary), then the run's story: timeline, cost
 // over time, fleet over time, totals and violations. Field order is fixed so runs diff cleanly.
 import type { Taint } from '../../api/kube';
-import { LabelArch, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelZone } from '../../api/labels';
 import { formatResourceList } from '../../api/resources';
+import { instanceFields, nodeLabels } from '../node-report';
 import type { ViolationRecord, Violations } from './observer';
 import type { CostSample, FleetSample, TimelineEntry, Totals } from './recorder';
 import type { ScenarioRun } from './runner';
@@ -51,8 +51,6 @@ export interface ScenarioReport {
 }
 
 const round = (x: number): number => Math.round(x * 10_000) / 10_000;
-const sortKeys = (o: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 export async function buildScenarioReport(run: ScenarioRun): Promise<ScenarioReport> {
   const { cloud, cluster, store } = run.world;
@@ -76,24 +74,10 @@ export async function buildScenarioReport(run: ScenarioRun): Promise<ScenarioRep
       nodePool: c.nodePool,
       nodeClass: c.nodeClass,
       ...(c.nodeName ? { nodeName: c.nodeName } : {}),
-      instanceType: instance.instanceType,
-      capacityType: instance.capacityType,
-      zone: instance.zone,
-      arch: instanceType.info.arch,
-      pricePerHour: instance.pricePerHour,
-      capacity: formatResourceList(instanceType.capacity),
-      allocatable: formatResourceList(instanceType.allocatable),
+      ...instanceFields(instance, instanceType),
       requests: formatResourceList(c.requests),
       instanceTypeOptions: c.instanceTypeOptions,
-      labels: sortKeys({
-        ...instanceType.labels,
-        ...c.labels,
-        [LabelNodePool]: c.nodePool,
-        [LabelInstanceType]: instance.instanceType,
-        [LabelZone]: instance.zone,
-        [LabelCapacityType]: instance.capacityType,
-        [LabelArch]: instanceType.info.arch,
-      }),
+      labels: nodeLabels(instance, instanceType, c.nodePool, c.labels),
       taints: c.taints,
       startupTaints: c.startupTaints,
       instanceId: instance.instanceId,
