@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { LabelCapacityType, LabelInstanceType } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
-import type { DisruptionCommand } from '../disruption/types';
+import { recordHistory } from '../disruption';
+import type { DisruptionCommand, DisruptionPlan } from '../disruption/types';
 import { disruptionSweep, encodeCommand, historyFrom } from './disruption';
 import { createTestbed, makePod, testNodePool } from './testing';
 
@@ -27,6 +29,81 @@ describe('historyFrom', () => {
         { at: Date.parse('2026-01-01T12:00:00Z'), reason: 'Underutilized', removed: 1, launched: 1 },
       ],
     });
+  });
+});
+
+describe('historyFrom: one entry per command', () => {
+  const now = Date.parse('2026-01-02T00:00:00Z');
+  const at = '2026-01-01T12:00:00Z';
+
+  it('counts a 3-into-1 merge once: removed 3, launched 1', () => {
+    const merged = { cause: 'Underutilized' as const, at, replacements: ['r1'], commandId: 'cmd-1' };
+    const history = historyFrom(
+      [claim('a', 'web', merged), claim('b', 'web', merged), claim('c', 'web', merged), claim('r1', 'web')],
+      now,
+    );
+    expect(history).toEqual({ web: [{ at: Date.parse(at), reason: 'Underutilized', removed: 3, launched: 1 }] });
+  });
+
+  it('groups claims written before commands were recorded on them by their shared replacements', () => {
+    const merged = { cause: 'Underutilized' as const, at, replacements: ['r1'] };
+    const alone = { cause: 'Underutilized' as const, at, replacements: ['r2'] };
+    const history = historyFrom([claim('a', 'web', merged), claim('b', 'web', merged), claim('c', 'web', alone)], now);
+    expect(history.web?.map((e) => [e.removed, e.launched])).toEqual([
+      [2, 1],
+      [1, 1],
+    ]);
+  });
+
+  it('splits a command across NodePools as recordHistory does: each replacement counts for its own pool', () => {
+    const merged = { cause: 'Underutilized' as const, at, replacements: ['r1'], commandId: 'cmd-1' };
+    const history = historyFrom([claim('a', 'web', merged), claim('b', 'batch', merged), claim('r1', 'batch')], now);
+    expect(history).toEqual({
+      web: [{ at: Date.parse(at), reason: 'Underutilized', removed: 1, launched: 0 }],
+      batch: [{ at: Date.parse(at), reason: 'Underutilized', removed: 1, launched: 1 }],
+    });
+  });
+
+  it('agrees with recordHistory for a 3-into-1 merge carried out by the sweep', async () => {
+    // c5.xlarge or c5.2xlarge: three 2.5-cpu pods take a c5.xlarge each (no two fit one), and one c5.2xlarge
+    // holds all three for two thirds of the price.
+    const nodePool = testNodePool('default', [
+      { key: LabelInstanceType, operator: 'In', values: ['c5.xlarge', 'c5.2xlarge'] },
+      { key: LabelCapacityType, operator: 'In', values: ['on-demand'] },
+    ]);
+    // The default budget (10 %) lets one of three nodes go at a time.
+    nodePool.spec.disruption = { ...nodePool.spec.disruption, budgets: [{ nodes: '100%' }] };
+    const t = createTestbed({ nodePool });
+    for (const name of ['web-0', 'web-1', 'web-2']) {
+      t.cluster.addPod(makePod(name, { cpu: '2500m', memory: '512Mi' }));
+      await t.settle(60_000);
+    }
+    const nodes = await t.store.list({ states: ['Initialized'] });
+    expect(nodes.map((c) => c.instanceType)).toEqual(['c5.xlarge', 'c5.xlarge', 'c5.xlarge']);
+
+    let plan: DisruptionPlan | undefined;
+    for (let i = 0; i < 20 && !(await t.store.list({ states: ['Terminated'] })).length; i++) {
+      const out = await disruptionSweep(t.deps);
+      if (out.plan?.commands.length) plan ??= out.plan;
+      await t.settle(30_000);
+    }
+    await t.settle(60_000);
+    const [command] = plan?.commands ?? [];
+    expect(command?.candidates).toHaveLength(3);
+    expect(command?.replacements).toHaveLength(1);
+    const terminated = await t.store.list({ states: ['Terminated'] });
+    expect(terminated.map((c) => c.name).sort()).toEqual(nodes.map((c) => c.name).sort());
+
+    const fromClaims = historyFrom(await t.store.list(), t.clock.now());
+    const inProcess = recordHistory({}, plan as DisruptionPlan);
+    const withoutTime = (h: typeof inProcess) =>
+      Object.fromEntries(Object.entries(h).map(([pool, es]) => [pool, es.map(({ at: _at, ...e }) => e)]));
+    expect(withoutTime(fromClaims)).toEqual(withoutTime(inProcess));
+    expect(withoutTime(fromClaims)).toEqual({ default: [{ reason: 'Underutilized', removed: 3, launched: 1 }] });
+    // The claims date the command from when termination began: after the decision, before now.
+    const [entry] = fromClaims.default ?? [];
+    expect(entry?.at).toBeGreaterThanOrEqual(plan?.at ?? Number.POSITIVE_INFINITY);
+    expect(entry?.at).toBeLessThanOrEqual(t.clock.now());
   });
 });
 

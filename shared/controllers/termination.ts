@@ -29,6 +29,8 @@ export interface StartTerminationOptions {
   deadline?: string;
   /** Claims launched to take this one's pods. */
   replacements?: string[];
+  /** The disruption command this claim is part of: its claims share it, so the history counts the command once. */
+  commandId?: string;
 }
 
 /** Moves a claim to Draining (idempotent) and queues its first termination step. Returns the claim as stored, or
@@ -53,6 +55,7 @@ export async function startTermination(
           at,
           ...(options.detail ? { detail: options.detail } : {}),
           ...(options.replacements ? { replacements: options.replacements } : {}),
+          ...(options.commandId ? { commandId: options.commandId } : {}),
         },
         drain: { startedAt: at, ...(options.deadline ? { deadline: options.deadline } : {}), step: 'cordon' },
       });

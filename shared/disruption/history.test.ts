@@ -14,4 +14,14 @@ describe('recordHistory', () => {
       default: [{ at: T0, reason: 'Underutilized', removed: 1, launched: 1 }],
     });
   });
+
+  it('records a 3-into-1 merge as one command: removed 3, launched 1', () => {
+    const p = pool();
+    // 2 cpu each: no node can take another's pod, so only a merge helps.
+    const nodes = ['a', 'b', 'c'].map((n) => node(n, { pool: p, type: 'm5.xlarge', cpus: ['2'] }));
+    const plan = planDisruption(disruptionInput(nodes, { nodePools: [p] }));
+    expect(recordHistory({}, plan)).toEqual({
+      default: [{ at: T0, reason: 'Underutilized', removed: 3, launched: 1 }],
+    });
+  });
 });
