@@ -1,12 +1,12 @@
 // AL2023 boots through nodeadm: a NodeConfig document in a MIME archive. Like Karpenter, ours comes first and the
 // user's parts follow unchanged (nodeadm merges NodeConfigs in order; shell scripts run as usual).
-import { stringify } from 'yaml';
 import type { KubeletConfiguration } from '../../../api/karpenter';
 import { type BootstrapInput, kubeletLabels, taintString, uniqueTaints } from './input';
 import { CONTENT_TYPE_NODECONFIG, CONTENT_TYPE_SHELL, isMime, type MimePart, parseMime, serializeMime } from './mime';
+import { toBlockYaml, type YamlValue } from './yaml-block';
 
-function kubeletConfig(k: KubeletConfiguration | undefined, maxPods: number | undefined): Record<string, unknown> {
-  const c: Record<string, unknown> = {};
+function kubeletConfig(k: KubeletConfiguration | undefined, maxPods: number | undefined): Record<string, YamlValue> {
+  const c: Record<string, YamlValue> = {};
   const mp = k?.maxPods ?? maxPods;
   if (mp !== undefined) c.maxPods = mp;
   if (k?.podsPerCore !== undefined) c.podsPerCore = k.podsPerCore;
@@ -42,7 +42,7 @@ export function nodeConfig(input: BootstrapInput): string {
       kubelet: { config: kubeletConfig(input.kubelet, input.maxPods), flags },
     },
   };
-  return `# Karpless generated NodeConfig\n${stringify(doc, { lineWidth: 0 })}`;
+  return `# Karpless generated NodeConfig\n${toBlockYaml(doc)}`;
 }
 
 function userParts(userData: string | undefined): MimePart[] {
