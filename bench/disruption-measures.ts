@@ -42,7 +42,7 @@ function sweepMeasure(nodes: number): DisruptionMeasure {
     name,
     description,
     run: async () => {
-      const r = runDisruptionBench(nodes, { budget: '100%' });
+      const r = await runDisruptionBench(nodes, { budget: '100%' });
       const seconds = r.cpuMs / 1000;
       const target = nodes === 2000 ? `≤ ${SWEEP_TARGET_S} s CPU` : 'report only';
       return {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runDisruptionBench } from './disruption';
 
 describe('runDisruptionBench', () => {
-  it('times one sweep and reports what it decided', () => {
-    const r = runDisruptionBench(60, { budget: '100%' });
+  it('times one sweep and reports what it decided', async () => {
+    const r = await runDisruptionBench(60, { budget: '100%' });
     expect(r.nodes).toBe(60);
     expect(r.pods).toBeGreaterThan(500);
     expect(r.ms).toBeGreaterThan(0);
@@ -13,8 +13,8 @@ describe('runDisruptionBench', () => {
     expect(r.lowerBoundPerHour).toBeLessThan(r.costPerHour);
   });
 
-  it('decides a 2,000-node sweep within 5 s of CPU, on the slowest shape', { timeout: 60_000 }, () => {
-    const r = runDisruptionBench(2000, { budget: '100%', anchored: true });
+  it('decides a 2,000-node sweep within 5 s of CPU, on the slowest shape', { timeout: 60_000 }, async () => {
+    const r = await runDisruptionBench(2000, { budget: '100%', anchored: true });
     expect(r.pods).toBeGreaterThan(20_000);
     expect(r.commands).toBeGreaterThan(1);
     expect(r.cpuMs).toBeLessThan(5000);

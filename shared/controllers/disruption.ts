@@ -23,6 +23,7 @@ import type {
 } from '../disruption/types';
 import type { ValidationResult } from '../disruption/validate';
 import { ConflictError } from '../errors';
+import { loadLpSolver } from '../scheduling';
 import type { PlannedNodeClaim } from '../scheduling/types';
 import type { ControlPlaneDeps } from './deps';
 import { type PodActivity, readDisruptionInput } from './disruption-input';
@@ -108,6 +109,8 @@ export async function disruptionSweep(
   deps: ControlPlaneDeps,
   opts: DisruptionSweepOptions = {},
 ): Promise<DisruptionSweepResult> {
+  // Planning, validation and replacement all solve packings.
+  await loadLpSolver();
   const engine = opts.engine ?? defaultSweepEngine;
   const result: DisruptionSweepResult = { decided: [], started: [], terminating: [], dropped: [], inflight: 0 };
   const run = new Run(deps, engine, opts, result);

@@ -13,7 +13,7 @@ import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Pod, PodRef } from '../api/kube';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { ConflictError } from '../errors';
-import { solve as defaultSolve } from '../scheduling';
+import { solve as defaultSolve, loadLpSolver } from '../scheduling';
 import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../scheduling/types';
 import { buildClusterView, type ClusterView } from './cluster-nodes';
 import type { ControlPlaneDeps } from './deps';
@@ -87,6 +87,7 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
   let own: NodeClaim[] = [];
   if (pods.length > 0) {
     const nodePools = snapshot.nodePools.filter((p) => snapshot.instanceTypes.has(p.metadata.name));
+    await loadLpSolver();
     const plan = await (deps.solve ?? defaultSolve)({
       pods,
       nodePools,

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { HIGHS_WASM_ENV, locateHighsFile, solveCoveringLp } from './lp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HIGHS_WASM_ENV, loadLpSolver, locateHighsFile, solveCoveringLp } from './lp';
+
+beforeAll(loadLpSolver);
 
 describe('solveCoveringLp', () => {
   it('finds the optimum and the resource duals', () => {

@@ -1,7 +1,9 @@
 // The LP relaxation of the packing problem, solved with HiGHS (WebAssembly): choose fractional counts of each
 // instance type so their allocatable covers the pods' total requests at least cost. Its optimum is a lower bound on
 // any packing's cost, and its row duals are a price per unit of each resource, which the solver uses to value pods.
-// HiGHS loads once, at module load (top-level await), so `solve` and `lowerBound` stay synchronous.
+// HiGHS loads once, on the first loadLpSolver() (compiling its WebAssembly takes ~100 ms), which every async entry
+// point that plans awaits first; `solve` and `lowerBound` then stay synchronous. Not at import: a Lambda whose
+// invocation never plans (a drain step, a GC pass, a node event) should not pay for it in its cold start.
 import { existsSync } from 'node:fs';
 import highsLoader from 'highs';
 
@@ -25,11 +27,22 @@ export function locateHighsFile(file: string, loaderDirectory = ''): string {
 
 let highs: Highs | undefined;
 let loadError: string | undefined;
-try {
-  // Emscripten passes the loader's directory as a second argument, which the published types leave out.
-  highs = await highsLoader({ locateFile: locateHighsFile as (file: string) => string });
-} catch (e) {
-  loadError = e instanceof Error ? e.message : String(e);
+let loading: Promise<void> | undefined;
+
+/** Loads HiGHS once; later calls return the same promise. A load failure is kept and reported by the solve. */
+export function loadLpSolver(): Promise<void> {
+  loading ??= highsLoader({
+    // Emscripten passes the loader's directory as a second argument, which the published types leave out.
+    locateFile: locateHighsFile as (file: string) => string,
+  }).then(
+    (h) => {
+      highs = h;
+    },
+    (e: unknown) => {
+      loadError = e instanceof Error ? e.message : String(e);
+    },
+  );
+  return loading;
 }
 
 export interface LpColumn {
@@ -57,7 +70,9 @@ export function solveCoveringLp(demand: readonly number[], columns: readonly LpC
       return { cost: Number.POSITIVE_INFINITY, duals, counts: columns.map(() => 0) };
     }
   }
-  if (!highs) throw new Error(`HiGHS LP solver unavailable: ${loadError ?? 'not loaded'}`);
+  if (!highs) {
+    throw new Error(`HiGHS LP solver unavailable: ${loadError ?? 'not loaded (await loadLpSolver() before planning)'}`);
+  }
   const lines: string[] = ['Minimize', ' obj:'];
   const usable = undominated(
     columns.map((c, j) => ({ c, j })).filter(({ c }) => Number.isFinite(c.price) && c.price >= 0),

@@ -17,6 +17,7 @@ import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError, ValidationError } from '../errors';
 import type { CloudInstance } from '../ports';
+import { loadLpSolver } from '../scheduling';
 import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../scheduling/types';
 import { toClusterNodes } from './existing-nodes';
 import { restrictOfferings } from './offering-filter';
@@ -86,6 +87,7 @@ export async function runSimulation(
   engine: SimulationEngine,
   options: SimulationOptions = {},
 ): Promise<SimulationResult> {
+  await loadLpSolver();
   const progress = options.onProgress ?? (() => {});
   const warnings = [...(objects.warnings ?? [])];
   const { nodePools, nodeClasses, defaultPool } = withDefaultPool(objects, engine, warnings);

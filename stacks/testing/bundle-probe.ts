@@ -1,13 +1,16 @@
 // Bundled beside a function by stacks/bundle.test.ts: solves a tiny LP, loads the embedded catalog, and lists nodes
 // from a local API server through the Kubernetes adapter, so the test proves that a bundle directory holds what the
-// first two read at run time and that the slimmed client-node (aliases, prebuild) still authenticates and calls.
+// first two read at run time and that the slimmed client-node (aliases, prebuild) still authenticates and calls; and
+// sends two AWS requests through the bundled SDK (stacks/testing/sdk-probe.ts).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildKubeConfig } from '../../shared/aws/eks-auth/kubeconfig';
 import { embeddedSnapshot } from '../../shared/catalog/load';
 import { KubeClusterApi } from '../../shared/kube/cluster-api';
-import { solveCoveringLp } from '../../shared/scheduling/lp';
+import { loadLpSolver, solveCoveringLp } from '../../shared/scheduling/lp';
+import { runSdkProbe } from './sdk-probe';
 
+await loadLpSolver();
 const lp = solveCoveringLp(
   [10, 15],
   [
@@ -30,6 +33,7 @@ const kc = buildKubeConfig({
 });
 const nodes = await new KubeClusterApi(kc).listNodes();
 server.close();
+const sdk = await runSdkProbe();
 
 console.log(
   JSON.stringify({
@@ -37,5 +41,6 @@ console.log(
     instanceTypes: embeddedSnapshot().types.length,
     nodes: nodes.map((n) => n.metadata.name),
     authorization,
+    sdk,
   }),
 );

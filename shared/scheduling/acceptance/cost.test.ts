@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lowerBound, solve } from '../index';
+import { loadLpSolver } from '../lp';
 import { input } from '../testing/builders';
 import { firstFitDecreasingCost } from '../testing/ffd';
 import { fixtureInstanceTypes, syntheticInstanceTypes } from '../testing/instancetypes';
 import { mixedPods } from '../testing/workloads';
 import { scheduledCount, totalCost } from './helpers';
+
+beforeAll(loadLpSolver);
 
 describe('acceptance: cost', () => {
   it('beats first-fit-decreasing and lands within 5 % of the LP lower bound on a mixed workload', () => {

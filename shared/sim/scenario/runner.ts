@@ -25,6 +25,7 @@ import type { DisruptionOptions } from '../../disruption/types';
 import { ValidationError } from '../../errors';
 import { parseControlMessage } from '../../events';
 import type { SweepMessage } from '../../messages';
+import { loadLpSolver } from '../../scheduling';
 import { connectCloudToCluster } from '../connect';
 import { MemoryNodeClaimStore } from '../memory-store';
 import { createRng } from '../rng';
@@ -84,6 +85,7 @@ export async function runScenario(
   engine: SimulationEngine,
   options: ScenarioOptions = {},
 ): Promise<ScenarioRun> {
+  await loadLpSolver();
   const seed = options.seed ?? 1;
   const progress = options.onProgress ?? (() => {});
   const clock = new VirtualClock(SCENARIO_START);
