@@ -3,12 +3,11 @@
 // Bundle bytes are index.mjs (minified JS, no source map); asset bytes are the files copied beside it. Cold import is
 // `await import('./index.mjs')` timed inside a fresh node process (node's own start-up excluded), median of the runs.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { BUNDLE_ASSETS, copyBundleAssets, esbuildOptions } from '../stacks/bundling';
-import { REPO_ROOT } from '../stacks/constructs/control-functions';
 import { deployed, FUNCTIONS } from '../stacks/functions';
 
 const LIMIT_BYTES = 600 * 1024;
@@ -26,7 +25,10 @@ function groupInputs(metafile: Metafile): [string, number][] {
   const out = Object.values(metafile.outputs).find((o) => o.entryPoint);
   const by = new Map<string, number>();
   for (const [file, v] of Object.entries(out?.inputs ?? {})) {
-    const pkg = file.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1];
+    // The prebuilt SDK copies (node_modules/.cache/karpless/aws-sdk/@aws-sdk/…) count as their package.
+    const pkg = file
+      .replace(/^.*\.cache\/karpless\/aws-sdk\//, 'node_modules/')
+      .match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1];
     const key = pkg ?? file.split('/').slice(0, 2).join('/');
     by.set(key, (by.get(key) ?? 0) + v.bytesInOutput);
   }
@@ -56,9 +58,6 @@ export async function measureBundle(name: string, dir: string, runs: number): Pr
     metafile: true,
   });
   copyBundleAssets(dir);
-  // The nodejs22.x runtime provides the AWS SDK the bundle leaves external.
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(join(REPO_ROOT, 'node_modules', '@aws-sdk'), join(dir, 'node_modules', '@aws-sdk'));
   const times = Array.from({ length: runs }, () => coldImportMs(dir));
   return {
     name,

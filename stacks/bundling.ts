@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
-import { prebuildClientNode } from './client-node-prebuild';
 import { shimAliases } from './lambda-shims';
+import { prebuild, prebuildAliases } from './prebuild';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -16,8 +16,12 @@ export { LAMBDA_SHIMS, shimAliases } from './lambda-shims';
 /** Some dependencies are CommonJS and call require(); an ESM bundle needs it defined. */
 const REQUIRE_BANNER = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
-/** The Node 22 runtime ships AWS SDK v3: leaving it out keeps bundles small and cold starts short. */
-export const EXTERNAL_MODULES = ['@aws-sdk/*'];
+/**
+ * Nothing is left to the runtime. The nodejs22.x runtime ships AWS SDK v3, but as CommonJS packages of one file per
+ * client (EC2's is 2.1 MB) that Node must read and compile whole: importing the six clients took ~800 ms of a ~950 ms
+ * cold import. Bundled from their ES modules with the schema prebuild, only the commands a function sends remain.
+ */
+export const EXTERNAL_MODULES: readonly string[] = [];
 
 /** Files the bundle reads at run time, copied beside index.mjs: repository path → path in the bundle. */
 export const BUNDLE_ASSETS: readonly { from: string; to: string }[] = [
@@ -28,13 +32,13 @@ export const BUNDLE_ASSETS: readonly { from: string; to: string }[] = [
 ];
 
 /**
- * Where the stack's beforeBundling hook writes client-node reduced to KubeConfig (stacks/client-node-prebuild.ts);
- * the function build resolves @kubernetes/client-node to it. Not in git: node_modules/.cache.
+ * Where the stack's beforeBundling hook writes the prebuild (stacks/prebuild.ts: client-node reduced to KubeConfig,
+ * the AWS SDK clients with tree-shakeable schemas), which the function build resolves those packages to. Not in git.
  */
-export const CLIENT_NODE_LEAN = join(REPO_ROOT, 'node_modules', '.cache', 'karpless', 'client-node-lean.mjs');
+export const PREBUILD_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'karpless');
 
-function aliasesWith(clientNode: string): Record<string, string> {
-  return { ...shimAliases(), '@kubernetes/client-node': clientNode };
+function aliasesWith(prebuilt: Record<string, string>): Record<string, string> {
+  return { ...shimAliases(), ...prebuilt };
 }
 
 /** The CDK esbuild settings of every function, exported so a test can assert them without bundling. */
@@ -48,10 +52,12 @@ export function bundlingOptions(): nodejs.BundlingOptions {
     mainFields: ['module', 'main'],
     banner: REQUIRE_BANNER,
     externalModules: [...EXTERNAL_MODULES],
-    esbuildArgs: { '--alias': Object.entries(aliasesWith(CLIENT_NODE_LEAN)).map(([pkg, path]) => `${pkg}=${path}`) },
+    esbuildArgs: {
+      '--alias': Object.entries(aliasesWith(prebuildAliases(PREBUILD_DIR))).map(([pkg, path]) => `${pkg}=${path}`),
+    },
     commandHooks: {
       beforeBundling: (inputDir: string) => [
-        `cd "${inputDir}" && node --import tsx stacks/client-node-prebuild.ts "${CLIENT_NODE_LEAN}"`,
+        `cd "${inputDir}" && node --import tsx stacks/prebuild.ts "${PREBUILD_DIR}"`,
       ],
       beforeInstall: () => [],
       afterBundling: (inputDir: string, outputDir: string) =>
@@ -65,12 +71,11 @@ export function bundlingOptions(): nodejs.BundlingOptions {
 }
 
 /**
- * The same build through the esbuild API, for the bundle test and bench/bundle-size.ts: runs the client-node
- * prebuild into `workDir` (as the beforeBundling hook does) and returns the options.
+ * The same build through the esbuild API, for the bundle test and bench/bundle-size.ts: runs the prebuild into
+ * `workDir` (as the beforeBundling hook does) and returns the options.
  */
 export async function esbuildOptions(entry: string, outfile: string, workDir: string): Promise<BuildOptions> {
-  const clientNode = join(workDir, 'client-node-lean.mjs');
-  await prebuildClientNode(clientNode, shimAliases());
+  const prebuilt = await prebuild(workDir);
   return {
     entryPoints: [join(REPO_ROOT, entry)],
     outfile,
@@ -84,7 +89,7 @@ export async function esbuildOptions(entry: string, outfile: string, workDir: st
     mainFields: ['module', 'main'],
     banner: { js: REQUIRE_BANNER },
     external: [...EXTERNAL_MODULES],
-    alias: aliasesWith(clientNode),
+    alias: aliasesWith(prebuilt),
     logLevel: 'error',
   };
 }

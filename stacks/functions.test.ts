@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_ASSETS, CLIENT_NODE_LEAN, LAMBDA_SHIMS } from './bundling';
+import { BUNDLE_ASSETS, LAMBDA_SHIMS, PREBUILD_DIR } from './bundling';
 import { bundlingOptions } from './constructs/control-functions';
 import { checkTopology, deployed, FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec } from './functions';
 
@@ -39,14 +40,14 @@ describe('function topology', () => {
 });
 
 describe('bundling', () => {
-  it('builds minified ESM for Node 22 with the local esbuild, leaving out the runtime AWS SDK', () => {
+  it('builds minified ESM for Node 22 with the local esbuild, the AWS SDK bundled in', () => {
     const options = bundlingOptions();
     expect(options).toMatchObject({ minify: true, target: 'node22', format: 'esm', forceDockerBundling: false });
-    expect(options.externalModules).toEqual(['@aws-sdk/*']);
+    expect(options.externalModules).toEqual([]);
     expect(options.banner).toContain('createRequire');
   });
 
-  it('swaps the unused client-node dependencies for shims that exist, and copies highs.wasm and the catalog', () => {
+  it('swaps shimmed packages for shims that exist, resolves client-node and the SDK clients to the prebuild, and copies highs.wasm and the catalog', () => {
     const options = bundlingOptions();
     const aliases = Object.fromEntries(
       ((options.esbuildArgs?.['--alias'] ?? []) as string[]).map((a) => [
@@ -54,12 +55,19 @@ describe('bundling', () => {
         a.slice(a.indexOf('=') + 1),
       ]),
     );
-    expect(Object.keys(aliases)).toEqual([...Object.keys(LAMBDA_SHIMS), '@kubernetes/client-node']);
     for (const pkg of Object.keys(LAMBDA_SHIMS)) expect(existsSync(aliases[pkg] ?? ''), pkg).toBe(true);
-    // client-node resolves to the prebuild the beforeBundling hook writes.
-    expect(aliases['@kubernetes/client-node']).toBe(CLIENT_NODE_LEAN);
+    // client-node and every SDK client the functions use resolve into the prebuild the beforeBundling hook writes.
+    expect(aliases['@kubernetes/client-node']).toBe(join(PREBUILD_DIR, 'client-node-lean.mjs'));
+    for (const pkg of ['ec2', 'dynamodb', 'sqs', 'eks', 'ssm', 'iam', 'sts', 'pricing'].map(
+      (c) => `@aws-sdk/client-${c}`,
+    )) {
+      expect(aliases[pkg], pkg).toBe(join(PREBUILD_DIR, 'aws-sdk', pkg));
+    }
+    expect(Object.keys(aliases).filter((pkg) => !LAMBDA_SHIMS[pkg] && !aliases[pkg]?.startsWith(PREBUILD_DIR))).toEqual(
+      [],
+    );
     expect(options.commandHooks?.beforeBundling('/repo', '/out')).toEqual([
-      `cd "/repo" && node --import tsx stacks/client-node-prebuild.ts "${CLIENT_NODE_LEAN}"`,
+      `cd "/repo" && node --import tsx stacks/prebuild.ts "${PREBUILD_DIR}"`,
     ]);
     const commands = options.commandHooks?.afterBundling('/repo', '/out') ?? [];
     expect(commands).toEqual([

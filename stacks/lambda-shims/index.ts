@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 const SHIM_DIR = dirname(fileURLToPath(import.meta.url));
 
 /**
- * Packages @kubernetes/client-node imports for features the functions never use, replaced in the bundle by
- * stacks/lambda-shims/ (each throws a clear "not supported in the Karpless Lambda bundle" error if ever reached).
+ * Packages the Lambda bundles replace with the shims in this folder. Most are ones @kubernetes/client-node imports for
+ * features the functions never use (each shim throws a clear "not supported in the Karpless Lambda bundle" error if
+ * ever reached); the AWS SDK's credential chain is cut to the link Lambda uses.
  * The functions build their KubeConfig from options (endpoint, CA, an EKS token from their IAM role), make only REST
  * calls, and connect without a proxy, so none of these paths runs in Lambda. Together they were ~520 KiB minified,
  * whatwg-url with its tr46 Unicode tables alone ~280 KiB. Tests and the CLI run the real packages.
@@ -25,6 +26,8 @@ export const LAMBDA_SHIMS: Readonly<Record<string, string>> = {
   // exec/attach/port-forward (WebSockets) and cp (tar).
   'isomorphic-ws': 'streaming.ts',
   'tar-fs': 'tar-fs.ts',
+  // The AWS SDK's default credential chain; in Lambda the role's credentials are in the environment.
+  '@aws-sdk/credential-provider-node': 'aws-credentials.ts',
 };
 
 /** LAMBDA_SHIMS as esbuild aliases (package → absolute shim path). */
