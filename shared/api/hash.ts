@@ -1,6 +1,7 @@
 // Stable content hashes recorded on a NodeClaim at launch (its NodePool template and EC2NodeClass spec), so drift
 // detection can tell later whether either changed. Key order never changes the hash.
-import type { NodePool } from './karpenter';
+import type { EC2NodeClass, NodePool } from './karpenter';
+import type { NodeClaim } from './nodeclaim';
 
 function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -29,4 +30,23 @@ export function specHash(value: unknown): string {
 export function nodePoolTemplateHash(pool: NodePool): string {
   const { requirements: _requirements, ...spec } = pool.spec.template.spec;
   return specHash({ ...pool.spec.template, spec });
+}
+
+/** The EC2NodeClass hash a claim records: its whole spec. Must equal shared/disruption's nodeClassHash. */
+export function nodeClassHash(nodeClass: EC2NodeClass): string {
+  return specHash(nodeClass.spec);
+}
+
+/** The hashes a new NodeClaim records, exactly the ones drift detection compares. Every path that creates a claim
+ * (provisioning, which interruption replacements go through, and disruption replacements) calls this, so none can
+ * record a hash drift reads differently: a replacement that recorded the full template hash was drifted by the
+ * next requirement change, however harmless, and replaced again. */
+export function claimHashes(
+  nodePool: NodePool | undefined,
+  nodeClass: EC2NodeClass | undefined,
+): Pick<NodeClaim, 'nodePoolHash' | 'nodeClassHash'> {
+  return {
+    ...(nodePool ? { nodePoolHash: nodePoolTemplateHash(nodePool) } : {}),
+    ...(nodeClass ? { nodeClassHash: nodeClassHash(nodeClass) } : {}),
+  };
 }

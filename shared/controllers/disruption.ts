@@ -10,7 +10,7 @@
 // The per-NodePool history (for anti-churn back-off) is derived from claims' disruption records of the last 24 h,
 // one entry per command (the claims keep its id), as recordHistory builds it in process.
 
-import { specHash } from '../api/hash';
+import { claimHashes } from '../api/hash';
 import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
 import { planDisruption, recordHistory, VALIDATION_DELAY_MS, validate } from '../disruption';
 import type {
@@ -468,8 +468,8 @@ class Run {
           nominatedPods: planned.pods.map(podRef),
           createdAt,
           stateTimes: { Pending: createdAt },
-          ...(nodePool ? { nodePoolHash: specHash(nodePool.spec.template) } : {}),
-          ...(nodeClass ? { nodeClassHash: specHash(nodeClass.spec) } : {}),
+          // The hashes drift compares, as provisioning records them.
+          ...claimHashes(nodePool, nodeClass),
         });
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;

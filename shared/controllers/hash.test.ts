@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { nodePoolTemplateHash, specHash } from '../api/hash';
-import { nodePoolTemplateHash as disruptionTemplateHash } from '../disruption/drift';
-import { testNodePool } from './testing';
+import { claimHashes, nodePoolTemplateHash, specHash } from '../api/hash';
+import {
+  nodeClassHash as disruptionClassHash,
+  nodePoolTemplateHash as disruptionTemplateHash,
+} from '../disruption/drift';
+import { testNodeClass, testNodePool } from './testing';
 
 describe('claim hashes', () => {
   it('ignores key order and undefined fields', () => {
@@ -21,5 +24,15 @@ describe('claim hashes', () => {
     const tainted = testNodePool();
     tainted.spec.template.spec.taints = [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }];
     expect(nodePoolTemplateHash(tainted)).not.toBe(nodePoolTemplateHash(pool));
+  });
+
+  it('gives a new claim exactly the hashes drift detection compares, and none for a missing object', () => {
+    const pool = testNodePool();
+    const nodeClass = testNodeClass();
+    expect(claimHashes(pool, nodeClass)).toEqual({
+      nodePoolHash: disruptionTemplateHash(pool),
+      nodeClassHash: disruptionClassHash(nodeClass),
+    });
+    expect(claimHashes(undefined, undefined)).toEqual({});
   });
 });

@@ -1,7 +1,7 @@
 // The control plane's use-cases: pure TypeScript against the ports, wired to real adapters by functions/* and to
 // the simulator by tests and `karpless simulate`.
 
-export { nodePoolTemplateHash, specHash } from '../api/hash';
+export { claimHashes, nodeClassHash, nodePoolTemplateHash, specHash } from '../api/hash';
 export { buildClusterView, type ClusterView, matchNodes } from './cluster-nodes';
 export {
   type ControlPlaneConfig,

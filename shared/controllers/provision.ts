@@ -8,7 +8,7 @@
 // - a Pending claim left behind by a crashed pass is launched again with its uid, which the cloud maps back to the
 //   same instance.
 
-import { nodePoolTemplateHash, specHash } from '../api/hash';
+import { claimHashes } from '../api/hash';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Pod, PodRef } from '../api/kube';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
@@ -222,8 +222,7 @@ async function writeClaims(
         nominatedPods: refs,
         createdAt,
         stateTimes: { Pending: createdAt },
-        ...(pool ? { nodePoolHash: nodePoolTemplateHash(pool) } : {}),
-        ...(nodeClass ? { nodeClassHash: specHash(nodeClass.spec) } : {}),
+        ...claimHashes(pool, nodeClass),
       };
       try {
         written.push(await deps.store.create(claim));

@@ -2,7 +2,7 @@
 // the requirements out (as Karpenter's does): a requirement change drifts a node only when the node's labels no
 // longer satisfy it, so widening an `In` list never does.
 
-import { specHash, nodePoolTemplateHash as templateHash } from '../api/hash';
+import { nodeClassHash as classHash, specHash, nodePoolTemplateHash as templateHash } from '../api/hash';
 import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import { WellKnownLabels } from '../api/labels';
 import type { DisruptionNode } from './types';
@@ -18,17 +18,17 @@ function cached(key: object, compute: () => string): string {
   return h;
 }
 
-/** The NodePool hash the disruption engine compares: the template without its requirements. Objects are treated
- * as immutable within a sweep, so hashes are cached per object. */
+/** The NodePool hash the disruption engine compares: the template without its requirements, as claimHashes
+ * (shared/api/hash.ts) records it. Objects are treated as immutable within a sweep, so hashes are cached per object. */
 export function nodePoolTemplateHash(pool: NodePool): string {
   return cached(pool.spec.template, () => templateHash(pool));
 }
 
+// What disruption replacements recorded before they went through claimHashes; still read as "unchanged".
 const fullTemplateHash = (pool: NodePool): string =>
   cached(pool.spec.template.spec, () => specHash(pool.spec.template));
 
-export const nodeClassHash = (nodeClass: EC2NodeClass): string =>
-  cached(nodeClass.spec, () => specHash(nodeClass.spec));
+export const nodeClassHash = (nodeClass: EC2NodeClass): string => cached(nodeClass.spec, () => classHash(nodeClass));
 
 /** Whether a label value satisfies one requirement; an absent well-known label is not held against the node. */
 export function labelSatisfies(labels: Record<string, string>, r: NodeSelectorRequirementWithMinValues): boolean {

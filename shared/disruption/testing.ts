@@ -1,12 +1,12 @@
 // Builders for disruption tests and the timing script: nodes with their claims on the scheduling fixture catalog,
 // bound pods, NodePools with disruption settings, and a DisruptionInput around them.
+import { claimHashes } from '../api/hash';
 import type { Budget, NodePool } from '../api/karpenter';
 import type { Pod, PodDisruptionBudget } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { CapacityType, InstanceType } from '../catalog/types';
 import { nodePool as basePool } from '../scheduling/testing/builders';
 import { fixtureInstanceTypes } from '../scheduling/testing/instancetypes';
-import { nodeClassHash, nodePoolTemplateHash } from './drift';
 import type { DisruptionInput, DisruptionNode } from './types';
 
 export const T0 = Date.parse('2026-01-05T12:00:00Z');
@@ -130,8 +130,7 @@ export function node(name: string, o: NodeOptions = {}): DisruptionNode {
     pricePerHour: price,
     createdAt,
     stateTimes: { Initialized: createdAt },
-    nodePoolHash: nodePoolTemplateHash(p),
-    nodeClassHash: nodeClassHash(nodeClass),
+    ...claimHashes(p, nodeClass),
   };
   return {
     node: {
