@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BUNDLE_ASSETS, copyBundleAssets, esbuildOptions } from './bundling';
+import { BUNDLE_ASSETS, copyBundleAssets, esbuildOptions, sdkShare } from './bundling';
 import { FUNCTIONS } from './functions';
 import { runSdkProbe } from './testing/sdk-probe';
 
@@ -50,19 +50,6 @@ async function bundleInto(dir: string): Promise<Metafile> {
   return metafile as Metafile;
 }
 
-/** Bytes in index.mjs from the AWS SDK (its packages and the prebuilt copies) and from everything else. */
-function split(metafile: Metafile): { sdk: number; rest: number } {
-  const out = Object.values(metafile.outputs).find((o) => o.entryPoint);
-  let sdk = 0;
-  let rest = 0;
-  for (const [file, input] of Object.entries(out?.inputs ?? {})) {
-    if (/node_modules\/(\.cache\/karpless\/aws-sdk\/)?@(aws-sdk|smithy|aws-crypto)\//.test(file))
-      sdk += input.bytesInOutput;
-    else rest += input.bytesInOutput;
-  }
-  return { sdk, rest };
-}
-
 describe('the provisioner bundle', () => {
   let shipped: string;
   let bare: string;
@@ -92,7 +79,7 @@ describe('the provisioner bundle', () => {
   });
 
   it('keeps its own code within 600 KiB, the AWS SDK it carries within 450 KiB', () => {
-    const { sdk, rest } = split(metafile);
+    const { sdk, rest } = sdkShare(metafile);
     expect(rest).toBeLessThanOrEqual(600 * 1024);
     expect(sdk).toBeGreaterThan(100 * 1024);
     expect(sdk).toBeLessThanOrEqual(450 * 1024);

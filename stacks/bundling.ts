@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Metafile } from 'esbuild';
 import { shimAliases } from './lambda-shims';
 import { prebuild, prebuildAliases } from './prebuild';
 
@@ -100,4 +100,20 @@ export function copyBundleAssets(outdir: string): void {
     mkdirSync(dirname(join(outdir, to)), { recursive: true });
     copyFileSync(join(REPO_ROOT, from), join(outdir, to));
   }
+}
+
+/** An input of a function build that is AWS SDK code: its packages, and the prebuilt copies of its clients. */
+const SDK_INPUT = /node_modules\/(\.cache\/karpless\/aws-sdk\/)?@(aws-sdk|smithy|aws-crypto)\//;
+
+/** Bytes of a function's index.mjs that are AWS SDK code, and the rest (ours and other packages), from the build's
+ * metafile. */
+export function sdkShare(metafile: Metafile): { sdk: number; rest: number } {
+  const out = Object.values(metafile.outputs).find((o) => o.entryPoint);
+  let sdk = 0;
+  let rest = 0;
+  for (const [file, input] of Object.entries(out?.inputs ?? {})) {
+    if (SDK_INPUT.test(file)) sdk += input.bytesInOutput;
+    else rest += input.bytesInOutput;
+  }
+  return { sdk, rest };
 }
