@@ -37,6 +37,7 @@ export function loadLpSolver(): Promise<void> {
   }).then(
     (h) => {
       highs = h;
+      warmUp();
     },
     (e: unknown) => {
       loadError = e instanceof Error ? e.message : String(e);
@@ -137,8 +138,8 @@ function undominated<T extends { c: LpColumn }>(cols: T[], rows: number[]): T[] 
   return keep;
 }
 
-// Warm the WebAssembly code paths once at load, so the first solve in a process is not several times slower.
-if (highs) {
+/** Runs the WebAssembly code paths once, so the first real solve in a process is not several times slower. */
+function warmUp(): void {
   try {
     solveCoveringLp(
       [4, 8],

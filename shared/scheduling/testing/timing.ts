@@ -4,7 +4,7 @@
 import type { Pod } from '../../api/kube';
 import { embeddedSnapshot, instanceTypesFor } from '../../catalog';
 import type { InstanceType } from '../../catalog/types';
-import { lowerBound, solve } from '../index';
+import { loadLpSolver, lowerBound, solve } from '../index';
 import { input, nodePool } from './builders';
 import { syntheticInstanceTypes } from './instancetypes';
 import { benchmarkPods, mixedPods } from './workloads';
@@ -18,6 +18,7 @@ const defaultPool = nodePool({
     { key: 'karpenter.k8s.aws/instance-generation', operator: 'Gt', values: ['2'] },
   ],
 });
+await loadLpSolver();
 const real = instanceTypesFor(embeddedSnapshot());
 const realEligible = real.filter(
   (t) => ['c', 'm', 'r'].includes(t.info.category) && t.info.arch === 'amd64' && t.info.generation > 2,
