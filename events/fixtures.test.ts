@@ -21,7 +21,8 @@ describe('events/ fixtures', () => {
       (f) => parse(f.file) as { kind: string; state?: string },
     );
     const kinds = new Set(valid.map((v) => v.kind));
-    for (const k of ['PodsPending', 'NodeChanged', 'NodePoolChanged', 'Sweep', 'Terminate', 'GarbageCollect']) {
+    const controlKinds = ['PodsPending', 'NodeChanged', 'NodePoolChanged', 'Sweep', 'Terminate', 'DisruptionDue'];
+    for (const k of [...controlKinds, 'GarbageCollect']) {
       expect(kinds).toContain(k);
     }
     for (const k of ['SpotInterruption', 'RebalanceRecommendation', 'StateChange', 'ScheduledChange']) {

@@ -41,6 +41,8 @@ export const FIXTURES: readonly Fixture[] = [
   control('node-changed.json', 'lifecycle'),
   control('nodepool-changed.json', 'provisioner'),
   control('sweep.json', 'disruption'),
+  // Scheduled onto the termination queue with a delay; the termination function relays it to the cluster queue.
+  control('disruption-due.json', 'disruption'),
   control('terminate.json', 'termination'),
   { file: 'gc-tick.json', input: 'gc', delivery: 'scheduler', function: 'gc', expect: 'valid' },
   interruption('spot-interruption.json'),

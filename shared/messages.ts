@@ -39,7 +39,20 @@ export interface TerminationMessage {
   at: string;
 }
 
-export type ControlMessage = ClusterMessage | SweepMessage | TerminationMessage;
+/**
+ * The provisioner → the termination queue (the standard queue, which takes a per-message delay) → relayed by the
+ * termination function to the cluster FIFO queue: a decided disruption command's 15 s validation re-check is due.
+ * The provisioner then moves in-flight commands along without planning, so only the FIFO consumer ever writes them.
+ */
+export interface DisruptionDueMessage {
+  v: 1;
+  cluster: string;
+  kind: 'DisruptionDue';
+  /** ISO-8601 time the re-check is due (the command's validateAfter). */
+  at: string;
+}
+
+export type ControlMessage = ClusterMessage | SweepMessage | TerminationMessage | DisruptionDueMessage;
 
 /** SQS caps a message at 256 KiB; the forwarder splits batches to stay under this with room for attributes. */
 export const MAX_MESSAGE_BYTES = 250 * 1024;

@@ -30,9 +30,10 @@ const stateOf = (c: NodeClaim | undefined): string =>
 async function underutilizedNode() {
   const nodePool = testNodePool();
   nodePool.spec.disruption = { ...nodePool.spec.disruption, consolidateAfter: '1m' };
-  // Ready 75 s after registering (105 s after launch): a replacement is still booting at the next Sweep tick after
-  // its launch, so that tick must wait for it rather than drain the old node.
-  const { t, observability } = functionBed('provisioner', { nodePool, readyDelayMs: 75_000 });
+  // Ready 60 s after registering (90 s after launch, 105 s after the decision): a replacement is still booting at
+  // the next Sweep tick after its launch, so that tick must wait for it rather than drain the old node; and it
+  // initializes between ticks, so the old node is seen waiting on an initialized replacement until the next tick.
+  const { t, observability } = functionBed('provisioner', { nodePool, readyDelayMs: 60_000 });
   const launches: SimLaunch[] = [];
   t.cloud.onLaunch((launch) => launches.push(launch));
   t.cluster.addPod(makePod('big-0', { cpu: '2500m', memory: '2Gi' }));
@@ -71,7 +72,8 @@ describe('provisioner handler: a consolidation replace across Sweep ticks', () =
     };
 
     // A Sweep tick every minute; in between, every 5 s, the forwarder's hints (NodeChanged for the lifecycle,
-    // PodsPending while a pod waits) and whatever the control plane queued for itself (termination steps).
+    // PodsPending while a pod waits) and whatever the control plane queued for itself (the DisruptionDue re-check,
+    // termination steps).
     const start = t.clock.now();
     const done = async () =>
       (await t.store.get(old.name))?.state === 'Terminated' && (await t.cluster.listPendingPods()).length === 0;
@@ -107,10 +109,11 @@ describe('provisioner handler: a consolidation replace across Sweep ticks', () =
     expect(
       seen.filter((s) => s.old === 'Initialized' || s.old === 'Initialized/Validating').some((s) => s.tainted),
     ).toBe(false);
-    // Decided after consolidateAfter (1m) on an unchanged node; re-checked and launched at least 15 s later.
+    // Decided after consolidateAfter (1m) on an unchanged node; re-checked and launched 15 s later, by the
+    // DisruptionDue message the deciding tick scheduled, not by the next tick.
     const decidedAt = seen.find((s) => s.old === 'Initialized/Validating')?.at ?? 0;
     expect(decidedAt - start).toBeGreaterThanOrEqual(60_000);
-    expect((launching[0]?.at ?? 0) - decidedAt).toBeGreaterThanOrEqual(15_000);
+    expect((launching[0]?.at ?? 0) - decidedAt).toBe(15_000);
 
     // One CreateFleet-equivalent launch in the simulated cloud: the replacement, on a strictly cheaper type.
     expect(launches.map((l) => l.claim.name)).toEqual([replacementName]);

@@ -1,7 +1,8 @@
 // provisioner: the cluster FIFO queue's only consumer (one message group per cluster, so the cluster has a single
 // writer). It routes every kind on that queue through the dispatcher: PodsPending and NodePoolChanged run a
 // provisioning pass, NodeChanged the lifecycle, Sweep the lifecycle timers, the disruption sweep and a provisioning
-// pass, and a stray Terminate a termination step.
+// pass, a DisruptionDue (relayed by the termination function when a decided command's 15 s re-check is due) the
+// in-flight disruption commands, and a stray Terminate a termination step.
 import type { DispatchOptions } from '../../shared/controllers';
 import { disruptionSweep } from '../../shared/controllers/disruption';
 import { createObservability } from '../middleware';
@@ -13,11 +14,12 @@ export const { logger, metrics } = createObservability({
   service: 'provisioner',
 });
 
-/** The production disruption sweep: its commands live on the claims, so each Sweep tick resumes them. The memo of
- * Keep records only saves rewriting an unchanged reason while the container stays warm. */
+/** The production disruption sweep: its commands live on the claims, so each Sweep tick resumes them, and a
+ * DisruptionDue message resumes them without planning. The memo of Keep records only saves rewriting an unchanged
+ * reason while the container stays warm. */
 export function disruptionOptions(): DispatchOptions {
   const keepMemo = new Map<string, string>();
-  return { sweep: (deps) => disruptionSweep(deps, { keepMemo }) };
+  return { sweep: (deps, run) => disruptionSweep(deps, { keepMemo, progressOnly: run.progressOnly }) };
 }
 
 /** The handler with its ports (and, for tests, its observability and the disruption sweep) injected. */

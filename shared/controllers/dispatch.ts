@@ -1,9 +1,10 @@
-// Routes a cluster-queue message to its use-case. Every SQS consumer of the cluster queue uses this, so a message
-// that lands on any of them is handled the same way.
-import type { ControlMessage } from '../messages';
+// Routes a cluster-queue message to its use-case. The consumers of the cluster queue and of the termination queue
+// both use this, so a message that lands on either is handled the same way; only the cluster queue's consumer (the
+// provisioner) wires the disruption sweep, and a DisruptionDue reaching the other is relayed to it.
+import type { ControlMessage, DisruptionDueMessage } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { type LifecycleResult, reconcileNodes } from './lifecycle';
-import { queueTermination } from './messages';
+import { queueTermination, relayDisruptionDue, scheduleDisruptionCheck } from './messages';
 import { type ProvisionResult, provision } from './provision';
 import { type TerminationStep, terminateStep } from './termination';
 
@@ -11,7 +12,10 @@ export type DispatchResult =
   | { kind: 'provision'; result: ProvisionResult }
   | { kind: 'lifecycle'; result: LifecycleResult }
   | { kind: 'terminate'; result: TerminationStep }
-  | { kind: 'sweep'; lifecycle: LifecycleResult; result: ProvisionResult };
+  | { kind: 'sweep'; lifecycle: LifecycleResult; result: ProvisionResult }
+  /** checked: the sweep moved due commands along; relayed: sent on to the cluster queue, where the sweep runs;
+   * ignored: this consumer reads the cluster queue but runs no sweep, so nothing here can act on it. */
+  | { kind: 'disruption-due'; action: 'checked' | 'relayed' | 'ignored' };
 
 /** What the dispatcher reports of a disruption sweep (DisruptionSweepResult has these fields). */
 export interface SweepOutcome {
@@ -19,12 +23,20 @@ export interface SweepOutcome {
   started: readonly string[];
   dropped: readonly string[];
   inflight: number;
+  /** When the earliest decided command's validation re-check is due (epoch ms); the dispatcher schedules it. */
+  nextValidationAt?: number;
+}
+
+/** How the sweep is asked to run: a DisruptionDue message only moves in-flight commands along, without planning. */
+export interface SweepRun {
+  progressOnly: boolean;
 }
 
 export interface DispatchOptions {
   /** The consolidation sweep (the disruption use-case) runs here when wired; provisioning follows it. Its outcome,
-   * when it returns one, is logged and emitted as the DisruptionDecided/Started/Dropped metrics. */
-  sweep?: (deps: ControlPlaneDeps) => Promise<unknown>;
+   * when it returns one, is logged and emitted as the DisruptionDecided/Started/Dropped metrics, and its
+   * `nextValidationAt` is scheduled as a DisruptionDue message. Wire it only in the cluster queue's one consumer. */
+  sweep?: (deps: ControlPlaneDeps, run: SweepRun) => Promise<unknown>;
 }
 
 export async function handleControlMessage(
@@ -49,22 +61,59 @@ export async function handleControlMessage(
     case 'Sweep': {
       // The sweep tick also drives the lifecycle timers (launch and registration timeouts).
       const lifecycle = await reconcileNodes(deps);
-      if (options.sweep) reportSweep(deps, await options.sweep(deps));
+      if (options.sweep) await afterSweep(deps, await options.sweep(deps, { progressOnly: false }));
       return { kind: 'sweep', lifecycle, result: await provision(deps, { trigger: 'Sweep' }) };
     }
+    case 'DisruptionDue':
+      return { kind: 'disruption-due', action: await disruptionDue(deps, message, options) };
   }
+}
+
+/** A validation re-check came due. Only the sweep's consumer runs it; the termination function, which receives it
+ * from its delayed queue, hands it to the cluster queue. */
+async function disruptionDue(
+  deps: ControlPlaneDeps,
+  message: DisruptionDueMessage,
+  options: DispatchOptions,
+): Promise<'checked' | 'relayed' | 'ignored'> {
+  if (options.sweep) {
+    await afterSweep(deps, await options.sweep(deps, { progressOnly: true }));
+    return 'checked';
+  }
+  // Without a separate termination queue the message was scheduled onto the cluster queue itself: relaying it there
+  // again would only loop. Its command is re-checked by the next Sweep tick.
+  if (!deps.terminationQueue) {
+    deps.log.warn('DisruptionDue reached a consumer without the disruption sweep; ignored', { due: message.at });
+    return 'ignored';
+  }
+  await relayDisruptionDue(deps, message);
+  return 'relayed';
+}
+
+/** Reports the sweep and schedules its next validation re-check. A re-check already due that this run did not move
+ * along (a conflicting write, say) is left to the next Sweep tick rather than re-sent at once. */
+async function afterSweep(deps: ControlPlaneDeps, outcome: unknown): Promise<void> {
+  if (!isSweepOutcome(outcome)) return;
+  reportSweep(deps, outcome);
+  const due = outcome.nextValidationAt;
+  if (due === undefined || due <= deps.clock.now()) return;
+  const delaySeconds = await scheduleDisruptionCheck(deps, due);
+  deps.log.debug('disruption re-check scheduled', { due: new Date(due).toISOString(), delaySeconds });
 }
 
 function isSweepOutcome(value: unknown): value is SweepOutcome {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
-    Array.isArray(v.decided) && Array.isArray(v.started) && Array.isArray(v.dropped) && typeof v.inflight === 'number'
+    Array.isArray(v.decided) &&
+    Array.isArray(v.started) &&
+    Array.isArray(v.dropped) &&
+    typeof v.inflight === 'number' &&
+    (v.nextValidationAt === undefined || typeof v.nextValidationAt === 'number')
   );
 }
 
-function reportSweep(deps: ControlPlaneDeps, outcome: unknown): void {
-  if (!isSweepOutcome(outcome)) return;
+function reportSweep(deps: ControlPlaneDeps, outcome: SweepOutcome): void {
   const counts = {
     decided: outcome.decided.length,
     started: outcome.started.length,

@@ -1,12 +1,13 @@
 // The disruption use-case: one sweep decides (planDisruption), and in-flight commands move on across sweeps:
-// Validating → (first sweep ≥ 15 s after the decision) re-check → disrupted taint + replacements (launchClaim) →
+// Validating → (15 s after the decision) re-check → disrupted taint + replacements (launchClaim) →
 // Launching until the replacements are Initialized → startTermination (the claim turns Draining; the drain runs as
 // queued terminateStep calls). Forceful (expiration) commands act at once, without waiting.
 //
 // Resumable: nothing lives in memory between sweeps. A command's phase is written on each candidate claim
 // (`disruption.phase`, `commandId`, `validateAfter`/`deadline`, and the JSON-encoded command), every write
 // conditional on the claim's version, so a sweep in a later Lambda invocation picks it up. In Lambda the sweep runs
-// once a minute, so validation happens at the first sweep at least 15 s after the decision, not exactly 15 s later.
+// once a minute; the re-check is not left to the next tick: the dispatcher schedules a DisruptionDue message for
+// `nextValidationAt`, which runs a progress-only sweep when it is due (shared/controllers/dispatch.ts).
 // The per-NodePool history (for anti-churn back-off) is derived from claims' disruption records of the last 24 h,
 // one entry per command (the claims keep its id), as recordHistory builds it in process.
 

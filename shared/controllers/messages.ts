@@ -1,7 +1,8 @@
-// Follow-up work the use-cases queue for themselves: a re-plan hint on the cluster FIFO queue, and the next step of
-// a NodeClaim's termination. Both are hints; the receiver re-reads state.
+// Follow-up work the use-cases queue for themselves: a re-plan hint on the cluster FIFO queue, the next step of
+// a NodeClaim's termination, and a disruption command's validation re-check. All are hints; the receiver re-reads
+// state.
 import type { PodRef } from '../api/kube';
-import type { ClusterMessage, TerminationMessage } from '../messages';
+import type { ClusterMessage, DisruptionDueMessage, TerminationMessage } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { newId } from './ids';
 
@@ -44,4 +45,35 @@ export async function queueTermination(deps: ControlPlaneDeps, nodeClaim: string
       deduplicationId: `terminate-${nodeClaim}-${newId(deps)}`,
       delaySeconds: delay,
     });
+}
+
+/** Schedules the re-check of decided disruption commands for `dueAt` (epoch ms). It goes to the termination queue,
+ * the standard one that can delay a single message; the termination function relays it to the cluster FIFO queue
+ * when due (relayDisruptionDue), so the sweep still runs only in the provisioner. The delay is rounded up, so the
+ * message never arrives before the command is due, and is at least 1 s: a re-check due now would otherwise be
+ * relayed back at once, over and over, if something keeps the command from moving on. */
+export async function scheduleDisruptionCheck(deps: ControlPlaneDeps, dueAt: number): Promise<number> {
+  const message: DisruptionDueMessage = {
+    v: 1,
+    cluster: deps.cluster,
+    kind: 'DisruptionDue',
+    at: new Date(dueAt).toISOString(),
+  };
+  const delaySeconds = Math.max(1, Math.min(900, Math.ceil((dueAt - deps.clock.now()) / 1000)));
+  const body = JSON.stringify(message);
+  if (deps.terminationQueue) await deps.terminationQueue.send({ body, delaySeconds });
+  else await deps.queue.send({ body, ...dueIds(message), delaySeconds });
+  return delaySeconds;
+}
+
+/** Forwards a due re-check to the cluster FIFO queue, in the cluster's group. */
+export async function relayDisruptionDue(deps: ControlPlaneDeps, message: DisruptionDueMessage): Promise<void> {
+  await deps.queue.send({ body: JSON.stringify(message), ...dueIds(message) });
+}
+
+/** One deduplication id per due time: a duplicate delivery of the delayed message, a relay retried after a failed
+ * invocation, or two sweeps that scheduled the same re-check all reach the provisioner once (within SQS's 5-minute
+ * window), while re-checks due at different times stay distinct. */
+function dueIds(message: DisruptionDueMessage): { groupId: string; deduplicationId: string } {
+  return { groupId: message.cluster, deduplicationId: `disruption-due-${message.at}` };
 }

@@ -34,6 +34,15 @@ describe('parseControlMessage', () => {
     expect(isClusterMessage(t)).toBe(false);
   });
 
+  it('reads a disruption re-check with its due time', () => {
+    const due = parse({ ...base, kind: 'DisruptionDue', at: '2026-11-21T21:00:15Z' });
+    expect(due).toEqual({ v: 1, cluster: 'demo', kind: 'DisruptionDue', at: '2026-11-21T21:00:15.000Z' });
+    expect(isClusterMessage(due)).toBe(false);
+    expect(problems({ v: 1, cluster: 'demo', kind: 'DisruptionDue' })).toEqual([
+      'msg 1: at: required string is missing',
+    ]);
+  });
+
   it('names the source for a body that is not JSON', () => {
     expect(() => parseControlMessage('{nope', { source: 'msg 9' })).toThrow(/^msg 9: body is not valid JSON/);
   });
@@ -52,7 +61,7 @@ describe('parseControlMessage', () => {
 
   it('rejects an unknown kind, listing the known ones', () => {
     expect(problems({ ...base, kind: 'PodsDeleted', refs: [] })[0]).toBe(
-      'msg 1: kind: unknown kind "PodsDeleted" (expected one of: PodsPending, NodeChanged, NodePoolChanged, Sweep, Terminate)',
+      'msg 1: kind: unknown kind "PodsDeleted" (expected one of: PodsPending, NodeChanged, NodePoolChanged, Sweep, Terminate, DisruptionDue)',
     );
   });
 

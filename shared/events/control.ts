@@ -1,10 +1,11 @@
 // Runtime validation of the messages on the cluster FIFO queue (shared/messages.ts): forwarder batches, the
-// scheduler's sweep tick and termination's own re-queued steps. Unknown extra fields are tolerated so a newer
+// scheduler's sweep tick, termination's own re-queued steps and the disruption re-checks the provisioner schedules. Unknown extra fields are tolerated so a newer
 // forwarder can add hints without breaking older functions; a different `v` is rejected.
 import type {
   ClusterMessage,
   ClusterMessageKind,
   ControlMessage,
+  DisruptionDueMessage,
   ObjectRef,
   SweepMessage,
   TerminationMessage,
@@ -16,6 +17,7 @@ export const CONTROL_MESSAGE_KINDS: readonly ControlMessage['kind'][] = [
   ...CLUSTER_MESSAGE_KINDS,
   'Sweep',
   'Terminate',
+  'DisruptionDue',
 ];
 export const CONTROL_MESSAGE_VERSION = 1;
 
@@ -64,6 +66,8 @@ function build(
   switch (kind) {
     case 'Sweep':
       return { v: 1, cluster, kind, at } satisfies SweepMessage;
+    case 'DisruptionDue':
+      return { v: 1, cluster, kind, at } satisfies DisruptionDueMessage;
     case 'Terminate': {
       const nodeClaim = r.string(obj, 'nodeClaim', '');
       return nodeClaim ? ({ v: 1, cluster, kind, nodeClaim, at } satisfies TerminationMessage) : undefined;
