@@ -311,6 +311,34 @@ describe('IAM least privilege', () => {
     expect(sids('gc').has('CreateOnlyClusterTaggedResources')).toBe(false);
   });
 
+  it('lets the provisioner schedule disruption re-checks on the termination queue and termination relay them to the FIFO queue', () => {
+    // DisruptionDue: the provisioner delays it on the standard termination queue (a FIFO queue cannot delay one
+    // message); the termination function sends it on to the cluster queue, where only the provisioner reads it.
+    const queueArn = (q: typeof stack.queues.events) => ({ 'Fn::GetAtt': [logicalId(q), 'Arn'] });
+    const routes = [
+      ['provisioner', 'SendTerminationSteps', stack.queues.termination],
+      ['termination', 'SendClusterEvents', stack.queues.events],
+    ] as const;
+    for (const [name, sid, queue] of routes) {
+      expect(bySid(statementsOfFunction(template, fnName(name)), sid)).toMatchObject({
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: queueArn(queue),
+      });
+    }
+    for (const name of ['provisioner', 'termination']) {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        FunctionName: fnName(name),
+        Environment: {
+          Variables: Match.objectLike({
+            QUEUE_URL: { Ref: logicalId(stack.queues.events) },
+            TERMINATION_QUEUE_URL: { Ref: logicalId(stack.queues.termination) },
+          }),
+        },
+      });
+    }
+  });
+
   it("lets each SQS consumer send poison messages to its own queue's DLQ, named in DLQ_URL, and to no other", () => {
     const dlqs = {
       provisioner: stack.queues.eventsDlq,
