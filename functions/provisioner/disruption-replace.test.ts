@@ -32,7 +32,7 @@ async function underutilizedNode() {
   nodePool.spec.disruption = { ...nodePool.spec.disruption, consolidateAfter: '1m' };
   // Ready 60 s after registering (90 s after launch, 105 s after the decision): a replacement is still booting at
   // the next Sweep tick after its launch, so that tick must wait for it rather than drain the old node; and it
-  // initializes between ticks, so the old node is seen waiting on an initialized replacement until the next tick.
+  // initializes between ticks, so what moves the command on is the NodeChanged of its initialization.
   const { t, observability } = functionBed('provisioner', { nodePool, readyDelayMs: 60_000 });
   const launches: SimLaunch[] = [];
   t.cloud.onLaunch((launch) => launches.push(launch));
@@ -102,7 +102,11 @@ describe('provisioner handler: a consolidation replace across Sweep ticks', () =
     }
     const launching = seen.filter((s) => s.old === 'Initialized/Launching');
     const waiting = launching.map((s) => s.replacement).filter((s, i, all) => s !== all[i - 1]);
-    expect(waiting).toEqual(['Launched', 'Registered', 'Initialized']);
+    expect(waiting).toEqual(['Launched', 'Registered']);
+    // The delivery that initialized the replacement (a NodeChanged between Sweep ticks) also started the drain.
+    const initialized = seen.find((s) => s.replacement === 'Initialized');
+    expect(initialized?.old).toBe('Draining');
+    expect(((initialized?.at ?? 0) - start) % 60_000).not.toBe(0);
     // At least one Sweep tick came while the replacement was booting, and it waited.
     expect((launching.at(-1)?.at ?? 0) - (launching[0]?.at ?? 0)).toBeGreaterThanOrEqual(60_000);
     expect(launching.every((s) => s.tainted)).toBe(true);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseControlMessage } from '../events';
-import type { DisruptionDueMessage, SweepMessage } from '../messages';
+import type { ClusterMessage, DisruptionDueMessage, SweepMessage } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { type DispatchOptions, handleControlMessage, type SweepOutcome, type SweepRun } from './dispatch';
-import { createTestbed, RecordingQueue } from './testing';
+import { provision } from './provision';
+import { createTestbed, makePod, RecordingQueue } from './testing';
 
 const quiet: SweepOutcome = { decided: [], started: [], dropped: [], inflight: 0 };
 
@@ -141,5 +142,34 @@ describe('dispatch: the disruption validation re-check', () => {
     const message = parseControlMessage(scheduled?.body ?? '');
     expect(await handleControlMessage(t.deps, message)).toEqual({ kind: 'disruption-due', action: 'ignored' });
     expect(t.queue.sent).toHaveLength(1);
+  });
+});
+
+describe('dispatch: NodeChanged', () => {
+  const nodeChanged = (at: string): ClusterMessage => ({ v: 1, cluster: 'demo', kind: 'NodeChanged', at, refs: [] });
+
+  it('moves disruption commands on (progress only) when a node initializes, and not otherwise', async () => {
+    const { t, runs, options } = bed();
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    // Launched, not yet registered: the lifecycle initializes nothing, so no sweep runs.
+    await handleControlMessage(t.deps, nodeChanged(t.clock.iso()), options);
+    expect(runs).toEqual([]);
+    t.clock.advance(60_000);
+    const result = await handleControlMessage(t.deps, nodeChanged(t.clock.iso()), options);
+    expect(result).toMatchObject({ kind: 'lifecycle', result: { initialized: [expect.any(String)] } });
+    expect(runs).toEqual([{ progressOnly: true }]);
+    // The same node again: already initialized, nothing to move on.
+    await handleControlMessage(t.deps, nodeChanged(t.clock.iso()), options);
+    expect(runs).toHaveLength(1);
+  });
+
+  it('runs no sweep in a consumer without one (the termination function)', async () => {
+    const { t } = bed();
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    t.clock.advance(60_000);
+    const result = await handleControlMessage(t.deps, nodeChanged(t.clock.iso()), {});
+    expect(result).toMatchObject({ kind: 'lifecycle', result: { initialized: [expect.any(String)] } });
   });
 });

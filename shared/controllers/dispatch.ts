@@ -51,8 +51,15 @@ export async function handleControlMessage(
     case 'PodsPending':
     case 'NodePoolChanged':
       return { kind: 'provision', result: await provision(deps, { trigger: message.kind, triggeredAt: message.at }) };
-    case 'NodeChanged':
-      return { kind: 'lifecycle', result: await reconcileNodes(deps) };
+    case 'NodeChanged': {
+      const result = await reconcileNodes(deps);
+      // A node that just initialized may be the replacement a disruption command waits for: move the command on now
+      // rather than at the next Sweep tick, up to a minute later, with the old node tainted and idle meanwhile.
+      if (options.sweep && result.initialized.length > 0) {
+        await afterSweep(deps, await options.sweep(deps, { progressOnly: true }));
+      }
+      return { kind: 'lifecycle', result };
+    }
     case 'Terminate': {
       const result = await terminateStep(deps, message.nodeClaim);
       if (!result.done) await queueTermination(deps, message.nodeClaim, result.requeueAfterSeconds ?? 5);
