@@ -13,7 +13,7 @@
 
 import { claimHashes } from '../api/hash';
 import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
-import { planDisruption, recordHistory, VALIDATION_DELAY_MS, validate } from '../disruption';
+import { planDisruption, VALIDATION_DELAY_MS, validate } from '../disruption';
 import type {
   CommandReason,
   DisruptionCommand,
@@ -37,14 +37,12 @@ import { startTermination } from './termination';
 export interface SweepEngine {
   plan(input: DisruptionInput): DisruptionPlan;
   validate(command: DisruptionCommand, fresh: DisruptionInput): ValidationResult;
-  recordHistory(history: DisruptionHistory, plan: DisruptionPlan): DisruptionHistory;
   validationDelayMs: number;
 }
 
 export const defaultSweepEngine: SweepEngine = {
   plan: planDisruption,
   validate,
-  recordHistory,
   validationDelayMs: VALIDATION_DELAY_MS,
 };
 

@@ -1,7 +1,7 @@
-// The real disruption engine behind a scenario's sweeps: shared/disruption's plan, validation and history.
-import { planDisruption, recordHistory, VALIDATION_DELAY_MS, validate } from '../../disruption';
+// The real disruption engine behind a scenario's sweeps: the one the provisioner's Sweep tick runs in Lambda.
+import { defaultSweepEngine } from '../../controllers/disruption';
 import type { SweepEngine } from './disruption-driver';
 
 export function disruptionSweep(): SweepEngine {
-  return { plan: planDisruption, validate, recordHistory, validationDelayMs: VALIDATION_DELAY_MS };
+  return { ...defaultSweepEngine };
 }

@@ -1,8 +1,8 @@
 // Runs the control plane's disruption use-case (shared/controllers/disruption) in a scenario: the same resumable
 // orchestration the provisioner's Sweep tick runs in Lambda (decide → 15 s re-check → taint + replacements → wait for
 // them → termination; forceful commands skip the waits), with the commands' phases on the claims. What stays here is
-// the simulator's bookkeeping: the watch-stream activity, the in-memory history, the quiet skip of unchanged
-// clusters, and which nodes are disrupting (for the observer and the timeline).
+// the simulator's bookkeeping: the watch-stream activity, the quiet skip of unchanged clusters, and which nodes are
+// disrupting (for the observer and the timeline). The churn history is production's too: read back from the claims.
 
 import { parseDuration } from '../../api/quantity';
 import type { ControlPlaneDeps } from '../../controllers/deps';
@@ -13,7 +13,7 @@ import {
   disruptionSweep,
   type SweepEngine,
 } from '../../controllers/disruption';
-import type { DisruptionHistory, DisruptionInput, DisruptionOptions, DisruptionPlan } from '../../disruption/types';
+import type { DisruptionInput, DisruptionOptions, DisruptionPlan } from '../../disruption/types';
 import type { ClusterActivity } from './activity';
 
 export type { DisruptingNode, SweepEngine };
@@ -47,7 +47,6 @@ const QUIET_TTL_MS = 5 * 60_000;
 const TIME_BASED = /not consolidatable for another|nominated \d+s ago|schedule/;
 
 export class DisruptionDriver {
-  history: DisruptionHistory = {};
   /** Commands that started and whose nodes are not all terminated yet. */
   readonly inflight: CommandInFlight[] = [];
   /** Nodes whose disruption started (tainted or draining), by node name. */
@@ -88,11 +87,10 @@ export class DisruptionDriver {
     const now = this.deps.clock.now();
     const signature = this.signature();
     if (this.quiet && this.quiet.signature === signature && now < this.quiet.until && !this.busy()) return undefined;
-    const result = await this.run({ history: this.history, keepMemo: this.keepMemo });
+    const result = await this.run({ keepMemo: this.keepMemo });
     const plan = result.plan;
     if (!plan) return undefined;
     this.sweepsPlanned++;
-    this.history = this.engineModel.recordHistory(this.history, plan);
     const waiting = plan.rejected.some((r) => r.blockers.some((b) => TIME_BASED.test(b)));
     this.quiet =
       plan.commands.length === 0 && !waiting

@@ -11,7 +11,6 @@ function recklessSweep(): SweepEngine {
   return {
     validationDelayMs: 15_000,
     validate: (command) => ({ command, blockers: [] }),
-    recordHistory: (history) => history,
     plan(input): DisruptionPlan {
       const ready = input.nodes.filter((n) => n.claim.state === 'Initialized');
       const commands: DisruptionCommand[] = [];
