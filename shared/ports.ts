@@ -114,7 +114,10 @@ export interface ClaimFilter {
 export interface NodeClaimStore {
   /** Writes a new claim; throws ConflictError if the name exists. */
   create(claim: NodeClaim): Promise<NodeClaim>;
+  /** A claim as stored, Terminated ones included until the store deletes them (get does not apply the retention). */
   get(name: string): Promise<NodeClaim | undefined>;
+  /** Claims matching the filter, without Terminated claims past their retention (`claimExpiresAt` in
+   * shared/api/nodeclaim.ts, TERMINATED_CLAIM_RETENTION_MS after termination, at the store's clock). */
   list(filter?: ClaimFilter): Promise<NodeClaim[]>;
   getByInstanceId(instanceId: string): Promise<NodeClaim | undefined>;
   /** Moves the claim to `to`, applying `patch`, conditional on the version the caller read. Throws

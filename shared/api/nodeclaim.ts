@@ -43,6 +43,28 @@ export function assertTransition(claim: string, from: NodeClaimState, to: NodeCl
 
 export const LIVE_STATES: readonly NodeClaimState[] = ['Pending', 'Launched', 'Registered', 'Initialized', 'Draining'];
 
+/** How long a Terminated claim stays in the NodeClaimStore: 2 days after it entered Terminated, then `list` omits it
+ * and the DynamoDB table's TTL deletes it. Safe because nothing needs a terminated claim that long:
+ * - the disruption history (shared/controllers/disruption.ts historyFrom) looks back 24 h from the claim's
+ *   `disruption.at`, which is never after its termination, so a claim leaves that window a day before it expires;
+ * - `karpless explain` reads decision records, separate items kept 30 days (DECISION_TTL_MS), not the claim;
+ * - termination, interruption, lifecycle and GC treat a missing claim as they treat a Terminated one (done, ignored,
+ *   or an orphan instance), and replayed launches key on the random uid, never on a dead claim's name.
+ * The spare day is for people reading recent terminations in the table. Every `list` reads every claim item until
+ * DynamoDB deletes it (typically within 2 more days), so a cluster churning 200 nodes a day reads ~800 of them. */
+export const TERMINATED_CLAIM_RETENTION_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** When a claim expires (epoch ms), or undefined while it is not Terminated. Rounded up to the whole second, the
+ * precision of DynamoDB TTL, so both stores expire it at the same instant. Counted from the Terminated state time the
+ * store stamped (createdAt only if an item lacks it, so even a hand-edited claim expires). */
+export function claimExpiresAt(claim: Pick<NodeClaim, 'state' | 'stateTimes' | 'createdAt'>): number | undefined {
+  if (claim.state !== 'Terminated') return undefined;
+  let terminatedAt = Date.parse(claim.stateTimes.Terminated ?? '');
+  if (Number.isNaN(terminatedAt)) terminatedAt = Date.parse(claim.createdAt);
+  if (Number.isNaN(terminatedAt)) return undefined;
+  return Math.ceil((terminatedAt + TERMINATED_CLAIM_RETENTION_MS) / 1000) * 1000;
+}
+
 export type DisruptionCause =
   | 'Empty'
   | 'Underutilized'

@@ -1,7 +1,14 @@
 // An in-memory NodeClaimStore with the DynamoDB store's semantics: every write is conditional on the version the
 // caller read (a lost race is ConflictError, never an overwrite), the state machine is enforced before any write,
-// unavailable offerings expire in the read, and decisions are found per claim. The test bed for the control plane.
-import { assertTransition, type DecisionRecord, type NodeClaim, type NodeClaimState } from '../api/nodeclaim';
+// unavailable offerings and Terminated claims past their retention expire in the read (a claim stays for get, as in
+// DynamoDB until its TTL deletes it), and decisions are found per claim. The test bed for the control plane.
+import {
+  assertTransition,
+  claimExpiresAt,
+  type DecisionRecord,
+  type NodeClaim,
+  type NodeClaimState,
+} from '../api/nodeclaim';
 import type { UnavailableOffering } from '../catalog/types';
 import { ConflictError } from '../errors';
 import { type ClaimFilter, type Clock, type NodeClaimStore, systemClock } from '../ports';
@@ -50,7 +57,9 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
 
   async list(filter: ClaimFilter = {}): Promise<NodeClaim[]> {
     await tick();
+    const now = this.clock.now();
     return [...this.claims.values()]
+      .filter((c) => (claimExpiresAt(c) ?? Number.POSITIVE_INFINITY) > now)
       .filter((c) => !filter.states || filter.states.includes(c.state))
       .filter((c) => filter.nodePool === undefined || c.nodePool === filter.nodePool)
       .map(clone);

@@ -1,6 +1,6 @@
 // NodeClaim, offering and decision records <-> DynamoDB items. Claims are stored attribute for attribute (not as
 // one JSON blob) so filters, the instanceId GSI and the console can read them.
-import type { DecisionRecord, NodeClaim } from '../../api/nodeclaim';
+import { claimExpiresAt, type DecisionRecord, type NodeClaim } from '../../api/nodeclaim';
 import type { UnavailableOffering } from '../../catalog/types';
 import { DECISION_TTL_MS, ENTITY_ATTRIBUTE, Entity, keys, PK, SK, TTL_ATTRIBUTE } from './schema';
 
@@ -14,12 +14,16 @@ function strip(item: Item): Item {
   return out;
 }
 
+/** A Terminated claim carries the TTL, derived from its own state time on every write (a transition to Terminated, or
+ * a create or update of a claim already there), so a retried write never moves its expiry. */
 export function claimToItem(cluster: string, claim: NodeClaim): Item {
+  const expiresAt = claimExpiresAt(claim);
   return {
     ...claim,
     [PK]: keys.cluster(cluster),
     [SK]: keys.nodeClaim(claim.name),
     [ENTITY_ATTRIBUTE]: Entity.NodeClaim,
+    ...(expiresAt === undefined ? {} : { [TTL_ATTRIBUTE]: expiresAt / 1000 }),
   };
 }
 

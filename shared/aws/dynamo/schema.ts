@@ -4,7 +4,8 @@
 /** Partition and sort key attribute names. */
 export const PK = 'PK';
 export const SK = 'SK';
-/** TTL attribute (epoch seconds), enabled on the table; DynamoDB removes expired items within about a day. */
+/** TTL attribute (epoch seconds), enabled on the table. DynamoDB deletes expired items only eventually (typically
+ * within a few days), so every read of an item kind that expires also filters on it. */
 export const TTL_ATTRIBUTE = 'expiresAt';
 /** Sparse GSI: only NodeClaim items with an instance carry `instanceId`. */
 export const INSTANCE_ID_INDEX = 'byInstanceId';
@@ -24,6 +25,9 @@ export const Entity = {
 /** Unavailable offerings live 3 minutes (Karpenter's ICE cache TTL); decisions 30 days. */
 export const OFFERING_TTL_MS = 3 * 60 * 1000;
 export const DECISION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Terminated NodeClaims live 2 days after termination (why that is safe: shared/api/nodeclaim.ts, where the
+ * in-memory store reads it too); in-flight and Failed claims carry no TTL and never expire. */
+export { TERMINATED_CLAIM_RETENTION_MS } from '../../api/nodeclaim';
 
 export const keys = {
   cluster: (cluster: string) => `CLUSTER#${cluster}`,

@@ -1,9 +1,11 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IllegalTransitionError } from '../../api/nodeclaim';
+import { IllegalTransitionError, TERMINATED_CLAIM_RETENTION_MS } from '../../api/nodeclaim';
 import { ConflictError } from '../../errors';
 import { makeClaim } from '../testing/claims';
 import { withConflictRetry } from './conflict-retry';
 import { type LocalDynamo, startLocalDynamo } from './local';
+import { keys, PK, SK, TTL_ATTRIBUTE } from './schema';
 import { DynamoNodeClaimStore } from './store';
 
 let db: LocalDynamo;
@@ -131,6 +133,52 @@ describe('DynamoNodeClaimStore', () => {
     const c = await store.create(makeClaim());
     await store.delete(c);
     expect(await store.get(c.name)).toBeUndefined();
+  });
+
+  it('gives a claim the TTL attribute only once it is Terminated: termination time + retention, in epoch seconds', async () => {
+    const raw = async (name: string) =>
+      (
+        await db.client.send(
+          new GetCommand({
+            TableName: db.tableName,
+            Key: { [PK]: keys.cluster(`c${cluster}`), [SK]: keys.nodeClaim(name) },
+          }),
+        )
+      ).Item;
+    const start = now;
+    let c = await store.create(makeClaim());
+    const seen: Record<string, unknown> = { Pending: (await raw(c.name))?.[TTL_ATTRIBUTE] };
+    for (const to of ['Launched', 'Registered', 'Initialized', 'Draining'] as const) {
+      now += 60_000;
+      c = await store.transition(c, to);
+      seen[to] = (await raw(c.name))?.[TTL_ATTRIBUTE];
+    }
+    expect(seen).toEqual({
+      Pending: undefined,
+      Launched: undefined,
+      Registered: undefined,
+      Initialized: undefined,
+      Draining: undefined,
+    });
+    now += 60_000 + 400;
+    const terminatedAt = now;
+    const terminated = await store.transition(c, 'Terminated');
+    expect(terminatedAt - start).toBe(300_400);
+    expect((await raw(c.name))?.[TTL_ATTRIBUTE]).toBe(Math.ceil((terminatedAt + TERMINATED_CLAIM_RETENTION_MS) / 1000));
+    // An update later (the wall clock moved on) keeps the expiry of the termination, and reads never show the TTL.
+    now += 3_600_000;
+    const patched = await store.update(terminated, { nodeName: 'n1' });
+    expect((await raw(c.name))?.[TTL_ATTRIBUTE]).toBe(Math.ceil((terminatedAt + TERMINATED_CLAIM_RETENTION_MS) / 1000));
+    expect(await store.get(c.name)).toEqual(patched);
+    expect(patched).not.toHaveProperty(TTL_ATTRIBUTE);
+
+    // A failed claim keeps no TTL until it is terminated too.
+    const failed = await store.transition(await store.create(makeClaim({ name: 'f' })), 'Failed', {
+      failure: { reason: 'LaunchTimeout', message: 'm' },
+    });
+    expect((await raw('f'))?.[TTL_ATTRIBUTE]).toBeUndefined();
+    await store.transition(failed, 'Terminated');
+    expect((await raw('f'))?.[TTL_ATTRIBUTE]).toBe(Math.ceil((now + TERMINATED_CLAIM_RETENTION_MS) / 1000));
   });
 
   it('filters expired unavailable offerings in the read', async () => {

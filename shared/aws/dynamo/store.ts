@@ -24,7 +24,7 @@ import {
   offeringToItem,
 } from './codec';
 import { isConditionFailure } from './errors';
-import { INSTANCE_ID_ATTRIBUTE, INSTANCE_ID_INDEX, keys, PK, SK, VERSION_ATTRIBUTE } from './schema';
+import { INSTANCE_ID_ATTRIBUTE, INSTANCE_ID_INDEX, keys, PK, SK, TTL_ATTRIBUTE, VERSION_ATTRIBUTE } from './schema';
 
 export interface DynamoStoreOptions {
   tableName: string;
@@ -88,7 +88,11 @@ export class DynamoNodeClaimStore implements NodeClaimStore {
       ':pk': keys.cluster(this.cluster),
       ':prefix': keys.nodeClaimPrefix,
     };
-    const conditions: string[] = [];
+    // Terminated claims past their retention: DynamoDB deletes them only eventually (dynalite never), so the read
+    // enforces the expiry. Comparing the whole-second TTL with a fractional now keeps it exact to the millisecond.
+    names['#ttl'] = TTL_ATTRIBUTE;
+    values[':now'] = this.clock.now() / 1000;
+    const conditions: string[] = ['(attribute_not_exists(#ttl) OR #ttl > :now)'];
     if (filter.states) {
       if (filter.states.length === 0) return [];
       names['#state'] = 'state';
@@ -107,7 +111,7 @@ export class DynamoNodeClaimStore implements NodeClaimStore {
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
-      ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+      FilterExpression: conditions.join(' AND '),
       ConsistentRead: true,
     });
     return items.map(itemToClaim);
