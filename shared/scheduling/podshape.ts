@@ -62,22 +62,22 @@ export class PodShapes {
     const vol = this.volumes.requirementsFor(pod);
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
     const { nodeName: _n, volumes: _v, ...spec } = pod.spec;
-    const sig = JSON.stringify([pod.metadata.namespace, pod.metadata.labels ?? {}, spec, vol.key]);
+    const sig = JSON.stringify([pod.metadata.namespace, pod.metadata.labels ?? {}, spec, vol.key, vol.missing ?? '']);
     let base = this.bases.get(sig);
     if (base) return base;
-    base = this.build(pod, vol.requirements);
+    base = this.build(pod, vol.requirements, vol.missing);
     this.bases.set(sig, base);
     this.all.push(base);
     return base;
   }
 
-  private build(pod: Pod, volumeRequirements: Requirements): PodBase {
+  private build(pod: Pod, volumeRequirements: Requirements, missingVolume?: string): PodBase {
     let requestList: ResourceList = {};
-    let invalid: string | undefined;
+    let invalid: string | undefined = missingVolume;
     try {
       requestList = podRequests(pod);
     } catch (e) {
-      invalid = `invalid resources: ${(e as Error).message}`;
+      invalid ??= `invalid resources: ${(e as Error).message}`;
     }
     this.resources.register(requestList);
     const base: PodBase = {

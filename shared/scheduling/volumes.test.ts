@@ -45,11 +45,14 @@ describe('VolumeIndex', () => {
     ]).toEqual(['us-east-1b']);
   });
 
-  it('ignores Immediate classes and warns about missing claims', () => {
+  it('ignores Immediate classes, and reports a claim that does not exist as missing', () => {
     const immediate = { ...zonal, metadata: { name: 'imm' }, volumeBindingMode: 'Immediate' as const };
     const idx = new VolumeIndex([pvc('data', { storageClassName: 'imm' })], [], [immediate]);
-    expect(idx.requirementsFor(pod('data')).requirements.size).toBe(0);
+    const ok = idx.requirementsFor(pod('data'));
+    expect(ok.requirements.size).toBe(0);
+    expect(ok.missing).toBeUndefined();
     const missing = new VolumeIndex().requirementsFor(pod('nope'));
-    expect(missing.warnings[0]).toMatch(/PersistentVolumeClaim prod\/nope not found/);
+    expect(missing.missing).toBe('PersistentVolumeClaim prod/nope not found');
+    expect(missing.warnings).toEqual([]);
   });
 });

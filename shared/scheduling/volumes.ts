@@ -21,10 +21,15 @@ export class VolumeIndex {
     this.defaultClass = classes.find((s) => s.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true');
   }
 
-  /** The pod's volume requirements and any warnings (missing objects are warned about, not fatal). */
-  requirementsFor(pod: Pod): { requirements: Requirements; warnings: string[]; key: string } {
+  /**
+   * The pod's volume requirements and any warnings. A claim the pod names that does not exist makes it `missing`:
+   * the kube-scheduler will not place the pod until the claim exists, so (like Karpenter) no node is launched for it.
+   * Other missing objects (a bound PV, a StorageClass) are warned about and leave the zone unconstrained.
+   */
+  requirementsFor(pod: Pod): { requirements: Requirements; warnings: string[]; key: string; missing?: string } {
     const requirements = new Requirements();
     const warnings: string[] = [];
+    let missing: string | undefined;
     const ns = pod.metadata.namespace;
     for (const vol of pod.spec.volumes ?? []) {
       let claimName: string | undefined;
@@ -36,9 +41,7 @@ export class VolumeIndex {
       } else continue;
       const pvc = this.pvcs.get(`${ns}/${claimName}`);
       if (!pvc && !vol.ephemeral) {
-        warnings.push(
-          `pod ${ns}/${pod.metadata.name}: PersistentVolumeClaim ${ns}/${claimName} not found; its zone is not constrained`,
-        );
+        missing ??= `PersistentVolumeClaim ${ns}/${claimName} not found`;
         continue;
       }
       const volumeName = pvc?.spec.volumeName;
@@ -59,6 +62,7 @@ export class VolumeIndex {
       const topo = sc.allowedTopologies?.[0];
       for (const e of topo?.matchLabelExpressions ?? []) requirements.add(Requirement.of(e.key, 'In', e.values));
     }
-    return { requirements, warnings, key: requirements.size === 0 ? '' : requirements.toString() };
+    const key = requirements.size === 0 ? '' : requirements.toString();
+    return { requirements, warnings, key, ...(missing ? { missing } : {}) };
   }
 }

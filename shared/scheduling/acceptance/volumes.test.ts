@@ -77,9 +77,12 @@ describe('acceptance: volume topology', () => {
     expect(r.unschedulable[0]?.reason).toMatch(/incompatible requirement topology.kubernetes.io\/zone/);
   });
 
-  it('warns about a missing claim and schedules without a zone constraint', () => {
-    const r = run({ pods: [withClaim('db-0', 'nope')] });
+  it('launches nothing for a pod whose claim does not exist (kube-scheduler would not place it) and says why', () => {
+    const r = run({ pods: [withClaim('db-0', 'nope'), withClaim('db-1', 'c1')], pvcs: [pvc('c1', {})] });
     expect(r.nodeClaims).toHaveLength(1);
-    expect(r.warnings.some((w) => /PersistentVolumeClaim default\/nope not found/.test(w))).toBe(true);
+    expect(r.nodeClaims[0]?.pods.map((p) => p.metadata.name)).toEqual(['db-1']);
+    expect(r.unschedulable.map((u) => [u.pod.metadata.name, u.reason])).toEqual([
+      ['db-0', 'pod cannot be scheduled: PersistentVolumeClaim default/nope not found'],
+    ]);
   });
 });
