@@ -1,34 +1,13 @@
 // The JSON contract of `karpless simulate --output json`: quantities as Kubernetes quantity strings, pods as
 // "namespace/name", prices in dollars per hour. Field order is fixed so output diffs cleanly.
-import type { Taint } from '../../shared/api/kube';
 import { podKey } from '../../shared/api/kube';
 import { formatResourceList } from '../../shared/api/resources';
-import { instanceFields, nodeLabels } from '../../shared/sim/node-report';
+import { instanceFields, nodeLabels, type ReportedNodeClaim } from '../../shared/sim/node-report';
 import type { LaunchedNodeClaim, SimulationResult } from '../../shared/sim/simulation';
 import { roundPrice } from './table';
 
 export interface SimulateReport {
-  nodeClaims: {
-    name: string;
-    nodePool: string;
-    nodeClass: string;
-    instanceType: string;
-    capacityType: string;
-    zone: string;
-    arch: string;
-    pricePerHour: number;
-    capacity: Record<string, string>;
-    allocatable: Record<string, string>;
-    requests: Record<string, string>;
-    daemonSetOverhead: Record<string, string>;
-    instanceTypeOptions: string[];
-    labels: Record<string, string>;
-    taints: Taint[];
-    startupTaints: Taint[];
-    instanceId: string;
-    providerID: string;
-    pods: string[];
-  }[];
+  nodeClaims: (ReportedNodeClaim & { daemonSetOverhead: Record<string, string> })[];
   /** `pods`: placed by this plan; `boundPods`: already running there. */
   existingNodes: { name: string; pods: string[]; boundPods: string[] }[];
   unschedulable: { pod: string; reason: string }[];

@@ -1,9 +1,32 @@
 // What a report says about a launched node, shared by `karpless simulate` and scenario reports so both describe an
 // instance the same way: quantities as Kubernetes strings, labels as the node would carry them, keys sorted.
+import type { Taint } from '../api/kube';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelZone } from '../api/labels';
 import { formatResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import type { CloudInstance } from '../ports';
+
+/** The fields both reports give a launched NodeClaim, in report order (each report adds its own). */
+export interface ReportedNodeClaim {
+  name: string;
+  nodePool: string;
+  nodeClass: string;
+  instanceType: string;
+  capacityType: string;
+  zone: string;
+  arch: string;
+  pricePerHour: number;
+  capacity: Record<string, string>;
+  allocatable: Record<string, string>;
+  requests: Record<string, string>;
+  instanceTypeOptions: string[];
+  labels: Record<string, string>;
+  taints: Taint[];
+  startupTaints: Taint[];
+  instanceId: string;
+  providerID: string;
+  pods: string[];
+}
 
 export function sortKeys(o: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -1,35 +1,17 @@
 // The JSON report of a scenario run: the `karpless simulate` §5 fields for the final state (live NodeClaims with
 // their pods, nodes without a claim, pods left pending, warnings, summary), then the run's story: timeline, cost
 // over time, fleet over time, totals and violations. Field order is fixed so runs diff cleanly.
-import type { Taint } from '../../api/kube';
 import { formatResourceList } from '../../api/resources';
-import { instanceFields, nodeLabels } from '../node-report';
+import { instanceFields, nodeLabels, type ReportedNodeClaim } from '../node-report';
 import type { ViolationRecord, Violations } from './observer';
 import type { CostSample, FleetSample, TimelineEntry, Totals } from './recorder';
 import type { ScenarioRun } from './runner';
 
-export interface ScenarioNodeClaim {
-  name: string;
+/** A claim as the scenario left it: the simulate report's fields plus its state, node and creation time. */
+export interface ScenarioNodeClaim extends ReportedNodeClaim {
   state: string;
-  nodePool: string;
-  nodeClass: string;
   nodeName?: string;
-  instanceType: string;
-  capacityType: string;
-  zone: string;
-  arch: string;
-  pricePerHour: number;
-  capacity: Record<string, string>;
-  allocatable: Record<string, string>;
-  requests: Record<string, string>;
-  instanceTypeOptions: string[];
-  labels: Record<string, string>;
-  taints: Taint[];
-  startupTaints: Taint[];
-  instanceId: string;
-  providerID: string;
   createdAt: string;
-  pods: string[];
 }
 
 export interface ScenarioReport {
