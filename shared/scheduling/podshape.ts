@@ -148,10 +148,11 @@ export class PodShapes {
     const groups: TopologyGroup[] = [];
     const requiredAnti: TopologyGroup[] = [];
     const id = { namespace: base.namespace, labels: base.labels };
+    const own = pod.spec.tolerations ?? [];
     for (const c of pod.spec.topologySpreadConstraints ?? []) {
-      if (c.whenUnsatisfiable !== 'ScheduleAnyway') groups.push(this.topology.spreadGroup(id, c));
+      if (c.whenUnsatisfiable !== 'ScheduleAnyway') groups.push(this.topology.spreadGroup(id, c, own));
     }
-    for (const c of view.scheduleAnyway) groups.push(this.topology.spreadGroup(id, c));
+    for (const c of view.scheduleAnyway) groups.push(this.topology.spreadGroup(id, c, own));
     const a = pod.spec.affinity;
     for (const t of a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
       groups.push(this.topology.affinityGroup(id, t, 'affinity', true));

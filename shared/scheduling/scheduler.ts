@@ -14,7 +14,7 @@ import { type PodBase, type PodShape, PodShapes } from './podshape';
 import type { Requirement } from './requirement';
 import type { Requirements } from './requirements';
 import { addVec, fitsVec, ResourceIndex } from './resources';
-import { firstUntolerated, formatTaint } from './taints';
+import { firstUntolerated, formatTaint, toleratesHardTaints } from './taints';
 import { NodeClaimTemplate } from './template';
 import { Topology } from './topology';
 import type { TopologyGroup } from './topologygroup';
@@ -88,7 +88,9 @@ export class Scheduler {
     this.nameClaim = opts.nameNodeClaim ?? ((pool, n) => `${pool}-${n}`);
     const nsLabels = new Map<string, Record<string, string>>();
     for (const ns of input.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
-    this.topology = new Topology(nsLabels, (shape, key, honor) => this.domainsOf(shape as PodShape, key, honor));
+    this.topology = new Topology(nsLabels, (shape, key, honorAffinity, honorTaints) =>
+      this.domainsOf(shape as PodShape, key, honorAffinity, honorTaints),
+    );
     const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
     this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
     this.templates = [...input.nodePools]
@@ -245,7 +247,7 @@ export class Scheduler {
       for (const p of node.node.pods) {
         const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
         for (const g of this.allGroups()) {
-          if (!g.selects(id)) continue;
+          if (!g.selects(id) || !g.countsOn(node.taints)) continue;
           const d = g.isHostname ? node.hostname : node.node.labels[g.key];
           if (d !== undefined) g.record(d);
         }
@@ -409,14 +411,16 @@ export class Scheduler {
     }
   }
 
-  private domainsOf(shape: PodShape, key: string, honorAffinity: boolean): string[] {
-    const ck = `${shape.id}|${key}|${honorAffinity}`;
+  private domainsOf(shape: PodShape, key: string, honorAffinity: boolean, honorTaints: boolean): string[] {
+    const ck = `${shape.id}|${key}|${honorAffinity}|${honorTaints}`;
     const hit = this.domainCache.get(ck);
     if (hit) return hit;
     const out = new Set<string>();
     const podReq = honorAffinity ? shape.requirements.get(key) : undefined;
+    // Template taints only: startup taints go away once the node is ready, so they never keep a pod off it.
     for (const t of this.templates) {
       if (honorAffinity && t.incompatibility(shape.id, shape.requirements)) continue;
+      if (honorTaints && !toleratesHardTaints(t.taints, shape.tolerations)) continue;
       const tk = `${t.name}|${key}`;
       let ds = this.templateDomainCache.get(tk);
       if (!ds) {
@@ -427,7 +431,9 @@ export class Scheduler {
     }
     for (const n of this.nodes) {
       const v = n.node.labels[key];
-      if (v !== undefined && (!honorAffinity || shape.requirements.matchesLabels(n.node.labels))) out.add(v);
+      if (v === undefined || (honorAffinity && !shape.requirements.matchesLabels(n.node.labels))) continue;
+      if (honorTaints && !toleratesHardTaints(n.taints, shape.tolerations)) continue;
+      out.add(v);
     }
     const sorted = [...out].sort();
     this.domainCache.set(ck, sorted);
@@ -550,7 +556,7 @@ export class Scheduler {
     addVec(n.used, shape.requests);
     n.hostPorts.add(shape.hostPorts);
     n.placed.push(pod);
-    this.topology.record(shape, n.requirements, n.hostname);
+    this.topology.record(shape, n.requirements, n.hostname, n.taints);
     return true;
   }
 
@@ -615,7 +621,7 @@ export class Scheduler {
       const before = c.requirements;
       c.requirements = reqs;
       c.options = options;
-      this.topology.recordPinned(c.shapes, before, reqs);
+      this.topology.recordPinned(c.shapes, before, reqs, t.taints);
     } else if (t.hasMinValues) {
       const fit = c.options.filter((o) => fitsVec(c.used, shape.requests, o.alloc));
       if (minValuesShortfall(fit, c.requirements)) return 'minValues';
@@ -666,7 +672,7 @@ export class Scheduler {
     c.hostPorts.add(shape.hostPorts);
     c.pods.push(pod);
     c.shapes.push(shape);
-    this.topology.record(shape, c.requirements, c.hostname);
+    this.topology.record(shape, c.requirements, c.hostname, c.template.taints);
     const min = this.minRequest;
     const alloc = c.target.alloc;
     for (let i = 0; i < min.length; i++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstUntolerated, formatTaint, tolerates } from './taints';
+import { firstUntolerated, formatTaint, tolerates, toleratesHardTaints } from './taints';
 
 const gpu = { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' as const };
 
@@ -21,5 +21,13 @@ describe('taints', () => {
     expect(firstUntolerated([gpu], [])).toEqual(gpu);
     expect(firstUntolerated([], [])).toBeUndefined();
     expect(formatTaint(gpu)).toBe('nvidia.com/gpu=true:NoSchedule');
+  });
+
+  it('judges only NoSchedule and NoExecute taints for nodeTaintsPolicy', () => {
+    const soft = { key: 'spot', effect: 'PreferNoSchedule' as const };
+    expect(toleratesHardTaints([soft], [])).toBe(true);
+    expect(toleratesHardTaints([gpu, soft], [])).toBe(false);
+    expect(toleratesHardTaints([gpu, soft], [{ key: 'nvidia.com/gpu', operator: 'Exists' }])).toBe(true);
+    expect(toleratesHardTaints([{ key: 'dedicated', effect: 'NoExecute' }], [])).toBe(false);
   });
 });

@@ -21,3 +21,15 @@ export function firstUntolerated(taints: readonly Taint[], tolerations: readonly
 export function formatTaint(t: Taint): string {
   return `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`;
 }
+
+/**
+ * Whether the tolerations cover every NoSchedule and NoExecute taint: the taints kube-scheduler's filters act on, and
+ * so the ones a topology spread with `nodeTaintsPolicy: Honor` uses to leave a node out.
+ */
+export function toleratesHardTaints(taints: readonly Taint[], tolerations: readonly Toleration[]): boolean {
+  for (const taint of taints) {
+    if (taint.effect === 'PreferNoSchedule') continue;
+    if (!tolerations.some((t) => tolerates(t, taint))) return false;
+  }
+  return true;
+}

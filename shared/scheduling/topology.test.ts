@@ -70,7 +70,7 @@ describe('Topology', () => {
     const s = shape([g]);
     const first = topo.check(s, anyZone, 'n1');
     expect(first.ok && first.requirements[0]?.toString()).toBe('[a]');
-    topo.record(s, inZone('a'), 'n1');
+    topo.record(s, inZone('a'), 'n1', []);
     expect(topo.check(s, inZone('b'), 'n2').ok).toBe(false);
     expect(topo.check(s, inZone('a'), 'n2').ok).toBe(true);
   });
@@ -84,7 +84,7 @@ describe('Topology', () => {
       true,
     );
     const s = shape([g], [g]);
-    topo.record(s, inZone('a'), 'n1');
+    topo.record(s, inZone('a'), 'n1', []);
     const next = topo.check(s, anyZone, 'n2');
     expect(next.ok && next.requirements.map(String)).toEqual(['[b]']);
     // A plain pod that the group selects must avoid zone a too.
@@ -105,6 +105,30 @@ describe('Topology', () => {
     expect(g1.selects({ namespace: 'default', labels: { rev: '2' } })).toBe(false);
   });
 
+  it("keys nodeTaintsPolicy Honor groups by the owners' tolerations, and counts only nodes they tolerate", () => {
+    const { topo, id } = setup();
+    const c = {
+      maxSkew: 1,
+      topologyKey: ZONE,
+      whenUnsatisfiable: 'DoNotSchedule' as const,
+      labelSelector: { matchLabels: { app: 'web' } },
+    };
+    const gpu = { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' as const };
+    const tolerating = [{ key: 'nvidia.com/gpu', operator: 'Exists' as const }];
+    const ignore = topo.spreadGroup(id, c, tolerating);
+    expect(topo.spreadGroup(id, { ...c, nodeTaintsPolicy: 'Ignore' }, [])).toBe(ignore);
+    const honor = topo.spreadGroup(id, { ...c, nodeTaintsPolicy: 'Honor' }, []);
+    const honorTolerating = topo.spreadGroup(id, { ...c, nodeTaintsPolicy: 'Honor' }, tolerating);
+    expect(honor).not.toBe(ignore);
+    expect(honorTolerating).not.toBe(honor);
+    expect(ignore.countsOn([gpu])).toBe(true);
+    expect(honor.countsOn([gpu])).toBe(false);
+    expect(honor.countsOn([{ ...gpu, effect: 'PreferNoSchedule' }])).toBe(true);
+    expect(honorTolerating.countsOn([gpu])).toBe(true);
+    topo.record(shape([], [], 4), inZone('a'), 'n1', [gpu]);
+    expect([ignore.count('a'), honor.count('a'), honorTolerating.count('a')]).toEqual([1, 0, 1]);
+  });
+
   it('counts pods already on a claim once its zone is pinned', () => {
     const { topo, id } = setup();
     const g = topo.spreadGroup(id, {
@@ -114,11 +138,11 @@ describe('Topology', () => {
       labelSelector: { matchLabels: { app: 'web' } },
     });
     const plain = shape([], [], 3);
-    topo.record(plain, anyZone, 'n1');
+    topo.record(plain, anyZone, 'n1', []);
     expect(g.count('b')).toBe(0);
-    topo.recordPinned([plain, plain], anyZone, inZone('b'));
+    topo.recordPinned([plain, plain], anyZone, inZone('b'), []);
     expect(g.count('b')).toBe(2);
-    topo.recordPinned([plain], inZone('b'), inZone('b'));
+    topo.recordPinned([plain], inZone('b'), inZone('b'), []);
     expect(g.count('b')).toBe(2);
   });
 

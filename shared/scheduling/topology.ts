@@ -1,7 +1,7 @@
 // Topology state for one solve: every spread/affinity/anti-affinity group, and the rules that turn a group's counts
 // into a requirement on the node a pod is about to join. A new NodeClaim may still span several zones; adding a
 // constrained pod pins it to one domain, so the counts stay exact.
-import type { LabelSelector, PodAffinityTerm, TopologySpreadConstraint } from '../api/kube';
+import type { LabelSelector, PodAffinityTerm, Taint, Toleration, TopologySpreadConstraint } from '../api/kube';
 import { Requirement } from './requirement';
 import type { Requirements } from './requirements';
 import { selectorKey } from './selectors';
@@ -16,8 +16,16 @@ export interface TopologyShape extends PodIdentity {
   requiredAnti: readonly TopologyGroup[];
 }
 
-/** The domains a pod could land in for a key; `honorAffinity` false: every domain, whatever the pod's node affinity. */
-export type DomainsOf = (shape: TopologyShape, key: string, honorAffinity: boolean) => readonly string[];
+/**
+ * The domains a pod could land in for a key. `honorAffinity` false: every domain, whatever the pod's node affinity;
+ * `honorTaints` true: only domains of NodePools and nodes whose NoSchedule/NoExecute taints the pod tolerates.
+ */
+export type DomainsOf = (
+  shape: TopologyShape,
+  key: string,
+  honorAffinity: boolean,
+  honorTaints: boolean,
+) => readonly string[];
 
 export type TopologyCheck =
   | { ok: true; requirements: Requirement[] }
@@ -39,14 +47,20 @@ export class Topology {
     return this.groups.size;
   }
 
-  spreadGroup(pod: PodIdentity, c: TopologySpreadConstraint): TopologyGroup {
+  /**
+   * `tolerations`: the owning pod's. With `nodeTaintsPolicy: Honor` they decide which nodes are domains and count, so
+   * they are part of the group's identity; pods differing only in tolerations then keep separate counts.
+   */
+  spreadGroup(pod: PodIdentity, c: TopologySpreadConstraint, tolerations: readonly Toleration[] = []): TopologyGroup {
     let selector = c.labelSelector;
     if (c.matchLabelKeys?.length) selector = withLabelKeys(selector, c.matchLabelKeys, pod.labels, 'In');
     const minDomains = c.minDomains;
     const honor = c.nodeAffinityPolicy !== 'Ignore';
+    const taintsOf = c.nodeTaintsPolicy === 'Honor' ? tolerations : undefined;
+    const taintsKey = taintsOf ? JSON.stringify(taintsOf) : 'ignore';
     const ns = new Set([pod.namespace]);
-    const id = `spread|${c.topologyKey}|${selectorKey(selector)}|${pod.namespace}|${c.maxSkew}|${minDomains ?? ''}|${honor}`;
-    return this.group(id, 'spread', c.topologyKey, selector, ns, c.maxSkew, minDomains, honor);
+    const id = `spread|${c.topologyKey}|${selectorKey(selector)}|${pod.namespace}|${c.maxSkew}|${minDomains ?? ''}|${honor}|${taintsKey}`;
+    return this.group(id, 'spread', c.topologyKey, selector, ns, c.maxSkew, minDomains, honor, taintsOf);
   }
 
   affinityGroup(pod: PodIdentity, term: PodAffinityTerm, kind: 'affinity' | 'antiAffinity', required: boolean) {
@@ -70,10 +84,11 @@ export class Topology {
     maxSkew?: number,
     minDomains?: number,
     honor?: boolean,
+    honorTaintsOf?: readonly Toleration[],
   ): TopologyGroup {
     let g = this.groups.get(id);
     if (!g) {
-      g = new TopologyGroup(this.groups.size, kind, key, selector, ns, maxSkew, minDomains, honor);
+      g = new TopologyGroup(this.groups.size, kind, key, selector, ns, maxSkew, minDomains, honor, honorTaintsOf);
       this.groups.set(id, g);
       this.selectedByCache.clear();
       this.inverseCache.clear();
@@ -132,7 +147,8 @@ export class Topology {
       }
       const binReq = currentRequirement(pinned, bin, g.key);
       if (!binReq) return { ok: false, reason: `${g.describe()}: the node has no ${g.key} label` };
-      const domains = this.domainsOf(shape, g.key, g.kind !== 'spread' || g.honorAffinity);
+      const spread = g.kind === 'spread';
+      const domains = this.domainsOf(shape, g.key, !spread || g.honorAffinity, spread && g.honorTaints);
       const chosen = this.chooseDomain(g, shape, domains, binReq);
       if (chosen === undefined) return { ok: false, reason: this.failure(g, domains) };
       if (binReq.complement || binReq.values.size !== 1) pinned = pin(pinned, Requirement.of(g.key, 'In', [chosen]));
@@ -223,22 +239,33 @@ export class Topology {
     return `${g.describe()} cannot be satisfied (counts: ${counts})`;
   }
 
-  /** Counts a placed pod into every group that selects it, and records the domains of its anti-affinity terms. */
   /**
    * A claim whose domain for some key just became known: count the pods already on it, which could not be counted
-   * while the domain was open.
+   * while the domain was open. `taints`: the claim's.
    */
-  recordPinned(shapes: readonly TopologyShape[], before: Requirements, after: Requirements): void {
+  recordPinned(
+    shapes: readonly TopologyShape[],
+    before: Requirements,
+    after: Requirements,
+    taints: readonly Taint[],
+  ): void {
     if (shapes.length === 0) return;
     for (const r of after.values()) {
       const d = single(r);
       if (d === undefined || single(before.get(r.key)) !== undefined) continue;
-      for (const s of shapes) for (const g of this.selectedBy(s)) if (g.key === r.key && !g.isHostname) g.record(d);
+      for (const s of shapes) {
+        for (const g of this.selectedBy(s)) if (g.key === r.key && !g.isHostname && g.countsOn(taints)) g.record(d);
+      }
     }
   }
 
-  record(shape: TopologyShape, bin: Requirements, hostname: string): void {
+  /**
+   * Counts a placed pod into every group that selects it (unless the group honours taints the bin has and its
+   * owners do not tolerate), and records the domains of its anti-affinity terms.
+   */
+  record(shape: TopologyShape, bin: Requirements, hostname: string, taints: readonly Taint[]): void {
     for (const g of this.selectedBy(shape)) {
+      if (!g.countsOn(taints)) continue;
       const d = g.isHostname ? hostname : single(bin.get(g.key));
       if (d !== undefined) g.record(d);
     }

@@ -2,9 +2,10 @@
 // one label key. It counts, per domain, the pods its selector matches, and for anti-affinity also the domains that
 // hold its owners (so pods it selects can keep away from them: the inverse rule).
 
-import type { LabelSelector } from '../api/kube';
+import type { LabelSelector, Taint, Toleration } from '../api/kube';
 import { LabelHostname } from '../api/labels';
 import { matchesSelector } from './selectors';
+import { toleratesHardTaints } from './taints';
 
 export type GroupKind = 'spread' | 'affinity' | 'antiAffinity';
 
@@ -29,6 +30,11 @@ export class TopologyGroup {
     readonly maxSkew = 1,
     readonly minDomains?: number,
     readonly honorAffinity = true,
+    /**
+     * Spread with `nodeTaintsPolicy: Honor`: the tolerations of the pods that own it. Only nodes whose taints these
+     * tolerate are domains and count; undefined when taints are ignored (the default).
+     */
+    readonly honorTaintsOf?: readonly Toleration[],
   ) {}
 
   get isHostname(): boolean {
@@ -43,6 +49,15 @@ export class TopologyGroup {
     const ok = (!this.namespaces || this.namespaces.has(pod.namespace)) && matchesSelector(this.selector, pod.labels);
     if (cacheId !== undefined) this.selectsCache.set(cacheId, ok);
     return ok;
+  }
+
+  get honorTaints(): boolean {
+    return this.honorTaintsOf !== undefined;
+  }
+
+  /** Whether pods on a node with these taints count toward this group. */
+  countsOn(taints: readonly Taint[]): boolean {
+    return !this.honorTaintsOf || taints.length === 0 || toleratesHardTaints(taints, this.honorTaintsOf);
   }
 
   count(domain: string): number {
