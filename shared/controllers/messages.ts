@@ -33,18 +33,20 @@ export async function queueTermination(deps: ControlPlaneDeps, nodeClaim: string
     nodeClaim,
     at: new Date(deps.clock.now()).toISOString(),
   };
-  const body = JSON.stringify(message);
   const delay = Math.max(0, Math.min(900, Math.round(delaySeconds)));
-  // A dedicated (standard) termination queue takes per-message delays and needs no group; on the cluster FIFO
-  // queue the message joins the cluster's group.
-  if (deps.terminationQueue) await deps.terminationQueue.send({ body, delaySeconds: delay });
-  else
-    await deps.queue.send({
-      body,
-      groupId: deps.cluster,
-      deduplicationId: `terminate-${nodeClaim}-${newId(deps)}`,
-      delaySeconds: delay,
-    });
+  await sendDelayed(deps, JSON.stringify(message), delay, `terminate-${nodeClaim}-${newId(deps)}`);
+}
+
+/** A dedicated (standard) termination queue takes per-message delays and needs no group; without one the message
+ * joins the cluster's group on the FIFO queue, with `deduplicationId`. */
+async function sendDelayed(
+  deps: ControlPlaneDeps,
+  body: string,
+  delaySeconds: number,
+  deduplicationId: string,
+): Promise<void> {
+  if (deps.terminationQueue) await deps.terminationQueue.send({ body, delaySeconds });
+  else await deps.queue.send({ body, groupId: deps.cluster, deduplicationId, delaySeconds });
 }
 
 /** Schedules the re-check of decided disruption commands for `dueAt` (epoch ms). It goes to the termination queue,
@@ -60,9 +62,7 @@ export async function scheduleDisruptionCheck(deps: ControlPlaneDeps, dueAt: num
     at: new Date(dueAt).toISOString(),
   };
   const delaySeconds = Math.max(1, Math.min(900, Math.ceil((dueAt - deps.clock.now()) / 1000)));
-  const body = JSON.stringify(message);
-  if (deps.terminationQueue) await deps.terminationQueue.send({ body, delaySeconds });
-  else await deps.queue.send({ body, ...dueIds(message), delaySeconds });
+  await sendDelayed(deps, JSON.stringify(message), delaySeconds, dueIds(message).deduplicationId);
   return delaySeconds;
 }
 
