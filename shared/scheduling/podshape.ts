@@ -4,6 +4,7 @@ import type { NodeSelectorTerm, Pod, Toleration } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import { type HostPort, podHostPorts } from './hostports';
 import { restrictedLabelReason } from './labels';
+import { NodeFilter } from './nodefilter';
 import { initialView, type PodView, relax } from './preferences';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
@@ -149,10 +150,12 @@ export class PodShapes {
     const requiredAnti: TopologyGroup[] = [];
     const id = { namespace: base.namespace, labels: base.labels };
     const own = pod.spec.tolerations ?? [];
-    for (const c of pod.spec.topologySpreadConstraints ?? []) {
-      if (c.whenUnsatisfiable !== 'ScheduleAnyway') groups.push(this.topology.spreadGroup(id, c, own));
+    const spreads = pod.spec.topologySpreadConstraints ?? [];
+    const affinity = spreads.length > 0 ? spreadNodeFilter(pod) : undefined;
+    for (const c of spreads) {
+      if (c.whenUnsatisfiable !== 'ScheduleAnyway') groups.push(this.topology.spreadGroup(id, c, own, affinity));
     }
-    for (const c of view.scheduleAnyway) groups.push(this.topology.spreadGroup(id, c, own));
+    for (const c of view.scheduleAnyway) groups.push(this.topology.spreadGroup(id, c, own, affinity));
     const a = pod.spec.affinity;
     for (const t of a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
       groups.push(this.topology.affinityGroup(id, t, 'affinity', true));
@@ -198,6 +201,17 @@ function termRequirements(term: NodeSelectorTerm): Requirements {
   const out = new Requirements();
   for (const e of term.matchExpressions ?? []) out.add(Requirement.of(e.key, e.operator, e.values ?? []));
   return out;
+}
+
+/**
+ * The pod's nodeSelector and every required node-affinity term, whatever the relaxation level: kube-scheduler's spread
+ * filter does not relax, and one filter per pod keeps one group across its levels.
+ */
+function spreadNodeFilter(pod: Pod): NodeFilter | undefined {
+  const selector = Requirements.fromLabels(pod.spec.nodeSelector);
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (!terms?.length) return NodeFilter.of([selector]);
+  return NodeFilter.of(terms.map((t) => selector.clone().addAll(termRequirements(t))));
 }
 
 function restrictedKeys(pod: Pod): string | undefined {

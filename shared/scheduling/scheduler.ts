@@ -247,7 +247,7 @@ export class Scheduler {
       for (const p of node.node.pods) {
         const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
         for (const g of this.allGroups()) {
-          if (!g.selects(id) || !g.countsOn(node.taints)) continue;
+          if (!g.selects(id) || !g.countsOn(node.taints, node.requirements, false)) continue;
           const d = g.isHostname ? node.hostname : node.node.labels[g.key];
           if (d !== undefined) g.record(d);
         }
@@ -556,7 +556,7 @@ export class Scheduler {
     addVec(n.used, shape.requests);
     n.hostPorts.add(shape.hostPorts);
     n.placed.push(pod);
-    this.topology.record(shape, n.requirements, n.hostname, n.taints);
+    this.topology.record(shape, n.requirements, n.hostname, n.taints, false);
     return true;
   }
 
@@ -672,7 +672,7 @@ export class Scheduler {
     c.hostPorts.add(shape.hostPorts);
     c.pods.push(pod);
     c.shapes.push(shape);
-    this.topology.record(shape, c.requirements, c.hostname, c.template.taints);
+    this.topology.record(shape, c.requirements, c.hostname, c.template.taints, true);
     const min = this.minRequest;
     const alloc = c.target.alloc;
     for (let i = 0; i < min.length; i++) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NodeFilter } from './nodefilter';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
 import { Topology, type TopologyShape } from './topology';
@@ -70,7 +71,7 @@ describe('Topology', () => {
     const s = shape([g]);
     const first = topo.check(s, anyZone, 'n1');
     expect(first.ok && first.requirements[0]?.toString()).toBe('[a]');
-    topo.record(s, inZone('a'), 'n1', []);
+    topo.record(s, inZone('a'), 'n1', [], false);
     expect(topo.check(s, inZone('b'), 'n2').ok).toBe(false);
     expect(topo.check(s, inZone('a'), 'n2').ok).toBe(true);
   });
@@ -84,7 +85,7 @@ describe('Topology', () => {
       true,
     );
     const s = shape([g], [g]);
-    topo.record(s, inZone('a'), 'n1', []);
+    topo.record(s, inZone('a'), 'n1', [], false);
     const next = topo.check(s, anyZone, 'n2');
     expect(next.ok && next.requirements.map(String)).toEqual(['[b]']);
     // A plain pod that the group selects must avoid zone a too.
@@ -121,12 +122,43 @@ describe('Topology', () => {
     const honorTolerating = topo.spreadGroup(id, { ...c, nodeTaintsPolicy: 'Honor' }, tolerating);
     expect(honor).not.toBe(ignore);
     expect(honorTolerating).not.toBe(honor);
-    expect(ignore.countsOn([gpu])).toBe(true);
-    expect(honor.countsOn([gpu])).toBe(false);
-    expect(honor.countsOn([{ ...gpu, effect: 'PreferNoSchedule' }])).toBe(true);
-    expect(honorTolerating.countsOn([gpu])).toBe(true);
-    topo.record(shape([], [], 4), inZone('a'), 'n1', [gpu]);
+    expect(ignore.countsOn([gpu], inZone('a'), false)).toBe(true);
+    expect(honor.countsOn([gpu], inZone('a'), false)).toBe(false);
+    expect(honor.countsOn([{ ...gpu, effect: 'PreferNoSchedule' }], inZone('a'), false)).toBe(true);
+    expect(honorTolerating.countsOn([gpu], inZone('a'), false)).toBe(true);
+    topo.record(shape([], [], 4), inZone('a'), 'n1', [gpu], false);
     expect([ignore.count('a'), honor.count('a'), honorTolerating.count('a')]).toEqual([1, 0, 1]);
+  });
+
+  it("keys nodeAffinityPolicy Honor groups by the owners' node affinity, and counts only bins it admits", () => {
+    const { topo, id } = setup();
+    const c = {
+      maxSkew: 1,
+      topologyKey: ZONE,
+      whenUnsatisfiable: 'DoNotSchedule' as const,
+      labelSelector: { matchLabels: { app: 'web' } },
+    };
+    const filter = (labels: Record<string, string>) => NodeFilter.of([Requirements.fromLabels(labels)]);
+    const plain = topo.spreadGroup(id, c);
+    expect(filter({})).toBeUndefined();
+    const honor = topo.spreadGroup(id, c, [], filter({ team: 'y', tier: 'web' }));
+    expect(honor).not.toBe(plain);
+    expect(topo.spreadGroup(id, c, [], filter({ tier: 'web', team: 'y' }))).toBe(honor);
+    const ignore = topo.spreadGroup(id, { ...c, nodeAffinityPolicy: 'Ignore' }, [], filter({ team: 'y' }));
+    expect(topo.spreadGroup(id, { ...c, nodeAffinityPolicy: 'Ignore' })).toBe(ignore);
+    const node = (team: string) => Requirements.fromLabels({ [ZONE]: 'a', team, tier: 'web' });
+    expect(honor.countsOn([], node('y'), false)).toBe(true);
+    expect(honor.countsOn([], node('x'), false)).toBe(false);
+    expect(ignore.countsOn([], node('x'), false)).toBe(true);
+    // A claim counts while it may still become a matching node.
+    const open = Requirements.from([{ key: 'team', operator: 'In', values: ['x', 'y'] }]).addAll(inZone('a'));
+    expect(honor.countsOn([], open.clone().add(Requirement.of('tier', 'Exists')), true)).toBe(true);
+    // Instance-type labels a claim does not constrain yet are open; on a node, a missing label does not match.
+    const arm = topo.spreadGroup(id, c, [], filter({ 'kubernetes.io/arch': 'arm64' }));
+    expect(arm.countsOn([], inZone('a'), true)).toBe(true);
+    expect(arm.countsOn([], inZone('a'), false)).toBe(false);
+    topo.record(shape([], [], 5), node('x'), 'n1', [], false);
+    expect([plain.count('a'), honor.count('a'), ignore.count('a')]).toEqual([1, 0, 1]);
   });
 
   it('counts pods already on a claim once its zone is pinned', () => {
@@ -138,7 +170,7 @@ describe('Topology', () => {
       labelSelector: { matchLabels: { app: 'web' } },
     });
     const plain = shape([], [], 3);
-    topo.record(plain, anyZone, 'n1', []);
+    topo.record(plain, anyZone, 'n1', [], true);
     expect(g.count('b')).toBe(0);
     topo.recordPinned([plain, plain], anyZone, inZone('b'), []);
     expect(g.count('b')).toBe(2);

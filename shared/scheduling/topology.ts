@@ -2,6 +2,7 @@
 // into a requirement on the node a pod is about to join. A new NodeClaim may still span several zones; adding a
 // constrained pod pins it to one domain, so the counts stay exact.
 import type { LabelSelector, PodAffinityTerm, Taint, Toleration, TopologySpreadConstraint } from '../api/kube';
+import type { NodeFilter } from './nodefilter';
 import { Requirement } from './requirement';
 import type { Requirements } from './requirements';
 import { selectorKey } from './selectors';
@@ -48,19 +49,28 @@ export class Topology {
   }
 
   /**
-   * `tolerations`: the owning pod's. With `nodeTaintsPolicy: Honor` they decide which nodes are domains and count, so
-   * they are part of the group's identity; pods differing only in tolerations then keep separate counts.
+   * `tolerations` and `nodeAffinity`: the owning pod's. With `nodeTaintsPolicy: Honor` the tolerations, and with
+   * `nodeAffinityPolicy: Honor` the node affinity, decide which nodes are domains and count, so they are part of the
+   * group's identity; pods differing only in them then keep separate counts. Without node affinity the identity is
+   * the one Ignore has, so those groups stay shared.
    */
-  spreadGroup(pod: PodIdentity, c: TopologySpreadConstraint, tolerations: readonly Toleration[] = []): TopologyGroup {
+  spreadGroup(
+    pod: PodIdentity,
+    c: TopologySpreadConstraint,
+    tolerations: readonly Toleration[] = [],
+    nodeAffinity?: NodeFilter,
+  ): TopologyGroup {
     let selector = c.labelSelector;
     if (c.matchLabelKeys?.length) selector = withLabelKeys(selector, c.matchLabelKeys, pod.labels, 'In');
     const minDomains = c.minDomains;
     const honor = c.nodeAffinityPolicy !== 'Ignore';
     const taintsOf = c.nodeTaintsPolicy === 'Honor' ? tolerations : undefined;
     const taintsKey = taintsOf ? JSON.stringify(taintsOf) : 'ignore';
+    const affinityOf = honor ? nodeAffinity : undefined;
     const ns = new Set([pod.namespace]);
-    const id = `spread|${c.topologyKey}|${selectorKey(selector)}|${pod.namespace}|${c.maxSkew}|${minDomains ?? ''}|${honor}|${taintsKey}`;
-    return this.group(id, 'spread', c.topologyKey, selector, ns, c.maxSkew, minDomains, honor, taintsOf);
+    let id = `spread|${c.topologyKey}|${selectorKey(selector)}|${pod.namespace}|${c.maxSkew}|${minDomains ?? ''}|${honor}|${taintsKey}`;
+    if (affinityOf) id += `|${affinityOf.key}`;
+    return this.group(id, 'spread', c.topologyKey, selector, ns, c.maxSkew, minDomains, honor, taintsOf, affinityOf);
   }
 
   affinityGroup(pod: PodIdentity, term: PodAffinityTerm, kind: 'affinity' | 'antiAffinity', required: boolean) {
@@ -85,10 +95,22 @@ export class Topology {
     minDomains?: number,
     honor?: boolean,
     honorTaintsOf?: readonly Toleration[],
+    honorAffinityOf?: NodeFilter,
   ): TopologyGroup {
     let g = this.groups.get(id);
     if (!g) {
-      g = new TopologyGroup(this.groups.size, kind, key, selector, ns, maxSkew, minDomains, honor, honorTaintsOf);
+      g = new TopologyGroup(
+        this.groups.size,
+        kind,
+        key,
+        selector,
+        ns,
+        maxSkew,
+        minDomains,
+        honor,
+        honorTaintsOf,
+        honorAffinityOf,
+      );
       this.groups.set(id, g);
       this.selectedByCache.clear();
       this.inverseCache.clear();
@@ -241,7 +263,8 @@ export class Topology {
 
   /**
    * A claim whose domain for some key just became known: count the pods already on it, which could not be counted
-   * while the domain was open. `taints`: the claim's.
+   * while the domain was open. `taints`: the claim's. Node affinity is judged on `after`, now and once (see
+   * NodeFilter.admits).
    */
   recordPinned(
     shapes: readonly TopologyShape[],
@@ -254,20 +277,22 @@ export class Topology {
       const d = single(r);
       if (d === undefined || single(before.get(r.key)) !== undefined) continue;
       for (const s of shapes) {
-        for (const g of this.selectedBy(s)) if (g.key === r.key && !g.isHostname && g.countsOn(taints)) g.record(d);
+        for (const g of this.selectedBy(s)) {
+          if (g.key === r.key && !g.isHostname && g.countsOn(taints, after, true)) g.record(d);
+        }
       }
     }
   }
 
   /**
    * Counts a placed pod into every group that selects it (unless the group honours taints the bin has and its
-   * owners do not tolerate), and records the domains of its anti-affinity terms.
+   * owners do not tolerate, or node affinity the bin does not meet), and records the domains of its anti-affinity
+   * terms. `claim`: the bin is a NodeClaim of this solve, whose requirements may still narrow.
    */
-  record(shape: TopologyShape, bin: Requirements, hostname: string, taints: readonly Taint[]): void {
+  record(shape: TopologyShape, bin: Requirements, hostname: string, taints: readonly Taint[], claim: boolean): void {
     for (const g of this.selectedBy(shape)) {
-      if (!g.countsOn(taints)) continue;
       const d = g.isHostname ? hostname : single(bin.get(g.key));
-      if (d !== undefined) g.record(d);
+      if (d !== undefined && g.countsOn(taints, bin, claim)) g.record(d);
     }
     for (const g of shape.requiredAnti) {
       if (g.isHostname) g.recordOwner(hostname);

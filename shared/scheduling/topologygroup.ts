@@ -4,6 +4,8 @@
 
 import type { LabelSelector, Taint, Toleration } from '../api/kube';
 import { LabelHostname } from '../api/labels';
+import type { NodeFilter } from './nodefilter';
+import type { Requirements } from './requirements';
 import { matchesSelector } from './selectors';
 import { toleratesHardTaints } from './taints';
 
@@ -35,6 +37,11 @@ export class TopologyGroup {
      * tolerate are domains and count; undefined when taints are ignored (the default).
      */
     readonly honorTaintsOf?: readonly Toleration[],
+    /**
+     * Spread with `nodeAffinityPolicy: Honor` (the default) whose owners constrain node labels: only pods on nodes
+     * and claims their node affinity admits count; undefined when every node counts.
+     */
+    readonly honorAffinityOf?: NodeFilter,
   ) {}
 
   get isHostname(): boolean {
@@ -55,9 +62,10 @@ export class TopologyGroup {
     return this.honorTaintsOf !== undefined;
   }
 
-  /** Whether pods on a node with these taints count toward this group. */
-  countsOn(taints: readonly Taint[]): boolean {
-    return !this.honorTaintsOf || taints.length === 0 || toleratesHardTaints(taints, this.honorTaintsOf);
+  /** Whether pods on a bin with these taints and requirements (`claim`: a NodeClaim's) count toward this group. */
+  countsOn(taints: readonly Taint[], bin: Requirements, claim: boolean): boolean {
+    if (this.honorTaintsOf && taints.length > 0 && !toleratesHardTaints(taints, this.honorTaintsOf)) return false;
+    return !this.honorAffinityOf || this.honorAffinityOf.admits(bin, claim);
   }
 
   count(domain: string): number {
