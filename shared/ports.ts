@@ -48,15 +48,21 @@ export interface LaunchRequest {
   instanceTypes: InstanceType[];
 }
 
-export interface CloudProvider {
-  /** Launches exactly one instance for the claim; replaying the same claim uid returns the same instance. Throws
-   * InsufficientCapacityError or LaunchError. */
-  create(request: LaunchRequest): Promise<CloudInstance>;
+/** The cluster's existing instances: all that termination, GC and node lifecycle ask of the cloud. The functions
+ * that run only those are wired with this alone, so they carry no launch path (AMI and instance-profile resolution,
+ * user data, the solver). */
+export interface InstanceProvider {
   /** Terminates; an instance that is already gone is not an error. */
   delete(instanceId: string): Promise<void>;
   get(instanceId: string): Promise<CloudInstance | undefined>;
   /** This cluster's instances, found by tag. */
   list(): Promise<CloudInstance[]>;
+}
+
+export interface CloudProvider extends InstanceProvider {
+  /** Launches exactly one instance for the claim; replaying the same claim uid returns the same instance. Throws
+   * InsufficientCapacityError or LaunchError. */
+  create(request: LaunchRequest): Promise<CloudInstance>;
   /** Instance types as seen through the EC2NodeClass (allocatable depends on its kubelet settings). */
   getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]>;
   /** Why the claim's instance no longer matches its EC2NodeClass (AMI, subnet, security groups), if it does not. */

@@ -1,13 +1,13 @@
 // gc: invoked by EventBridge Scheduler with a GcTick. Terminates orphan instances, ends claims whose instance is
 // gone, asks the cloud adapter to delete stale launch templates, and runs the lifecycle timers (launch and
-// registration timeouts) so a quiet cluster still gets them.
+// registration timeouts) so a quiet cluster still gets them. Nothing here launches: the ports are instance-only.
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { collectGarbage, type GcResult, type LifecycleResult, reconcileNodes } from '../../shared/controllers';
 import { validateGcTick } from '../../shared/events';
 import { coldStartPorts, createObservability, powertools, type WithPorts } from '../middleware';
 import type { Observability, PortsFactory } from '../provisioner/control-queue';
-import { awsPorts, type ControlPlanePorts, depsFor, readEnv } from '../provisioner/wiring';
+import { awsInstancePorts, depsFor, type InstancePorts, readEnv } from '../provisioner/wiring';
 
 export const observability: Observability = createObservability({
   cluster: process.env.CLUSTER_NAME ?? 'unknown',
@@ -20,13 +20,16 @@ export interface GcOutput {
 }
 
 /** The handler with its ports (and, for tests, its observability) injected. */
-export function createHandler(factory: PortsFactory, { logger, metrics }: Observability = observability) {
+export function createHandler(
+  factory: PortsFactory<InstancePorts>,
+  { logger, metrics }: Observability = observability,
+) {
   return middy<unknown, GcOutput, Error, Context>()
     .use(powertools(logger, metrics))
     .use(coldStartPorts(factory))
     .handler(async (event, context) => {
       const tick = validateGcTick(event);
-      const ports = (context as WithPorts<ControlPlanePorts>).ports;
+      const ports = (context as WithPorts<InstancePorts>).ports;
       if (tick.cluster !== ports.cluster) {
         throw new Error(`gc tick for cluster ${tick.cluster} reached the function of cluster ${ports.cluster}`);
       }
@@ -42,4 +45,4 @@ export function createHandler(factory: PortsFactory, { logger, metrics }: Observ
     });
 }
 
-export const handler = createHandler(() => awsPorts(readEnv()));
+export const handler = createHandler(() => awsInstancePorts(readEnv()));

@@ -15,7 +15,8 @@ import {
   type WithPorts,
 } from '../middleware';
 import type { Observability, PortsFactory } from '../provisioner/control-queue';
-import { awsPorts, type ControlPlanePorts, depsFor, logFor, readEnv } from '../provisioner/wiring';
+import { awsPorts } from '../provisioner/launch-ports';
+import { type ControlPlanePorts, depsFor, logFor, readEnv } from '../provisioner/wiring';
 
 export const observability: Observability = createObservability({
   cluster: process.env.CLUSTER_NAME ?? 'unknown',

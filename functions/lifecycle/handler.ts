@@ -4,7 +4,8 @@
 import { createObservability } from '../middleware';
 import type { Observability } from '../provisioner/control-queue';
 import { controlQueueHandler, type PortsFactory } from '../provisioner/control-queue';
-import { awsPorts, readEnv } from '../provisioner/wiring';
+import { awsPorts } from '../provisioner/launch-ports';
+import { readEnv } from '../provisioner/wiring';
 
 export const { logger, metrics } = createObservability({
   cluster: process.env.CLUSTER_NAME ?? 'unknown',

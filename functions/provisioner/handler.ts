@@ -7,7 +7,8 @@ import type { DispatchOptions } from '../../shared/controllers';
 import { disruptionSweep } from '../../shared/controllers/disruption';
 import { createObservability } from '../middleware';
 import { controlQueueHandler, type Observability, type PortsFactory } from './control-queue';
-import { awsPorts, readEnv } from './wiring';
+import { awsPorts } from './launch-ports';
+import { readEnv } from './wiring';
 
 export const { logger, metrics } = createObservability({
   cluster: process.env.CLUSTER_NAME ?? 'unknown',

@@ -1,24 +1,23 @@
-// Production wiring shared by the control-plane functions: configuration from the environment, the real ports
-// (EKS API through KubeClusterApi, EC2 through AwsCloudProvider, DynamoDB store, SQS queues) built once per warm
-// container, and the adapters from Powertools' Logger and Metrics to the use-cases' callbacks. Handlers take a
-// ports factory, so tests hand them the simulator instead.
+// Production wiring shared by the control-plane functions: configuration from the environment, the real ports of a
+// function that never launches (EKS API through KubeClusterApi, EC2 through AwsInstanceProvider, DynamoDB store, SQS
+// queues) built once per warm container, and the adapters from Powertools' Logger and Metrics to the use-cases'
+// callbacks. launch-ports.ts adds the launching cloud adapter; nothing here imports it, so the termination and GC
+// bundles leave it out. Handlers take a ports factory, so tests hand them the simulator instead.
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import { EKSClient } from '@aws-sdk/client-eks';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { EC2NodeClass } from '../../shared/api/karpenter';
 import { dynamoDocumentClient } from '../../shared/aws/clients';
-import { AwsCloudProvider } from '../../shared/aws/cloud-provider';
-import { DynamoPriceStore } from '../../shared/aws/dynamo/prices';
 import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
-import { createEksKubeConfig, resolveClusterEndpoint } from '../../shared/aws/eks-auth';
-import { currentPrices, withPrices } from '../../shared/aws/pricing/refresh';
+import { createEksKubeConfig } from '../../shared/aws/eks-auth';
+import { AwsInstanceProvider } from '../../shared/aws/instance-provider';
 import { sqsDeadLetter } from '../../shared/aws/sqs';
-import { instanceTypesFor, loadCatalog } from '../../shared/catalog';
+import { loadCatalog } from '../../shared/catalog';
 import {
   type ControlPlaneConfig,
   type ControlPlaneDeps,
   type ControlPlaneLog,
   controlPlaneConfig,
+  type InstanceDeps,
   type MetricFn,
   type RebalancePolicy,
 } from '../../shared/controllers';
@@ -29,6 +28,9 @@ import type { DeadLetter } from '../middleware';
 /** Everything a handler needs except logging and metrics, which belong to the function. An SQS consumer also gets
  * its queue's DLQ, where poison messages go at once (functions/middleware/sqs-partial-batch.ts). */
 export type ControlPlanePorts = Omit<ControlPlaneDeps, 'log' | 'metric'> & { deadLetter?: DeadLetter };
+
+/** The ports of a function that never plans or launches (termination, GC); ControlPlanePorts are also these. */
+export type InstancePorts = Omit<InstanceDeps, 'log' | 'metric'> & { deadLetter?: DeadLetter };
 
 export interface ControlPlaneEnv {
   cluster: string;
@@ -124,38 +126,24 @@ export class SqsWorkQueue implements WorkQueue {
   }
 }
 
-/** Builds the real ports. Called once per container through coldStartPorts. */
-export async function awsPorts(env: ControlPlaneEnv): Promise<ControlPlanePorts> {
-  const eks = new EKSClient({ region: env.region });
-  const ddb = dynamoDocumentClient({ region: env.region });
-  const store = new DynamoNodeClaimStore({ tableName: env.tableName, cluster: env.cluster, client: ddb });
-  const [kubeConfig, endpoint, info, prices] = await Promise.all([
-    createEksKubeConfig({
-      cluster: env.cluster,
-      region: env.region,
-      ...(env.endpoint ? { endpoint: env.endpoint } : {}),
-      ...(env.caData ? { caData: env.caData } : {}),
-      eks,
-    }),
-    resolveClusterEndpoint({ cluster: env.cluster, endpoint: env.endpoint, caData: env.caData }, eks),
-    clusterFacts(env, eks),
-    currentPrices(new DynamoPriceStore({ client: ddb, tableName: env.tableName, cluster: env.cluster }), () => {}),
-  ]);
-  const catalog = withPrices(loadCatalog(env.catalogPath), prices);
-  const cloud = new AwsCloudProvider({
-    cluster: { name: env.cluster, region: env.region, ...endpoint, ...info },
-    instanceTypes: (nodeClass: EC2NodeClass) => instanceTypesFor(catalog, nodeClass),
-    // Offerings EC2 refused while launching elsewhere (a partial fleet) are cached like any ICE.
-    onUnavailable: async (offerings) => {
-      await Promise.all(offerings.map((o) => store.markUnavailable(o)));
-    },
+/** Builds the real ports of a function that only drains, terminates and collects garbage: no DescribeCluster, no
+ * price read, and a cloud adapter without the launch path, so none of it is in the bundle. */
+export async function awsInstancePorts(env: ControlPlaneEnv): Promise<InstancePorts> {
+  const kube = await kubeFor(env, new EKSClient({ region: env.region }));
+  const cloud = new AwsInstanceProvider({
+    cluster: { name: env.cluster, region: env.region },
+    ...(env.catalogPath ? { catalog: loadCatalog(env.catalogPath) } : {}),
   });
+  return { ...statePorts(env), kube, cloud };
+}
+
+/** The store, the queues and the settings every function's ports share. */
+export function statePorts(env: ControlPlaneEnv): Omit<InstancePorts, 'kube' | 'cloud'> {
+  const ddb = dynamoDocumentClient({ region: env.region });
   const sqs = new SQSClient({ region: env.region });
   return {
     cluster: env.cluster,
-    kube: new KubeClusterApi(kubeConfig, { component: 'karpless' }),
-    cloud,
-    store,
+    store: new DynamoNodeClaimStore({ tableName: env.tableName, cluster: env.cluster, client: ddb }),
     queue: new SqsWorkQueue(sqs, env.queueUrl),
     ...(env.terminationQueueUrl ? { terminationQueue: new SqsWorkQueue(sqs, env.terminationQueueUrl) } : {}),
     ...(env.deadLetterQueueUrl ? { deadLetter: sqsDeadLetter(sqs, env.deadLetterQueueUrl) } : {}),
@@ -164,21 +152,15 @@ export async function awsPorts(env: ControlPlaneEnv): Promise<ControlPlanePorts>
   };
 }
 
-/** Kubernetes version and service CIDR: from configuration, or one DescribeCluster. */
-async function clusterFacts(
-  env: ControlPlaneEnv,
-  eks: EKSClient,
-): Promise<{ serviceCidr: string; kubernetesVersion: string }> {
-  if (env.serviceCidr && env.kubernetesVersion) {
-    return { serviceCidr: env.serviceCidr, kubernetesVersion: env.kubernetesVersion };
-  }
-  const out = await eks.send(new DescribeClusterCommand({ name: env.cluster }));
-  const serviceCidr = env.serviceCidr ?? out.cluster?.kubernetesNetworkConfig?.serviceIpv4Cidr;
-  const kubernetesVersion = env.kubernetesVersion ?? out.cluster?.version;
-  if (!serviceCidr || !kubernetesVersion) {
-    throw new Error(`eks:DescribeCluster for ${env.cluster} gave no service CIDR or Kubernetes version`);
-  }
-  return { serviceCidr, kubernetesVersion };
+export async function kubeFor(env: ControlPlaneEnv, eks: EKSClient): Promise<KubeClusterApi> {
+  const kubeConfig = await createEksKubeConfig({
+    cluster: env.cluster,
+    region: env.region,
+    ...(env.endpoint ? { endpoint: env.endpoint } : {}),
+    ...(env.caData ? { caData: env.caData } : {}),
+    eks,
+  });
+  return new KubeClusterApi(kubeConfig, { component: 'karpless' });
 }
 
 interface LoggerLike {
@@ -220,6 +202,9 @@ export function metricFor(metrics: Metrics): MetricFn {
   };
 }
 
-export function depsFor(ports: ControlPlanePorts, logger: LoggerLike, metrics: Metrics): ControlPlaneDeps {
+/** The use-cases' deps: the function's ports with its logger and metrics. */
+export type DepsOf<P extends InstancePorts> = P & Pick<InstanceDeps, 'log' | 'metric'>;
+
+export function depsFor<P extends InstancePorts>(ports: P, logger: LoggerLike, metrics: Metrics): DepsOf<P> {
   return { ...ports, log: logFor(logger), metric: metricFor(metrics) };
 }

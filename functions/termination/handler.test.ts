@@ -86,5 +86,9 @@ describe('termination handler', () => {
     expect(dead).toHaveLength(1);
     expect(dead[0]?.body).toBe('{"v":1,"cluster":"demo","kind":"Terminate"');
     expect(dead[0]?.reason).toMatch(/karpless-demo-termination/);
+    // The Sweep does not belong here: it is handed to the cluster queue, where the one planner runs it.
+    expect(
+      t.queue.sent.map((m) => [JSON.parse(m.body).kind, m.groupId, m.deduplicationId?.startsWith('relayed-')]),
+    ).toEqual([['Sweep', 'demo', true]]);
   });
 });

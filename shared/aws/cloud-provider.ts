@@ -1,6 +1,7 @@
 // The CloudProvider port on EC2: resolve the EC2NodeClass, pick the capacity type, ensure launch templates, and make
-// one CreateFleet call whose ClientToken is the claim uid. Replays find the existing instance by tag first.
-import { CreateFleetCommand, type CreateFleetCommandOutput, type EC2Client } from '@aws-sdk/client-ec2';
+// one CreateFleet call whose ClientToken is the claim uid. Replays find the existing instance by tag first. What a
+// function that never launches needs (list, get, terminate, template cleanup) is AwsInstanceProvider, its base.
+import { CreateFleetCommand, type CreateFleetCommandOutput } from '@aws-sdk/client-ec2';
 import type { IAMClient } from '@aws-sdk/client-iam';
 import type { SSMClient } from '@aws-sdk/client-ssm';
 import type { STSClient } from '@aws-sdk/client-sts';
@@ -9,10 +10,9 @@ import { LabelCapacityType, LabelNodePool } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import { instanceTypesFor, loadCatalog } from '../catalog';
 import type { Catalog, InstanceType, InstanceTypeInfo, UnavailableOffering } from '../catalog/types';
-import type { LaunchTemplateCollector } from '../controllers/gc';
 import { InsufficientCapacityError, LaunchError } from '../errors';
-import { type Clock, type CloudInstance, type CloudProvider, type LaunchRequest, systemClock } from '../ports';
-import { ec2Client, iamClient, ssmClient } from './clients';
+import type { CloudInstance, CloudProvider, LaunchRequest } from '../ports';
+import { iamClient, ssmClient } from './clients';
 import { amiFor } from './ec2/amis';
 import { driftReason } from './ec2/drift';
 import { classifyLaunchFailure, errorCode, INSUFFICIENT_CAPACITY_CODES, withThrottleRetry } from './ec2/errors';
@@ -24,61 +24,43 @@ import {
   readFleetOutput,
   refusedOfferings,
 } from './ec2/fleet';
-import { getInstance, listClusterInstances, type PriceOf, terminateInstance } from './ec2/instances';
-import {
-  DEFAULT_METADATA_OPTIONS,
-  defaultBlockDevices,
-  deleteUnusedLaunchTemplates,
-  LaunchTemplates,
-} from './ec2/launch-template';
+import { listClusterInstances } from './ec2/instances';
+import { DEFAULT_METADATA_OPTIONS, defaultBlockDevices } from './ec2/launch-template';
 import { type ClusterInfo, NodeClassResolver, type ResolvedNodeClass } from './ec2/nodeclass';
-import { clusterTags, instanceTags, TagLaunchTemplateId, TagNodeClaimUid, TagNodeClass, TagNodePool } from './ec2/tags';
+import { clusterTags, instanceTags, TagNodeClaimUid, TagNodeClass, TagNodePool } from './ec2/tags';
 import { userDataFor } from './ec2/userdata';
+import { AwsInstanceProvider, type AwsInstanceProviderOptions } from './instance-provider';
 import type { PriceTable } from './pricing/fetch';
 import { withPrices } from './pricing/refresh';
 
 const isTemplateNotFound = (code: string) => /LaunchTemplate.*NotFound/.test(code);
 
-/** Karpless templates this old or older, unused by any live instance or recent launch here, are deleted by GC. */
-export const STALE_LAUNCH_TEMPLATE_AGE_MS = 30 * 60_000;
-
-export interface AwsCloudProviderOptions {
+export interface AwsCloudProviderOptions extends AwsInstanceProviderOptions {
   cluster: ClusterInfo;
   /** Overrides how instance types are computed; by default the catalog's instanceTypesFor, with live prices laid
    * over it and the ICE cache applied. */
   instanceTypes?: (nodeClass: EC2NodeClass) => InstanceType[] | Promise<InstanceType[]>;
-  /** The catalog; the embedded snapshot by default. */
-  catalog?: Catalog;
   /** Live prices (DynamoPriceStore.getPrices); the catalog's own prices when absent or undefined. */
   prices?: () => Promise<PriceTable | undefined>;
   /** Offerings recently refused (NodeClaimStore.listUnavailable). */
   unavailable?: (now: number) => Promise<UnavailableOffering[]>;
-  ec2?: EC2Client;
   ssm?: SSMClient;
   iam?: IAMClient;
   /** Decodes UnauthorizedOperation messages when given (needs sts:DecodeAuthorizationMessage). */
   sts?: STSClient;
-  clock?: Clock;
-  priceOf?: PriceOf;
   /** Offerings EC2 refused while still launching elsewhere (a partial fleet result); the caller caches them. */
   onUnavailable?: (offerings: UnavailableOffering[]) => void | Promise<void>;
   /** ICE cache lifetime for offerings reported through onUnavailable; 3 min as in Karpenter. */
   unavailableTtlMs?: number;
   sleep?: (ms: number) => Promise<void>;
-  /** How long a launch template is safe from cleanup after its creation and after its last use here; 30 min. */
-  staleLaunchTemplateAgeMs?: number;
 }
 
-export class AwsCloudProvider implements CloudProvider, LaunchTemplateCollector {
-  private readonly ec2: EC2Client;
+export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvider {
   private readonly resolver: NodeClassResolver;
-  private readonly templates: LaunchTemplates;
-  private readonly clock: Clock;
 
   constructor(private readonly o: AwsCloudProviderOptions) {
+    super(o);
     const region = { region: o.cluster.region };
-    this.ec2 = o.ec2 ?? ec2Client(region);
-    this.clock = o.clock ?? systemClock;
     this.resolver = new NodeClassResolver({
       ec2: this.ec2,
       ssm: o.ssm ?? ssmClient(region),
@@ -86,7 +68,6 @@ export class AwsCloudProvider implements CloudProvider, LaunchTemplateCollector 
       cluster: o.cluster,
       clock: this.clock,
     });
-    this.templates = new LaunchTemplates(this.ec2, () => this.clock.now());
   }
 
   resolveNodeClass(nodeClass: EC2NodeClass): Promise<ResolvedNodeClass> {
@@ -191,58 +172,6 @@ export class AwsCloudProvider implements CloudProvider, LaunchTemplateCollector 
     throw await classifyLaunchFailure(first.code, first.message, 'ec2:CreateFleet', this.o.sts);
   }
 
-  async delete(instanceId: string): Promise<void> {
-    await terminateInstance(this.ec2, instanceId);
-  }
-
-  get(instanceId: string): Promise<CloudInstance | undefined> {
-    return getInstance(this.ec2, instanceId, this.priceOf);
-  }
-
-  list(): Promise<CloudInstance[]> {
-    return listClusterInstances(this.ec2, this.o.cluster.name, { priceOf: this.priceOf });
-  }
-
-  /**
-   * Deletes this cluster's launch templates nothing may still launch from. A template is kept while it is younger
-   * than the stale age (a launch in another Lambda may have just created or found it), while this container used it
-   * within that age, and while a live instance of the cluster was launched from it (its configuration is current).
-   * A launch that still races a deletion re-creates the template and retries (see create).
-   */
-  async deleteStaleLaunchTemplates(): Promise<number> {
-    const age = this.o.staleLaunchTemplateAgeMs ?? STALE_LAUNCH_TEMPLATE_AGE_MS;
-    const cutoff = this.clock.now() - age;
-    const instances = await this.list();
-    const inUse = new Set(instances.flatMap((i) => i.tags[TagLaunchTemplateId] ?? []));
-    const recent = this.templates.usedSince(cutoff);
-    const deleted = await deleteUnusedLaunchTemplates(
-      this.ec2,
-      this.o.cluster.name,
-      (t) =>
-        recent.has(t.name) ||
-        (t.id !== undefined && inUse.has(t.id)) ||
-        // Without a creation time its age is unknown: keep it.
-        !t.createdAt ||
-        t.createdAt.getTime() > cutoff,
-    );
-    return deleted.length;
-  }
-
-  /** Price of a running instance: the caller's lookup, else the (live-priced) catalog. */
-  private readonly priceOf: PriceOf = (type, zone, capacityType) => {
-    if (this.o.priceOf) return this.o.priceOf(type, zone, capacityType);
-    if (this.o.instanceTypes) return undefined;
-    const catalog = this.priced?.catalog ?? this.pricedCatalog(undefined);
-    let byName = this.typeIndex.get(catalog);
-    if (!byName) {
-      byName = new Map(catalog.types.map((t) => [t.name, t]));
-      this.typeIndex.set(catalog, byName);
-    }
-    const info = byName.get(type);
-    return capacityType === 'spot' ? info?.spotPrice[zone] : info?.onDemandPrice;
-  };
-  private readonly typeIndex = new WeakMap<Catalog, Map<string, Catalog['types'][number]>>();
-
   async getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]> {
     if (this.o.instanceTypes) return await this.o.instanceTypes(nodeClass);
     const now = this.clock.now();
@@ -253,6 +182,12 @@ export class AwsCloudProvider implements CloudProvider, LaunchTemplateCollector 
   // One priced catalog object per price table, so the catalog's per-object memoization keeps working.
   private priced?: { refreshedAt: string; catalog: Catalog };
   private baseCatalog?: Catalog;
+
+  /** Live prices when a table was read; none when instance types come from the caller, whose prices are its own. */
+  protected override pricingCatalog(): Catalog | undefined {
+    if (this.o.instanceTypes) return undefined;
+    return this.priced?.catalog ?? this.pricedCatalog(undefined);
+  }
 
   private pricedCatalog(table: PriceTable | undefined): Catalog {
     this.baseCatalog ??= this.o.catalog ?? loadCatalog();

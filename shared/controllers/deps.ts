@@ -1,7 +1,7 @@
 // What every control-plane use-case receives: the ports, a clock, observability callbacks and the timers of
 // ARCHITECTURE.md §3. Handlers build one of these from real adapters; tests and the simulator build one from
 // shared/sim. Nothing here imports an SDK.
-import type { Clock, CloudProvider, ClusterApi, NodeClaimStore, WorkQueue } from '../ports';
+import type { Clock, CloudProvider, ClusterApi, InstanceProvider, NodeClaimStore, WorkQueue } from '../ports';
 import type { SchedulingInput, SchedulingResult } from '../scheduling/types';
 
 export type LogFields = Record<string, unknown>;
@@ -68,11 +68,13 @@ export function controlPlaneConfig(overrides: Partial<ControlPlaneConfig> = {}):
 
 export type Solver = (input: SchedulingInput) => SchedulingResult | Promise<SchedulingResult>;
 
-export interface ControlPlaneDeps {
+/** What the use-cases that never plan or launch receive: termination steps, GC, node lifecycle and the messages
+ * they queue. A ControlPlaneDeps is one of these. */
+export interface InstanceDeps {
   /** The cluster name: the store partition, the FIFO group id and the tag value. */
   cluster: string;
   kube: ClusterApi;
-  cloud: CloudProvider;
+  cloud: InstanceProvider;
   store: NodeClaimStore;
   /** The cluster FIFO queue: re-plan hints (MessageGroupId = cluster). */
   queue: WorkQueue;
@@ -83,10 +85,15 @@ export interface ControlPlaneDeps {
   log: ControlPlaneLog;
   metric: MetricFn;
   config: ControlPlaneConfig;
-  /** The scheduler; defaults to shared/scheduling's `solve`. Injected by benchmarks and fault tests. */
-  solve?: Solver;
   /** Random source for NodeClaim uids and name suffixes; seeded in simulations so runs repeat. */
   random?: () => number;
+}
+
+/** Everything a use-case that plans and launches receives. */
+export interface ControlPlaneDeps extends InstanceDeps {
+  cloud: CloudProvider;
+  /** The scheduler; defaults to shared/scheduling's `solve`. Injected by benchmarks and fault tests. */
+  solve?: Solver;
 }
 
 export const silentLog: ControlPlaneLog = { debug() {}, info() {}, warn() {}, error() {} };

@@ -96,37 +96,6 @@ describe('dispatch: the disruption validation re-check', () => {
     ]);
   });
 
-  it('relays a DisruptionDue from the termination queue to the cluster FIFO queue, one deduplication id per due time', async () => {
-    const { t, termination, due } = bed();
-    const at = t.clock.now();
-    // The termination function: no sweep wired.
-    for (const message of [due(at), due(at), due(at + 60_000)]) {
-      expect(await handleControlMessage(t.deps, message)).toEqual({ kind: 'disruption-due', action: 'relayed' });
-    }
-    expect(termination.sent).toEqual([]);
-    expect(t.queue.sent.map((m) => ({ ...m, body: parseControlMessage(m.body) }))).toEqual([
-      {
-        body: due(at),
-        groupId: 'demo',
-        deduplicationId: `disruption-due-${new Date(at).toISOString()}`,
-        visibleAt: at,
-      },
-      // A duplicate delivery relays with the same id, which FIFO deduplication drops.
-      {
-        body: due(at),
-        groupId: 'demo',
-        deduplicationId: `disruption-due-${new Date(at).toISOString()}`,
-        visibleAt: at,
-      },
-      {
-        body: due(at + 60_000),
-        groupId: 'demo',
-        deduplicationId: `disruption-due-${new Date(at + 60_000).toISOString()}`,
-        visibleAt: at,
-      },
-    ]);
-  });
-
   it('without a termination queue, schedules on the cluster queue, and a consumer without the sweep leaves it', async () => {
     const t = createTestbed({ cluster: 'demo' });
     const dueAt = t.clock.now() + 15_000;
@@ -164,7 +133,7 @@ describe('dispatch: NodeChanged', () => {
     expect(runs).toHaveLength(1);
   });
 
-  it('runs no sweep in a consumer without one (the termination function)', async () => {
+  it('runs no sweep where none is wired', async () => {
     const { t } = bed();
     t.cluster.addPod(makePod('web-0'));
     await provision(t.deps);

@@ -1,21 +1,20 @@
-// Routes a cluster-queue message to its use-case. The consumers of the cluster queue and of the termination queue
-// both use this, so a message that lands on either is handled the same way; only the cluster queue's consumer (the
-// provisioner) wires the disruption sweep, and a DisruptionDue reaching the other is relayed to it.
+// Routes a cluster-queue message to its use-case. The cluster queue's one consumer, the provisioner, wires the
+// disruption sweep; the simulator and the test beds route every queue through here too. The termination function
+// routes its own queue with termination-queue.ts, which never plans.
 import type { ControlMessage, DisruptionDueMessage } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { type LifecycleResult, reconcileNodes } from './lifecycle';
-import { queueTermination, relayDisruptionDue, scheduleDisruptionCheck } from './messages';
+import { scheduleDisruptionCheck } from './messages';
 import { type ProvisionResult, provision } from './provision';
-import { type TerminationStep, terminateStep } from './termination';
+import { runTerminationStep, type TerminationStep } from './termination';
 
 export type DispatchResult =
   | { kind: 'provision'; result: ProvisionResult }
   | { kind: 'lifecycle'; result: LifecycleResult }
   | { kind: 'terminate'; result: TerminationStep }
   | { kind: 'sweep'; lifecycle: LifecycleResult; result: ProvisionResult }
-  /** checked: the sweep moved due commands along; relayed: sent on to the cluster queue, where the sweep runs;
-   * ignored: this consumer reads the cluster queue but runs no sweep, so nothing here can act on it. */
-  | { kind: 'disruption-due'; action: 'checked' | 'relayed' | 'ignored' };
+  /** checked: the sweep moved due commands along; ignored: no sweep is wired here, so nothing can act on it. */
+  | { kind: 'disruption-due'; action: 'checked' | 'ignored' };
 
 /** What the dispatcher reports of a disruption sweep (DisruptionSweepResult has these fields). */
 export interface SweepOutcome {
@@ -60,11 +59,8 @@ export async function handleControlMessage(
       }
       return { kind: 'lifecycle', result };
     }
-    case 'Terminate': {
-      const result = await terminateStep(deps, message.nodeClaim);
-      if (!result.done) await queueTermination(deps, message.nodeClaim, result.requeueAfterSeconds ?? 5);
-      return { kind: 'terminate', result };
-    }
+    case 'Terminate':
+      return { kind: 'terminate', result: await runTerminationStep(deps, message.nodeClaim) };
     case 'Sweep': {
       // The sweep tick also drives the lifecycle timers (launch and registration timeouts).
       const lifecycle = await reconcileNodes(deps);
@@ -76,25 +72,19 @@ export async function handleControlMessage(
   }
 }
 
-/** A validation re-check came due. Only the sweep's consumer runs it; the termination function, which receives it
- * from its delayed queue, hands it to the cluster queue. */
+/** A validation re-check came due: it runs where the sweep is wired. The termination function relays it here from
+ * its delayed queue (termination-queue.ts); anywhere else, its command is re-checked by the next Sweep tick. */
 async function disruptionDue(
   deps: ControlPlaneDeps,
   message: DisruptionDueMessage,
   options: DispatchOptions,
-): Promise<'checked' | 'relayed' | 'ignored'> {
-  if (options.sweep) {
-    await afterSweep(deps, await options.sweep(deps, { progressOnly: true }));
-    return 'checked';
-  }
-  // Without a separate termination queue the message was scheduled onto the cluster queue itself: relaying it there
-  // again would only loop. Its command is re-checked by the next Sweep tick.
-  if (!deps.terminationQueue) {
+): Promise<'checked' | 'ignored'> {
+  if (!options.sweep) {
     deps.log.warn('DisruptionDue reached a consumer without the disruption sweep; ignored', { due: message.at });
     return 'ignored';
   }
-  await relayDisruptionDue(deps, message);
-  return 'relayed';
+  await afterSweep(deps, await options.sweep(deps, { progressOnly: true }));
+  return 'checked';
 }
 
 /** Reports the sweep and schedules its next validation re-check. A re-check already due that this run did not move

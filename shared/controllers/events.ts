@@ -1,9 +1,9 @@
 // Kubernetes Events are for people; failing to write one must never fail the decision it describes.
 import type { ClusterEvent } from '../ports';
-import type { ControlPlaneDeps } from './deps';
+import type { InstanceDeps } from './deps';
 import { message } from './snapshot';
 
-export async function emitEvent(deps: Pick<ControlPlaneDeps, 'kube' | 'log'>, event: ClusterEvent): Promise<void> {
+export async function emitEvent(deps: Pick<InstanceDeps, 'kube' | 'log'>, event: ClusterEvent): Promise<void> {
   try {
     await deps.kube.recordEvent(event);
   } catch (err) {

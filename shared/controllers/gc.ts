@@ -7,20 +7,20 @@
 // - Stale launch templates are the cloud adapter's business; it is asked when it offers that.
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { ConflictError } from '../errors';
-import type { CloudProvider } from '../ports';
-import type { ControlPlaneDeps } from './deps';
+import type { InstanceProvider } from '../ports';
+import type { InstanceDeps } from './deps';
 import { queueTermination, requestReplan } from './messages';
 import { message } from './snapshot';
 import { startTermination } from './termination';
 
 export const TagNodeClaim = 'karpenter.sh/nodeclaim';
 
-/** Optional capability of a CloudProvider: delete launch templates no NodeClass configuration uses any more. */
+/** Optional capability of an InstanceProvider: delete launch templates no NodeClass configuration uses any more. */
 export interface LaunchTemplateCollector {
   deleteStaleLaunchTemplates(): Promise<number | undefined>;
 }
 
-const collectsLaunchTemplates = (cloud: CloudProvider): cloud is CloudProvider & LaunchTemplateCollector =>
+const collectsLaunchTemplates = (cloud: InstanceProvider): cloud is InstanceProvider & LaunchTemplateCollector =>
   typeof (cloud as Partial<LaunchTemplateCollector>).deleteStaleLaunchTemplates === 'function';
 
 export interface GcResult {
@@ -29,7 +29,7 @@ export interface GcResult {
   launchTemplatesDeleted?: number;
 }
 
-export async function collectGarbage(deps: ControlPlaneDeps): Promise<GcResult> {
+export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
   const now = deps.clock.now();
   const [instances, claims] = await Promise.all([deps.cloud.list(), deps.store.list()]);
   const result: GcResult = { terminatedInstances: [], failedClaims: [] };
@@ -80,7 +80,7 @@ export async function collectGarbage(deps: ControlPlaneDeps): Promise<GcResult> 
   return result;
 }
 
-async function failGone(deps: ControlPlaneDeps, claim: NodeClaim): Promise<boolean> {
+async function failGone(deps: InstanceDeps, claim: NodeClaim): Promise<boolean> {
   const detail = `instance ${claim.instanceId} no longer exists`;
   try {
     if (claim.state === 'Initialized') {

@@ -2,7 +2,7 @@
 // passes that plan the same claim from the same state collide on the store's conditional create and only one of
 // them launches; the uid is random, because it is CreateFleet's ClientToken and must never be reused.
 import type { PodRef } from '../api/kube';
-import type { ControlPlaneDeps } from './deps';
+import type { InstanceDeps } from './deps';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -35,12 +35,12 @@ function randomHex(random: () => number, length: number): string {
 }
 
 /** A v4-shaped uid; drawn from the injected random source when there is one so simulations repeat. */
-export function newUid(deps: Pick<ControlPlaneDeps, 'random'>): string {
+export function newUid(deps: Pick<InstanceDeps, 'random'>): string {
   if (!deps.random) return globalThis.crypto.randomUUID();
   const h = randomHex(deps.random, 32);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-export function newId(deps: Pick<ControlPlaneDeps, 'random'>): string {
+export function newId(deps: Pick<InstanceDeps, 'random'>): string {
   return newUid(deps).replaceAll('-', '').slice(0, 16);
 }

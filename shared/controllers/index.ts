@@ -9,6 +9,7 @@ export {
   type ControlPlaneLog,
   controlPlaneConfig,
   DEFAULT_CONFIG,
+  type InstanceDeps,
   type MetricFn,
   noMetric,
   type RebalancePolicy,
@@ -37,9 +38,11 @@ export {
   evictionGroup,
   groupForEviction,
   isDrainable,
+  runTerminationStep,
   type StartTerminationOptions,
   startTermination,
   type TerminationStep,
   terminateStep,
   terminationGraceMs,
 } from './termination';
+export { handleTerminationQueueMessage, type TerminationQueueResult } from './termination-queue';

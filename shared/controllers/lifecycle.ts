@@ -16,7 +16,7 @@ import type { NodeClaim } from '../api/nodeclaim';
 import { CPU, EPHEMERAL_STORAGE, MEMORY, PODS, parseResourceList } from '../api/resources';
 import { ConflictError } from '../errors';
 import { matchNodes, sameTaint } from './cluster-nodes';
-import type { ControlPlaneDeps } from './deps';
+import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
 import { requestReplan } from './messages';
 import { indexPods, resolveRef } from './pods';
@@ -35,7 +35,7 @@ export interface LifecycleResult {
 
 const BASE_RESOURCES: ReadonlySet<string> = new Set([CPU, MEMORY, PODS, EPHEMERAL_STORAGE]);
 
-export async function reconcileNodes(deps: ControlPlaneDeps): Promise<LifecycleResult> {
+export async function reconcileNodes(deps: InstanceDeps): Promise<LifecycleResult> {
   const now = deps.clock.now();
   const [nodes, claims, pending] = await Promise.all([
     deps.kube.listNodes(),
@@ -95,7 +95,7 @@ export async function reconcileNodes(deps: ControlPlaneDeps): Promise<LifecycleR
 }
 
 /** Fails a claim past its launch or registration deadline and terminates whatever instance it may own. */
-async function timeOut(deps: ControlPlaneDeps, claim: NodeClaim, now: number): Promise<boolean> {
+async function timeOut(deps: InstanceDeps, claim: NodeClaim, now: number): Promise<boolean> {
   let reason: string | undefined;
   if (claim.state === 'Pending' && now - Date.parse(claim.createdAt) > deps.config.launchTimeoutMs) {
     reason = 'LaunchTimeout';
@@ -136,7 +136,7 @@ async function timeOut(deps: ControlPlaneDeps, claim: NodeClaim, now: number): P
   return true;
 }
 
-async function register(deps: ControlPlaneDeps, claim: NodeClaim, node: Node): Promise<NodeClaim> {
+async function register(deps: InstanceDeps, claim: NodeClaim, node: Node): Promise<NodeClaim> {
   const labels: Record<string, string> = {
     ...claim.labels,
     [LabelNodePool]: claim.nodePool,
@@ -172,7 +172,7 @@ export function isInitialized(claim: NodeClaim, node: Node): boolean {
 /** Binds the claim's nominated pods that are still pending. A conflict (kube-scheduler got there first) and a
  * vanished pod are both fine. */
 async function bindNominated(
-  deps: ControlPlaneDeps,
+  deps: InstanceDeps,
   claim: NodeClaim,
   nodeName: string,
   pendingIndex: Map<string, Pod>,

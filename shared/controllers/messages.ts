@@ -2,13 +2,13 @@
 // a NodeClaim's termination, and a disruption command's validation re-check. All are hints; the receiver re-reads
 // state.
 import type { PodRef } from '../api/kube';
-import type { ClusterMessage, DisruptionDueMessage, TerminationMessage } from '../messages';
-import type { ControlPlaneDeps } from './deps';
+import type { ClusterMessage, ControlMessage, DisruptionDueMessage, TerminationMessage } from '../messages';
+import type { InstanceDeps } from './deps';
 import { newId } from './ids';
 
 /** Asks for another provisioning pass. The deduplication id is unique per request: FIFO deduplication would
  * otherwise swallow a second re-plan of the same pods within five minutes. */
-export async function requestReplan(deps: ControlPlaneDeps, reason: string, pods: PodRef[] = []): Promise<void> {
+export async function requestReplan(deps: InstanceDeps, reason: string, pods: PodRef[] = []): Promise<void> {
   const message: ClusterMessage = {
     v: 1,
     cluster: deps.cluster,
@@ -25,7 +25,7 @@ export async function requestReplan(deps: ControlPlaneDeps, reason: string, pods
 }
 
 /** Queues the next termination step of a claim, after `delaySeconds` (SQS caps a delay at 900 s). */
-export async function queueTermination(deps: ControlPlaneDeps, nodeClaim: string, delaySeconds = 0): Promise<void> {
+export async function queueTermination(deps: InstanceDeps, nodeClaim: string, delaySeconds = 0): Promise<void> {
   const message: TerminationMessage = {
     v: 1,
     cluster: deps.cluster,
@@ -40,7 +40,7 @@ export async function queueTermination(deps: ControlPlaneDeps, nodeClaim: string
 /** A dedicated (standard) termination queue takes per-message delays and needs no group; without one the message
  * joins the cluster's group on the FIFO queue, with `deduplicationId`. */
 async function sendDelayed(
-  deps: ControlPlaneDeps,
+  deps: InstanceDeps,
   body: string,
   delaySeconds: number,
   deduplicationId: string,
@@ -54,7 +54,7 @@ async function sendDelayed(
  * when due (relayDisruptionDue), so the sweep still runs only in the provisioner. The delay is rounded up, so the
  * message never arrives before the command is due, and is at least 1 s: a re-check due now would otherwise be
  * relayed back at once, over and over, if something keeps the command from moving on. */
-export async function scheduleDisruptionCheck(deps: ControlPlaneDeps, dueAt: number): Promise<number> {
+export async function scheduleDisruptionCheck(deps: InstanceDeps, dueAt: number): Promise<number> {
   const message: DisruptionDueMessage = {
     v: 1,
     cluster: deps.cluster,
@@ -62,18 +62,27 @@ export async function scheduleDisruptionCheck(deps: ControlPlaneDeps, dueAt: num
     at: new Date(dueAt).toISOString(),
   };
   const delaySeconds = Math.max(1, Math.min(900, Math.ceil((dueAt - deps.clock.now()) / 1000)));
-  await sendDelayed(deps, JSON.stringify(message), delaySeconds, dueIds(message).deduplicationId);
+  await sendDelayed(deps, JSON.stringify(message), delaySeconds, dueDeduplicationId(message));
   return delaySeconds;
 }
 
 /** Forwards a due re-check to the cluster FIFO queue, in the cluster's group. */
-export async function relayDisruptionDue(deps: ControlPlaneDeps, message: DisruptionDueMessage): Promise<void> {
-  await deps.queue.send({ body: JSON.stringify(message), ...dueIds(message) });
+export async function relayDisruptionDue(deps: InstanceDeps, message: DisruptionDueMessage): Promise<void> {
+  await relayToClusterQueue(deps, message, dueDeduplicationId(message));
+}
+
+/** Hands a message, unchanged, to the cluster FIFO queue in the cluster's group. */
+export async function relayToClusterQueue(
+  deps: InstanceDeps,
+  message: ControlMessage,
+  deduplicationId: string,
+): Promise<void> {
+  await deps.queue.send({ body: JSON.stringify(message), groupId: message.cluster, deduplicationId });
 }
 
 /** One deduplication id per due time: a duplicate delivery of the delayed message, a relay retried after a failed
  * invocation, or two sweeps that scheduled the same re-check all reach the provisioner once (within SQS's 5-minute
  * window), while re-checks due at different times stay distinct. */
-function dueIds(message: DisruptionDueMessage): { groupId: string; deduplicationId: string } {
-  return { groupId: message.cluster, deduplicationId: `disruption-due-${message.at}` };
+function dueDeduplicationId(message: DisruptionDueMessage): string {
+  return `disruption-due-${message.at}`;
 }

@@ -11,7 +11,7 @@ import { AnnotationDoNotDisrupt } from '../api/labels';
 import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
 import { parseDuration } from '../api/quantity';
 import { ConflictError } from '../errors';
-import type { ControlPlaneDeps } from './deps';
+import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
 import { newId } from './ids';
 import { queueTermination } from './messages';
@@ -36,7 +36,7 @@ export interface StartTerminationOptions {
 /** Moves a claim to Draining (idempotent) and queues its first termination step. Returns the claim as stored, or
  * undefined when it is already terminated or gone. */
 export async function startTermination(
-  deps: ControlPlaneDeps,
+  deps: InstanceDeps,
   claim: NodeClaim,
   options: StartTerminationOptions,
 ): Promise<NodeClaim | undefined> {
@@ -91,8 +91,15 @@ export function groupForEviction(pods: Pod[]): Pod[][] {
   return groups;
 }
 
+/** One bounded step, and the next one queued after the delay the step asks for when the claim is not done yet. */
+export async function runTerminationStep(deps: InstanceDeps, nodeClaim: string): Promise<TerminationStep> {
+  const result = await terminateStep(deps, nodeClaim);
+  if (!result.done) await queueTermination(deps, nodeClaim, result.requeueAfterSeconds ?? 5);
+  return result;
+}
+
 /** One bounded step of a claim's termination. */
-export async function terminateStep(deps: ControlPlaneDeps, nodeClaim: string): Promise<TerminationStep> {
+export async function terminateStep(deps: InstanceDeps, nodeClaim: string): Promise<TerminationStep> {
   let claim = await deps.store.get(nodeClaim);
   if (!claim || claim.state === 'Terminated') return { done: true };
   if (claim.state !== 'Draining' && claim.state !== 'Failed') {
@@ -124,12 +131,12 @@ export async function terminateStep(deps: ControlPlaneDeps, nodeClaim: string): 
   return finish(deps, claim);
 }
 
-function drainOf(claim: NodeClaim, deps: ControlPlaneDeps): NonNullable<NodeClaim['drain']> {
+function drainOf(claim: NodeClaim, deps: InstanceDeps): NonNullable<NodeClaim['drain']> {
   return claim.drain ?? { startedAt: new Date(deps.clock.now()).toISOString() };
 }
 
 /** When the drain stops waiting: the earlier of the NodePool's terminationGracePeriod and the claim's deadline. */
-async function drainDeadline(deps: ControlPlaneDeps, claim: NodeClaim): Promise<number | undefined> {
+async function drainDeadline(deps: InstanceDeps, claim: NodeClaim): Promise<number | undefined> {
   const started = Date.parse(drainOf(claim, deps).startedAt);
   const candidates: number[] = [];
   if (claim.drain?.deadline) candidates.push(Date.parse(claim.drain.deadline));
@@ -140,7 +147,7 @@ async function drainDeadline(deps: ControlPlaneDeps, claim: NodeClaim): Promise<
   return finite.length ? Math.min(...finite) : undefined;
 }
 
-async function drainStep(deps: ControlPlaneDeps, claim: NodeClaim, nodeName: string): Promise<TerminationStep> {
+async function drainStep(deps: InstanceDeps, claim: NodeClaim, nodeName: string): Promise<TerminationStep> {
   const now = deps.clock.now();
   const waiting = (await deps.kube.listPods({ nodeName })).filter(isDrainable);
   if (waiting.length === 0) return { done: true };
@@ -202,7 +209,7 @@ async function drainStep(deps: ControlPlaneDeps, claim: NodeClaim, nodeName: str
 
 /** TerminateInstances, then delete the Node, then mark the claim Terminated; each is idempotent, so a crash
  * between them is finished by the next step. */
-async function finish(deps: ControlPlaneDeps, claim: NodeClaim): Promise<TerminationStep> {
+async function finish(deps: InstanceDeps, claim: NodeClaim): Promise<TerminationStep> {
   if (claim.instanceId) await deps.cloud.delete(claim.instanceId);
   if (claim.nodeName) await deps.kube.deleteNode(claim.nodeName);
   try {
