@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_ASSETS, copyBundleAssets, esbuildOptions, sdkShare } from '../stacks/bundling';
-import { deployed, FUNCTIONS } from '../stacks/functions';
+import { bundleAssets, copyBundleAssets, esbuildOptions, sdkShare } from '../stacks/bundling';
+import { deployed, FUNCTIONS, plans } from '../stacks/functions';
 
 const LIMIT_BYTES = 600 * 1024;
 const IMPORT_LIMIT_MS = 200;
@@ -57,15 +57,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function measureBundle(name: string, dir: string, runs: number): Promise<BundleFigures> {
   mkdirSync(dir, { recursive: true });
+  const spec = FUNCTIONS[name as keyof typeof FUNCTIONS];
   const result = await build({
-    ...(await esbuildOptions(
-      FUNCTIONS[name as keyof typeof FUNCTIONS].entry,
-      join(dir, 'index.mjs'),
-      join(dir, '..', `${name}-work`),
-    )),
+    ...(await esbuildOptions(spec.entry, join(dir, 'index.mjs'), join(dir, '..', `${name}-work`))),
     metafile: true,
   });
-  copyBundleAssets(dir);
+  copyBundleAssets(dir, plans(spec));
   const times = Array.from({ length: runs }, () => coldImportMs(dir));
   const share = sdkShare(result.metafile as Metafile);
   return {
@@ -74,7 +71,7 @@ export async function measureBundle(name: string, dir: string, runs: number): Pr
     sdkBytes: share.sdk,
     restBytes: share.rest,
     deflatedBytes: deflateRawSync(readFileSync(join(dir, 'index.mjs')), { level: 9 }).length,
-    assetBytes: BUNDLE_ASSETS.reduce((sum, a) => sum + statSync(join(dir, a.to)).size, 0),
+    assetBytes: bundleAssets(plans(spec)).reduce((sum, a) => sum + statSync(join(dir, a.to)).size, 0),
     coldImportMs: median(times),
     coldImportRangeMs: [Math.min(...times), Math.max(...times)],
     top: groupInputs(result.metafile as Metafile),

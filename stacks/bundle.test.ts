@@ -57,7 +57,7 @@ describe('the provisioner bundle', () => {
   beforeAll(async () => {
     shipped = tempDir();
     metafile = await bundleInto(shipped);
-    copyBundleAssets(shipped);
+    copyBundleAssets(shipped, true);
     bare = tempDir();
     await bundleInto(bare);
   }, 120_000);
@@ -139,5 +139,38 @@ describe('the provisioner bundle', () => {
     const run = runNode(join(bare, 'probe.mjs'), tmpdir());
     expect(run.ok).toBe(false);
     expect(run.out).toContain(`highs.wasm not found at ${join(bare, 'highs.wasm')}`);
+  });
+});
+
+describe.each(['termination', 'gc'] as const)('the %s bundle', (name) => {
+  let metafile: Metafile;
+  let bytes: number;
+  beforeAll(async () => {
+    const dir = tempDir();
+    const result = await build({
+      ...(await esbuildOptions(FUNCTIONS[name].entry, join(dir, 'index.mjs'), dir)),
+      metafile: true,
+    });
+    metafile = result.metafile as Metafile;
+    bytes = statSync(join(dir, 'index.mjs')).size;
+  }, 120_000);
+
+  // Its role may not launch (stacks/functions.ts), so its code does not either.
+  it('carries no launch path: no solver, no SSM or IAM client, no user data', () => {
+    const output = Object.entries(Object.values(metafile.outputs).find((o) => o.entryPoint)?.inputs ?? {});
+    const shipped = (part: string) =>
+      output.filter(([file]) => file.includes(part)).reduce((sum, [, v]) => sum + v.bytesInOutput, 0);
+    // A top-level constant esbuild cannot prove pure stays behind when its module is reached through a barrel (tens
+    // of bytes); any of these that ships code is kilobytes.
+    for (const part of ['highs', 'client-ssm', 'client-iam', 'smol-toml', 'shared/scheduling/', 'ec2/userdata/']) {
+      expect(shipped(part), part).toBeLessThan(256);
+    }
+    const inputs = output.map(([file]) => file);
+    expect(inputs.some((i) => i.includes('shared/aws/instance-provider.ts'))).toBe(true);
+  });
+
+  it('is within 600 KiB minified, the AWS SDK included', () => {
+    expect(bytes).toBeLessThanOrEqual(600 * 1024);
+    expect(sdkShare(metafile).sdk).toBeGreaterThan(100 * 1024);
   });
 });

@@ -23,13 +23,17 @@ const REQUIRE_BANNER = "import { createRequire as __cr } from 'node:module'; con
  */
 export const EXTERNAL_MODULES: readonly string[] = [];
 
-/** Files the bundle reads at run time, copied beside index.mjs: repository path → path in the bundle. */
-export const BUNDLE_ASSETS: readonly { from: string; to: string }[] = [
+/** Files a bundle reads at run time, copied beside index.mjs: repository path → path in the bundle. `planning`:
+ * only the functions that plan (and so run the solver) read it. */
+export const BUNDLE_ASSETS: readonly { from: string; to: string; planning?: true }[] = [
   // The HiGHS LP solver's WebAssembly; shared/scheduling/lp.ts locates it beside the code that loads it.
-  { from: 'node_modules/highs/build/highs.wasm', to: 'highs.wasm' },
+  { from: 'node_modules/highs/build/highs.wasm', to: 'highs.wasm', planning: true },
   // The embedded instance-type snapshot; shared/catalog/load.ts reads ./data/us-east-1.json beside its module.
   { from: 'shared/catalog/data/us-east-1.json', to: 'data/us-east-1.json' },
 ];
+
+/** The assets a function ships: all of them where it plans, else those it reads without planning. */
+export const bundleAssets = (planning: boolean) => BUNDLE_ASSETS.filter((a) => planning || !a.planning);
 
 /**
  * Where the stack's beforeBundling hook writes the prebuild (stacks/prebuild.ts: client-node reduced to KubeConfig,
@@ -41,8 +45,8 @@ function aliasesWith(prebuilt: Record<string, string>): Record<string, string> {
   return { ...shimAliases(), ...prebuilt };
 }
 
-/** The CDK esbuild settings of every function, exported so a test can assert them without bundling. */
-export function bundlingOptions(): nodejs.BundlingOptions {
+/** The CDK esbuild settings of a function, exported so a test can assert them without bundling. */
+export function bundlingOptions(planning: boolean): nodejs.BundlingOptions {
   return {
     minify: true,
     sourceMap: true,
@@ -61,7 +65,7 @@ export function bundlingOptions(): nodejs.BundlingOptions {
       ],
       beforeInstall: () => [],
       afterBundling: (inputDir: string, outputDir: string) =>
-        BUNDLE_ASSETS.map(
+        bundleAssets(planning).map(
           ({ from, to }) =>
             `mkdir -p "${dirname(join(outputDir, to))}" && cp "${join(inputDir, from)}" "${join(outputDir, to)}"`,
         ),
@@ -94,9 +98,9 @@ export async function esbuildOptions(entry: string, outfile: string, workDir: st
   };
 }
 
-/** Copies BUNDLE_ASSETS into a bundle directory, as the stack's afterBundling hook does. */
-export function copyBundleAssets(outdir: string): void {
-  for (const { from, to } of BUNDLE_ASSETS) {
+/** Copies a function's assets into its bundle directory, as the stack's afterBundling hook does. */
+export function copyBundleAssets(outdir: string, planning: boolean): void {
+  for (const { from, to } of bundleAssets(planning)) {
     mkdirSync(dirname(join(outdir, to)), { recursive: true });
     copyFileSync(join(REPO_ROOT, from), join(outdir, to));
   }

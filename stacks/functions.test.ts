@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_ASSETS, LAMBDA_SHIMS, PREBUILD_DIR } from './bundling';
 import { bundlingOptions } from './constructs/control-functions';
-import { checkTopology, deployed, FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec } from './functions';
+import {
+  checkTopology,
+  deployed,
+  FUNCTION_NAMES,
+  FUNCTIONS,
+  type FunctionName,
+  type FunctionSpec,
+  plans,
+} from './functions';
 
 const withTrigger = (name: FunctionName, trigger: FunctionSpec['trigger']) => ({
   ...FUNCTIONS,
@@ -41,14 +49,14 @@ describe('function topology', () => {
 
 describe('bundling', () => {
   it('builds minified ESM for Node 22 with the local esbuild, the AWS SDK bundled in', () => {
-    const options = bundlingOptions();
+    const options = bundlingOptions(true);
     expect(options).toMatchObject({ minify: true, target: 'node22', format: 'esm', forceDockerBundling: false });
     expect(options.externalModules).toEqual([]);
     expect(options.banner).toContain('createRequire');
   });
 
   it('swaps shimmed packages for shims that exist, resolves client-node and the SDK clients to the prebuild, and copies highs.wasm and the catalog', () => {
-    const options = bundlingOptions();
+    const options = bundlingOptions(true);
     const aliases = Object.fromEntries(
       ((options.esbuildArgs?.['--alias'] ?? []) as string[]).map((a) => [
         a.slice(0, a.indexOf('=')),
@@ -75,5 +83,13 @@ describe('bundling', () => {
       'mkdir -p "/out/data" && cp "/repo/shared/catalog/data/us-east-1.json" "/out/data/us-east-1.json"',
     ]);
     expect(BUNDLE_ASSETS.map((a) => a.to)).toEqual(['highs.wasm', 'data/us-east-1.json']);
+  });
+
+  it('ships the solver only with the functions that plan: the termination and GC functions get the catalog alone', () => {
+    const planners = deployed().filter((name) => plans(FUNCTIONS[name]));
+    expect(planners).toEqual(['provisioner', 'interruption']);
+    expect(bundlingOptions(false).commandHooks?.afterBundling('/repo', '/out')).toEqual([
+      'mkdir -p "/out/data" && cp "/repo/shared/catalog/data/us-east-1.json" "/out/data/us-east-1.json"',
+    ]);
   });
 });

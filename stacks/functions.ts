@@ -119,6 +119,9 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
   },
 };
 
+/** A function that may launch plans first, so it runs the solver (and ships its WebAssembly). */
+export const plans = (spec: FunctionSpec): boolean => spec.permissions.includes('launch');
+
 /** The functions the stack deploys: those not folded into another one. */
 export function deployed(specs: Readonly<Record<FunctionName, FunctionSpec>> = FUNCTIONS): FunctionName[] {
   return FUNCTION_NAMES.filter((name) => !('inProcessOf' in specs[name].trigger));

@@ -16,7 +16,7 @@ import { METRIC_NAMESPACE } from '../../functions/middleware/metric-names';
 import { bundlingOptions } from '../bundling';
 import type { ClusterConfig } from '../config';
 import { functionName } from '../constants';
-import { deployed, FUNCTIONS, type FunctionName, type FunctionSpec, type QueueName } from '../functions';
+import { deployed, FUNCTIONS, type FunctionName, type FunctionSpec, plans, type QueueName } from '../functions';
 import { CREATED_RESOURCE_TYPES, deadLetterStatements, type PermissionContext, statementsFor } from '../permissions';
 
 export { bundlingOptions } from '../bundling';
@@ -89,7 +89,7 @@ export class ControlFunctions extends Construct {
         role,
         logGroup,
         loggingFormat: lambda.LoggingFormat.JSON,
-        bundling: bundlingOptions(),
+        bundling: bundlingOptions(plans(spec)),
         environment: {
           ...props.environment,
           // Read by functions/provisioner/wiring.ts `readEnv`.
