@@ -37,6 +37,17 @@ export function nodeClassHash(nodeClass: EC2NodeClass): string {
   return specHash(nodeClass.spec);
 }
 
+/**
+ * Bump whenever what the hashes cover, or how they are computed, changes. A claim recorded under another version
+ * cannot be compared, since its hash would differ with nothing changed and every node of every cluster would drift at
+ * once. Drift skips the comparison for it instead, and the next planning sweep re-stamps it with today's hashes
+ * (Karpenter's nodepool-hash-version does the same). A change made to the template in between goes unnoticed for such
+ * a claim: the price of never churning a fleet over an upgrade.
+ * Version 2: the NodePool hash leaves the requirements out on every path (version 1 claims may carry the full
+ * template hash of a disruption replacement).
+ */
+export const CLAIM_HASH_VERSION = 2;
+
 /** The hashes a new NodeClaim records, exactly the ones drift detection compares. Every path that creates a claim
  * (provisioning, which interruption replacements go through, and disruption replacements) calls this, so none can
  * record a hash drift reads differently: a replacement that recorded the full template hash was drifted by the
@@ -44,9 +55,10 @@ export function nodeClassHash(nodeClass: EC2NodeClass): string {
 export function claimHashes(
   nodePool: NodePool | undefined,
   nodeClass: EC2NodeClass | undefined,
-): Pick<NodeClaim, 'nodePoolHash' | 'nodeClassHash'> {
+): Pick<NodeClaim, 'nodePoolHash' | 'nodeClassHash' | 'hashVersion'> {
   return {
     ...(nodePool ? { nodePoolHash: nodePoolTemplateHash(nodePool) } : {}),
     ...(nodeClass ? { nodeClassHash: nodeClassHash(nodeClass) } : {}),
+    hashVersion: CLAIM_HASH_VERSION,
   };
 }

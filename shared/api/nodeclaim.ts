@@ -128,6 +128,9 @@ export interface NodeClaim {
   /** Hash of the NodePool template and EC2NodeClass spec at launch, for drift detection. */
   nodePoolHash?: string;
   nodeClassHash?: string;
+  /** How the two hashes were computed (CLAIM_HASH_VERSION in shared/api/hash.ts); absent on claims written before
+   * versioning. Drift compares hashes of the current version only; the planning sweep re-stamps older ones. */
+  hashVersion?: number;
   /** Fingerprint of the set of pod uids last seen on the claim's node (shared/controllers/pod-activity), so a sweep
    * without a watch stream notices pods leaving as well as arriving. */
   podSetHash?: string;

@@ -7,6 +7,7 @@
 import type { NodeClaim } from '../api/nodeclaim';
 import type { DisruptionHistory, DisruptionInput, DisruptionNode, DisruptionOptions } from '../disruption/types';
 import type { ClusterNode } from '../scheduling/types';
+import { restampClaimHashes } from './claim-hashes';
 import { buildClusterView } from './cluster-nodes';
 import type { ControlPlaneDeps } from './deps';
 import { newestPodCreation, recordPodChanges } from './pod-activity';
@@ -28,7 +29,8 @@ export interface DisruptionInputExtra {
   markedForDeletion?: ReadonlySet<string>;
   options?: DisruptionOptions;
   activity?: PodActivity;
-  /** Without `activity`: fingerprint each node's pods and store changes on the claims first (the planning sweep). */
+  /** Without `activity`: fingerprint each node's pods and store changes on the claims, and re-stamp drift hashes of
+   * an older version, first (the planning sweep). */
   trackPodChanges?: boolean;
 }
 
@@ -39,8 +41,10 @@ export async function readDisruptionInput(
   const snapshot = await readSnapshot(deps);
   const view = buildClusterView(snapshot);
   let claims = new Map(snapshot.claims.map((c) => [c.name, c]));
-  if (!extra.activity && extra.trackPodChanges)
+  if (!extra.activity && extra.trackPodChanges) {
     claims = await recordPodChanges(deps, view.existing, claims, snapshot.now);
+    claims = await restampClaimHashes(deps, claims, snapshot.nodePools, snapshot.nodeClasses);
+  }
   const nodeObjects = new Map(snapshot.nodes.map((n) => [n.metadata.name, n]));
   const classes = new Map(snapshot.nodeClasses.map((c) => [c.metadata.name, c]));
   const nodes: DisruptionNode[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimHashes, nodePoolTemplateHash, specHash } from '../api/hash';
+import { CLAIM_HASH_VERSION, claimHashes, nodePoolTemplateHash, specHash } from '../api/hash';
 import {
   nodeClassHash as disruptionClassHash,
   nodePoolTemplateHash as disruptionTemplateHash,
@@ -32,7 +32,8 @@ describe('claim hashes', () => {
     expect(claimHashes(pool, nodeClass)).toEqual({
       nodePoolHash: disruptionTemplateHash(pool),
       nodeClassHash: disruptionClassHash(nodeClass),
+      hashVersion: CLAIM_HASH_VERSION,
     });
-    expect(claimHashes(undefined, undefined)).toEqual({});
+    expect(claimHashes(undefined, undefined)).toEqual({ hashVersion: CLAIM_HASH_VERSION });
   });
 });

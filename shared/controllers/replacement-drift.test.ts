@@ -4,10 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { NodePool } from '../api/karpenter';
 import { LabelCapacityType, LabelInstanceType } from '../api/labels';
-import { driftReason } from '../disruption';
 import { disruptionSweep } from './disruption';
-import { readDisruptionInput } from './disruption-input';
-import { createTestbed, makePod, type Testbed, testNodePool } from './testing';
+import { createTestbed, makePod, sweepDrift, type Testbed, testNodePool } from './testing';
 
 const requirements = (types: string[]) => [
   { key: LabelInstanceType, operator: 'In' as const, values: types },
@@ -37,16 +35,6 @@ async function mergedReplacement(): Promise<{ t: Testbed; replacement: string }>
   return { t, replacement: replacement.name };
 }
 
-/** What the sweep's drift check says about one claim, from the same view a sweep reads. */
-async function drift(t: Testbed, claim: string): Promise<string | undefined> {
-  const { input } = await readDisruptionInput(t.deps);
-  const node = input.nodes.find((n) => n.claim.name === claim);
-  if (!node) throw new Error(`claim ${claim} not in the sweep's view`);
-  const pool = input.nodePools.find((p) => p.metadata.name === node.claim.nodePool) as NodePool;
-  const nodeClass = input.nodeClasses.find((c) => c.metadata.name === node.claim.nodeClass);
-  return driftReason(node, pool, nodeClass, input.kubernetesVersion);
-}
-
 /** A changed copy of the NodePool (objects are replaced, never mutated, between sweeps). */
 function changed(t: Testbed, edit: (pool: NodePool) => void): NodePool {
   const pool = structuredClone(t.nodePool);
@@ -58,7 +46,7 @@ function changed(t: Testbed, edit: (pool: NodePool) => void): NodePool {
 describe('replacement claims and drift', () => {
   it('a consolidation replacement is not drifted, and its next sweep decides nothing', async () => {
     const { t, replacement } = await mergedReplacement();
-    expect(await drift(t, replacement)).toBeUndefined();
+    expect(await sweepDrift(t, replacement)).toBeUndefined();
     const next = await disruptionSweep(t.deps);
     expect(next.plan?.commands).toEqual([]);
   });
@@ -68,7 +56,7 @@ describe('replacement claims and drift', () => {
     changed(t, (p) => {
       p.spec.template.spec.requirements = requirements(['c5.xlarge', 'c5.2xlarge', 'c5.4xlarge']);
     });
-    expect(await drift(t, replacement)).toBeUndefined();
+    expect(await sweepDrift(t, replacement)).toBeUndefined();
     const next = await disruptionSweep(t.deps);
     expect(next.plan?.commands.filter((c) => c.reason === 'Drifted')).toEqual([]);
   });
@@ -78,7 +66,7 @@ describe('replacement claims and drift', () => {
     changed(t, (p) => {
       p.spec.template.metadata = { ...p.spec.template.metadata, annotations: { team: 'payments' } };
     });
-    expect(await drift(t, replacement)).toMatch(/NodePool default template changed/);
+    expect(await sweepDrift(t, replacement)).toMatch(/NodePool default template changed/);
     const next = await disruptionSweep(t.deps);
     const drifted = next.plan?.commands.filter((c) => c.reason === 'Drifted') ?? [];
     expect(drifted.flatMap((c) => c.candidates.map((x) => x.nodeClaim))).toEqual([replacement]);
@@ -87,6 +75,6 @@ describe('replacement claims and drift', () => {
   it('an EC2NodeClass change drifts a consolidation replacement', async () => {
     const { t, replacement } = await mergedReplacement();
     t.cluster.upsert({ ...t.nodeClass, spec: { ...t.nodeClass.spec, userData: 'echo changed' } });
-    expect(await drift(t, replacement)).toMatch(/EC2NodeClass default changed/);
+    expect(await sweepDrift(t, replacement)).toMatch(/EC2NodeClass default changed/);
   });
 });

@@ -6,6 +6,7 @@ import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } fro
 import type { Pod, Toleration } from '../api/kube';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../api/labels';
 import { instanceTypesFor, loadCatalog } from '../catalog';
+import { driftReason } from '../disruption';
 import { parseControlMessage } from '../events';
 import type { QueueMessage, WorkQueue } from '../ports';
 import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../sim';
@@ -13,6 +14,7 @@ import { MemoryNodeClaimStore } from '../sim/memory-store';
 import { createRng } from '../sim/rng';
 import { type ControlPlaneConfig, type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from './deps';
 import { type DispatchResult, handleControlMessage } from './dispatch';
+import { readDisruptionInput } from './disruption-input';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
 
@@ -228,4 +230,15 @@ export function createTestbed(options: TestbedOptions = {}): Testbed {
     await reconcileNodes(deps);
   };
   return { clock, cloud, cluster: sim, store, queue, deps, nodePool, nodeClass, pump, settle };
+}
+
+/** What the sweep's drift check says about one claim, from the same view a sweep reads (`trackPodChanges`: the
+ * planning sweep's view, which first records pod changes and re-stamps old hashes). */
+export async function sweepDrift(t: Testbed, claim: string, trackPodChanges = false): Promise<string | undefined> {
+  const { input } = await readDisruptionInput(t.deps, { trackPodChanges });
+  const node = input.nodes.find((n) => n.claim.name === claim);
+  if (!node) throw new Error(`claim ${claim} not in the sweep's view`);
+  const pool = input.nodePools.find((p) => p.metadata.name === node.claim.nodePool) as NodePool;
+  const nodeClass = input.nodeClasses.find((c) => c.metadata.name === node.claim.nodeClass);
+  return driftReason(node, pool, nodeClass, input.kubernetesVersion);
 }

@@ -1,14 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { specHash } from '../api/hash';
+import { CLAIM_HASH_VERSION, specHash } from '../api/hash';
 import { driftReason, nodeClassHash } from './drift';
 import { node, nodeClass, pool } from './testing';
 
 describe('drift', () => {
-  it('is not drift when nothing changed, including under the provisioner full-template hash', () => {
+  it('is not drift when nothing changed', () => {
     const p = pool();
     const n = node('a', { pool: p });
     expect(driftReason(n, p, nodeClass, undefined)).toBeUndefined();
+  });
+
+  it('compares the recorded hashes only when they are of the current version', () => {
+    const p = pool();
+    const n = node('a', { pool: p });
+    // A hash computed some other way: drift at the current version, not compared at an older one (or none).
     n.claim.nodePoolHash = specHash(p.spec.template);
+    n.claim.nodeClassHash = 'other';
+    expect(driftReason(n, p, nodeClass, undefined)).toMatch(/template changed/);
+    n.claim.hashVersion = CLAIM_HASH_VERSION - 1;
+    expect(driftReason(n, p, nodeClass, undefined)).toBeUndefined();
+    delete n.claim.hashVersion;
     expect(driftReason(n, p, nodeClass, undefined)).toBeUndefined();
   });
 

@@ -2,7 +2,7 @@
 // the requirements out (as Karpenter's does): a requirement change drifts a node only when the node's labels no
 // longer satisfy it, so widening an `In` list never does.
 
-import { nodeClassHash as classHash, specHash, nodePoolTemplateHash as templateHash } from '../api/hash';
+import { CLAIM_HASH_VERSION, nodeClassHash as classHash, nodePoolTemplateHash as templateHash } from '../api/hash';
 import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import { WellKnownLabels } from '../api/labels';
 import type { DisruptionNode } from './types';
@@ -23,10 +23,6 @@ function cached(key: object, compute: () => string): string {
 export function nodePoolTemplateHash(pool: NodePool): string {
   return cached(pool.spec.template, () => templateHash(pool));
 }
-
-// What disruption replacements recorded before they went through claimHashes; still read as "unchanged".
-const fullTemplateHash = (pool: NodePool): string =>
-  cached(pool.spec.template.spec, () => specHash(pool.spec.template));
 
 export const nodeClassHash = (nodeClass: EC2NodeClass): string => cached(nodeClass.spec, () => classHash(nodeClass));
 
@@ -61,8 +57,8 @@ export function labelSatisfies(labels: Record<string, string>, r: NodeSelectorRe
 
 const minor = (v: string): string | undefined => /^v?(\d+\.\d+)/.exec(v.trim())?.[1];
 
-/** Why the node drifted, or undefined. The claim's recorded NodePool hash may come from the provisioner's full
- * template hash; a match with either means the template's hashed fields are unchanged. */
+/** Why the node drifted, or undefined. The recorded hashes are compared only when they are of the current version
+ * (CLAIM_HASH_VERSION); the other checks apply to every claim. */
 export function driftReason(
   n: DisruptionNode,
   pool: NodePool,
@@ -70,11 +66,8 @@ export function driftReason(
   kubernetesVersion: string | undefined,
 ): string | undefined {
   const claim = n.claim;
-  if (
-    claim.nodePoolHash &&
-    claim.nodePoolHash !== nodePoolTemplateHash(pool) &&
-    claim.nodePoolHash !== fullTemplateHash(pool)
-  ) {
+  const comparable = claim.hashVersion === CLAIM_HASH_VERSION;
+  if (comparable && claim.nodePoolHash && claim.nodePoolHash !== nodePoolTemplateHash(pool)) {
     return `NodePool ${pool.metadata.name} template changed (labels, annotations, taints, expireAfter or nodeClassRef)`;
   }
   for (const r of pool.spec.template.spec.requirements) {
@@ -88,7 +81,7 @@ export function driftReason(
   if (pool.spec.template.spec.nodeClassRef.name !== claim.nodeClass) {
     return `NodePool ${pool.metadata.name} now references EC2NodeClass ${pool.spec.template.spec.nodeClassRef.name}`;
   }
-  if (nodeClass && claim.nodeClassHash && claim.nodeClassHash !== nodeClassHash(nodeClass)) {
+  if (comparable && nodeClass && claim.nodeClassHash && claim.nodeClassHash !== nodeClassHash(nodeClass)) {
     return `EC2NodeClass ${nodeClass.metadata.name} changed (AMI, subnets, security groups, userData or other settings)`;
   }
   if (n.cloudDrift) return n.cloudDrift;
