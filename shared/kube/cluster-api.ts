@@ -15,6 +15,7 @@ import type {
   StorageClass,
   Taint,
 } from '../api/kube';
+import type { StatusUpdate } from '../api/status';
 import type { BindOutcome, Clock, ClusterApi, ClusterEvent, EvictionOutcome } from '../ports';
 import { systemClock } from '../ports';
 import { classifyKubeError, type KubeAction, statusOf } from './errors';
@@ -42,6 +43,11 @@ const TERMINAL_PHASES = 'status.phase!=Succeeded,status.phase!=Failed';
 /** Cluster-scoped objects have no namespace; their events live in `default`, as kubectl describe expects. */
 const CLUSTER_EVENT_NAMESPACE = 'default';
 const CONFLICT_RETRIES = 3;
+/** Where each kind's status subresource lives. */
+const STATUS_TARGET = {
+  NodePool: { group: 'karpenter.sh', version: 'v1', plural: 'nodepools' },
+  EC2NodeClass: { group: 'karpenter.k8s.aws', version: 'v1', plural: 'ec2nodeclasses' },
+} as const;
 const LIST_RESTARTS = 3;
 
 export interface KubeClusterApiOptions {
@@ -174,6 +180,23 @@ export class KubeClusterApi implements ClusterApi {
 
   listNodeClasses(): Promise<EC2NodeClass[]> {
     return this.listCustom<EC2NodeClass>('karpenter.k8s.aws', 'v1', 'ec2nodeclasses');
+  }
+
+  async replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'> {
+    const { group, version, plural } = STATUS_TARGET[update.kind];
+    // A JSON patch `add` on /status replaces the whole member (and creates it on an object that has none). A merge
+    // patch would keep map keys the new status lacks, such as status.resources entries another controller wrote.
+    const body = [{ op: 'add', path: '/status', value: update.status }];
+    try {
+      await this.custom.patchClusterCustomObjectStatus(
+        { group, version, plural, name: update.name, body, fieldManager: this.component },
+        this.options(PATCH.json),
+      );
+      return 'replaced';
+    } catch (err) {
+      if (statusOf(err) === 404) return 'gone';
+      throw classifyKubeError(err, { verb: 'patch', resource: `${plural}/status`, group, name: update.name });
+    }
   }
 
   async bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome> {
@@ -312,14 +335,29 @@ export class KubeClusterApi implements ClusterApi {
       (o, _continue) =>
         this.custom.listClusterCustomObject({ group, version, plural, limit: this.pageSize, _continue }, o),
       (item) => {
-        const raw = item as { apiVersion?: string; kind?: string; metadata?: Record<string, unknown>; spec?: unknown };
+        const raw = item as {
+          apiVersion?: string;
+          kind?: string;
+          metadata?: Record<string, unknown>;
+          spec?: unknown;
+          status?: unknown;
+        };
         const meta = trimMeta(raw.metadata);
-        // Karpenter objects are small and read whole, minus server bookkeeping and status.
+        // Karpenter objects are small and read whole, minus server bookkeeping. The generation and the status as
+        // last published stay: the status writer echoes observedGeneration, keeps transition times and skips no-ops.
+        const hasStatus = raw.status !== null && typeof raw.status === 'object';
         return {
           apiVersion: raw.apiVersion,
           kind: raw.kind,
-          metadata: { name: meta.name, uid: meta.uid, labels: meta.labels, annotations: meta.annotations },
+          metadata: {
+            name: meta.name,
+            uid: meta.uid,
+            ...(typeof meta.generation === 'number' && { generation: meta.generation }),
+            labels: meta.labels,
+            annotations: meta.annotations,
+          },
           spec: raw.spec,
+          ...(hasStatus && { status: raw.status }),
         } as T;
       },
     );

@@ -96,4 +96,16 @@ export class CustomObjectsApi {
   ) {
     return list(this.rest, apiPath(p.group, p.version, p.plural), p, o);
   }
+  patchClusterCustomObjectStatus(
+    p: { group: string; version: string; plural: string; name: string; body: object; fieldManager?: string },
+    o: CallOptions = DEFAULT,
+  ) {
+    return this.rest.request({
+      method: 'PATCH',
+      path: apiPath(p.group, p.version, p.plural, p.name, 'status'),
+      query: { fieldManager: p.fieldManager },
+      body: p.body,
+      ...o,
+    });
+  }
 }
