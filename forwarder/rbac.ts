@@ -1,6 +1,7 @@
 // The two RBAC roles Karpless needs, as data, so the manifests and their tests share one source of truth.
 // The forwarder only reads what it watches. The Lambda functions (through their EKS access entry) read what the
-// engine reads and write exactly: pod bindings, evictions, node patches and deletes, and events.
+// engine reads and write exactly: pod bindings, evictions, node patches and deletes, events, and the status
+// subresource of NodePools and EC2NodeClasses (published on the Sweep tick; never their spec).
 
 export interface PolicyRule {
   apiGroups: string[];
@@ -30,4 +31,6 @@ export const CONTROLLER_RULES: PolicyRule[] = [
   { apiGroups: [''], resources: ['pods/binding', 'pods/eviction'], verbs: ['create'] },
   { apiGroups: [''], resources: ['nodes'], verbs: ['patch', 'delete'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
+  { apiGroups: ['karpenter.sh'], resources: ['nodepools/status'], verbs: ['patch'] },
+  { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses/status'], verbs: ['patch'] },
 ];

@@ -165,7 +165,7 @@ describe('karpless forwarder manifest', () => {
 });
 
 describe('karpless forwarder rbac', () => {
-  it('grants the Lambda functions exactly bind, evict, node patch/delete, events and the engine reads', async () => {
+  it('grants the Lambda functions exactly bind, evict, node patch/delete, events, status patches and the engine reads', async () => {
     const { code, out } = await run(['forwarder', 'rbac']);
     expect(code).toBe(0);
     const docs = parse(out);
@@ -177,6 +177,8 @@ describe('karpless forwarder rbac', () => {
         '/nodes:patch',
         '/nodes:delete',
         '/events:create',
+        'karpenter.sh/nodepools/status:patch',
+        'karpenter.k8s.aws/ec2nodeclasses/status:patch',
         ...read('', ['pods', 'nodes', 'namespaces', 'persistentvolumeclaims', 'persistentvolumes']),
         ...read('apps', ['daemonsets']),
         ...read('policy', ['poddisruptionbudgets']),

@@ -77,6 +77,24 @@ describe('CRDs', () => {
     ]);
   });
 
+  it("prints Karpenter v1's columns, reading the published status", () => {
+    const columns = (crd: CustomResourceDefinition) =>
+      crd.spec.versions[0]?.additionalPrinterColumns?.map((c) => [c.name, c.type, c.jsonPath, c.priority ?? 0]);
+    const ready = '.status.conditions[?(@.type=="Ready")].status';
+    expect(columns(nodePoolCRD())).toEqual([
+      ['NodeClass', 'string', '.spec.template.spec.nodeClassRef.name', 0],
+      ['Nodes', 'string', '.status.resources.nodes', 0],
+      ['Ready', 'string', ready, 0],
+      ['Age', 'date', '.metadata.creationTimestamp', 0],
+      ['Weight', 'integer', '.spec.weight', 1],
+    ]);
+    expect(columns(ec2NodeClassCRD())).toEqual([
+      ['Ready', 'string', ready, 0],
+      ['Age', 'date', '.metadata.creationTimestamp', 0],
+      ['Role', 'string', '.spec.role', 1],
+    ]);
+  });
+
   it('is a structural schema: every node has a type, or is an int-or-string', () => {
     const walk = (s: Schema, path: string): string[] => {
       const bad = s.type || s['x-kubernetes-int-or-string'] ? [] : [path];

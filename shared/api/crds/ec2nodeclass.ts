@@ -282,9 +282,11 @@ export function ec2NodeClassCRD(): CustomResourceDefinition {
           served: true,
           storage: true,
           subresources: { status: {} },
+          // Karpenter v1's columns, in its order; Ready reads the status Karpless publishes.
           additionalPrinterColumns: [
-            { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 },
+            { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+            { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 },
           ],
           schema: {
             openAPIV3Schema: resourceSchema(

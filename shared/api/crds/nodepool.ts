@@ -199,10 +199,13 @@ export function nodePoolCRD(): CustomResourceDefinition {
           served: true,
           storage: true,
           subresources: { status: {} },
+          // Karpenter v1's columns, in its order; Nodes and Ready read the status Karpless publishes.
           additionalPrinterColumns: [
             { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
-            { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
+            { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
+            { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+            { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
           ],
           schema: {
             openAPIV3Schema: resourceSchema(
