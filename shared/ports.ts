@@ -14,6 +14,7 @@ import type {
   Taint,
 } from './api/kube';
 import type { DecisionRecord, NodeClaim, NodeClaimState } from './api/nodeclaim';
+import type { EC2NodeClassStatus, StatusUpdate } from './api/status';
 import type { CapacityType, InstanceType, UnavailableOffering } from './catalog/types';
 
 export interface Clock {
@@ -67,6 +68,14 @@ export interface CloudProvider extends InstanceProvider {
   getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]>;
   /** Why the claim's instance no longer matches its EC2NodeClass (AMI, subnet, security groups), if it does not. */
   isDrifted(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<string | undefined>;
+  /** What the EC2NodeClass resolves to now, for its status. A cloud that resolves nothing (the simulator) leaves it
+   * out, and no EC2NodeClass status is published. */
+  describeNodeClass?(nodeClass: EC2NodeClass): Promise<NodeClassResolution>;
+}
+
+/** An EC2NodeClass's status without its conditions, and whether it can launch (the reason when it cannot). */
+export interface NodeClassResolution extends Omit<EC2NodeClassStatus, 'conditions'> {
+  ready: { status: 'True' | 'False'; reason: string; message: string };
 }
 
 export interface ClusterEvent {
@@ -102,6 +111,8 @@ export interface ClusterApi {
   deleteNode(nodeName: string): Promise<void>;
   evict(pod: PodRef): Promise<EvictionOutcome>;
   recordEvent(event: ClusterEvent): Promise<void>;
+  /** Replaces the status subresource of a NodePool or EC2NodeClass; 'gone' when the object no longer exists. */
+  replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'>;
 }
 
 /** What syncNode makes true of a node. */

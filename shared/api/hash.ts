@@ -3,7 +3,8 @@
 import type { EC2NodeClass, NodePool } from './karpenter';
 import type { NodeClaim } from './nodeclaim';
 
-function stableJson(value: unknown): string {
+/** JSON with object keys sorted at every level and undefined members left out: equal values, equal text. */
+export function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)

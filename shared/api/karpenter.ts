@@ -1,7 +1,9 @@
 // Karpenter v1 objects (karpenter.sh/v1 NodePool, karpenter.k8s.aws/v1 EC2NodeClass), field for field, so a
 // Karpenter user's YAML parses unchanged. Durations stay strings ("720h", "Never") as the user wrote them; the
 // parser validates them and `parseDuration` turns them into milliseconds where the engine needs numbers.
+
 import type { NodeSelectorOperator, Taint } from './kube';
+import type { EC2NodeClassStatus, NodePoolStatus } from './status';
 
 export interface NodeSelectorRequirementWithMinValues {
   key: string;
@@ -41,11 +43,22 @@ export interface NodePoolSpec {
   weight: number;
 }
 
+/** What Karpless keeps of a Karpenter object's metadata; `generation` is echoed in status conditions. */
+export interface KarpenterObjectMeta {
+  name: string;
+  uid?: string;
+  generation?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
 export interface NodePool {
   apiVersion: 'karpenter.sh/v1';
   kind: 'NodePool';
-  metadata: { name: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: KarpenterObjectMeta;
   spec: NodePoolSpec;
+  /** As last published (shared/controllers/status.ts); read back to keep transition times and skip no-op writes. */
+  status?: NodePoolStatus;
 }
 
 export interface SelectorTerm {
@@ -119,6 +132,8 @@ export interface EC2NodeClassSpec {
 export interface EC2NodeClass {
   apiVersion: 'karpenter.k8s.aws/v1';
   kind: 'EC2NodeClass';
-  metadata: { name: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: KarpenterObjectMeta;
   spec: EC2NodeClassSpec;
+  /** As last published (shared/controllers/status.ts). */
+  status?: EC2NodeClassStatus;
 }

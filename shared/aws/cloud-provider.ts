@@ -11,7 +11,7 @@ import type { NodeClaim } from '../api/nodeclaim';
 import { instanceTypesFor, loadCatalog } from '../catalog';
 import type { Catalog, InstanceType, InstanceTypeInfo, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
-import type { CloudInstance, CloudProvider, LaunchRequest } from '../ports';
+import type { CloudInstance, CloudProvider, LaunchRequest, NodeClassResolution } from '../ports';
 import { iamClient, ssmClient } from './clients';
 import { amiFor } from './ec2/amis';
 import { driftReason } from './ec2/drift';
@@ -27,6 +27,7 @@ import {
 import { listClusterInstances } from './ec2/instances';
 import { DEFAULT_METADATA_OPTIONS, defaultBlockDevices } from './ec2/launch-template';
 import { type ClusterInfo, NodeClassResolver, type ResolvedNodeClass } from './ec2/nodeclass';
+import { nodeClassResolution } from './ec2/nodeclass-status';
 import { clusterTags, instanceTags, TagNodeClaimUid, TagNodeClass, TagNodePool } from './ec2/tags';
 import { userDataFor } from './ec2/userdata';
 import { AwsInstanceProvider, type AwsInstanceProviderOptions } from './instance-provider';
@@ -72,6 +73,10 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
 
   resolveNodeClass(nodeClass: EC2NodeClass): Promise<ResolvedNodeClass> {
     return this.resolver.resolve(nodeClass);
+  }
+
+  async describeNodeClass(nodeClass: EC2NodeClass): Promise<NodeClassResolution> {
+    return nodeClassResolution(await this.resolver.resolve(nodeClass));
   }
 
   async create(request: LaunchRequest): Promise<CloudInstance> {

@@ -6,13 +6,14 @@ import type { ControlPlaneDeps } from './deps';
 import { type LifecycleResult, reconcileNodes } from './lifecycle';
 import { scheduleDisruptionCheck } from './messages';
 import { type ProvisionResult, provision } from './provision';
+import { publishStatusQuietly, type StatusResult } from './status';
 import { runTerminationStep, type TerminationStep } from './termination';
 
 export type DispatchResult =
   | { kind: 'provision'; result: ProvisionResult }
   | { kind: 'lifecycle'; result: LifecycleResult }
   | { kind: 'terminate'; result: TerminationStep }
-  | { kind: 'sweep'; lifecycle: LifecycleResult; result: ProvisionResult }
+  | { kind: 'sweep'; lifecycle: LifecycleResult; result: ProvisionResult; status?: StatusResult }
   /** checked: the sweep moved due commands along; ignored: no sweep is wired here, so nothing can act on it. */
   | { kind: 'disruption-due'; action: 'checked' | 'ignored' };
 
@@ -62,10 +63,12 @@ export async function handleControlMessage(
     case 'Terminate':
       return { kind: 'terminate', result: await runTerminationStep(deps, message.nodeClaim) };
     case 'Sweep': {
-      // The sweep tick also drives the lifecycle timers (launch and registration timeouts).
+      // The sweep tick also drives the lifecycle timers (launch and registration timeouts) and the status report.
       const lifecycle = await reconcileNodes(deps);
       if (options.sweep) await afterSweep(deps, await options.sweep(deps, { progressOnly: false }));
-      return { kind: 'sweep', lifecycle, result: await provision(deps, { trigger: 'Sweep' }) };
+      const result = await provision(deps, { trigger: 'Sweep' });
+      const status = await publishStatusQuietly(deps);
+      return { kind: 'sweep', lifecycle, result, ...(status ? { status } : {}) };
     }
     case 'DisruptionDue':
       return { kind: 'disruption-due', action: await disruptionDue(deps, message, options) };

@@ -34,6 +34,7 @@ export { queueTermination, requestReplan } from './messages';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
 export { type ProvisionOptions, type ProvisionResult, provision } from './provision';
 export { type ClusterSnapshot, readSnapshot } from './snapshot';
+export { publishStatus, type StatusResult } from './status';
 export {
   evictionGroup,
   groupForEviction,

@@ -1,6 +1,7 @@
 // A simulated Kubernetes cluster held in memory: the ClusterApi the engine talks to in simulations and tests.
 // Launched instances register as Nodes after a delay and turn Ready later, on the virtual clock; evictions honour
 // PodDisruptionBudgets the way the Eviction API does (a 429 becomes 'blocked').
+
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
   DaemonSet,
@@ -25,6 +26,7 @@ import {
   TaintDisrupted,
 } from '../api/labels';
 import { formatResourceList } from '../api/resources';
+import type { StatusUpdate } from '../api/status';
 import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
 import { disruptionsAllowed, selectedBy } from './disruption-budget';
 import { createRng, type Rng } from './rng';
@@ -259,6 +261,16 @@ export class SimCluster implements ClusterApi {
 
   async listNodeClasses(): Promise<EC2NodeClass[]> {
     return [...this.nodeClasses];
+  }
+
+  async replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'> {
+    // Replaced, not mutated, as the API server's objects are: readers keep the object they listed.
+    const list: (NodePool | EC2NodeClass)[] = update.kind === 'NodePool' ? this.nodePools : this.nodeClasses;
+    const i = list.findIndex((o) => o.metadata.name === update.name);
+    const current = list[i];
+    if (!current) return 'gone';
+    list.splice(i, 1, { ...current, status: update.status } as NodePool | EC2NodeClass);
+    return 'replaced';
   }
 
   async bindPod(ref: PodRef, nodeName: string): Promise<BindOutcome> {

@@ -1,0 +1,41 @@
+// The status Karpless publishes on NodePools and EC2NodeClasses, in Karpenter v1's shape, so `kubectl get nodepools`
+// and `kubectl get ec2nodeclasses` read as they do under Karpenter (and Karpenter's own CRDs accept it).
+
+/** A status condition as Kubernetes API conventions (and Karpenter's CRD schema) require: every field present, the
+ * reason CamelCase. */
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+export interface NodePoolStatus {
+  /** Capacity of the pool's nodes, summed, plus `nodes`: their count (kubectl's NODES column reads it). */
+  resources: Record<string, string>;
+  /** ValidationSucceeded, NodeClassReady, Ready. */
+  conditions: Condition[];
+  nodeClassObservedGeneration?: number;
+}
+
+export interface NodeClassRequirement {
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
+  values?: string[];
+}
+
+export interface EC2NodeClassStatus {
+  subnets: { id: string; zone: string; zoneID?: string }[];
+  securityGroups: { id: string; name?: string }[];
+  amis: { id: string; name?: string; requirements: NodeClassRequirement[] }[];
+  instanceProfile?: string;
+  /** SubnetsReady, SecurityGroupsReady, AMIsReady, InstanceProfileReady, Ready. */
+  conditions: Condition[];
+}
+
+/** A status to write: the whole status subresource of one object. */
+export type StatusUpdate =
+  | { kind: 'NodePool'; name: string; status: NodePoolStatus }
+  | { kind: 'EC2NodeClass'; name: string; status: EC2NodeClassStatus };

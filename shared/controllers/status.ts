@@ -1,0 +1,158 @@
+// Publishes NodePool and EC2NodeClass status in Karpenter v1's shape on the Sweep tick, so `kubectl get nodepools`
+// shows each pool's nodes and readiness and `kubectl get ec2nodeclasses` what a class resolved to and why it cannot
+// launch, as under Karpenter. A status is written only when it changed; a condition keeps its transition time while
+// its status holds. Publishing is a report: its failure is logged and never fails the tick.
+import { stableJson } from '../api/hash';
+import type { EC2NodeClass, NodePool } from '../api/karpenter';
+import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
+import { addInto, formatResourceList, type ResourceList } from '../api/resources';
+import type { Condition, EC2NodeClassStatus, NodePoolStatus, StatusUpdate } from '../api/status';
+import type { NodeClassResolution } from '../ports';
+import type { ControlPlaneDeps } from './deps';
+import { message } from './snapshot';
+
+export interface StatusResult {
+  /** `Kind/name` of each object whose status was written. */
+  replaced: string[];
+  unchanged: number;
+}
+
+type ConditionInput = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
+
+export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResult> {
+  const [pools, classes, claims] = await Promise.all([
+    deps.kube.listNodePools(),
+    deps.kube.listNodeClasses(),
+    deps.store.list({ states: LIVE_STATES }),
+  ]);
+  const now = new Date(deps.clock.now()).toISOString();
+  const result: StatusResult = { replaced: [], unchanged: 0 };
+  const readiness = new Map<string, NodeClassResolution['ready']>();
+  const updates: StatusUpdate[] = [];
+  if (deps.cloud.describeNodeClass) {
+    for (const nodeClass of classes) {
+      const resolution = await deps.cloud.describeNodeClass(nodeClass);
+      readiness.set(nodeClass.metadata.name, resolution.ready);
+      const status = nodeClassStatus(nodeClass, resolution, now);
+      if (!sameStatus(nodeClass.status, status)) {
+        updates.push({ kind: 'EC2NodeClass', name: nodeClass.metadata.name, status });
+      }
+    }
+  }
+  const classByName = new Map(classes.map((c) => [c.metadata.name, c]));
+  for (const pool of pools) {
+    const nodeClass = classByName.get(pool.spec.template.spec.nodeClassRef.name);
+    const mine = claims.filter((c) => c.nodePool === pool.metadata.name);
+    const status = nodePoolStatus(pool, nodeClass, readiness, await poolResources(deps, mine, nodeClass), now);
+    if (!sameStatus(pool.status, status)) updates.push({ kind: 'NodePool', name: pool.metadata.name, status });
+  }
+  const checked = pools.length + (deps.cloud.describeNodeClass ? classes.length : 0);
+  result.unchanged = checked - updates.length;
+  for (const update of updates) {
+    if ((await deps.kube.replaceStatus(update)) === 'replaced') result.replaced.push(`${update.kind}/${update.name}`);
+  }
+  if (result.replaced.length > 0) deps.log.info('status published', { replaced: result.replaced });
+  return result;
+}
+
+/** publishStatus for the Sweep tick: a failure (RBAC missing, the API server busy) is a warning, not a failed tick. */
+export async function publishStatusQuietly(deps: ControlPlaneDeps): Promise<StatusResult | undefined> {
+  try {
+    return await publishStatus(deps);
+  } catch (err) {
+    deps.log.warn('status not published', { error: message(err) });
+    return undefined;
+  }
+}
+
+export function nodeClassStatus(nodeClass: EC2NodeClass, r: NodeClassResolution, now: string): EC2NodeClassStatus {
+  const part = (type: string, ok: boolean, missing: string): ConditionInput =>
+    ok
+      ? { type, status: 'True', reason: type, message: '' }
+      : {
+          type,
+          status: 'False',
+          reason: missing,
+          message: `no ${missing.replace(/NotFound$/, '').toLowerCase()} matched`,
+        };
+  const conditions: ConditionInput[] = [
+    part('SubnetsReady', r.subnets.length > 0, 'SubnetsNotFound'),
+    part('SecurityGroupsReady', r.securityGroups.length > 0, 'SecurityGroupsNotFound'),
+    part('AMIsReady', r.amis.length > 0, 'AMIsNotFound'),
+    part('InstanceProfileReady', r.instanceProfile !== undefined, 'InstanceProfileNotFound'),
+    r.ready.status === 'True'
+      ? { type: 'Ready', status: 'True', reason: 'Ready', message: '' }
+      : { type: 'Ready', status: 'False', reason: r.ready.reason, message: r.ready.message },
+  ];
+  const { ready: _ready, ...parts } = r;
+  return { ...parts, conditions: transitions(nodeClass.status?.conditions, conditions, nodeClass.metadata, now) };
+}
+
+export function nodePoolStatus(
+  pool: NodePool,
+  nodeClass: EC2NodeClass | undefined,
+  readiness: ReadonlyMap<string, NodeClassResolution['ready']>,
+  resources: Record<string, string>,
+  now: string,
+): NodePoolStatus {
+  const ref = pool.spec.template.spec.nodeClassRef.name;
+  const ready = readiness.get(ref);
+  const classReady: ConditionInput = !nodeClass
+    ? { type: 'NodeClassReady', status: 'False', reason: 'NodeClassNotFound', message: `EC2NodeClass ${ref} not found` }
+    : ready && ready.status !== 'True'
+      ? { type: 'NodeClassReady', status: 'False', reason: 'NodeClassNotReady', message: ready.message }
+      : { type: 'NodeClassReady', status: 'True', reason: 'NodeClassReady', message: '' };
+  // The API server validated the NodePool against its CRD schema when it was written; nothing here re-checks it.
+  const valid: ConditionInput = {
+    type: 'ValidationSucceeded',
+    status: 'True',
+    reason: 'ValidationSucceeded',
+    message: '',
+  };
+  const overall: ConditionInput =
+    classReady.status === 'True'
+      ? { type: 'Ready', status: 'True', reason: 'Ready', message: '' }
+      : { type: 'Ready', status: 'False', reason: classReady.reason, message: classReady.message };
+  return {
+    resources,
+    conditions: transitions(pool.status?.conditions, [valid, classReady, overall], pool.metadata, now),
+    ...(nodeClass?.metadata.generation !== undefined
+      ? { nodeClassObservedGeneration: nodeClass.metadata.generation }
+      : {}),
+  };
+}
+
+/** The capacity of the pool's launched nodes, summed, and their count; Karpenter's status.resources. */
+async function poolResources(
+  deps: ControlPlaneDeps,
+  claims: readonly NodeClaim[],
+  nodeClass: EC2NodeClass | undefined,
+): Promise<Record<string, string>> {
+  const launched = claims.filter((c) => c.instanceType !== undefined && c.state !== 'Pending');
+  const total: ResourceList = {};
+  if (launched.length > 0 && nodeClass) {
+    const types = new Map((await deps.cloud.getInstanceTypes(nodeClass)).map((t) => [t.name, t.capacity]));
+    for (const c of launched) addInto(total, types.get(c.instanceType as string) ?? {});
+  }
+  return { ...formatResourceList(total), nodes: String(launched.length) };
+}
+
+/** Stamps each condition: its previous transition time while its status is unchanged, else now. */
+function transitions(
+  previous: readonly Condition[] | undefined,
+  next: readonly ConditionInput[],
+  meta: { generation?: number },
+  now: string,
+): Condition[] {
+  return next.map((c) => {
+    const before = previous?.find((p) => p.type === c.type);
+    return {
+      ...c,
+      lastTransitionTime: before && before.status === c.status ? before.lastTransitionTime : now,
+      ...(meta.generation !== undefined ? { observedGeneration: meta.generation } : {}),
+    };
+  });
+}
+
+/** Field order does not matter; the API server may return keys in any order. */
+const sameStatus = (a: unknown, b: unknown): boolean => stableJson(a) === stableJson(b);
