@@ -114,6 +114,27 @@ describe('dispatch: the disruption validation re-check', () => {
   });
 });
 
+describe('dispatch: the sweep metrics', () => {
+  it('a planning run always reports; a progress-only run only when it moved a command', async () => {
+    const { t, options, sweep, due } = bed();
+    const metrics: [string, number][] = [];
+    t.deps.metric = (name, value) => metrics.push([name, value]);
+    const decided = (m: [string, number][]) => m.filter(([name]) => name === 'DisruptionDecided');
+    await handleControlMessage(t.deps, sweep(), options);
+    expect(decided(metrics)).toEqual([['DisruptionDecided', 0]]);
+    metrics.length = 0;
+    await handleControlMessage(t.deps, due(t.clock.now()), options);
+    expect(metrics).toEqual([]);
+    options.sweep = async () => ({ ...quiet, started: ['c1'], inflight: 1 });
+    await handleControlMessage(t.deps, due(t.clock.now()), options);
+    expect(metrics).toEqual([
+      ['DisruptionDecided', 0],
+      ['DisruptionStarted', 1],
+      ['DisruptionDropped', 0],
+    ]);
+  });
+});
+
 describe('dispatch: NodeChanged', () => {
   const nodeChanged = (at: string): ClusterMessage => ({ v: 1, cluster: 'demo', kind: 'NodeChanged', at, refs: [] });
 

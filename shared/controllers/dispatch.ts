@@ -39,6 +39,9 @@ export interface DispatchOptions {
   sweep?: (deps: ControlPlaneDeps, run: SweepRun) => Promise<unknown>;
 }
 
+const PLANNING: SweepRun = { progressOnly: false };
+const PROGRESS_ONLY: SweepRun = { progressOnly: true };
+
 export async function handleControlMessage(
   deps: ControlPlaneDeps,
   message: ControlMessage,
@@ -56,7 +59,7 @@ export async function handleControlMessage(
       // A node that just initialized may be the replacement a disruption command waits for: move the command on now
       // rather than at the next Sweep tick, up to a minute later, with the old node tainted and idle meanwhile.
       if (options.sweep && result.initialized.length > 0) {
-        await afterSweep(deps, await options.sweep(deps, { progressOnly: true }));
+        await afterSweep(deps, await options.sweep(deps, PROGRESS_ONLY), PROGRESS_ONLY);
       }
       return { kind: 'lifecycle', result };
     }
@@ -65,7 +68,7 @@ export async function handleControlMessage(
     case 'Sweep': {
       // The sweep tick also drives the lifecycle timers (launch and registration timeouts) and the status report.
       const lifecycle = await reconcileNodes(deps);
-      if (options.sweep) await afterSweep(deps, await options.sweep(deps, { progressOnly: false }));
+      if (options.sweep) await afterSweep(deps, await options.sweep(deps, PLANNING), PLANNING);
       const result = await provision(deps, { trigger: 'Sweep' });
       const status = await publishStatusQuietly(deps);
       return { kind: 'sweep', lifecycle, result, ...(status ? { status } : {}) };
@@ -86,15 +89,15 @@ async function disruptionDue(
     deps.log.warn('DisruptionDue reached a consumer without the disruption sweep; ignored', { due: message.at });
     return 'ignored';
   }
-  await afterSweep(deps, await options.sweep(deps, { progressOnly: true }));
+  await afterSweep(deps, await options.sweep(deps, PROGRESS_ONLY), PROGRESS_ONLY);
   return 'checked';
 }
 
 /** Reports the sweep and schedules its next validation re-check. A re-check already due that this run did not move
  * along (a conflicting write, say) is left to the next Sweep tick rather than re-sent at once. */
-async function afterSweep(deps: ControlPlaneDeps, outcome: unknown): Promise<void> {
+async function afterSweep(deps: ControlPlaneDeps, outcome: unknown, run: SweepRun): Promise<void> {
   if (!isSweepOutcome(outcome)) return;
-  reportSweep(deps, outcome);
+  reportSweep(deps, outcome, run);
   const due = outcome.nextValidationAt;
   if (due === undefined || due <= deps.clock.now()) return;
   const delaySeconds = await scheduleDisruptionCheck(deps, due);
@@ -113,14 +116,20 @@ function isSweepOutcome(value: unknown): value is SweepOutcome {
   );
 }
 
-function reportSweep(deps: ControlPlaneDeps, outcome: SweepOutcome): void {
+/** A planning run always reports, so the metrics show the sweep running; a progress-only run (a due re-check, a node
+ * that initialized) reports only when it moved a command, or the zeros would drown the real data points. */
+function reportSweep(deps: ControlPlaneDeps, outcome: SweepOutcome, run: SweepRun): void {
   const counts = {
     decided: outcome.decided.length,
     started: outcome.started.length,
     dropped: outcome.dropped.length,
     inflight: outcome.inflight,
   };
-  deps.log.info('disruption sweep', counts);
+  if (run.progressOnly && counts.decided + counts.started + counts.dropped === 0) {
+    deps.log.debug('disruption sweep (progress only): nothing moved', counts);
+    return;
+  }
+  deps.log.info('disruption sweep', { ...counts, progressOnly: run.progressOnly });
   // Literal names: engine code cannot import functions/middleware; MetricNames there lists the same strings.
   deps.metric('DisruptionDecided', counts.decided, 'Count');
   deps.metric('DisruptionStarted', counts.started, 'Count');
