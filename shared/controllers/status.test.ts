@@ -159,6 +159,30 @@ describe('publishStatus', () => {
     expect((await pool(t)).status?.conditions.every((c) => c.observedGeneration === 3)).toBe(true);
   });
 
+  it('a class that fails to resolve keeps what it resolved last and is not ready, with the error', async () => {
+    const { t, deps } = await bed();
+    await publishStatus(deps);
+    t.clock.advance(60_000);
+    const failing = {
+      ...deps,
+      cloud: withResolution(t.cloud, () => {
+        throw new Error('UnauthorizedOperation: ec2:DescribeSubnets');
+      }),
+    };
+    expect((await publishStatus(failing)).replaced.sort()).toEqual(['EC2NodeClass/default', 'NodePool/default']);
+    const status = (await nodeClass(t)).status;
+    expect(status?.subnets).toEqual(resolved.subnets);
+    expect(status?.conditions.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'ResolutionFailed',
+      message: 'EC2NodeClass default could not be resolved: UnauthorizedOperation: ec2:DescribeSubnets',
+    });
+    expect((await pool(t)).status?.conditions.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'NodeClassNotReady',
+    });
+  });
+
   it('runs on the Sweep tick, and a failed write is a warning, not a failed tick', async () => {
     const { t, deps } = await bed();
     const sweep = { v: 1 as const, cluster: 'demo', kind: 'Sweep' as const, at: t.clock.iso() };

@@ -31,7 +31,7 @@ export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResul
   const updates: StatusUpdate[] = [];
   if (deps.cloud.describeNodeClass) {
     for (const nodeClass of classes) {
-      const resolution = await deps.cloud.describeNodeClass(nodeClass);
+      const resolution = await describe(deps, deps.cloud.describeNodeClass.bind(deps.cloud), nodeClass);
       readiness.set(nodeClass.metadata.name, resolution.ready);
       const status = nodeClassStatus(nodeClass, resolution, now);
       if (!sameStatus(nodeClass.status, status)) {
@@ -53,6 +53,32 @@ export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResul
   }
   if (result.replaced.length > 0) deps.log.info('status published', { replaced: result.replaced });
   return result;
+}
+
+/** A class that fails to resolve (AccessDenied, throttling) cannot launch either: it keeps what it resolved last and
+ * says why it is not ready now, rather than failing every other object's status. */
+async function describe(
+  deps: ControlPlaneDeps,
+  resolve: (nodeClass: EC2NodeClass) => Promise<NodeClassResolution>,
+  nodeClass: EC2NodeClass,
+): Promise<NodeClassResolution> {
+  try {
+    return await resolve(nodeClass);
+  } catch (err) {
+    const last = nodeClass.status;
+    const why = `EC2NodeClass ${nodeClass.metadata.name} could not be resolved: ${message(err)}`;
+    deps.log.warn('EC2NodeClass not resolved for its status', {
+      nodeClass: nodeClass.metadata.name,
+      error: message(err),
+    });
+    return {
+      subnets: last?.subnets ?? [],
+      securityGroups: last?.securityGroups ?? [],
+      amis: last?.amis ?? [],
+      ...(last?.instanceProfile ? { instanceProfile: last.instanceProfile } : {}),
+      ready: { status: 'False', reason: 'ResolutionFailed', message: why },
+    };
+  }
 }
 
 /** publishStatus for the Sweep tick: a failure (RBAC missing, the API server busy) is a warning, not a failed tick. */
