@@ -142,7 +142,7 @@ describe('encodeCommand', () => {
 });
 
 describe('disruptionSweep', () => {
-  it('writes the decided command on its candidate and validates it only on a sweep 15 s or more later', async () => {
+  it('writes the decided command on its candidate and validates it only on a sweep 15 s later, less half a second of clock skew', async () => {
     const nodePool = testNodePool();
     nodePool.spec.disruption = {
       ...nodePool.spec.disruption,
@@ -166,8 +166,9 @@ describe('disruptionSweep', () => {
     expect(early.started).toEqual([]);
     expect(early.decided).toEqual([]);
 
-    t.clock.advance(1_000);
-    const due = await disruptionSweep(t.deps);
+    // Due within the clock-skew tolerance: a re-check relayed by a Lambda whose clock runs a little behind.
+    t.clock.advance(600);
+    const due = await disruptionSweep(t.deps, { progressOnly: true });
     expect(due.started).toEqual(first.decided);
     expect(due.terminating).toEqual(first.decided);
     expect(due.inflight).toBe(0);

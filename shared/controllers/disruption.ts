@@ -34,6 +34,11 @@ import { podRef } from './pods';
 import { startTermination } from './termination';
 
 /** The pure decision functions; injectable so scripted tests can drive the orchestration. */
+
+/** The re-check is scheduled by one Lambda and run by another (delayed, then relayed), whose clock may be a little
+ * behind: a command due within this much counts as due, or the miss would defer it to the next Sweep tick, up to a
+ * minute later. */
+const CLOCK_SKEW_TOLERANCE_MS = 500;
 export interface SweepEngine {
   plan(input: DisruptionInput): DisruptionPlan;
   validate(command: DisruptionCommand, fresh: DisruptionInput): ValidationResult;
@@ -295,7 +300,7 @@ class Run {
     const d = flight.claims[0]?.disruption;
     const now = this.deps.clock.now();
     if (d?.phase === 'Validating') {
-      if (now >= Date.parse(d.validateAfter ?? d.at)) await this.validateAndAct(flight);
+      if (now + CLOCK_SKEW_TOLERANCE_MS >= Date.parse(d.validateAfter ?? d.at)) await this.validateAndAct(flight);
     } else if (d?.phase === 'Launching') {
       await this.awaitReplacements(flight, now);
     }
