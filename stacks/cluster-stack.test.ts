@@ -528,7 +528,7 @@ describe('operations', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Resources).map(
       (a) => a.Properties,
     );
-    expect(alarms).toHaveLength(3 + 3 + DEPLOYED.length * 3);
+    expect(alarms).toHaveLength(3 + 3 + DEPLOYED.length * 3 + 1);
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length;
     expect(count('ApproximateNumberOfMessagesVisible')).toBe(3);
     expect(count('ApproximateAgeOfOldestMessage')).toBe(3);
@@ -539,6 +539,20 @@ describe('operations', () => {
     expect(durations.map((a) => a.Threshold).sort()).toEqual(
       DEPLOYED.map((n) => FUNCTIONS[n].timeoutSeconds * 800).sort(),
     );
+    // A NodePool that cannot launch for five Sweep ticks, as the provisioner's status pass counts them.
+    expect(alarms.filter((a) => a.MetricName === 'NodePoolsNotReady')).toEqual([
+      expect.objectContaining({
+        Namespace: 'Karpless',
+        Dimensions: expect.arrayContaining([
+          { Name: 'cluster', Value: 'demo' },
+          { Name: 'service', Value: 'provisioner' },
+        ]),
+        Statistic: 'Maximum',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 5,
+      }),
+    ]);
     const dlq = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
     for (const a of dlq) expect([a.Threshold, a.ComparisonOperator]).toEqual([0, 'GreaterThanThreshold']);
     const topic = logicalId(stack.operations.topic as never);

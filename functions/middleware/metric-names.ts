@@ -29,6 +29,8 @@ export const MetricNames = {
   DisruptionStarted: 'DisruptionStarted',
   /** Disruption commands dropped at validation or abandoned (Count). */
   DisruptionDropped: 'DisruptionDropped',
+  /** NodePools whose status says they cannot launch (Count, gauge emitted by each Sweep tick's status pass). */
+  NodePoolsNotReady: 'NodePoolsNotReady',
 } as const;
 
 export type MetricName = (typeof MetricNames)[keyof typeof MetricNames];

@@ -93,7 +93,10 @@ describe('publishStatus', () => {
 
   it('writes nothing when nothing changed, and keeps transition times of conditions that held', async () => {
     const { t, deps, writes, set } = await bed();
+    const metrics: [string, number][] = [];
+    deps.metric = (name, value) => metrics.push([name, value]);
     await publishStatus(deps);
+    expect(metrics).toEqual([['NodePoolsNotReady', 0]]);
     const first = t.clock.iso();
     writes.length = 0;
     t.clock.advance(60_000);
@@ -119,6 +122,7 @@ describe('publishStatus', () => {
       reason: 'SubnetsNotFound',
       message: 'EC2NodeClass default: no subnet matched',
     });
+    expect(metrics.at(-1)).toEqual(['NodePoolsNotReady', 1]);
     // The pool cannot launch either, and says why.
     const poolConditions = (await pool(t)).status?.conditions ?? [];
     expect(poolConditions.find((c) => c.type === 'Ready')).toMatchObject({

@@ -46,6 +46,9 @@ export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResul
     const status = nodePoolStatus(pool, nodeClass, readiness, await poolResources(deps, mine, nodeClass), now);
     if (!sameStatus(pool.status, status)) updates.push({ kind: 'NodePool', name: pool.metadata.name, status });
   }
+  const notReady = countNotReady(pools, updates);
+  // Literal name: engine code cannot import functions/middleware; MetricNames there lists the same string.
+  deps.metric('NodePoolsNotReady', notReady, 'Count');
   const checked = pools.length + (deps.cloud.describeNodeClass ? classes.length : 0);
   result.unchanged = checked - updates.length;
   for (const update of updates) {
@@ -79,6 +82,15 @@ async function describe(
       ready: { status: 'False', reason: 'ResolutionFailed', message: why },
     };
   }
+}
+
+/** NodePools whose Ready condition is False, after this pass's updates. */
+function countNotReady(pools: readonly NodePool[], updates: readonly StatusUpdate[]): number {
+  const written = new Map(updates.flatMap((u) => (u.kind === 'NodePool' ? [[u.name, u.status] as const] : [])));
+  return pools.filter((p) => {
+    const status = written.get(p.metadata.name) ?? p.status;
+    return status?.conditions.find((c) => c.type === 'Ready')?.status === 'False';
+  }).length;
 }
 
 /** publishStatus for the Sweep tick: a failure (RBAC missing, the API server busy) is a warning, not a failed tick. */

@@ -94,6 +94,21 @@ export class Operations extends Construct {
         comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });
     }
+    alarm('NodePoolsNotReady', {
+      alarmDescription: `Karpless ${props.cluster}: a NodePool cannot launch (kubectl describe nodepool and ec2nodeclass say why)`,
+      metric: new cw.Metric({
+        namespace: METRIC_NAMESPACE,
+        metricName: MetricNames.NodePoolsNotReady,
+        dimensionsMap: { [CLUSTER_DIMENSION]: props.cluster, service: 'provisioner' },
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      // Five Sweep ticks: a class that fails to resolve once (throttling) does not page anyone.
+      evaluationPeriods: 5,
+      treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+    });
     this.dashboard = this.buildDashboard(props);
   }
 
@@ -157,6 +172,7 @@ export class Operations extends Construct {
     );
     dashboard.addWidgets(
       graph('Cost per hour (USD)', [summed(MetricNames.CostPerHour, 'USD/h', 'Maximum')]),
+      graph('NodePools not ready', [summed(MetricNames.NodePoolsNotReady, 'not ready', 'Maximum')]),
       graph(
         'Queue depth',
         props.queues.flatMap(({ name, queue, dlq }) => [
