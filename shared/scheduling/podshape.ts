@@ -5,7 +5,7 @@ import type { ResourceList } from '../api/resources';
 import { type HostPort, podHostPorts } from './hostports';
 import { restrictedLabelReason } from './labels';
 import { NodeFilter } from './nodefilter';
-import { initialView, type PodView, relax } from './preferences';
+import { initialView, isEmptyTerm, matchableTerms, type PodView, relax } from './preferences';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
 import { podRequests, type ResourceIndex } from './resources';
@@ -95,7 +95,7 @@ export class PodShapes {
     };
     if (invalid) base.invalid = invalid;
     else {
-      const restricted = restrictedKeys(pod);
+      const restricted = restrictedKeys(pod) ?? unmatchableAffinity(pod);
       if (restricted) base.invalid = restricted;
     }
     // Register every group the pod could ever need now, so counts are complete before anything is placed.
@@ -209,9 +209,17 @@ function termRequirements(term: NodeSelectorTerm): Requirements {
  */
 function spreadNodeFilter(pod: Pod): NodeFilter | undefined {
   const selector = Requirements.fromLabels(pod.spec.nodeSelector);
-  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (!terms?.length) return NodeFilter.of([selector]);
+  const terms = matchableTerms(pod);
+  if (!terms.length) return NodeFilter.of([selector]);
   return NodeFilter.of(terms.map((t) => selector.clone().addAll(termRequirements(t))));
+}
+
+/** Required node affinity whose every term is empty matches no node: kube-scheduler would never place the pod, so a
+ * node launched for it would sit empty until consolidation removed it, and then be launched again. */
+function unmatchableAffinity(pod: Pod): string | undefined {
+  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (!terms?.length || terms.some((t) => !isEmptyTerm(t))) return undefined;
+  return 'required node affinity has only empty nodeSelectorTerms, which match no node';
 }
 
 function restrictedKeys(pod: Pod): string | undefined {

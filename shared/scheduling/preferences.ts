@@ -25,10 +25,19 @@ export interface PodView {
 const byWeightDesc = <T extends { weight: number }>(list: readonly T[] | undefined): T[] =>
   [...(list ?? [])].sort((a, b) => b.weight - a.weight);
 
+/** Kubernetes: "a null or empty node selector term matches no objects", so kube-scheduler never places a pod by one. */
+export const isEmptyTerm = (t: NodeSelectorTerm): boolean => !t.matchExpressions?.length && !t.matchFields?.length;
+
+/** The pod's required node-affinity terms that can match a node; ORed, so the empty ones change nothing. */
+export const matchableTerms = (pod: Pod): NodeSelectorTerm[] =>
+  (pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []).filter(
+    (t) => !isEmptyTerm(t),
+  );
+
 export function initialView(pod: Pod): PodView {
   const a = pod.spec.affinity;
   return {
-    requiredTerms: a?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [],
+    requiredTerms: matchableTerms(pod),
     preferredNode: byWeightDesc(a?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
     preferredAffinity: byWeightDesc(a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
     preferredAntiAffinity: byWeightDesc(a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),

@@ -260,4 +260,16 @@ describe('acceptance: requirements, NodePools and instance types', () => {
     expect(it?.values).toEqual([...(r.nodeClaims[0]?.instanceTypeOptions.map((t) => t.name) ?? [])].sort());
     expect(claimOf(r, r.nodeClaims[0]?.pods[0] ?? 'x')).toBeDefined();
   });
+
+  it('ignores an empty ORed nodeSelectorTerm, which matches no node, and holds a pod whose terms are all empty', () => {
+    const zoneB = [{ key: 'topology.kubernetes.io/zone', operator: 'In' as const, values: ['us-east-1b'] }];
+    const ored = run({ pods: [pod({ cpu: '1', affinity: affinity([[], zoneB]) })] });
+    // Tried first and matching everything, the empty term used to place the pod in any zone.
+    expect(ored.nodeClaims[0]?.requirements.find((q) => q.key === 'topology.kubernetes.io/zone')?.values).toEqual([
+      'us-east-1b',
+    ]);
+    const none = run({ pods: [pod({ cpu: '1', affinity: affinity([[]]) })] });
+    expect(none.nodeClaims).toEqual([]);
+    expect(none.unschedulable[0]?.reason).toMatch(/only empty nodeSelectorTerms, which match no node/);
+  });
 });
