@@ -9,6 +9,7 @@ import type { InstanceType } from '../catalog/types';
 import type { RankedType } from './cost';
 import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
+import { matchableTerms } from './preferences';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
 import { podRequests, type ResourceIndex } from './resources';
@@ -72,15 +73,26 @@ export class NodeClaimTemplate {
       };
       const hard = this.taints.filter((t) => t.effect !== 'PreferNoSchedule');
       if (firstUntolerated(hard, pod.spec.tolerations ?? [])) continue;
-      const reqs = Requirements.fromLabels(pod.spec.nodeSelector);
-      const term =
-        pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[0];
-      if (term) reqs.addAll(Requirements.from(term.matchExpressions ?? []));
-      if (this.requirements.incompatibility(reqs, isInstanceTypeLabel)) continue;
-      if (!this.rawTypes.some((it) => typeCompatible({ it, offerings: it.offerings }, reqs))) continue;
+      if (!this.hostsDaemon(pod)) continue;
       for (const [k, v] of Object.entries(podRequests(pod))) total[k] = (total[k] ?? 0) + v;
     }
     this.daemonOverhead = total;
+  }
+
+  /** Whether some node of this pool can run the DaemonSet's pod: its nodeSelector and any one of its ORed required
+   * node-affinity terms fit the pool's requirements and an instance type. Only empty terms: it runs nowhere. */
+  private hostsDaemon(pod: Pod): boolean {
+    const declared = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+    const terms = matchableTerms(pod);
+    if (declared?.length && terms.length === 0) return false;
+    const alternatives = terms.length ? terms : [{ matchExpressions: [] }];
+    return alternatives.some((term) => {
+      const reqs = Requirements.fromLabels(pod.spec.nodeSelector).addAll(
+        Requirements.from(term.matchExpressions ?? []),
+      );
+      if (this.requirements.incompatibility(reqs, isInstanceTypeLabel)) return false;
+      return this.rawTypes.some((it) => typeCompatible({ it, offerings: it.offerings }, reqs));
+    });
   }
 
   /** Builds the type options once the resource index is complete. */

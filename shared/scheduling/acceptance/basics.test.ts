@@ -118,6 +118,21 @@ describe('acceptance: resources and packing', () => {
     expect(r.nodeClaims[0]?.daemonSetOverhead.cpu).toBe(200);
   });
 
+  it('counts a DaemonSet whose second ORed node-affinity term matches the pool, and none whose terms are all empty', () => {
+    const terms = (...t: { key: string; operator: 'In'; values: string[] }[][]) => ({
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: t.map((e) => ({ matchExpressions: e })) },
+      },
+    });
+    const s390x = [{ key: 'kubernetes.io/arch', operator: 'In' as const, values: ['s390x'] }];
+    const linux = [{ key: 'kubernetes.io/os', operator: 'In' as const, values: ['linux'] }];
+    const ored = daemonSet('ored', { cpu: '300m', affinity: terms(s390x, linux) });
+    const empty = daemonSet('empty', { cpu: '400m', affinity: terms([]) });
+    const r = run({ pods: [pod({ cpu: '1' })], daemonSets: [ored, empty] });
+    // Only the first term used to count: the s390x one, so the DaemonSet was left out.
+    expect(r.nodeClaims[0]?.daemonSetOverhead.cpu).toBe(300);
+  });
+
   it('picks a larger type when DaemonSet overhead leaves too little room', () => {
     const r = run({ pods: [pod({ cpu: '1500m' })], daemonSets: [daemonSet('big', { cpu: '1', memory: '128Mi' })] });
     expect(r.nodeClaims[0]?.instanceTypeOptions.every((t) => t.info.vcpu >= 4)).toBe(true);
