@@ -9,10 +9,13 @@ import { DynamoPriceStore } from '../../shared/aws/dynamo/prices';
 import { resolveClusterEndpoint } from '../../shared/aws/eks-auth';
 import { currentPrices, withPrices } from '../../shared/aws/pricing/refresh';
 import { instanceTypesFor, loadCatalog } from '../../shared/catalog';
+import { loadLpSolver } from '../../shared/scheduling';
 import { type ControlPlaneEnv, type ControlPlanePorts, kubeFor, statePorts } from './wiring';
 
-/** Called once per container through coldStartPorts. */
+/** Called once per container through coldStartPorts. HiGHS compiles while the cold start waits on the network (EKS,
+ * DynamoDB), so the first plan starts at once; not at import, which every function and test pays for. */
 export async function awsPorts(env: ControlPlaneEnv): Promise<ControlPlanePorts> {
+  const solver = loadLpSolver();
   const eks = new EKSClient({ region: env.region });
   const ddb = dynamoDocumentClient({ region: env.region });
   const base = statePorts(env);
@@ -31,6 +34,7 @@ export async function awsPorts(env: ControlPlaneEnv): Promise<ControlPlanePorts>
       await Promise.all(offerings.map((o) => base.store.markUnavailable(o)));
     },
   });
+  await solver;
   return { ...base, kube, cloud };
 }
 

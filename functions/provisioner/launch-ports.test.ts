@@ -1,0 +1,58 @@
+// The real port builders with every AWS call mocked at the SDK boundary: what each one reads at cold start, and
+// that the launching ports have HiGHS loaded by the time they are returned.
+import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lpSolverLoaded } from '../../shared/scheduling';
+import { awsPorts } from './launch-ports';
+import { awsInstancePorts, readEnv } from './wiring';
+
+const eks = mockClient(EKSClient);
+const ddb = mockClient(DynamoDBDocumentClient);
+beforeEach(() => {
+  eks.reset();
+  ddb.reset();
+  ddb.on(GetCommand).resolves({});
+});
+afterEach(() => {
+  eks.restore();
+  ddb.restore();
+});
+
+const env = readEnv({
+  CLUSTER_NAME: 'demo',
+  TABLE_NAME: 'karpless-demo',
+  QUEUE_URL: 'https://sqs.us-west-2.amazonaws.com/111122223333/karpless-demo-events.fifo',
+  TERMINATION_QUEUE_URL: 'https://sqs.us-west-2.amazonaws.com/111122223333/karpless-demo-termination',
+  AWS_REGION: 'us-west-2',
+  CLUSTER_ENDPOINT: 'https://ABC.gr7.us-west-2.eks.amazonaws.com',
+  CLUSTER_CA: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64'),
+  SERVICE_CIDR: '172.20.0.0/16',
+  KUBERNETES_VERSION: '1.31',
+});
+
+describe('the ports a cold start builds', () => {
+  it('termination and GC: no DescribeCluster, no price read, a cloud that cannot launch, and no solver', async () => {
+    const ports = await awsInstancePorts(env);
+    expect(eks.commandCalls(DescribeClusterCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect('create' in ports.cloud).toBe(false);
+    expect(typeof ports.cloud.list).toBe('function');
+    expect(ports.terminationQueue).toBeDefined();
+    expect(lpSolverLoaded()).toBe(false);
+  });
+
+  it('provisioner and interruption: one price read, a launching cloud, and HiGHS loaded while they waited', async () => {
+    expect(lpSolverLoaded()).toBe(false);
+    const ports = await awsPorts(env);
+    expect(lpSolverLoaded()).toBe(true);
+    // Endpoint, CA, CIDR and version all configured: nothing asks EKS.
+    expect(eks.commandCalls(DescribeClusterCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(GetCommand).map((c) => c.args[0].input)).toEqual([
+      { TableName: 'karpless-demo', Key: { PK: 'CLUSTER#demo', SK: 'PRICES#current' } },
+    ]);
+    expect(typeof ports.cloud.create).toBe('function');
+    expect(typeof ports.cloud.describeNodeClass).toBe('function');
+  });
+});
