@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { StatusUpdate } from '../api/status';
+import { ClusterApiError } from '../errors';
 import type { CloudProvider, NodeClassResolution } from '../ports';
 import type { ControlPlaneDeps } from './deps';
 import { handleControlMessage } from './dispatch';
-import { publishStatus } from './status';
+import { publishStatus, publishStatusQuietly } from './status';
 import { createTestbed, makePod, type Testbed } from './testing';
 
 const resolved: NodeClassResolution = {
@@ -100,7 +101,7 @@ describe('publishStatus', () => {
     const first = t.clock.iso();
     writes.length = 0;
     t.clock.advance(60_000);
-    expect(await publishStatus(deps)).toEqual({ replaced: [], unchanged: 2 });
+    expect(await publishStatus(deps)).toEqual({ replaced: [], failed: [], unchanged: 2 });
     expect(writes).toEqual([]);
 
     set({
@@ -187,21 +188,58 @@ describe('publishStatus', () => {
     });
   });
 
-  it('runs on the Sweep tick, and a failed write is a warning, not a failed tick', async () => {
+  it('a refused write leaves the other objects published, and a 403 names the ClusterRole to re-apply', async () => {
+    const { t, deps } = await bed();
+    const warnings: Record<string, unknown>[] = [];
+    const logged = {
+      ...deps,
+      log: { ...deps.log, warn: (_m: string, f?: Record<string, unknown>) => warnings.push(f ?? {}) },
+    };
+    const replace = t.cluster.replaceStatus.bind(t.cluster);
+    t.cluster.replaceStatus = async (u) => {
+      if (u.kind === 'EC2NodeClass')
+        throw new ClusterApiError('forbidden: the identity lacks RBAC verb "patch"', 403, false);
+      return replace(u);
+    };
+    const result = await publishStatus(logged);
+    expect(result).toMatchObject({ replaced: ['NodePool/default'], failed: ['EC2NodeClass/default'] });
+    expect((await pool(t)).status).toBeDefined();
+    expect(warnings).toEqual([
+      {
+        object: 'EC2NodeClass/default',
+        error: 'forbidden: the identity lacks RBAC verb "patch"',
+        hint: expect.stringContaining('karpless forwarder rbac'),
+      },
+    ]);
+  });
+
+  it('runs on the Sweep tick; failed writes are reported, and a pass that cannot run is a warning, not a failed tick', async () => {
     const { t, deps } = await bed();
     const sweep = { v: 1 as const, cluster: 'demo', kind: 'Sweep' as const, at: t.clock.iso() };
     const ok = await handleControlMessage(deps, sweep);
     expect(ok).toMatchObject({ kind: 'sweep', status: { replaced: ['EC2NodeClass/default', 'NodePool/default'] } });
-    const warnings: string[] = [];
     t.cluster.replaceStatus = async () => {
       throw new Error('nodepools.karpenter.sh "default" is forbidden');
     };
     t.clock.advance(60_000);
     const failing = { ...deps, cloud: withResolution(t.cloud, () => ({ ...resolved, amis: [] })) };
-    failing.log = { ...deps.log, warn: (m: string) => warnings.push(m) };
     const result = await handleControlMessage(failing, { ...sweep, at: t.clock.iso() });
-    expect(result.kind).toBe('sweep');
-    expect(result).not.toHaveProperty('status');
-    expect(warnings).toContain('status not published');
+    expect(result).toMatchObject({
+      kind: 'sweep',
+      status: { replaced: [], failed: ['EC2NodeClass/default'] },
+    });
+    // A pass that cannot even read (the API server down): logged, and the tick goes on without a status result.
+    const warnings: string[] = [];
+    const unreadable = {
+      ...deps,
+      kube: Object.assign(Object.create(t.cluster), {
+        listNodeClasses: async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+      }),
+      log: { ...deps.log, warn: (m: string) => warnings.push(m) },
+    };
+    expect(await publishStatusQuietly(unreadable)).toBeUndefined();
+    expect(warnings).toEqual(['status not published']);
   });
 });

@@ -7,6 +7,7 @@ import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { addInto, formatResourceList, type ResourceList } from '../api/resources';
 import type { Condition, EC2NodeClassStatus, NodePoolStatus, StatusUpdate } from '../api/status';
+import { ClusterApiError } from '../errors';
 import type { NodeClassResolution } from '../ports';
 import type { ControlPlaneDeps } from './deps';
 import { message } from './snapshot';
@@ -14,6 +15,8 @@ import { message } from './snapshot';
 export interface StatusResult {
   /** `Kind/name` of each object whose status was written. */
   replaced: string[];
+  /** `Kind/name` of each object whose status the API server refused (logged with the reason). */
+  failed: string[];
   unchanged: number;
 }
 
@@ -26,7 +29,7 @@ export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResul
     deps.store.list({ states: LIVE_STATES }),
   ]);
   const now = new Date(deps.clock.now()).toISOString();
-  const result: StatusResult = { replaced: [], unchanged: 0 };
+  const result: StatusResult = { replaced: [], failed: [], unchanged: 0 };
   const readiness = new Map<string, NodeClassResolution['ready']>();
   const updates: StatusUpdate[] = [];
   if (deps.cloud.describeNodeClass) {
@@ -52,10 +55,26 @@ export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResul
   const checked = pools.length + (deps.cloud.describeNodeClass ? classes.length : 0);
   result.unchanged = checked - updates.length;
   for (const update of updates) {
-    if ((await deps.kube.replaceStatus(update)) === 'replaced') result.replaced.push(`${update.kind}/${update.name}`);
+    const name = `${update.kind}/${update.name}`;
+    try {
+      if ((await deps.kube.replaceStatus(update)) === 'replaced') result.replaced.push(name);
+    } catch (err) {
+      // One object the API server refuses (a stricter CRD schema, say) must not keep the others stale.
+      result.failed.push(name);
+      deps.log.warn('status not published', { object: name, error: message(err), ...rbacHint(err) });
+    }
   }
   if (result.replaced.length > 0) deps.log.info('status published', { replaced: result.replaced });
   return result;
+}
+
+/** A 403 here almost always means a ClusterRole from before status publishing: say how to fix it. */
+function rbacHint(err: unknown): { hint?: string } {
+  return err instanceof ClusterApiError && err.status === 403
+    ? {
+        hint: 're-apply the functions ClusterRole (karpless forwarder rbac): it grants patch on nodepools/status and ec2nodeclasses/status',
+      }
+    : {};
 }
 
 /** A class that fails to resolve (AccessDenied, throttling) cannot launch either: it keeps what it resolved last and
