@@ -10,7 +10,7 @@ import type { Deployment } from '../shared/api/kube';
 import { emptyManifestSet } from '../shared/api/manifest-set';
 import { loadCatalog } from '../shared/catalog';
 import { catalogEngine } from '../shared/sim/default-engine';
-import { buildScenarioReport, disruptionSweep, runScenario, type Scenario } from '../shared/sim/scenario';
+import { buildScenarioReport, productionSweepEngine, runScenario, type Scenario } from '../shared/sim/scenario';
 import { runDisruptionBench } from './disruption';
 
 export interface DisruptionMeasurement {
@@ -130,7 +130,7 @@ const scaleDownMeasure: DisruptionMeasure = {
     const started = performance.now();
     const run = await runScenario(scaleDownScenario(), catalogEngine(loadCatalog()), {
       seed: 1,
-      sweep: disruptionSweep(),
+      sweep: productionSweepEngine(),
     });
     const report = await buildScenarioReport(run);
     const used = process.cpuUsage(cpu);

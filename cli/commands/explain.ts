@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
 import { catalogEngine } from '../../shared/sim/default-engine';
-import { disruptionSweep, loadScenario, runScenario } from '../../shared/sim/scenario';
+import { loadScenario, productionSweepEngine, runScenario } from '../../shared/sim/scenario';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { addCatalogOption, resolveCatalog } from './catalog-option';
 import type { CommandContext, RegisterCommand } from './index';
@@ -153,7 +153,7 @@ async function sourceFor(opts: ExplainOptions): Promise<DecisionSource> {
   const scenario = await loadScenario(opts.fromSim as string);
   const run = await runScenario(scenario, catalogEngine(resolveCatalog(opts)), {
     seed: Number(opts.seed),
-    sweep: disruptionSweep(),
+    sweep: productionSweepEngine(),
   });
   const store = run.world.store;
   return {

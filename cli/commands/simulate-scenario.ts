@@ -3,7 +3,7 @@
 // write every decision record for `karpless explain`.
 import { writeFile } from 'node:fs/promises';
 import { catalogEngine } from '../../shared/sim/default-engine';
-import { buildScenarioReport, disruptionSweep, loadScenario, runScenario } from '../../shared/sim/scenario';
+import { buildScenarioReport, loadScenario, productionSweepEngine, runScenario } from '../../shared/sim/scenario';
 import { renderScenarioHtml } from '../format/html/scenario-report';
 import { renderScenarioTable } from '../format/scenario-table';
 import { EXIT_OK } from '../io';
@@ -21,7 +21,7 @@ export interface ScenarioCommandOptions {
 export async function runScenarioCommand(ctx: CommandContext, opts: ScenarioCommandOptions): Promise<void> {
   const scenario = await loadScenario(opts.scenario);
   const engine = catalogEngine(resolveCatalog(opts));
-  const run = await runScenario(scenario, engine, { seed: opts.seed, sweep: disruptionSweep() });
+  const run = await runScenario(scenario, engine, { seed: opts.seed, sweep: productionSweepEngine() });
   const report = await buildScenarioReport(run);
   if (opts.decisionsOut) {
     const decisions = run.world.store.allDecisions();

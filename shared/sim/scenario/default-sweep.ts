@@ -2,6 +2,6 @@
 import { defaultSweepEngine } from '../../controllers/disruption';
 import type { SweepEngine } from './disruption-driver';
 
-export function disruptionSweep(): SweepEngine {
+export function productionSweepEngine(): SweepEngine {
   return { ...defaultSweepEngine };
 }

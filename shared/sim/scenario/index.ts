@@ -1,6 +1,6 @@
 // Time-stepped scenarios: parse a Scenario file, run it on the simulator with the real control-plane use-cases, and
 // report what happened.
-export { disruptionSweep } from './default-sweep';
+export { productionSweepEngine } from './default-sweep';
 export { type CommandInFlight, type DisruptingNode, DisruptionDriver, type SweepEngine } from './disruption-driver';
 export { mergePatch } from './merge-patch';
 export type { ViolationRecord, Violations } from './observer';

@@ -7,7 +7,7 @@ import { emptyManifestSet, type ManifestSet } from '../../api/manifest-set';
 import { loadCatalog } from '../../catalog';
 import { ValidationError } from '../../errors';
 import { catalogEngine } from '../default-engine';
-import { disruptionSweep } from './default-sweep';
+import { productionSweepEngine } from './default-sweep';
 import { runScenario, type ScenarioOptions, type ScenarioRun } from './runner';
 import type { Scenario, ScenarioStep, StepAction } from './types';
 
@@ -153,5 +153,5 @@ export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
 
 export function run(s: Scenario, options: ScenarioOptions = {}): Promise<ScenarioRun> {
-  return runScenario(s, engine, { seed: 1, sweep: disruptionSweep(), ...options });
+  return runScenario(s, engine, { seed: 1, sweep: productionSweepEngine(), ...options });
 }
