@@ -11,7 +11,6 @@ import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
 import { createEksKubeConfig } from '../../shared/aws/eks-auth';
 import { AwsInstanceProvider } from '../../shared/aws/instance-provider';
 import { sqsDeadLetter } from '../../shared/aws/sqs';
-import { loadCatalog } from '../../shared/catalog';
 import {
   type ControlPlaneConfig,
   type ControlPlaneDeps,
@@ -132,7 +131,7 @@ export async function awsInstancePorts(env: ControlPlaneEnv): Promise<InstancePo
   const kube = await kubeFor(env, new EKSClient({ region: env.region }));
   const cloud = new AwsInstanceProvider({
     cluster: { name: env.cluster, region: env.region },
-    ...(env.catalogPath ? { catalog: loadCatalog(env.catalogPath) } : {}),
+    ...(env.catalogPath ? { catalogPath: env.catalogPath } : {}),
   });
   return { ...statePorts(env), kube, cloud };
 }

@@ -8,7 +8,7 @@ import type { STSClient } from '@aws-sdk/client-sts';
 import type { EC2NodeClass } from '../api/karpenter';
 import { LabelCapacityType, LabelNodePool } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
-import { instanceTypesFor, loadCatalog } from '../catalog';
+import { instanceTypesFor } from '../catalog';
 import type { Catalog, InstanceType, InstanceTypeInfo, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { CloudInstance, CloudProvider, LaunchRequest, NodeClassResolution } from '../ports';
@@ -186,7 +186,6 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
 
   // One priced catalog object per price table, so the catalog's per-object memoization keeps working.
   private priced?: { refreshedAt: string; catalog: Catalog };
-  private baseCatalog?: Catalog;
 
   /** Live prices when a table was read; none when instance types come from the caller, whose prices are its own. */
   protected override pricingCatalog(): Catalog | undefined {
@@ -195,10 +194,9 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
   }
 
   private pricedCatalog(table: PriceTable | undefined): Catalog {
-    this.baseCatalog ??= this.o.catalog ?? loadCatalog();
-    if (!table) return this.baseCatalog;
+    if (!table) return this.catalog();
     if (this.priced?.refreshedAt !== table.refreshedAt) {
-      this.priced = { refreshedAt: table.refreshedAt, catalog: withPrices(this.baseCatalog, table) };
+      this.priced = { refreshedAt: table.refreshedAt, catalog: withPrices(this.catalog(), table) };
     }
     return this.priced.catalog;
   }

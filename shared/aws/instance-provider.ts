@@ -16,8 +16,10 @@ export const STALE_LAUNCH_TEMPLATE_AGE_MS = 30 * 60_000;
 
 export interface AwsInstanceProviderOptions {
   cluster: { name: string; region: string };
-  /** The catalog pricing instances that `priceOf` does not; the embedded snapshot by default. */
+  /** The catalog pricing instances that `priceOf` does not; read from `catalogPath`, else the embedded snapshot, on
+   * first use (not at start-up). */
   catalog?: Catalog;
+  catalogPath?: string;
   ec2?: EC2Client;
   clock?: Clock;
   priceOf?: PriceOf;
@@ -74,12 +76,17 @@ export class AwsInstanceProvider implements InstanceProvider, LaunchTemplateColl
     return deleted.length;
   }
 
+  /** The catalog as configured, loaded once. */
+  protected catalog(): Catalog {
+    this.loaded ??= this.base.catalog ?? loadCatalog(this.base.catalogPath);
+    return this.loaded;
+  }
+  private loaded?: Catalog;
+
   /** The catalog that prices instances; the launching subclass lays live prices over it. */
   protected pricingCatalog(): Catalog | undefined {
-    this.embedded ??= this.base.catalog ?? loadCatalog();
-    return this.embedded;
+    return this.catalog();
   }
-  private embedded?: Catalog;
 
   /** Price of a running instance: the caller's lookup, else the pricing catalog. */
   protected readonly priceOf: PriceOf = (type, zone, capacityType) => {

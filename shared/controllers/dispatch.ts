@@ -4,7 +4,7 @@
 import type { ControlMessage, DisruptionDueMessage } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { type LifecycleResult, reconcileNodes } from './lifecycle';
-import { scheduleDisruptionCheck } from './messages';
+import { assertOwnCluster, scheduleDisruptionCheck } from './messages';
 import { type ProvisionResult, provision } from './provision';
 import { publishStatusQuietly, type StatusResult } from './status';
 import { runTerminationStep, type TerminationStep } from './termination';
@@ -47,9 +47,7 @@ export async function handleControlMessage(
   message: ControlMessage,
   options: DispatchOptions = {},
 ): Promise<DispatchResult> {
-  if (message.cluster !== deps.cluster) {
-    throw new Error(`message for cluster ${message.cluster} reached the handler of cluster ${deps.cluster}`);
-  }
+  assertOwnCluster(deps, message);
   switch (message.kind) {
     case 'PodsPending':
     case 'NodePoolChanged':

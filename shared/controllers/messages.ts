@@ -6,6 +6,13 @@ import type { ClusterMessage, ControlMessage, DisruptionDueMessage, TerminationM
 import type { InstanceDeps } from './deps';
 import { newId } from './ids';
 
+/** A message for another cluster reached this one's function: a wiring mistake that must fail loudly. */
+export function assertOwnCluster(deps: Pick<InstanceDeps, 'cluster'>, message: ControlMessage): void {
+  if (message.cluster !== deps.cluster) {
+    throw new Error(`message for cluster ${message.cluster} reached the handler of cluster ${deps.cluster}`);
+  }
+}
+
 /** Asks for another provisioning pass. The deduplication id is unique per request: FIFO deduplication would
  * otherwise swallow a second re-plan of the same pods within five minutes. */
 export async function requestReplan(deps: InstanceDeps, reason: string, pods: PodRef[] = []): Promise<void> {

@@ -123,20 +123,23 @@ export async function publishStatusQuietly(deps: ControlPlaneDeps): Promise<Stat
 }
 
 export function nodeClassStatus(nodeClass: EC2NodeClass, r: NodeClassResolution, now: string): EC2NodeClassStatus {
-  const part = (type: string, ok: boolean, missing: string): ConditionInput =>
-    ok
-      ? { type, status: 'True', reason: type, message: '' }
-      : {
-          type,
-          status: 'False',
-          reason: missing,
-          message: `no ${missing.replace(/NotFound$/, '').toLowerCase()} matched`,
-        };
+  const part = (type: string, ok: boolean, reason: string, message: string): ConditionInput =>
+    ok ? { type, status: 'True', reason: type, message: '' } : { type, status: 'False', reason, message };
   const conditions: ConditionInput[] = [
-    part('SubnetsReady', r.subnets.length > 0, 'SubnetsNotFound'),
-    part('SecurityGroupsReady', r.securityGroups.length > 0, 'SecurityGroupsNotFound'),
-    part('AMIsReady', r.amis.length > 0, 'AMIsNotFound'),
-    part('InstanceProfileReady', r.instanceProfile !== undefined, 'InstanceProfileNotFound'),
+    part('SubnetsReady', r.subnets.length > 0, 'SubnetsNotFound', 'no subnet matched subnetSelectorTerms'),
+    part(
+      'SecurityGroupsReady',
+      r.securityGroups.length > 0,
+      'SecurityGroupsNotFound',
+      'no security group matched securityGroupSelectorTerms',
+    ),
+    part('AMIsReady', r.amis.length > 0, 'AMIsNotFound', 'no AMI matched amiSelectorTerms'),
+    part(
+      'InstanceProfileReady',
+      r.instanceProfile !== undefined,
+      'InstanceProfileNotFound',
+      'no instance profile for the role or instanceProfile',
+    ),
     r.ready.status === 'True'
       ? { type: 'Ready', status: 'True', reason: 'Ready', message: '' }
       : { type: 'Ready', status: 'False', reason: r.ready.reason, message: r.ready.message },

@@ -4,7 +4,7 @@
 // a single planner: whatever needs one is handed to the cluster FIFO queue, whose consumer is the provisioner.
 import type { ControlMessage } from '../messages';
 import type { InstanceDeps } from './deps';
-import { relayDisruptionDue, relayToClusterQueue } from './messages';
+import { assertOwnCluster, relayDisruptionDue, relayToClusterQueue } from './messages';
 import { runTerminationStep, type TerminationStep } from './termination';
 
 export type TerminationQueueResult =
@@ -18,9 +18,7 @@ export async function handleTerminationQueueMessage(
   message: ControlMessage,
   messageId: string,
 ): Promise<TerminationQueueResult> {
-  if (message.cluster !== deps.cluster) {
-    throw new Error(`message for cluster ${message.cluster} reached the handler of cluster ${deps.cluster}`);
-  }
+  assertOwnCluster(deps, message);
   switch (message.kind) {
     case 'Terminate':
       return { kind: 'terminate', result: await runTerminationStep(deps, message.nodeClaim) };

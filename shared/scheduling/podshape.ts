@@ -5,7 +5,7 @@ import type { ResourceList } from '../api/resources';
 import { type HostPort, podHostPorts } from './hostports';
 import { restrictedLabelReason } from './labels';
 import { NodeFilter } from './nodefilter';
-import { initialView, isEmptyTerm, matchableTerms, type PodView, relax } from './preferences';
+import { initialView, matchableTerms, matchesNoNode, type PodView, relax } from './preferences';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
 import { podRequests, type ResourceIndex } from './resources';
@@ -217,9 +217,9 @@ function spreadNodeFilter(pod: Pod): NodeFilter | undefined {
 /** Required node affinity whose every term is empty matches no node: kube-scheduler would never place the pod, so a
  * node launched for it would sit empty until consolidation removed it, and then be launched again. */
 function unmatchableAffinity(pod: Pod): string | undefined {
-  const terms = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (!terms?.length || terms.some((t) => !isEmptyTerm(t))) return undefined;
-  return 'required node affinity has only empty nodeSelectorTerms, which match no node';
+  return matchesNoNode(pod)
+    ? 'required node affinity has only empty nodeSelectorTerms, which match no node'
+    : undefined;
 }
 
 function restrictedKeys(pod: Pod): string | undefined {

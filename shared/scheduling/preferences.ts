@@ -34,6 +34,13 @@ export const matchableTerms = (pod: Pod): NodeSelectorTerm[] =>
     (t) => !isEmptyTerm(t),
   );
 
+/** Required node affinity declared with only empty terms: no node matches it, and kube-scheduler places the pod
+ * nowhere. */
+export function matchesNoNode(pod: Pod): boolean {
+  const declared = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  return !!declared?.length && declared.every(isEmptyTerm);
+}
+
 export function initialView(pod: Pod): PodView {
   const a = pod.spec.affinity;
   return {

@@ -9,7 +9,7 @@ import type { InstanceType } from '../catalog/types';
 import type { RankedType } from './cost';
 import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
-import { matchableTerms } from './preferences';
+import { matchableTerms, matchesNoNode } from './preferences';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
 import { podRequests, type ResourceIndex } from './resources';
@@ -82,9 +82,8 @@ export class NodeClaimTemplate {
   /** Whether some node of this pool can run the DaemonSet's pod: its nodeSelector and any one of its ORed required
    * node-affinity terms fit the pool's requirements and an instance type. Only empty terms: it runs nowhere. */
   private hostsDaemon(pod: Pod): boolean {
-    const declared = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+    if (matchesNoNode(pod)) return false;
     const terms = matchableTerms(pod);
-    if (declared?.length && terms.length === 0) return false;
     const alternatives = terms.length ? terms : [{ matchExpressions: [] }];
     return alternatives.some((term) => {
       const reqs = Requirements.fromLabels(pod.spec.nodeSelector).addAll(
