@@ -12,8 +12,13 @@ import { build, type Metafile } from 'esbuild';
 import { bundleAssets, copyBundleAssets, esbuildOptions, sdkShare } from '../stacks/bundling';
 import { deployed, FUNCTIONS, plans } from '../stacks/functions';
 
-const LIMIT_BYTES = 600 * 1024;
-const IMPORT_LIMIT_MS = 200;
+/** Issue 5's targets, as decided in docs/architecture.md: the function's own code (index.mjs less the AWS SDK it
+ * bundles in place of the runtime's copy) within 600 KiB, and the cold import within 200 ms. */
+export const OWN_CODE_LIMIT_BYTES = 600 * 1024;
+export const IMPORT_LIMIT_MS = 200;
+
+export const meetsSizeTarget = (f: BundleFigures) => f.restBytes <= OWN_CODE_LIMIT_BYTES;
+export const meetsImportTarget = (f: BundleFigures) => f.coldImportMs <= IMPORT_LIMIT_MS;
 
 export interface BundleFigures {
   name: string;
@@ -78,7 +83,7 @@ export async function measureBundle(name: string, dir: string, runs: number): Pr
   };
 }
 
-const kib = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
+export const kib = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -87,18 +92,18 @@ async function main(): Promise<void> {
   const root = keep ?? mkdtempSync(join(tmpdir(), 'karpless-bundles-'));
   try {
     console.log(
-      '| function | index.mjs (minified) | ≤ 600 KiB | of which AWS SDK | the rest | deflated | assets beside it | cold import, median of %d (min–max) | ≤ 200 ms |',
+      '| function | index.mjs (minified) | of which AWS SDK | own code (the rest) | ≤ 600 KiB | deflated | assets beside it | cold import, median of %d (min–max) | ≤ 200 ms |',
       runs,
     );
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const name of deployed()) {
       console.error(`  building and importing ${name} ...`);
       const f = await measureBundle(name, join(root, name), runs);
-      const ok = f.bundleBytes <= LIMIT_BYTES ? 'yes' : 'no';
-      const fast = f.coldImportMs <= IMPORT_LIMIT_MS ? 'yes' : 'no';
+      const ok = meetsSizeTarget(f) ? 'yes' : 'no';
+      const fast = meetsImportTarget(f) ? 'yes' : 'no';
       const [lo, hi] = f.coldImportRangeMs.map((ms) => ms.toFixed(0));
       console.log(
-        `| ${name} | ${kib(f.bundleBytes)} (${f.bundleBytes} B) | ${ok} | ${kib(f.sdkBytes)} | ${kib(f.restBytes)} | ${kib(f.deflatedBytes)} | ${kib(f.assetBytes)} | ${f.coldImportMs.toFixed(0)} ms (${lo}–${hi}) | ${fast} |`,
+        `| ${name} | ${kib(f.bundleBytes)} (${f.bundleBytes} B) | ${kib(f.sdkBytes)} | ${kib(f.restBytes)} | ${ok} | ${kib(f.deflatedBytes)} | ${kib(f.assetBytes)} | ${f.coldImportMs.toFixed(0)} ms (${lo}–${hi}) | ${fast} |`,
       );
       console.error(`  ${name} largest inputs: ${f.top.map(([k, v]) => `${k} ${kib(v)}`).join(', ')}`);
     }

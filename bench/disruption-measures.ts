@@ -12,30 +12,12 @@ import { loadCatalog } from '../shared/catalog';
 import { catalogEngine } from '../shared/sim/default-engine';
 import { buildScenarioReport, productionSweepEngine, runScenario, type Scenario } from '../shared/sim/scenario';
 import { runDisruptionBench } from './disruption';
-
-export interface DisruptionMeasurement {
-  name: string;
-  description: string;
-  target: string;
-  /** The measured value the target is about (seconds, or a cost ratio). */
-  value: number;
-  unit: 's' | '× LB';
-  pass: boolean;
-  wallMs: number;
-  cpuMs: number;
-  detail: string;
-}
-
-export interface DisruptionMeasure {
-  name: string;
-  description: string;
-  run(): Promise<DisruptionMeasurement>;
-}
+import type { BenchMeasure } from './measures';
 
 const SWEEP_TARGET_S = 5;
 const COST_TARGET = 1.1;
 
-function sweepMeasure(nodes: number): DisruptionMeasure {
+function sweepMeasure(nodes: number): BenchMeasure {
   const name = `disruption-sweep-${nodes}`;
   const description = `one disruption sweep over ${nodes} nodes (~15 pods each, every node a candidate)`;
   return {
@@ -122,7 +104,7 @@ export function scaleDownScenario(from = 2000, to = 500): Scenario {
   };
 }
 
-const scaleDownMeasure: DisruptionMeasure = {
+const scaleDownMeasure: BenchMeasure = {
   name: 'scale-down-2000-to-500',
   description: 'steady-state cost after a scale-down from 2,000 to 500 pods (time-stepped, 2 h simulated)',
   run: async () => {
@@ -154,12 +136,9 @@ const scaleDownMeasure: DisruptionMeasure = {
   },
 };
 
-export const DISRUPTION_MEASURES: readonly DisruptionMeasure[] = [
+export const DISRUPTION_MEASURES: readonly BenchMeasure[] = [
   sweepMeasure(500),
   sweepMeasure(2000),
   sweepMeasure(5000),
   scaleDownMeasure,
 ];
-
-export const findDisruptionMeasure = (name: string): DisruptionMeasure | undefined =>
-  DISRUPTION_MEASURES.find((m) => m.name === name);

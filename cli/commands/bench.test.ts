@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DISRUPTION_MEASURES,
-  type DisruptionMeasure,
-  type DisruptionMeasurement,
-} from '../../bench/disruption-measures';
+import { type BenchMeasure, type BenchMeasurement, MEASURES } from '../../bench/measures';
 import type { Measurement } from '../../bench/targets';
 import { WORKLOADS, type Workload } from '../../bench/workloads';
 import { bufferIO } from '../io';
-import { runBench, runWorkloadInChild } from './bench';
+import { runBench, runMeasureInChild, runWorkloadInChild } from './bench';
 
 const fake =
   (podsPerSecond: number) =>
@@ -25,7 +21,7 @@ const fake =
     costRatio: 1.02,
   });
 
-const fakeDisruption = async (m: DisruptionMeasure): Promise<DisruptionMeasurement> => ({
+const fakeMeasure = async (m: BenchMeasure): Promise<BenchMeasurement> => ({
   name: m.name,
   description: m.description,
   target: 'test',
@@ -57,7 +53,7 @@ describe('karpless bench', () => {
 
   it('reports JSON with every measurement and exits 1 when a target is missed', async () => {
     const c = ctx();
-    await runBench(c, { json: true }, fake(1000), fakeDisruption);
+    await runBench(c, { json: true }, fake(1000), fakeMeasure);
     expect(c.result.code).toBe(1);
     const report = JSON.parse(c.io.stdout.join(''));
     expect(report.results).toHaveLength(WORKLOADS.length);
@@ -66,15 +62,15 @@ describe('karpless bench', () => {
     expect(fiveK).toMatchObject({ pods: 5000, podsPerSecond: 1000, pass: false, costRatio: 1.02 });
     expect(fiveK.checks).toContainEqual({ target: '≥ 2500 pods/s', pass: false });
     expect(report.machine.cpus).toBeGreaterThan(0);
-    expect(report.disruption.map((m: { name: string }) => m.name)).toEqual(DISRUPTION_MEASURES.map((m) => m.name));
+    expect(report.measures.map((m: { name: string }) => m.name)).toEqual(MEASURES.map((m) => m.name));
   });
 
   it('runs the disruption measures by name and fails the run when one misses its target', async () => {
     const c = ctx();
-    await runBench(c, { workload: ['disruption-sweep-2000', 'scale-down-2000-to-500'] }, fake(5000), fakeDisruption);
+    await runBench(c, { workload: ['disruption-sweep-2000', 'scale-down-2000-to-500'] }, fake(5000), fakeMeasure);
     expect(c.result.code).toBe(1);
     const stdout = c.io.stdout.join('');
-    expect(stdout).toMatch(/DISRUPTION MEASURE\s+VALUE/);
+    expect(stdout).toMatch(/MEASURE\s+VALUE/);
     expect(stdout).toMatch(/disruption-sweep-2000\s+0\.5 s\s+test/);
     expect(stdout).toMatch(/scale-down-2000-to-500\s+1\.2 × LB.*FAIL/);
     expect(stdout).toContain('Overall: FAIL');
@@ -101,5 +97,23 @@ describe('karpless bench', () => {
   it('runs workloads in a child process that reports its own errors', async () => {
     const bogus = { ...(WORKLOADS[0] as Workload), name: 'no-such-workload' };
     await expect(runWorkloadInChild(bogus)).rejects.toThrow('unknown workload no-such-workload');
+    const noMeasure = {
+      name: 'no-such-measure',
+      description: '',
+      run: async () => Promise.reject(new Error('unused')),
+    };
+    await expect(runMeasureInChild(noMeasure)).rejects.toThrow('unknown measure no-such-measure');
+  });
+
+  it('measures the pipeline latency and every deployed function bundle besides the disruption measures', () => {
+    const names = MEASURES.map((m) => m.name);
+    expect(names).toEqual(expect.arrayContaining(['disruption-sweep-2000', 'scale-down-2000-to-500']));
+    expect(names.filter((n) => !n.startsWith('disruption') && !n.startsWith('scale-down'))).toEqual([
+      'pipeline-latency',
+      'bundle-provisioner',
+      'bundle-interruption',
+      'bundle-termination',
+      'bundle-gc',
+    ]);
   });
 });

@@ -1,14 +1,10 @@
-// `karpless bench`: runs the scheduling benchmark, one fresh child process per workload so each peak RSS is its own,
-// and checks the results against the targets.
+// `karpless bench`: runs the scheduling benchmark and the other measures, one fresh child process each so each peak
+// RSS is its own, and checks the results against the targets.
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import {
-  DISRUPTION_MEASURES,
-  type DisruptionMeasure,
-  type DisruptionMeasurement,
-} from '../../bench/disruption-measures';
+import { type BenchMeasure, type BenchMeasurement, MEASURES } from '../../bench/measures';
 import { checkTargets, type Measurement } from '../../bench/targets';
 import { WORKLOADS, type Workload } from '../../bench/workloads';
 import { type BenchReport, renderBenchTable } from '../format/bench-table';
@@ -16,7 +12,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext, RegisterCommand } from './index';
 
 const CHILD = fileURLToPath(new URL('../../bench/child.ts', import.meta.url));
-const DISRUPTION_CHILD = fileURLToPath(new URL('../../bench/disruption-child.ts', import.meta.url));
+const MEASURE_CHILD = fileURLToPath(new URL('../../bench/measure-child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 const DEFAULT_TIMEOUT_MS = 600_000;
 
@@ -29,12 +25,9 @@ export function runWorkloadInChild(
   return runJsonChild<Measurement>([CHILD, workload.name, catalog ?? ''], timeoutMs);
 }
 
-/** Runs one disruption measure in a child process of its own. */
-export function runDisruptionInChild(
-  measure: DisruptionMeasure,
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-): Promise<DisruptionMeasurement> {
-  return runJsonChild<DisruptionMeasurement>([DISRUPTION_CHILD, measure.name], timeoutMs);
+/** Runs one measure (disruption, pipeline latency, a function bundle) in a child process of its own. */
+export function runMeasureInChild(measure: BenchMeasure, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<BenchMeasurement> {
+  return runJsonChild<BenchMeasurement>([MEASURE_CHILD, measure.name], timeoutMs);
 }
 
 /** Spawns `node --import tsx ARGS` and parses the last line of its stdout as JSON. */
@@ -91,13 +84,11 @@ export async function runBench(
   ctx: CommandContext,
   opts: BenchOptions,
   run: (w: Workload, catalog?: string, timeoutMs?: number) => Promise<Measurement> = runWorkloadInChild,
-  runDisruption: (m: DisruptionMeasure, timeoutMs?: number) => Promise<DisruptionMeasurement> = runDisruptionInChild,
+  runMeasure: (m: BenchMeasure, timeoutMs?: number) => Promise<BenchMeasurement> = runMeasureInChild,
 ): Promise<void> {
   const selected = opts.workload?.length ? WORKLOADS.filter((w) => opts.workload?.includes(w.name)) : WORKLOADS;
-  const measures = opts.workload?.length
-    ? DISRUPTION_MEASURES.filter((m) => opts.workload?.includes(m.name))
-    : DISRUPTION_MEASURES;
-  const known = [...WORKLOADS.map((w) => w.name), ...DISRUPTION_MEASURES.map((m) => m.name)];
+  const measures = opts.workload?.length ? MEASURES.filter((m) => opts.workload?.includes(m.name)) : MEASURES;
+  const known = [...WORKLOADS.map((w) => w.name), ...MEASURES.map((m) => m.name)];
   const unknown = (opts.workload ?? []).filter((n) => !known.includes(n));
   if (unknown.length > 0) {
     ctx.io.err(`unknown workload(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
@@ -139,8 +130,8 @@ export async function runBench(
   for (const [i, measure] of measures.entries()) {
     ctx.io.err(`[${selected.length + i + 1}/${total}] ${measure.name}: ${measure.description} ...`);
     try {
-      const m = await runDisruption(measure, timeoutMs);
-      report.disruption = [...(report.disruption ?? []), m];
+      const m = await runMeasure(measure, timeoutMs);
+      report.measures = [...(report.measures ?? []), m];
       ctx.io.err(
         `    ${m.value} ${m.unit} (${Math.round(m.wallMs)} ms wall, ${Math.round(m.cpuMs)} ms CPU): ${m.pass ? 'pass' : 'FAIL'}`,
       );
@@ -150,9 +141,7 @@ export async function runBench(
     }
   }
   report.pass =
-    report.failures.length === 0 &&
-    report.results.every((r) => r.pass) &&
-    (report.disruption ?? []).every((m) => m.pass);
+    report.failures.length === 0 && report.results.every((r) => r.pass) && (report.measures ?? []).every((m) => m.pass);
   ctx.io.out(opts.json ? JSON.stringify(report, null, 2) : renderBenchTable(report));
   ctx.result.code = report.pass ? EXIT_OK : EXIT_FAILURE;
 }
@@ -161,13 +150,14 @@ export const registerBench: RegisterCommand = (program: Command, ctx: CommandCon
   program
     .command('bench')
     .description(
-      'Benchmark the scheduler (throughput, wall time, peak RSS, cost against the LP lower bound) and disruption ' +
-        '(sweep decision time, steady-state cost after a scale-down)',
+      'Benchmark the scheduler (throughput, wall time, peak RSS, cost against the LP lower bound), disruption ' +
+        '(sweep decision time, steady-state cost after a scale-down) and the control plane (pipeline decision ' +
+        'latency, each Lambda bundle’s size and cold import)',
     )
     .option('--json', 'print the report as JSON')
     .option(
       '--workload <names...>',
-      `run only these workloads (${[...WORKLOADS, ...DISRUPTION_MEASURES].map((w) => w.name).join(', ')})`,
+      `run only these workloads and measures (${[...WORKLOADS, ...MEASURES].map((w) => w.name).join(', ')})`,
     )
     .option('--catalog <file>', 'instance-type catalog for the real-catalog workloads')
     .option('--timeout <seconds>', 'give up on a workload after this long', String(DEFAULT_TIMEOUT_MS / 1000))

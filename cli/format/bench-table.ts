@@ -1,5 +1,5 @@
 // The benchmark report: one row per workload with its measurements and its targets' verdict.
-import type { DisruptionMeasurement } from '../../bench/disruption-measures';
+import type { BenchMeasurement } from '../../bench/measures';
 import type { CheckedMeasurement } from '../../bench/targets';
 import { formatPrice, renderTable } from './table';
 
@@ -7,8 +7,9 @@ export interface BenchReport {
   command: string;
   machine: { cpus: number; cpuModel: string; node: string; platform: string };
   results: CheckedMeasurement[];
-  /** Disruption measures: sweep decision time and steady-state cost after a scale-down. */
-  disruption?: DisruptionMeasurement[];
+  /** The other measures: disruption (sweep decision time, cost after a scale-down), the pipeline's decision latency
+   * and each function bundle. */
+  measures?: BenchMeasurement[];
   failures: { workload: string; error: string }[];
   pass: boolean;
 }
@@ -41,8 +42,8 @@ export function renderBenchTable(report: BenchReport): string {
   ]);
   const right = (header: string) => ({ header, align: 'right' as const });
   const out: string[] = [];
-  // A run of disruption measures only has no scheduling rows: leave that table out.
-  if (rows.length > 0 || !report.disruption?.length)
+  // A run of measures only has no scheduling rows: leave that table out.
+  if (rows.length > 0 || !report.measures?.length)
     out.push(
       renderTable(
         [
@@ -63,12 +64,12 @@ export function renderBenchTable(report: BenchReport): string {
         rows,
       ),
     );
-  if (report.disruption?.length) {
+  if (report.measures?.length) {
     if (out.length > 0) out.push('');
     out.push(
       renderTable(
-        ['DISRUPTION MEASURE', right('VALUE'), 'TARGET', right('WALL MS'), right('CPU MS'), 'RESULT', 'DETAIL'],
-        report.disruption.map((m) => [
+        ['MEASURE', right('VALUE'), 'TARGET', right('WALL MS'), right('CPU MS'), 'RESULT', 'DETAIL'],
+        report.measures.map((m) => [
           m.name,
           `${m.value} ${m.unit}`,
           m.target,

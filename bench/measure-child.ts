@@ -1,0 +1,12 @@
+// Child-process entry for the measures of `karpless bench` (bench/measures.ts): runs one and prints it as one JSON
+// line. Usage: node --import tsx bench/measure-child.ts MEASURE
+import { findMeasure } from './measures';
+
+const name = process.argv[2];
+const measure = name ? findMeasure(name) : undefined;
+if (!measure) {
+  process.stderr.write(`unknown measure ${String(name)}\n`);
+  process.exitCode = 2;
+} else {
+  process.stdout.write(`${JSON.stringify(await measure.run())}\n`);
+}

@@ -1,0 +1,36 @@
+// The measures of `karpless bench` besides the scheduling workloads: each runs in a child process of its own
+// (bench/measure-child.ts) and yields one value checked against its target.
+import { CONTROL_PLANE_MEASURES } from './control-plane-measures';
+import { DISRUPTION_MEASURES } from './disruption-measures';
+
+export interface BenchMeasurement {
+  name: string;
+  description: string;
+  target: string;
+  /** The measured value the target is about. */
+  value: number;
+  unit: 's' | 'ms' | 'KiB' | '× LB';
+  pass: boolean;
+  wallMs: number;
+  cpuMs: number;
+  detail: string;
+}
+
+export interface BenchMeasure {
+  name: string;
+  description: string;
+  run(): Promise<BenchMeasurement>;
+}
+
+export const MEASURES: readonly BenchMeasure[] = [...DISRUPTION_MEASURES, ...CONTROL_PLANE_MEASURES];
+
+export const findMeasure = (name: string): BenchMeasure | undefined => MEASURES.find((m) => m.name === name);
+
+/** Runs `work` and returns its result with the wall and CPU milliseconds it took in this process. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; wallMs: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await work();
+  const used = process.cpuUsage(cpu);
+  return { result, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
