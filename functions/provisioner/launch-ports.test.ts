@@ -4,6 +4,7 @@ import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clearEndpointCache } from '../../shared/aws/eks-auth';
 import { lpSolverLoaded } from '../../shared/scheduling';
 import { awsPorts } from './launch-ports';
 import { awsInstancePorts, readEnv } from './wiring';
@@ -16,6 +17,7 @@ beforeEach(() => {
   ddb.on(GetCommand).resolves({});
 });
 afterEach(() => {
+  clearEndpointCache();
   eks.restore();
   ddb.restore();
 });
@@ -54,5 +56,26 @@ describe('the ports a cold start builds', () => {
     ]);
     expect(typeof ports.cloud.create).toBe('function');
     expect(typeof ports.cloud.describeNodeClass).toBe('function');
+  });
+
+  it('with nothing configured: one DescribeCluster gives the endpoint, CA, service CIDR and version', async () => {
+    const bare = readEnv({
+      CLUSTER_NAME: 'demo',
+      TABLE_NAME: 'karpless-demo',
+      QUEUE_URL: 'https://sqs.us-west-2.amazonaws.com/111122223333/karpless-demo-events.fifo',
+      TERMINATION_QUEUE_URL: 'https://sqs.us-west-2.amazonaws.com/111122223333/karpless-demo-termination',
+      AWS_REGION: 'us-west-2',
+    });
+    eks.on(DescribeClusterCommand, { name: 'demo' }).resolves({
+      cluster: {
+        endpoint: 'https://ABC.gr7.us-west-2.eks.amazonaws.com',
+        certificateAuthority: { data: Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64') },
+        kubernetesNetworkConfig: { serviceIpv4Cidr: '10.100.0.0/16' },
+        version: '1.32',
+      },
+    });
+    const ports = await awsPorts(bare);
+    expect(eks.commandCalls(DescribeClusterCommand)).toHaveLength(1);
+    expect(typeof ports.cloud.create).toBe('function');
   });
 });

@@ -1,12 +1,12 @@
 // The real ports of a function that plans and launches (provisioner, interruption): the instance-only ports of
 // wiring.ts plus the launching cloud adapter, which needs the cluster's endpoint, CA, service CIDR and Kubernetes
 // version for user data, live prices, and the ICE cache.
-import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import { EKSClient } from '@aws-sdk/client-eks';
 import type { EC2NodeClass } from '../../shared/api/karpenter';
 import { dynamoDocumentClient } from '../../shared/aws/clients';
 import { AwsCloudProvider } from '../../shared/aws/cloud-provider';
 import { DynamoPriceStore } from '../../shared/aws/dynamo/prices';
-import { resolveClusterEndpoint } from '../../shared/aws/eks-auth';
+import { describeCluster, resolveClusterEndpoint } from '../../shared/aws/eks-auth';
 import { currentPrices, withPrices } from '../../shared/aws/pricing/refresh';
 import { instanceTypesFor, loadCatalog } from '../../shared/catalog';
 import { loadLpSolver } from '../../shared/scheduling';
@@ -38,7 +38,8 @@ export async function awsPorts(env: ControlPlaneEnv): Promise<ControlPlanePorts>
   return { ...base, kube, cloud };
 }
 
-/** Kubernetes version and service CIDR: from configuration, or one DescribeCluster. */
+/** Kubernetes version and service CIDR: from configuration, or the container's one DescribeCluster (which the
+ * endpoint lookup shares). */
 async function clusterFacts(
   env: ControlPlaneEnv,
   eks: EKSClient,
@@ -46,9 +47,9 @@ async function clusterFacts(
   if (env.serviceCidr && env.kubernetesVersion) {
     return { serviceCidr: env.serviceCidr, kubernetesVersion: env.kubernetesVersion };
   }
-  const out = await eks.send(new DescribeClusterCommand({ name: env.cluster }));
-  const serviceCidr = env.serviceCidr ?? out.cluster?.kubernetesNetworkConfig?.serviceIpv4Cidr;
-  const kubernetesVersion = env.kubernetesVersion ?? out.cluster?.version;
+  const described = await describeCluster(env.cluster, eks);
+  const serviceCidr = env.serviceCidr ?? described.serviceCidr;
+  const kubernetesVersion = env.kubernetesVersion ?? described.kubernetesVersion;
   if (!serviceCidr || !kubernetesVersion) {
     throw new Error(`eks:DescribeCluster for ${env.cluster} gave no service CIDR or Kubernetes version`);
   }

@@ -7,7 +7,13 @@ import { resolveClusterEndpoint } from './cluster-endpoint';
 import { buildKubeConfig } from './kubeconfig';
 import { type CredentialProvider, EksTokenProvider } from './token';
 
-export { type ClusterEndpoint, clearEndpointCache, resolveClusterEndpoint } from './cluster-endpoint';
+export {
+  type ClusterEndpoint,
+  clearEndpointCache,
+  type DescribedCluster,
+  describeCluster,
+  resolveClusterEndpoint,
+} from './cluster-endpoint';
 export { buildKubeConfig, type KubeConfigOptions, type TokenSource } from './kubeconfig';
 export * from './token';
 
