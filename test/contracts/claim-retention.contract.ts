@@ -4,6 +4,7 @@
 // terminated claims exactly when the table does.
 import { describe, expect, it } from 'vitest';
 import { type NodeClaim, type NodeClaimState, TERMINATED_CLAIM_RETENTION_MS } from '../../shared/api/nodeclaim';
+import { makeClaim } from '../../shared/aws/testing/claims';
 import type { Clock, NodeClaimStore } from '../../shared/ports';
 
 export interface ClaimRetentionFixture {
@@ -14,26 +15,15 @@ export interface ClaimRetentionFixture {
 const START = Date.parse('2026-03-01T00:00:00Z');
 const R = TERMINATED_CLAIM_RETENTION_MS;
 
+/** A claim of this suite's cluster, created at START. */
 function claim(name: string, overrides: Partial<NodeClaim> = {}): NodeClaim {
-  return {
+  return makeClaim({
     name,
-    uid: `uid-${name}`,
     cluster: 'contract',
-    nodePool: 'default',
-    nodeClass: 'default',
-    state: 'Pending',
-    version: 1,
-    requirements: [],
-    instanceTypeOptions: ['m5.large'],
-    labels: {},
-    taints: [],
-    startupTaints: [],
-    requests: { cpu: 1000 },
     nominatedPods: [{ namespace: 'default', name: `${name}-pod`, uid: `${name}-pod-uid` }],
     createdAt: new Date(START).toISOString(),
-    stateTimes: {},
     ...overrides,
-  };
+  });
 }
 
 export function describeClaimRetentionContract(name: string, fixture: ClaimRetentionFixture): void {
