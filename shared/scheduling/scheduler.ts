@@ -696,7 +696,7 @@ export class Scheduler {
     const { compatible, fitting } = this.typesFor(t, shape, merged);
     if (compatible.length === 0) {
       return t.types.length === 0
-        ? 'no instance types are available to this nodepool'
+        ? `no instance types are available to this nodepool: ${t.noTypesReason}`
         : `no instance type satisfies the requirements ${describeReqs(shape.requirements) || describeReqs(t.requirements)}`;
     }
     if (fitting.length === 0) return this.resourceFailure(compatible, shape, t);

@@ -9,6 +9,7 @@ import type { InstanceType } from '../catalog/types';
 import type { RankedType } from './cost';
 import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
+import { whyNoInstanceTypes } from './no-types';
 import { matchableTerms, matchesNoNode } from './preferences';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
@@ -25,6 +26,8 @@ export class NodeClaimTemplate {
   readonly startupTaints: Taint[];
   readonly hasMinValues: boolean;
   types: TypeOption[] = [];
+  /** Why `types` is empty, when it is (whyNoInstanceTypes). */
+  noTypesReason = '';
   prices = new OfferingPrices([]);
   daemonOverhead: ResourceList = {};
   daemonVector: Float64Array = new Float64Array(0);
@@ -118,6 +121,11 @@ export class NodeClaimTemplate {
       });
     }
     this.types = out;
+    if (out.length === 0) {
+      const fits = (it: InstanceType) =>
+        index.vector(it.allocatable).every((v, i) => v >= (this.daemonVector[i] as number));
+      this.noTypesReason = whyNoInstanceTypes(this.rawTypes, this.requirements, this.nodeClass, fits);
+    }
     this.prices = new OfferingPrices(out);
     this.duals = new Float64Array(index.names.length);
     if (this.limitList) {

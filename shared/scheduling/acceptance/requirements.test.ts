@@ -43,6 +43,20 @@ describe('acceptance: requirements, NodePools and instance types', () => {
     expect(r.unschedulable[0]?.reason).toMatch(/no instance type has enough aws.amazon.com\/neuron: pod requests 1/);
   });
 
+  it('says which NodePool requirement leaves it no instance type', () => {
+    const r = run({
+      nodePools: [
+        nodePool({ requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['reserved'] }] }),
+      ],
+      pods: [pod({ cpu: '1' })],
+    });
+    expect(r.unschedulable[0]?.reason).toBe(
+      'no NodePool could fit the pod: nodepool "default": no instance types are available to this nodepool: ' +
+        'karpenter.sh/capacity-type [reserved] matches no offering (offered: on-demand, spot); Karpless does not ' +
+        'launch into capacity reservations (reserved) yet',
+    );
+  });
+
   it('compares integers with Gt, Lt, Gte and Lte', () => {
     const gte = run({
       pods: [
