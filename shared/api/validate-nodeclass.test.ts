@@ -156,4 +156,13 @@ describe('EC2NodeClass validation', () => {
       'nc.yaml#1 EC2NodeClass/default: spec: neither role nor instanceProfile is set; Karpenter requires exactly one before nodes can launch',
     ]);
   });
+
+  it('warns that capacityReservationSelectorTerms is ignored, naming the field', () => {
+    const yaml = `${VALID_NODECLASS}  capacityReservationSelectorTerms:\n    - tags:\n        team: ml\n`;
+    const set = parseManifests(yaml, 'nc.yaml');
+    expect(problemsOf(yaml, 'nc.yaml')).toEqual([]);
+    expect(set.warnings).toEqual([
+      'nc.yaml#1 EC2NodeClass/default: spec.capacityReservationSelectorTerms: capacity reservations are not supported by Karpless yet; ignored, so nodes of this class launch as on-demand or spot, never into a reservation',
+    ]);
+  });
 });

@@ -266,6 +266,25 @@ ${VALID_NODECLASS}`;
   });
 });
 
+describe('NodePool capacity types', () => {
+  it('warns that the reserved capacity type matches no offering, naming the requirement', () => {
+    const yaml = `${NODEPOOL_HEADER}spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+        - {key: kubernetes.io/arch, operator: In, values: [amd64]}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [reserved, on-demand]}
+---
+${VALID_NODECLASS}`;
+    expect(problemsOf(yaml, 'np.yaml')).toEqual([]);
+    expect(parseWarnings(yaml)).toEqual([
+      'np.yaml#1 NodePool/default: spec.template.spec.requirements[1].values: karpenter.sh/capacity-type "reserved" (capacity reservations) is not supported by Karpless yet; it matches no offering here, so the pool launches only with its other capacity types, if any',
+    ]);
+    expect(parseWarnings(yaml.replace('values: [reserved, on-demand]', 'values: [spot, on-demand]'))).toEqual([]);
+  });
+});
+
 function parseWarnings(yaml: string): string[] {
   return parseManifests(yaml, 'np.yaml').warnings;
 }
