@@ -67,6 +67,12 @@ export interface SelectorTerm {
   name?: string;
 }
 
+export interface CapacityReservationSelectorTerm {
+  tags?: Record<string, string>;
+  id?: string;
+  ownerID?: string;
+}
+
 export interface AmiSelectorTerm {
   alias?: string;
   tags?: Record<string, string>;
@@ -127,6 +133,9 @@ export interface EC2NodeClassSpec {
   detailedMonitoring?: boolean;
   instanceStorePolicy?: 'RAID0';
   context?: string;
+  /** Karpenter's on-demand capacity reservations. Karpless does not launch into them yet: it reads the field only to
+   * say so (a parse warning, and CapacityReservationsReady False in the status). */
+  capacityReservationSelectorTerms?: CapacityReservationSelectorTerm[];
 }
 
 export interface EC2NodeClass {

@@ -92,6 +92,25 @@ describe('publishStatus', () => {
     ]);
   });
 
+  it('says a class selecting capacity reservations is not served by them, without holding Ready back', async () => {
+    const { t, deps } = await bed();
+    const current = await nodeClass(t);
+    t.cluster.upsert({
+      ...current,
+      spec: { ...current.spec, capacityReservationSelectorTerms: [{ tags: { team: 'ml' } }] },
+    });
+    await publishStatus(deps);
+    const conditions = (await nodeClass(t)).status?.conditions ?? [];
+    expect(conditions.find((c) => c.type === 'CapacityReservationsReady')).toMatchObject({
+      status: 'False',
+      reason: 'NotSupported',
+      message:
+        'Karpless does not launch into capacity reservations yet; nodes of this class launch as on-demand or spot',
+    });
+    expect(conditions.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });
+    expect((await pool(t)).status?.conditions.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });
+  });
+
   it('writes nothing when nothing changed, and keeps transition times of conditions that held', async () => {
     const { t, deps, writes, set } = await bed();
     const metrics: [string, number][] = [];

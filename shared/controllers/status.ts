@@ -140,12 +140,28 @@ export function nodeClassStatus(nodeClass: EC2NodeClass, r: NodeClassResolution,
       'InstanceProfileNotFound',
       'no instance profile for the role or instanceProfile',
     ),
+    ...reservationsCondition(nodeClass),
     r.ready.status === 'True'
       ? { type: 'Ready', status: 'True', reason: 'Ready', message: '' }
       : { type: 'Ready', status: 'False', reason: r.ready.reason, message: r.ready.message },
   ];
   const { ready: _ready, ...parts } = r;
   return { ...parts, conditions: transitions(nodeClass.status?.conditions, conditions, nodeClass.metadata, now) };
+}
+
+/** Only for a class that selects capacity reservations: they are not resolved, so the condition says so. It does not
+ * hold Ready back, because the class still launches, as on-demand or spot. */
+function reservationsCondition(nodeClass: EC2NodeClass): ConditionInput[] {
+  if (!nodeClass.spec.capacityReservationSelectorTerms?.length) return [];
+  return [
+    {
+      type: 'CapacityReservationsReady',
+      status: 'False',
+      reason: 'NotSupported',
+      message:
+        'Karpless does not launch into capacity reservations yet; nodes of this class launch as on-demand or spot',
+    },
+  ];
 }
 
 export function nodePoolStatus(

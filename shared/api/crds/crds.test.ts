@@ -230,11 +230,26 @@ describe('CRDs', () => {
         '/spec/blockDeviceMappings/0/ebs/volumeSize',
       ],
       ['a negative maxPods', 'spec.kubelet', { maxPods: -1 }, '/spec/kubelet/maxPods'],
+      [
+        'a bad capacity reservation id',
+        'spec.capacityReservationSelectorTerms',
+        [{ id: 'odcr-1' }],
+        '/spec/capacityReservationSelectorTerms/0/id',
+      ],
     ])('rejects %s', (_name, field, value, path) => {
       const nc = fromYaml(VALID_NODECLASS);
       setPath(nc, field, value);
       expect(validate(nc)).toBe(false);
       expect(validate.errors?.map((e) => e.instancePath)).toContain(path);
+    });
+
+    it("accepts Karpenter's capacityReservationSelectorTerms, so such a class applies unchanged", () => {
+      const nc = fromYaml(VALID_NODECLASS);
+      setPath(nc, 'spec.capacityReservationSelectorTerms', [
+        { id: 'cr-0123456789abcdef0' },
+        { tags: { team: 'ml' }, ownerID: '111122223333' },
+      ]);
+      expect(validate(nc) ? [] : validate.errors).toEqual([]);
     });
 
     it('defaults metadata options like the parser', () => {

@@ -3,6 +3,7 @@ import { DEFAULT_METADATA_OPTIONS } from '../defaults';
 import type {
   AmiSelectorTerm,
   BlockDeviceMapping,
+  CapacityReservationSelectorTerm,
   EC2NodeClassSpec,
   KubeletConfiguration,
   SelectorTerm,
@@ -72,6 +73,11 @@ const securityGroupTerm: PropsOf<SelectorTerm> = {
   tags: tags(),
   id: str('The security group id.', { pattern: '^sg-[0-9a-z]+$' }),
   name: str('The security group name (not its Name tag).'),
+};
+const capacityReservationTerm: PropsOf<CapacityReservationSelectorTerm> = {
+  tags: tags(),
+  id: str('The capacity reservation id.', { pattern: '^cr-[0-9a-z]+$' }),
+  ownerID: str('The account that owns the reservation.', { pattern: '^[0-9]{12}$' }),
 };
 const aliasFamilies = Object.keys(ALIAS_FAMILIES);
 const amiTerm: PropsOf<AmiSelectorTerm> = {
@@ -207,6 +213,11 @@ const specProps: PropsOf<EC2NodeClassSpec> = {
     'Security group selector terms, ORed.',
     'securityGroupSelectorTerms',
     securityGroupTerm,
+  ),
+  capacityReservationSelectorTerms: selectorTerms(
+    "Karpenter's on-demand capacity reservation selector terms. Accepted so Karpenter YAML applies unchanged; Karpless does not launch into reservations yet (status condition CapacityReservationsReady).",
+    'capacityReservationSelectorTerms',
+    capacityReservationTerm,
   ),
   role: str('The IAM role of the nodes; Karpenter manages the instance profile. Exclusive with instanceProfile.', {
     minLength: 1,
