@@ -1,7 +1,8 @@
 // `karpless explain NODE|NODECLAIM`: why a node was launched, kept or removed, from its decision records. Records
-// come from a NodeClaimStore (`listDecisions`): a JSON file of records (`karpless simulate --scenario FILE
-// --decisions-out FILE`, or an export of the DynamoDB table) via --store, or a scenario run on the spot via
-// --from-sim. A node name is resolved to its claim through the store's claims or the records' candidates.
+// come from a NodeClaimStore (`listDecisions`): a deployed cluster's DynamoDB table via --table and --cluster
+// (explain-table.ts), a JSON file of records (`karpless simulate --scenario FILE --decisions-out FILE`) via --store,
+// or a scenario run on the spot via --from-sim. A node name is resolved to its claim through the store's claims or
+// the records' candidates.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
@@ -9,6 +10,7 @@ import { catalogEngine } from '../../shared/sim/default-engine';
 import { loadScenario, productionSweepEngine, runScenario } from '../../shared/sim/scenario';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { addCatalogOption, resolveCatalog } from './catalog-option';
+import { tableSource } from './explain-table';
 import type { CommandContext, RegisterCommand } from './index';
 
 /** What explain needs from a store: the NodeClaimStore's `listDecisions`, plus node-to-claim resolution. */
@@ -141,6 +143,10 @@ export function renderExplanation(e: Explanation): string {
 }
 
 export interface ExplainOptions {
+  table?: string;
+  cluster?: string;
+  region?: string;
+  endpointUrl?: string;
   store?: string;
   fromSim?: string;
   seed: string;
@@ -149,6 +155,14 @@ export interface ExplainOptions {
 }
 
 async function sourceFor(opts: ExplainOptions): Promise<DecisionSource> {
+  if (opts.table) {
+    return tableSource({
+      table: opts.table,
+      cluster: opts.cluster as string,
+      ...(opts.region ? { region: opts.region } : {}),
+      ...(opts.endpointUrl ? { endpoint: opts.endpointUrl } : {}),
+    });
+  }
   if (opts.store) return recordsSource(await readRecordsFile(opts.store));
   const scenario = await loadScenario(opts.fromSim as string);
   const run = await runScenario(scenario, catalogEngine(resolveCatalog(opts)), {
@@ -167,7 +181,11 @@ export async function runExplain(ctx: CommandContext, name: string, opts: Explai
     ctx.io.err(message);
     ctx.result.code = EXIT_USAGE;
   };
-  if (!!opts.store === !!opts.fromSim) return usage('give exactly one of --store FILE or --from-sim SCENARIO');
+  const sources = [opts.table, opts.store, opts.fromSim].filter(Boolean).length;
+  if (sources !== 1) {
+    return usage('give exactly one of --table TABLE (with --cluster), --store FILE or --from-sim SCENARIO');
+  }
+  if (!!opts.table !== !!opts.cluster) return usage('--table and --cluster go together');
   if (opts.output !== 'text' && opts.output !== 'json')
     return usage(`--output: "${opts.output}" is not one of text, json`);
   const seed = Number(opts.seed);
@@ -178,7 +196,15 @@ export async function runExplain(ctx: CommandContext, name: string, opts: Explai
   } catch (err) {
     return usage((err as Error).message);
   }
-  const e = await explain(name, source);
+  let e: Explanation | undefined;
+  try {
+    e = await explain(name, source);
+  } catch (err) {
+    // An AWS error reading the table (no credentials, no such table, access denied): say where, not a stack trace.
+    ctx.io.err(`reading decision records${opts.table ? ` from table ${opts.table}` : ''}: ${(err as Error).message}`);
+    ctx.result.code = EXIT_FAILURE;
+    return;
+  }
   if (!e) {
     ctx.io.err(`no decision records for ${name} (neither a NodeClaim nor a node any record names)`);
     ctx.result.code = EXIT_FAILURE;
@@ -192,7 +218,11 @@ export const registerExplain: RegisterCommand = (program: Command, ctx: CommandC
   const cmd = program
     .command('explain')
     .description('print why a node or NodeClaim was launched, kept or removed (its decision records)')
-    .argument('<name>', 'a node name or a NodeClaim name')
+    .argument('<name>', 'a node name, a NodeClaim name, or (with --table) an instance id or providerID')
+    .option('--table <name>', "a deployed cluster's DynamoDB table (the stack's TableName output)")
+    .option('--cluster <name>', 'with --table: the cluster whose records to read')
+    .option('--region <region>', 'with --table: the table’s region (default: the AWS SDK’s, e.g. AWS_REGION)')
+    .option('--endpoint-url <url>', 'with --table: another DynamoDB endpoint, such as DynamoDB Local')
     .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)')
     .option('--from-sim <scenario>', 'run this Scenario on the simulator and read its records')
     .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')

@@ -1,0 +1,92 @@
+// `karpless explain --table`: the records of a deployed cluster, read from DynamoDB (dynalite here) through the
+// CLI's own client, as a user would run it against the stack's table.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DecisionRecord } from '../../shared/api/nodeclaim';
+import { type LocalDynamo, startLocalDynamo } from '../../shared/aws/dynamo/local';
+import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
+import { makeClaim } from '../../shared/aws/testing/claims';
+import { bufferIO } from '../io';
+import { main } from '../main';
+
+let db: LocalDynamo;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  db = await startLocalDynamo();
+  // The CLI builds its client from the SDK's default chain, as it would on a laptop: credentials from the environment.
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: 'prod', client: db.client });
+  await store.create(
+    makeClaim({
+      name: 'default-x7k2p',
+      cluster: 'prod',
+      state: 'Initialized',
+      nodeName: 'ip-10-0-1-17.ec2.internal',
+      instanceId: 'i-0abc1234def567890',
+      providerID: 'aws:///us-east-1a/i-0abc1234def567890',
+    }),
+  );
+  const record: DecisionRecord = {
+    id: 'prov-1',
+    cluster: 'prod',
+    at: '2026-11-22T03:00:00.000Z',
+    kind: 'Provision',
+    nodeClaims: ['default-x7k2p'],
+    summary: '3 pod(s) to place: 1 new NodeClaim(s) at $0.0960/h, 0 unschedulable',
+    detail: { trigger: 'PodsPending', chosen: [{ name: 'default-x7k2p', price: 0.096, pods: 3 }] },
+  };
+  await store.putDecision(record);
+  // Another cluster's record in the same table is never shown.
+  await new DynamoNodeClaimStore({ tableName: db.tableName, cluster: 'dev', client: db.client }).putDecision({
+    ...record,
+    id: 'prov-dev',
+    cluster: 'dev',
+  });
+});
+afterAll(async () => {
+  process.env = saved;
+  await db.stop();
+});
+
+async function run(...args: string[]) {
+  const io = bufferIO();
+  const code = await main(['explain', ...args], io);
+  return { code, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
+}
+
+/** The --table arguments for a cluster (and table) of this local DynamoDB. */
+const table = (cluster = 'prod', name = db.tableName) => [
+  ...['--table', name, '--cluster', cluster],
+  ...['--region', 'us-east-1', '--endpoint-url', db.endpoint],
+];
+
+describe('karpless explain --table', () => {
+  it('explains a node of a deployed cluster by node name, instance id or providerID', async () => {
+    for (const name of ['ip-10-0-1-17.ec2.internal', 'i-0abc1234def567890', 'aws:///us-east-1a/i-0abc1234def567890']) {
+      const r = await run(name, ...table());
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n')[0]).toBe(`NodeClaim default-x7k2p (node ${name}): 1 decision(s)`);
+      expect(r.stdout).toContain('2026-11-22T03:00:00.000Z  Provision  3 pod(s) to place');
+      expect(r.stdout).toContain('nodes: default-x7k2p ($0.0960/h, 3 pod(s))');
+    }
+    const json = JSON.parse((await run('default-x7k2p', ...table(), '-o', 'json')).stdout);
+    expect(json.records.map((r: DecisionRecord) => r.id)).toEqual(['prov-1']);
+  });
+
+  it('reads only the named cluster, and says so when nothing matches', async () => {
+    const r = await run('default-x7k2p', ...table('other'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no decision records for default-x7k2p');
+  });
+
+  it('names the table when DynamoDB refuses, and needs --cluster with --table', async () => {
+    const missing = await run('x', ...table('prod', 'no-such-table'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^reading decision records from table no-such-table: .*not found/i);
+    const usage = await run('x', '--table', db.tableName);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--table and --cluster go together');
+  });
+});
