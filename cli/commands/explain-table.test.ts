@@ -2,21 +2,16 @@
 // CLI's own client, as a user would run it against the stack's table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
-import { type LocalDynamo, startLocalDynamo } from '../../shared/aws/dynamo/local';
-import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
 import { makeClaim } from '../../shared/aws/testing/claims';
 import { bufferIO } from '../io';
 import { main } from '../main';
+import { type LocalTable, startLocalTable } from './testing/local-table';
 
-let db: LocalDynamo;
-const saved = { ...process.env };
+let local: LocalTable;
 
 beforeAll(async () => {
-  db = await startLocalDynamo();
-  // The CLI builds its client from the SDK's default chain, as it would on a laptop: credentials from the environment.
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
-  const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: 'prod', client: db.client });
+  local = await startLocalTable();
+  const store = local.store('prod');
   await store.create(
     makeClaim({
       name: 'default-x7k2p',
@@ -38,15 +33,14 @@ beforeAll(async () => {
   };
   await store.putDecision(record);
   // Another cluster's record in the same table is never shown.
-  await new DynamoNodeClaimStore({ tableName: db.tableName, cluster: 'dev', client: db.client }).putDecision({
+  await local.store('dev').putDecision({
     ...record,
     id: 'prov-dev',
     cluster: 'dev',
   });
 });
 afterAll(async () => {
-  process.env = saved;
-  await db.stop();
+  await local.stop();
 });
 
 async function run(...args: string[]) {
@@ -55,11 +49,7 @@ async function run(...args: string[]) {
   return { code, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
 }
 
-/** The --table arguments for a cluster (and table) of this local DynamoDB. */
-const table = (cluster = 'prod', name = db.tableName) => [
-  ...['--table', name, '--cluster', cluster],
-  ...['--region', 'us-east-1', '--endpoint-url', db.endpoint],
-];
+const table = (cluster = 'prod', name?: string) => local.args(cluster, name);
 
 describe('karpless explain --table', () => {
   it('explains a node of a deployed cluster by node name, instance id or providerID', async () => {
@@ -85,7 +75,7 @@ describe('karpless explain --table', () => {
     const missing = await run('x', ...table('prod', 'no-such-table'));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^reading decision records from table no-such-table: .*not found/i);
-    const usage = await run('x', '--table', db.tableName);
+    const usage = await run('x', '--table', local.db.tableName);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--table and --cluster go together');
   });

@@ -12,6 +12,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { addCatalogOption, resolveCatalog } from './catalog-option';
 import { tableSource } from './explain-table';
 import type { CommandContext, RegisterCommand } from './index';
+import { addTableOptions, type TableOptions, tableOptionsProblem } from './table-option';
 
 /** What explain needs from a store: the NodeClaimStore's `listDecisions`, plus node-to-claim resolution. */
 export interface DecisionSource {
@@ -142,11 +143,7 @@ export function renderExplanation(e: Explanation): string {
   return lines.join('\n');
 }
 
-export interface ExplainOptions {
-  table?: string;
-  cluster?: string;
-  region?: string;
-  endpointUrl?: string;
+export interface ExplainOptions extends TableOptions {
   store?: string;
   fromSim?: string;
   seed: string;
@@ -155,14 +152,7 @@ export interface ExplainOptions {
 }
 
 async function sourceFor(opts: ExplainOptions): Promise<DecisionSource> {
-  if (opts.table) {
-    return tableSource({
-      table: opts.table,
-      cluster: opts.cluster as string,
-      ...(opts.region ? { region: opts.region } : {}),
-      ...(opts.endpointUrl ? { endpoint: opts.endpointUrl } : {}),
-    });
-  }
+  if (opts.table) return tableSource({ ...opts, table: opts.table, cluster: opts.cluster as string });
   if (opts.store) return recordsSource(await readRecordsFile(opts.store));
   const scenario = await loadScenario(opts.fromSim as string);
   const run = await runScenario(scenario, catalogEngine(resolveCatalog(opts)), {
@@ -185,7 +175,8 @@ export async function runExplain(ctx: CommandContext, name: string, opts: Explai
   if (sources !== 1) {
     return usage('give exactly one of --table TABLE (with --cluster), --store FILE or --from-sim SCENARIO');
   }
-  if (!!opts.table !== !!opts.cluster) return usage('--table and --cluster go together');
+  const tableProblem = tableOptionsProblem(opts);
+  if (tableProblem) return usage(tableProblem);
   if (opts.output !== 'text' && opts.output !== 'json')
     return usage(`--output: "${opts.output}" is not one of text, json`);
   const seed = Number(opts.seed);
@@ -219,13 +210,11 @@ export const registerExplain: RegisterCommand = (program: Command, ctx: CommandC
     .command('explain')
     .description('print why a node or NodeClaim was launched, kept or removed (its decision records)')
     .argument('<name>', 'a node name, a NodeClaim name, or (with --table) an instance id or providerID')
-    .option('--table <name>', "a deployed cluster's DynamoDB table (the stack's TableName output)")
-    .option('--cluster <name>', 'with --table: the cluster whose records to read')
-    .option('--region <region>', 'with --table: the table’s region (default: the AWS SDK’s, e.g. AWS_REGION)')
-    .option('--endpoint-url <url>', 'with --table: another DynamoDB endpoint, such as DynamoDB Local')
     .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)')
     .option('--from-sim <scenario>', 'run this Scenario on the simulator and read its records')
     .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')
     .option('-o, --output <format>', 'text or json', 'text');
-  addCatalogOption(cmd).action(async (name: string, opts: ExplainOptions) => runExplain(ctx, name, opts));
+  addCatalogOption(addTableOptions(cmd)).action(async (name: string, opts: ExplainOptions) =>
+    runExplain(ctx, name, opts),
+  );
 };

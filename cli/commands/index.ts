@@ -9,6 +9,7 @@ import { registerExplain } from './explain';
 import { registerForwarder } from './forwarder';
 import { registerInvoke } from './invoke';
 import { registerMigrate } from './migrate';
+import { registerNodeClaims } from './nodeclaims';
 import { registerSimulate } from './simulate';
 
 /** A subcommand sets `result.code` from its action; main returns it as the exit code. */
@@ -27,6 +28,7 @@ export const commands: RegisterCommand[] = [
   registerCrds,
   registerForwarder,
   registerExplain,
+  registerNodeClaims,
   registerDev,
   registerInvoke,
 ];
