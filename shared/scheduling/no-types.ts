@@ -29,10 +29,10 @@ export function whyNoInstanceTypes(
   if (raw.length === 0) return `its EC2NodeClass ${nodeClass} offers no instance types`;
   const available = raw.flatMap((it) => it.offerings.filter((o) => o.available));
   if (available.length === 0) return 'every offering of its instance types was recently refused by EC2';
-  for (const [key, valueOf] of OFFERING_KEYS) {
+  for (const [key, offeredValue] of OFFERING_KEYS) {
     const r = reqs.get(key);
     if (!r) continue;
-    const offered = [...new Set(available.map(valueOf))].filter((v): v is string => v !== undefined).sort();
+    const offered = [...new Set(available.map(offeredValue))].filter((v): v is string => v !== undefined).sort();
     if (offered.some((v) => r.has(v))) continue;
     const reserved = key === LabelCapacityType && r.has('reserved') ? RESERVED_NOTE : '';
     return `${key} ${r} matches no offering (offered: ${offered.join(', ')})${reserved}`;

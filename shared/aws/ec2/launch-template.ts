@@ -191,7 +191,7 @@ export async function deleteUnusedLaunchTemplates(
   for await (const page of paginateDescribeLaunchTemplates({ client: ec2 }, { Filters: filters })) {
     for (const lt of page.LaunchTemplates ?? []) {
       const name = lt.LaunchTemplateName;
-      if (!name || !name.startsWith(`karpless/${cluster}/`)) continue;
+      if (!name?.startsWith(`karpless/${cluster}/`)) continue;
       const summary: LaunchTemplateSummary = {
         name,
         ...(lt.LaunchTemplateId ? { id: lt.LaunchTemplateId } : {}),
