@@ -622,6 +622,22 @@ describe('operations', () => {
     expect(groups.map((g) => g.Properties.RetentionInDays)).toEqual(DEPLOYED.map(() => 90));
   });
 
+  it("offers a reader policy that may only Query the cluster's partition, for karpless nodeclaims and explain", () => {
+    const policies = Object.values(template.findResources('AWS::IAM::ManagedPolicy') as Resources);
+    expect(policies).toHaveLength(1);
+    const doc = policies[0]?.Properties.PolicyDocument as { Statement: unknown[] };
+    const tables = Object.keys(template.findResources('AWS::DynamoDB::GlobalTable'));
+    expect(doc.Statement).toEqual([
+      {
+        Action: 'dynamodb:Query',
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [tables[0], 'Arn'] },
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['CLUSTER#demo'] } },
+      },
+    ]);
+    expect(Object.keys(template.toJSON().Outputs)).toEqual(expect.arrayContaining(['TableName', 'ReaderPolicyArn']));
+  });
+
   it('outputs what the forwarder install and the EC2NodeClass need', () => {
     const outputs = Object.keys(template.toJSON().Outputs);
     for (const o of ['EventsQueueUrl', 'ForwarderRoleArn', 'NodeRoleName', 'InstanceProfileName', 'ControllerGroup']) {

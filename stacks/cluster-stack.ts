@@ -67,7 +67,7 @@ export class ClusterStack extends Stack {
         termination: consumerTimeout('termination'),
       },
     });
-    this.table = new StateTable(this, 'State');
+    this.table = new StateTable(this, 'State', config.name);
     this.nodeIdentity = new NodeIdentity(this, 'Node', config.name);
 
     this.functions = new ControlFunctions(this, 'Functions', {
@@ -150,7 +150,14 @@ export class ClusterStack extends Stack {
       value: this.nodeIdentity.role.roleName,
       description: 'EC2NodeClass spec.role',
     });
-    new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+    new CfnOutput(this, 'TableName', {
+      value: this.table.table.tableName,
+      description: 'karpless nodeclaims / explain --table',
+    });
+    new CfnOutput(this, 'ReaderPolicyArn', {
+      value: this.table.readerPolicy.managedPolicyArn,
+      description: 'Attach to whoever runs karpless nodeclaims / explain: dynamodb:Query on the table only',
+    });
     new CfnOutput(this, 'ControllerGroup', {
       value: CONTROLLER_GROUP,
       description: 'Kubernetes group of the functions',
