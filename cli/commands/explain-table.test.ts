@@ -18,6 +18,11 @@ beforeAll(async () => {
       cluster: 'prod',
       state: 'Initialized',
       nodeName: 'ip-10-0-1-17.ec2.internal',
+      instanceType: 'm5.large',
+      capacityType: 'spot',
+      zone: 'us-east-1a',
+      pricePerHour: 0.0326,
+      stateTimes: { Initialized: '2026-11-22T03:01:10.000Z' },
       instanceId: 'i-0abc1234def567890',
       providerID: 'aws:///us-east-1a/i-0abc1234def567890',
     }),
@@ -57,7 +62,10 @@ describe('karpless explain --table', () => {
       const r = await run(name, ...table());
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(r.stdout.split('\n')[0]).toBe(`NodeClaim default-x7k2p (node ${name}): 1 decision(s)`);
+      expect(r.stdout.split('\n').slice(0, 2)).toEqual([
+        `NodeClaim default-x7k2p (node ${name}): 1 decision(s)`,
+        'now: Initialized since 2026-11-22T03:01:10.000Z, m5.large spot in us-east-1a at $0.0326/h, node ip-10-0-1-17.ec2.internal',
+      ]);
       expect(r.stdout).toContain('2026-11-22T03:00:00.000Z  Provision  3 pod(s) to place');
       expect(r.stdout).toContain('nodes: default-x7k2p ($0.0960/h, 3 pod(s))');
     }

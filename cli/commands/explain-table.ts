@@ -15,5 +15,6 @@ export function tableSource(o: TableOptions & { table: string; cluster: string }
   return {
     listDecisions: (claim) => store.listDecisions(claim),
     claimOfNode: async (name) => (await store.list()).find((c) => claimMatches(c, name))?.name,
+    claim: (name) => store.get(name),
   };
 }

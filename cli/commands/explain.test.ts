@@ -147,5 +147,7 @@ spec:
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Provision/);
     expect(r.stdout).toMatch(/Disrupt/);
+    // The simulated store still has the claim: where it stands now follows the header.
+    expect(r.stdout.split('\n')[1]).toMatch(/^now: Terminated since \S+, m5\.x?large on-demand in us-east-1a at \$/);
   });
 });

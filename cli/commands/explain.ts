@@ -5,7 +5,7 @@
 // the records' candidates.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { DecisionRecord } from '../../shared/api/nodeclaim';
+import type { DecisionRecord, NodeClaim } from '../../shared/api/nodeclaim';
 import { catalogEngine } from '../../shared/sim/default-engine';
 import { loadScenario, productionSweepEngine, runScenario } from '../../shared/sim/scenario';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
@@ -19,6 +19,8 @@ export interface DecisionSource {
   listDecisions(nodeClaim: string): Promise<DecisionRecord[]>;
   /** The claim behind a node name, when the source knows it. */
   claimOfNode(node: string): Promise<string | undefined>;
+  /** The claim as it stands now, from a source that keeps claims (a table, a simulated store). */
+  claim?(name: string): Promise<NodeClaim | undefined>;
 }
 
 /** Records from memory (a file's contents): claims by `nodeClaims`, nodes by the candidates the records name. */
@@ -68,16 +70,19 @@ export async function readRecordsFile(path: string): Promise<DecisionRecord[]> {
 export interface Explanation {
   nodeClaim: string;
   node?: string;
+  /** The claim now, when the source keeps claims and still has it. */
+  current?: NodeClaim;
   records: DecisionRecord[];
 }
 
 export async function explain(name: string, source: DecisionSource): Promise<Explanation | undefined> {
   const direct = await source.listDecisions(name);
-  if (direct.length) return { nodeClaim: name, records: direct };
-  const claim = await source.claimOfNode(name);
+  const claim = direct.length ? name : await source.claimOfNode(name);
   if (!claim) return undefined;
-  const records = await source.listDecisions(claim);
-  return records.length ? { nodeClaim: claim, node: name, records } : undefined;
+  const records = direct.length ? direct : await source.listDecisions(claim);
+  if (!records.length) return undefined;
+  const current = await source.claim?.(claim);
+  return { nodeClaim: claim, ...(claim !== name ? { node: name } : {}), ...(current ? { current } : {}), records };
 }
 
 const money = (x: unknown): string => (typeof x === 'number' ? `$${x.toFixed(4)}/h` : String(x));
@@ -134,8 +139,22 @@ function detailLines(r: DecisionRecord): string[] {
   return out;
 }
 
+/** One line on where the claim stands: its state, and what it launched as, where, at what price, on which node. */
+export function describeCurrent(c: NodeClaim): string {
+  const parts = [`now: ${c.state}${c.stateTimes[c.state] ? ` since ${c.stateTimes[c.state]}` : ''}`];
+  if (c.instanceType) {
+    const price = c.pricePerHour !== undefined ? ` at ${money(c.pricePerHour)}` : '';
+    parts.push(`${[c.instanceType, c.capacityType].filter(Boolean).join(' ')} in ${c.zone ?? '?'}${price}`);
+  }
+  if (c.nodeName) parts.push(`node ${c.nodeName}`);
+  if (c.disruption)
+    parts.push(`disruption ${c.disruption.cause}${c.disruption.phase ? ` (${c.disruption.phase})` : ''}`);
+  return parts.join(', ');
+}
+
 export function renderExplanation(e: Explanation): string {
   const lines = [`NodeClaim ${e.nodeClaim}${e.node ? ` (node ${e.node})` : ''}: ${e.records.length} decision(s)`];
+  if (e.current) lines.push(describeCurrent(e.current));
   for (const r of e.records) {
     lines.push('', `${r.at}  ${r.kind}  ${r.summary}`);
     for (const l of detailLines(r)) lines.push(`    ${l}`);
@@ -163,6 +182,7 @@ async function sourceFor(opts: ExplainOptions): Promise<DecisionSource> {
   return {
     listDecisions: (claim) => store.listDecisions(claim),
     claimOfNode: async (node) => (await store.list()).find((c) => c.nodeName === node)?.name,
+    claim: (name) => store.get(name),
   };
 }
 
