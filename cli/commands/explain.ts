@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { DecisionRecord, NodeClaim } from '../../shared/api/nodeclaim';
 import { catalogEngine } from '../../shared/sim/default-engine';
 import { loadScenario, productionSweepEngine, runScenario } from '../../shared/sim/scenario';
+import { PROVISION_KEYS, provisionLines } from '../format/provision-record';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { addCatalogOption, resolveCatalog } from './catalog-option';
 import { tableSource } from './explain-table';
@@ -88,9 +89,9 @@ export async function explain(name: string, source: DecisionSource): Promise<Exp
 const money = (x: unknown): string => (typeof x === 'number' ? `$${x.toFixed(4)}/h` : String(x));
 
 /** The evidence lines worth reading for one record; unknown detail keys are summarized, not dropped. */
-function detailLines(r: DecisionRecord): string[] {
+function detailLines(r: DecisionRecord, nodeClaim: string): string[] {
   const d = r.detail;
-  const out: string[] = [];
+  const out: string[] = r.kind === 'Provision' ? provisionLines(d, nodeClaim) : [];
   const chosen = Array.isArray(d.chosen) ? (d.chosen as { name: string; price: number; pods: number }[]) : [];
   if (chosen.length) {
     out.push(`nodes: ${chosen.map((c) => `${c.name} (${money(c.price)}, ${c.pods} pod(s))`).join(', ')}`);
@@ -130,9 +131,11 @@ function detailLines(r: DecisionRecord): string[] {
     'nodePool',
     'pricePerHour',
     'pods',
+    ...(r.kind === 'Provision' ? PROVISION_KEYS : []),
   ]);
   for (const [k, v] of Object.entries(d)) {
-    if (known.has(k) || v === undefined) continue;
+    // Empty lists say nothing.
+    if (known.has(k) || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
     const text = typeof v === 'object' ? JSON.stringify(v) : String(v);
     out.push(`${k}: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}`);
   }
@@ -157,7 +160,7 @@ export function renderExplanation(e: Explanation): string {
   if (e.current) lines.push(describeCurrent(e.current));
   for (const r of e.records) {
     lines.push('', `${r.at}  ${r.kind}  ${r.summary}`);
-    for (const l of detailLines(r)) lines.push(`    ${l}`);
+    for (const l of detailLines(r, e.nodeClaim)) lines.push(`    ${l}`);
   }
   return lines.join('\n');
 }
