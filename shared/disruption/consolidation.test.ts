@@ -46,6 +46,29 @@ describe('consolidation: delete versus replace', () => {
     expect(plan.records[0]?.kind).toBe('Keep');
   });
 
+  it('splits a node over several smaller new nodes when that saves enough over any one replacement', () => {
+    const p = pool();
+    // 10 × 900m: one new node must have 16 vCPU; an 8-vCPU node for 8 pods and a 2-vCPU one for 2 cost far less.
+    const big = () => node('big', { pool: p, type: 'm5.4xlarge', cpus: Array.from({ length: 10 }, () => '900m') });
+    const one = only(
+      planDisruption(disruptionInput([big()], { nodePools: [p], options: { maxSplitChecks: 0 } })).commands,
+    );
+    expect(one.replacements).toHaveLength(1);
+    const onePrice = one.replacements[0]?.cheapest.price ?? 0;
+
+    const plan = planDisruption(disruptionInput([big()], { nodePools: [p] }));
+    const cmd = only(plan.commands);
+    expect(names(cmd)).toEqual(['big']);
+    expect(cmd.record.detail.method).toBe('split');
+    expect(cmd.replacements.length).toBeGreaterThan(1);
+    expect(cmd.replacements.flatMap((r) => r.pods)).toHaveLength(10);
+    const splitPrice = cmd.replacements.reduce((sum, r) => sum + r.cheapest.price, 0);
+    expect(splitPrice).toBeLessThanOrEqual(onePrice * 0.95);
+    expect(cmd.savingPerHour).toBeCloseTo(0.768 - splitPrice);
+    // The batch solve, then one full solve of the node's own pods.
+    expect(plan.stats.solverCalls).toBe(2);
+  });
+
   it('merges three underutilized nodes into one cheaper node', () => {
     const p = pool();
     // 2 cpu each: no node can take another's pod, so only a merge helps.

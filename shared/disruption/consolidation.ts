@@ -2,7 +2,8 @@
 // 1. multi-node delete: walk candidates cheapest-to-disrupt first and keep every node whose pods fit on the nodes
 //    that stay (no candidate limit: the capacity model makes each check a scan, no solve);
 // 2. batch replace/merge: every remaining candidate's leftover pods solved together as per-node bundles (one
-//    solve); each group of nodes that shares new nodes becomes a command if it saves enough;
+//    solve); each group of nodes that shares new nodes becomes a command if it saves enough; a single node's own
+//    pods may instead be split over several cheaper new nodes (split.ts, a bounded full solve);
 // 3. merge search among the rest: the largest prefix (binary search, up to maxMergeCandidates) that fewer, cheaper
 //    new nodes can hold, then a bounded local search adding later candidates one at a time;
 // 4. candidates with constrained pods (topology, pod affinity, volumes, host ports): one full solve each, bounded.
@@ -13,6 +14,7 @@ import type { FitResult } from './capacity';
 import { budgetBlocker, consolidationBlocker } from './forced';
 import { podRequests } from './pods';
 import { narrowOptions, optionPrice, relocate, SingleNodeBound, sumRequests } from './relocate';
+import { splitNode } from './split';
 import { round, type Sweep } from './sweep';
 
 function backingOff(sw: Sweep, pool: string): string | undefined {
@@ -45,7 +47,7 @@ export function consolidate(sw: Sweep, solverChecks: { left: number }): void {
   const candidates = eligible(sw);
   if (candidates.length === 0) return;
   multiNodeDelete(sw, candidates);
-  const rest = batchReplace(sw, candidates.filter(open(sw)));
+  const rest = batchReplace(sw, candidates.filter(open(sw)), { left: sw.settings.maxSplitChecks });
   mergeSearch(sw, rest.filter(open(sw)));
   for (const f of candidates.filter((c) => c.constrained && open(sw)(c))) single(sw, f, solverChecks);
   for (const f of candidates) {
@@ -102,6 +104,8 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
   if (chain.length) sw.addCommand('Underutilized', chain, fit, [], { method: 'delete', considered: candidates.length });
 }
 
+const replacementPrice = (c: Component): number => c.replacements.reduce((s, r) => s + r.cheapest.price, 0);
+
 /** Why a component should not go, or undefined. */
 function verdict(sw: Sweep, c: Component): string | undefined {
   if (c.failure) return c.failure;
@@ -145,7 +149,14 @@ function spotNarrowed(c: Component, claim: PlannedNodeClaim): PlannedNodeClaim {
 
 function accept(sw: Sweep, c: Component, considered: number): void {
   const ms = sw.settings.minSavingFraction;
-  const method = c.replacements.length === 0 ? 'delete' : c.members.length > 1 ? 'merge' : 'replace';
+  const method =
+    c.replacements.length === 0
+      ? 'delete'
+      : c.members.length > 1
+        ? 'merge'
+        : c.replacements.length > 1
+          ? 'split'
+          : 'replace';
   sw.addCommand(
     'Underutilized',
     c.members,
@@ -155,8 +166,9 @@ function accept(sw: Sweep, c: Component, considered: number): void {
   );
 }
 
-/** One solve for every remaining candidate; returns the candidates left alone. */
-function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
+/** One solve for every remaining candidate, then a split tried for single nodes (split.ts); returns the candidates
+ * left alone. */
+function batchReplace(sw: Sweep, left: NodeFacts[], splitChecks: { left: number }): NodeFacts[] {
   const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
   const batch = selectBatch(
     sw,
@@ -167,6 +179,16 @@ function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
   const components = batchRelocate(sw, batch, 'consolidation');
   for (const c of components) {
     const why = verdict(sw, c);
+    const current = why ? c.members.reduce((s, m) => s + m.price, 0) : replacementPrice(c);
+    const split = splitNode(sw, c, current, bound, splitChecks);
+    if (split && !verdict(sw, split)) {
+      accept(sw, split, batch.length);
+      continue;
+    }
+    if (split) {
+      sw.model.rollback(split.fit);
+      c.fit = { ...sw.model.place(c.fit.placements), leftovers: c.fit.leftovers };
+    }
     if (!why) {
       accept(sw, c, batch.length);
       continue;

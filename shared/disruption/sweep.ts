@@ -20,6 +20,7 @@ export const DEFAULTS = {
   maxMergeCandidates: 100,
   mergeSearchBudget: 10,
   maxSolverChecks: 4,
+  maxSplitChecks: 2,
   maxBatchCandidates: 300,
   churnLimit: 3,
   churnWindowMs: 3_600_000,

@@ -54,6 +54,9 @@ export interface DisruptionOptions {
   /** Candidates solved together in one consolidation batch per sweep; the rest wait for the next sweep (Karpenter
    * itself acts on one command per sweep). Default 300. */
   maxBatchCandidates?: number;
+  /** Single nodes whose pods a full solve may spread over several cheaper new nodes (a split), per sweep; Karpenter
+   * only ever replaces a node with one. Default 2. */
+  maxSplitChecks?: number;
   /** Back-off: a NodePool with this many replacing commands inside `churnWindowMs` pauses replacements. Default 3. */
   churnLimit?: number;
   /** Default 1 h. */
