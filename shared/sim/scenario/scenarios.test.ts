@@ -3,6 +3,7 @@
 // violation.
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../api/quantity';
+import { loadScenario } from './parse';
 import type { TimelineEntry } from './recorder';
 import { buildScenarioReport } from './report';
 import { apply, deployment, HOUR, MINUTE, nodeClass, nodePool, pdb, run, scale, scenario, step } from './testing';
@@ -118,6 +119,19 @@ describe('scenarios', () => {
     expect(report.violations).toEqual(NONE);
     expect(report.violationDetails).toEqual([]);
     expect(report.unschedulable).toEqual([]);
+  });
+
+  it('splits the oversized node a scale-down leaves, once, and ends near the LP bound (the example)', async () => {
+    const r = await run(await loadScenario('examples/scenarios/scale-down.yaml'));
+    const report = await buildScenarioReport(r);
+    // One command launches both replacements at once; the node they replace was the only one left.
+    const replacements = report.timeline.filter((e) => e.type === 'Launched' && e.reason.startsWith('Replacement'));
+    expect(replacements).toHaveLength(2);
+    expect(new Set(replacements.map((e) => e.at)).size).toBe(1);
+    expect(report.summary.nodeClaims).toBe(2);
+    expect(report.summary.costPerHour).toBeLessThanOrEqual(report.summary.lowerBoundPerHour * 1.15);
+    expect(report.summary.scheduledPods).toBe(report.summary.pods);
+    expect(report.violations).toEqual(NONE);
   });
 
   it('is deterministic: the same seed gives the same report, another seed other instance ids', async () => {
