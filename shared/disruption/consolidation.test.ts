@@ -43,6 +43,8 @@ describe('consolidation: delete versus replace', () => {
     const plan = planDisruption(disruptionInput([a], { nodePools: [p] }));
     expect(plan.commands).toEqual([]);
     expect(plan.rejected[0]?.blockers[0]).toMatch(/no cheaper node holds its pods/);
+    // The split was solved for too, and the Keep record says what it found.
+    expect(plan.rejected[0]?.blockers[0]).toMatch(/; a full solve of its pods needs no more than one new node either$/);
     expect(plan.records[0]?.kind).toBe('Keep');
   });
 

@@ -180,8 +180,9 @@ function batchReplace(sw: Sweep, left: NodeFacts[], splitChecks: { left: number 
   for (const c of components) {
     const why = verdict(sw, c);
     const current = why ? c.members.reduce((s, m) => s + m.price, 0) : replacementPrice(c);
-    const split = splitNode(sw, c, current, bound, splitChecks);
-    if (split && !verdict(sw, split)) {
+    const { split, lost } = splitNode(sw, c, current, bound, splitChecks);
+    const splitWhy = split && verdict(sw, split);
+    if (split && !splitWhy) {
       accept(sw, split, batch.length);
       continue;
     }
@@ -189,6 +190,7 @@ function batchReplace(sw: Sweep, left: NodeFacts[], splitChecks: { left: number 
       sw.model.rollback(split.fit);
       c.fit = { ...sw.model.place(c.fit.placements), leftovers: c.fit.leftovers };
     }
+    const splitNote = splitWhy ? `; split: ${splitWhy}` : lost ? `; ${lost}` : '';
     if (!why) {
       accept(sw, c, batch.length);
       continue;
@@ -200,8 +202,8 @@ function batchReplace(sw: Sweep, left: NodeFacts[], splitChecks: { left: number 
       sw.reject(
         m.idx,
         alone > m.price * (1 - sw.settings.minSavingFraction) && c.members.length === 1 && !c.failure
-          ? `no cheaper node holds its pods and they do not fit on the other nodes (price $${m.price}/h, cheapest holder $${alone}/h)`
-          : why,
+          ? `no cheaper node holds its pods and they do not fit on the other nodes (price $${m.price}/h, cheapest holder $${alone}/h)${splitNote}`
+          : `${why}${splitNote}`,
       );
       rejected.push(m);
     }
