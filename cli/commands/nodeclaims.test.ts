@@ -36,6 +36,16 @@ beforeAll(async () => {
   );
   await store.create(makeClaim({ name: 'gpu-ccccc', cluster: 'prod', nodePool: 'gpu', createdAt: minutesAgo(0.5) }));
   await store.create(launched('default-ddddd', { state: 'Failed', createdAt: minutesAgo(20) }));
+  await store.create(
+    launched('default-fffff', {
+      state: 'Draining',
+      createdAt: minutesAgo(0.25),
+      stateTimes: { Initialized: minutesAgo(0.2) },
+      nodeName: 'ip-10-0-3-3.ec2.internal',
+      pricePerHour: 0.0326,
+      disruption: { cause: 'Drifted', at: minutesAgo(0.1) },
+    }),
+  );
   await local.store('dev').create(makeClaim({ name: 'dev-eeeee', cluster: 'dev' }));
 });
 afterAll(async () => {
@@ -64,9 +74,11 @@ describe('karpless nodeclaims', () => {
       /^default-bbbbb\s+default\s+c5\.xlarge\s+on-demand .* 90m\s+\$0\.1700\s+Underutilized \(Validating\)$/,
     );
     expect(lines[3]).toMatch(/^gpu-ccccc\s+gpu\s+Unknown\s+Pending\s+30s$/);
+    // A draining node is still ready, as Karpenter's NodeClaim stays Ready until it is gone.
+    expect(lines[4]).toMatch(/^default-fffff .* True\s+Draining\s+15s\s+\$0\.0326\s+Drifted$/);
     expect(r.stdout).not.toContain('default-ddddd');
     expect(r.stdout).not.toContain('dev-eeeee');
-    expect(lines.at(-1)).toBe('3 NodeClaim(s); the live ones cost $0.2026/h');
+    expect(lines.at(-1)).toBe('4 NodeClaim(s); the live ones cost $0.2352/h');
   });
 
   it('adds failed claims with --all, filters by NodePool, and prints JSON', async () => {

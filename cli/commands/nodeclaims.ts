@@ -29,6 +29,13 @@ function disruptionOf(c: NodeClaim): string {
   return d.phase ? `${d.cause} (${d.phase})` : d.cause;
 }
 
+/** Karpenter's READY column: True once initialized, and still while it drains; False when gone or failed. */
+function readiness(c: NodeClaim): string {
+  if (c.state === 'Terminated' || c.state === 'Failed') return 'False';
+  if (c.state === 'Initialized' || (c.state === 'Draining' && c.stateTimes.Initialized)) return 'True';
+  return 'Unknown';
+}
+
 export function renderNodeClaims(claims: readonly NodeClaim[], now: number): string {
   const rows = claims.map((c) => [
     c.name,
@@ -37,7 +44,7 @@ export function renderNodeClaims(claims: readonly NodeClaim[], now: number): str
     c.capacityType ?? '',
     c.zone ?? '',
     c.nodeName ?? '',
-    c.state === 'Initialized' ? 'True' : c.state === 'Terminated' || c.state === 'Failed' ? 'False' : 'Unknown',
+    readiness(c),
     c.state,
     formatAge(now - Date.parse(c.createdAt)),
     c.pricePerHour === undefined ? '' : formatPrice(c.pricePerHour),
