@@ -43,9 +43,20 @@ describe('consolidation: delete versus replace', () => {
     const plan = planDisruption(disruptionInput([a], { nodePools: [p] }));
     expect(plan.commands).toEqual([]);
     expect(plan.rejected[0]?.blockers[0]).toMatch(/no cheaper node holds its pods/);
-    // The split was solved for too, and the Keep record says what it found.
-    expect(plan.rejected[0]?.blockers[0]).toMatch(/; a full solve of its pods needs no more than one new node either$/);
     expect(plan.records[0]?.kind).toBe('Keep');
+    // One pod cannot be split: only the batch solve ran.
+    expect(plan.stats.solverCalls).toBe(1);
+  });
+
+  it('says in the Keep record why splitting a node would not pay', () => {
+    const p = pool();
+    const a = node('a', { pool: p, type: 'm6g.xlarge', cpus: ['1750m', '1750m'] });
+    const plan = planDisruption(disruptionInput([a], { nodePools: [p] }));
+    expect(plan.commands).toEqual([]);
+    expect(plan.rejected[0]?.blockers[0]).toMatch(
+      /^no cheaper node holds its pods .*; a split over 2 new nodes \(\$0\.154\/h\) saves less than 5% of \$0\.154\/h$/,
+    );
+    expect(plan.stats.solverCalls).toBe(2);
   });
 
   it('splits a node over several smaller new nodes when that saves enough over any one replacement', () => {
@@ -67,7 +78,7 @@ describe('consolidation: delete versus replace', () => {
     const splitPrice = cmd.replacements.reduce((sum, r) => sum + r.cheapest.price, 0);
     expect(splitPrice).toBeLessThanOrEqual(onePrice * 0.95);
     expect(cmd.savingPerHour).toBeCloseTo(0.768 - splitPrice);
-    // The batch solve, then one full solve of the node's own pods.
+    // The batch solve of bundles, then one solve of the node's own pods onto new capacity.
     expect(plan.stats.solverCalls).toBe(2);
   });
 

@@ -3,7 +3,7 @@
 //    that stay (no candidate limit: the capacity model makes each check a scan, no solve);
 // 2. batch replace/merge: every remaining candidate's leftover pods solved together as per-node bundles (one
 //    solve); each group of nodes that shares new nodes becomes a command if it saves enough; a single node's own
-//    pods may instead be split over several cheaper new nodes (split.ts, a bounded full solve);
+//    pods may instead be split over several cheaper new nodes (split.ts, a bounded solve of its leftover pods);
 // 3. merge search among the rest: the largest prefix (binary search, up to maxMergeCandidates) that fewer, cheaper
 //    new nodes can hold, then a bounded local search adding later candidates one at a time;
 // 4. candidates with constrained pods (topology, pod affinity, volumes, host ports): one full solve each, bounded.
@@ -185,10 +185,6 @@ function batchReplace(sw: Sweep, left: NodeFacts[], splitChecks: { left: number 
     if (split && !splitWhy) {
       accept(sw, split, batch.length);
       continue;
-    }
-    if (split) {
-      sw.model.rollback(split.fit);
-      c.fit = { ...sw.model.place(c.fit.placements), leftovers: c.fit.leftovers };
     }
     const splitNote = splitWhy ? `; split: ${splitWhy}` : lost ? `; ${lost}` : '';
     if (!why) {
