@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { LabelCapacityType, LabelInstanceType, LabelZone } from '../../shared/api/labels';
 import { makePod, testNodeClass, testNodePool } from '../../shared/controllers/testing';
 import type { LocalPipeline } from '../../shared/pipeline';
 import { allBound, pipeline } from './helpers';
@@ -10,6 +11,40 @@ afterEach(async () => {
 });
 
 describe('local pipeline: disruption', () => {
+  it('splits an oversized node over two cheaper ones through the real handlers, and loses no pod', async () => {
+    const c6a = ['c6a.large', 'c6a.xlarge', 'c6a.2xlarge', 'c6a.4xlarge'];
+    const nodePool = testNodePool('default', [
+      { key: LabelInstanceType, operator: 'In', values: c6a },
+      { key: LabelZone, operator: 'In', values: ['us-east-1a'] },
+      { key: LabelCapacityType, operator: 'In', values: ['on-demand'] },
+    ]);
+    nodePool.spec.disruption = { ...nodePool.spec.disruption, consolidateAfter: '30s', budgets: [{ nodes: '100%' }] };
+    const web = Array.from({ length: 17 }, (_, i) => makePod(`web-${i}`, { cpu: '900m', memory: '1Gi' }));
+    p = await pipeline({ objects: [nodePool, testNodeClass(), ...web] });
+    const pipe = p;
+    expect(await pipe.runUntil(allBound(pipe), 5 * 60_000)).toBe(true);
+    const [big, ...others] = await pipe.store.list({ states: ['Initialized'] });
+    if (!big) throw new Error('no initialized claim');
+    // 17 pods of 900m fill one 16-vCPU node; the scale-down below leaves it 10, which fit two smaller nodes for less.
+    expect([big.instanceType, others.length]).toEqual(['c6a.4xlarge', 0]);
+    for (let i = 10; i < 17; i++) pipe.sim.deletePod(`default/web-${i}`);
+
+    const replaced = async () => (await pipe.store.get(big.name))?.state === 'Terminated';
+    expect(await pipe.runUntil(replaced, 15 * 60_000)).toBe(true);
+    const disrupt = (await pipe.store.listDecisions(big.name)).find((d) => d.kind === 'Disrupt');
+    expect(disrupt?.detail.method).toBe('split');
+    const live = await pipe.store.list({ states: ['Initialized'] });
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    const cost = live.reduce((sum, c) => sum + (c.pricePerHour ?? 0), 0);
+    // No single node cheaper than the 4xlarge holds 10 such pods, so only a split could save the 5 % minimum.
+    expect(cost).toBeLessThanOrEqual((big.pricePerHour ?? 0) * 0.95);
+    expect(await pipe.runUntil(allBound(pipe), 60_000)).toBe(true);
+    expect(pipe.sim.allPods().filter((pod) => pod.spec.nodeName).length).toBe(10);
+    expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
+    expect(pipe.queues.eventsDlq.size + pipe.queues.terminationDlq.size).toBe(0);
+    expect((await pipe.cloud.list()).filter((i) => i.state !== 'terminated')).toHaveLength(live.length);
+  });
+
   it('re-checks a decided command 15 s after the decision, relayed from the termination queue to the FIFO queue', async () => {
     const nodePool = testNodePool();
     nodePool.spec.disruption = {
