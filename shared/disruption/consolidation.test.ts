@@ -48,6 +48,44 @@ describe('consolidation: delete versus replace', () => {
     expect(plan.stats.solverCalls).toBe(1);
   });
 
+  it('spends a sweep’s split checks where a split saves most, not on the first candidate', () => {
+    const p = pool();
+    // Pinned to their zones, so the batch cannot merge the two nodes' pods onto one new node.
+    const pinned = (nodeName: string, zone: string) => {
+      const pod = boundPod(nodeName, '900m');
+      pod.spec.nodeSelector = { 'topology.kubernetes.io/zone': zone };
+      return pod;
+    };
+    const nodes = () => [
+      // Fewer pods, so first in disruption order, and less to gain from a split.
+      node('small', {
+        pool: p,
+        type: 'm5.2xlarge',
+        pods: Array.from({ length: 5 }, () => pinned('small', 'us-east-1a')),
+      }),
+      node('big', {
+        pool: p,
+        type: 'm5.4xlarge',
+        zone: 'us-east-1b',
+        pods: Array.from({ length: 10 }, () => pinned('big', 'us-east-1b')),
+      }),
+    ];
+    const methods = (maxSplitChecks: number) =>
+      planDisruption(disruptionInput(nodes(), { nodePools: [p], options: { maxSplitChecks } }))
+        .commands.map((c) => [names(c)[0], c.record.detail.method])
+        .sort();
+    // One check: it goes to the big node; the small one, first in order, gets its one cheaper replacement.
+    expect(methods(1)).toEqual([
+      ['big', 'split'],
+      ['small', 'replace'],
+    ]);
+    // With a check for each, both split.
+    expect(methods(2)).toEqual([
+      ['big', 'split'],
+      ['small', 'split'],
+    ]);
+  });
+
   it('says in the Keep record why splitting a node would not pay', () => {
     const p = pool();
     const a = node('a', { pool: p, type: 'm6g.xlarge', cpus: ['1750m', '1750m'] });

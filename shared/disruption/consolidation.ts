@@ -14,7 +14,7 @@ import type { FitResult } from './capacity';
 import { budgetBlocker, consolidationBlocker } from './forced';
 import { podRequests } from './pods';
 import { narrowOptions, optionPrice, relocate, SingleNodeBound, sumRequests } from './relocate';
-import { splitNode } from './split';
+import { splitCandidates, splitNode } from './split';
 import { round, type Sweep } from './sweep';
 
 function backingOff(sw: Sweep, pool: string): string | undefined {
@@ -47,7 +47,7 @@ export function consolidate(sw: Sweep, solverChecks: { left: number }): void {
   const candidates = eligible(sw);
   if (candidates.length === 0) return;
   multiNodeDelete(sw, candidates);
-  const rest = batchReplace(sw, candidates.filter(open(sw)), { left: sw.settings.maxSplitChecks });
+  const rest = batchReplace(sw, candidates.filter(open(sw)));
   mergeSearch(sw, rest.filter(open(sw)));
   for (const f of candidates.filter((c) => c.constrained && open(sw)(c))) single(sw, f, solverChecks);
   for (const f of candidates) {
@@ -168,7 +168,7 @@ function accept(sw: Sweep, c: Component, considered: number): void {
 
 /** One solve for every remaining candidate, then a split tried for single nodes (split.ts); returns the candidates
  * left alone. */
-function batchReplace(sw: Sweep, left: NodeFacts[], splitChecks: { left: number }): NodeFacts[] {
+function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
   const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
   const batch = selectBatch(
     sw,
@@ -176,11 +176,13 @@ function batchReplace(sw: Sweep, left: NodeFacts[], splitChecks: { left: number 
   );
   if (batch.length === 0) return [];
   const rejected: NodeFacts[] = [];
-  const components = batchRelocate(sw, batch, 'consolidation');
-  for (const c of components) {
+  const judged = batchRelocate(sw, batch, 'consolidation').map((c) => {
     const why = verdict(sw, c);
-    const current = why ? c.members.reduce((s, m) => s + m.price, 0) : replacementPrice(c);
-    const { split, lost } = splitNode(sw, c, current, bound, splitChecks);
+    return { c, why, current: why ? c.members.reduce((s, m) => s + m.price, 0) : replacementPrice(c) };
+  });
+  const splittable = splitCandidates(sw, judged, bound);
+  for (const { c, why, current } of judged) {
+    const { split, lost } = splittable.has(c) ? splitNode(sw, c, current, bound) : {};
     const splitWhy = split && verdict(sw, split);
     if (split && !splitWhy) {
       accept(sw, split, batch.length);

@@ -18,21 +18,33 @@ export interface SplitTrial {
 
 const priceOf = (c: Component): number => c.replacements.reduce((s, r) => s + r.cheapest.price, 0);
 
+/** Which single-node components get the sweep's split checks: those whose pods' cheapest possible price falls
+ * furthest below what a split must beat (`current` less the minimum saving), so the bounded solves go where a split
+ * can save the most rather than to the first candidates in disruption order. */
+export function splitCandidates(
+  sw: Sweep,
+  options: readonly { c: Component; current: number }[],
+  bound: SingleNodeBound,
+): Set<Component> {
+  const gaps = options
+    .filter(({ c }) => c.members.length === 1 && !c.failure && c.fit.leftovers.length >= 2)
+    .map(({ c, current }) => ({
+      c,
+      gap: current * (1 - sw.settings.minSavingFraction) - bound.lowerBound(sumRequests(c.fit.leftovers, podRequests)),
+    }))
+    .filter(({ gap }) => gap > 0)
+    .sort((a, b) => b.gap - a.gap);
+  return new Set(gaps.slice(0, sw.settings.maxSplitChecks).map(({ c }) => c));
+}
+
 /** A split of the component's one node that saves at least minSavingFraction over `current` (the price of what batch
  * consolidation would do: its replacement, or the node itself when it found none). */
-export function splitNode(
-  sw: Sweep,
-  c: Component,
-  current: number,
-  bound: SingleNodeBound,
-  checks: { left: number },
-): SplitTrial {
+export function splitNode(sw: Sweep, c: Component, current: number, bound: SingleNodeBound): SplitTrial {
   const member = c.members[0];
   const pods = c.fit.leftovers;
-  if (c.members.length !== 1 || !member || c.failure || pods.length < 2 || checks.left <= 0) return {};
+  if (c.members.length !== 1 || !member || c.failure || pods.length < 2) return {};
   const target = current * (1 - sw.settings.minSavingFraction);
   if (bound.lowerBound(sumRequests(pods, podRequests)) > target) return {};
-  checks.left--;
   const r = sw.solveNew(pods, `${member.name}--split`);
   if (r.unschedulable.length) return { lost: `no split: ${r.unschedulable[0]?.reason ?? 'a pod would not schedule'}` };
   const split: Component = { members: [member], fit: c.fit, replacements: r.nodeClaims };
