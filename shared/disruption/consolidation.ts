@@ -14,7 +14,7 @@ import type { FitResult } from './capacity';
 import { budgetBlocker, consolidationBlocker } from './forced';
 import { podRequests } from './pods';
 import { narrowOptions, optionPrice, relocate, SingleNodeBound, sumRequests } from './relocate';
-import { splitCandidates, splitNode } from './split';
+import { replacementPrice, splitCandidates, splitNode } from './split';
 import { round, type Sweep } from './sweep';
 
 function backingOff(sw: Sweep, pool: string): string | undefined {
@@ -104,14 +104,12 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
   if (chain.length) sw.addCommand('Underutilized', chain, fit, [], { method: 'delete', considered: candidates.length });
 }
 
-const replacementPrice = (c: Component): number => c.replacements.reduce((s, r) => s + r.cheapest.price, 0);
-
 /** Why a component should not go, or undefined. */
 function verdict(sw: Sweep, c: Component): string | undefined {
   if (c.failure) return c.failure;
   if (c.replacements.length === 0) return undefined;
   const oldPrice = c.members.reduce((s, m) => s + m.price, 0);
-  const newPrice = c.replacements.reduce((s, r) => s + r.cheapest.price, 0);
+  const newPrice = replacementPrice(c);
   const what = c.replacements.map((r) => r.cheapest.instanceType).join(' + ');
   const of = c.members.length > 1 ? ` for ${c.members.length} nodes` : '';
   if (!(newPrice < oldPrice)) {
@@ -225,7 +223,7 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     for (const c of comps) sw.model.rollback(c.fit);
     if (comps.some((c) => c.failure)) return undefined;
     const replacements = comps.reduce((s, c) => s + c.replacements.length, 0);
-    const newPrice = comps.reduce((s, c) => s + c.replacements.reduce((t, r) => t + r.cheapest.price, 0), 0);
+    const newPrice = comps.reduce((s, c) => s + replacementPrice(c), 0);
     if (replacements >= members.length || newPrice > price * (1 - ms)) return undefined;
     return { members, saving: price - newPrice };
   };

@@ -3,8 +3,7 @@
 // (those that fit on no staying node) into one synthetic pod, so it can only ever offer one new node, as Karpenter's
 // single-node consolidation does: 10 pods of 900m end on a 16-vCPU node when an 8-vCPU node and a 2-vCPU one hold
 // them for 37 % less. Solving the real leftover pods onto new capacity finds that. The placements on staying nodes
-// are the batch's, unchanged. Bounded per sweep (maxSplitChecks), and skipped without a solve when the pods' cheapest
-// possible price could not save enough.
+// are the batch's, unchanged. At most maxSplitChecks solves per sweep, given to the nodes with the most to gain.
 import type { Component } from './batch';
 import { podRequests } from './pods';
 import { type SingleNodeBound, sumRequests } from './relocate';
@@ -16,7 +15,8 @@ export interface SplitTrial {
   lost?: string;
 }
 
-const priceOf = (c: Component): number => c.replacements.reduce((s, r) => s + r.cheapest.price, 0);
+/** What a component's new nodes cost per hour, at their cheapest offerings. */
+export const replacementPrice = (c: Component): number => c.replacements.reduce((s, r) => s + r.cheapest.price, 0);
 
 /** Which single-node components get the sweep's split checks: those whose pods' cheapest possible price falls
  * furthest below what a split must beat (`current` less the minimum saving), so the bounded solves go where a split
@@ -48,7 +48,7 @@ export function splitNode(sw: Sweep, c: Component, current: number, bound: Singl
   const r = sw.solveNew(pods, `${member.name}--split`);
   if (r.unschedulable.length) return { lost: `no split: ${r.unschedulable[0]?.reason ?? 'a pod would not schedule'}` };
   const split: Component = { members: [member], fit: c.fit, replacements: r.nodeClaims };
-  const price = priceOf(split);
+  const price = replacementPrice(split);
   if (split.replacements.length > 1 && price <= target) return { split };
   return {
     lost:
