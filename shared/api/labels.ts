@@ -12,6 +12,9 @@ export const LabelArch = 'kubernetes.io/arch';
 export const LabelOS = 'kubernetes.io/os';
 export const LabelHostname = 'kubernetes.io/hostname';
 export const LabelWindowsBuild = 'node.kubernetes.io/windows-build';
+/** Karpless's own: the NodeClaim behind a node, so `kubectl get nodes -L karpless.dev/nodeclaim` shows it without a
+ * NodeClaim object in the API server (they live in DynamoDB), and `karpless explain` takes it directly. */
+export const LabelNodeClaim = 'karpless.dev/nodeclaim';
 
 export const LabelInstanceCategory = 'karpenter.k8s.aws/instance-category';
 export const LabelInstanceFamily = 'karpenter.k8s.aws/instance-family';

@@ -55,8 +55,15 @@ describe('reconcileNodes', () => {
     const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' as const };
     node.spec.taints = [...(node.spec.taints ?? []), unregistered, notReady];
     const before = (node.spec.taints ?? []).filter((x) => x !== unregistered);
-    expect((await reconcileNodes(t.deps)).registered).toHaveLength(1);
+    const { registered } = await reconcileNodes(t.deps);
+    expect(registered).toHaveLength(1);
     expect(t.cluster.getNode(node.metadata.name)?.spec.taints).toEqual(before);
+    // Registration labels the node with its NodeClaim and pool (`kubectl get nodes -L karpless.dev/nodeclaim`).
+    expect(t.cluster.getNode(node.metadata.name)?.metadata.labels).toMatchObject({
+      'karpless.dev/nodeclaim': registered[0],
+      'karpenter.sh/nodepool': 'default',
+      'karpenter.sh/registered': 'true',
+    });
     t.clock.advance(15_000);
     expect((await reconcileNodes(t.deps)).initialized).toHaveLength(1);
     // Initialization labels the node and touches no taint.

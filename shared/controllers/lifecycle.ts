@@ -6,6 +6,7 @@ import type { Node, Pod, PodRef } from '../api/kube';
 import {
   LabelCapacityType,
   LabelInstanceType,
+  LabelNodeClaim,
   LabelNodeInitialized,
   LabelNodePool,
   LabelNodeRegistered,
@@ -141,6 +142,7 @@ async function register(deps: InstanceDeps, claim: NodeClaim, node: Node): Promi
     ...claim.labels,
     [LabelNodePool]: claim.nodePool,
     [LabelNodeRegistered]: 'true',
+    [LabelNodeClaim]: claim.name,
   };
   if (claim.instanceType) labels[LabelInstanceType] = claim.instanceType;
   if (claim.zone) labels[LabelZone] = claim.zone;
