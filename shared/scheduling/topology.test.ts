@@ -27,6 +27,13 @@ const shape = (
 });
 const anyZone = Requirements.from([{ key: ZONE, operator: 'In', values: ZONES }]);
 const inZone = (z: string) => Requirements.from([{ key: ZONE, operator: 'In', values: [z] }]);
+/** A required zone spread of app=web pods. */
+const webZoneSpread = {
+  maxSkew: 1,
+  topologyKey: ZONE,
+  whenUnsatisfiable: 'DoNotSchedule' as const,
+  labelSelector: { matchLabels: { app: 'web' } },
+};
 
 describe('Topology', () => {
   it('pins a spread pod to the least-loaded zone', () => {
@@ -108,12 +115,7 @@ describe('Topology', () => {
 
   it("keys nodeTaintsPolicy Honor groups by the owners' tolerations, and counts only nodes they tolerate", () => {
     const { topo, id } = setup();
-    const c = {
-      maxSkew: 1,
-      topologyKey: ZONE,
-      whenUnsatisfiable: 'DoNotSchedule' as const,
-      labelSelector: { matchLabels: { app: 'web' } },
-    };
+    const c = webZoneSpread;
     const gpu = { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' as const };
     const tolerating = [{ key: 'nvidia.com/gpu', operator: 'Exists' as const }];
     const ignore = topo.spreadGroup(id, c, tolerating);
@@ -132,12 +134,7 @@ describe('Topology', () => {
 
   it("keys nodeAffinityPolicy Honor groups by the owners' node affinity, and counts only bins it admits", () => {
     const { topo, id } = setup();
-    const c = {
-      maxSkew: 1,
-      topologyKey: ZONE,
-      whenUnsatisfiable: 'DoNotSchedule' as const,
-      labelSelector: { matchLabels: { app: 'web' } },
-    };
+    const c = webZoneSpread;
     const filter = (labels: Record<string, string>) => NodeFilter.of([Requirements.fromLabels(labels)]);
     const plain = topo.spreadGroup(id, c);
     expect(filter({})).toBeUndefined();
