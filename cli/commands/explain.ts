@@ -8,7 +8,9 @@ import type { Command } from 'commander';
 import type { DecisionRecord, NodeClaim } from '../../shared/api/nodeclaim';
 import { catalogEngine } from '../../shared/sim/default-engine';
 import { loadScenario, productionSweepEngine, runScenario } from '../../shared/sim/scenario';
+import { disruptionText } from '../format/nodeclaim';
 import { PROVISION_KEYS, provisionLines } from '../format/provision-record';
+import { formatPrice } from '../format/table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { addCatalogOption, resolveCatalog } from './catalog-option';
 import { tableSource } from './explain-table';
@@ -86,7 +88,7 @@ export async function explain(name: string, source: DecisionSource): Promise<Exp
   return { nodeClaim: claim, ...(claim !== name ? { node: name } : {}), ...(current ? { current } : {}), records };
 }
 
-const money = (x: unknown): string => (typeof x === 'number' ? `$${x.toFixed(4)}/h` : String(x));
+const money = (x: unknown): string => (typeof x === 'number' ? `${formatPrice(x)}/h` : String(x));
 
 /** The evidence lines worth reading for one record; unknown detail keys are summarized, not dropped. */
 function detailLines(r: DecisionRecord, nodeClaim: string): string[] {
@@ -150,8 +152,7 @@ export function describeCurrent(c: NodeClaim): string {
     parts.push(`${[c.instanceType, c.capacityType].filter(Boolean).join(' ')} in ${c.zone ?? '?'}${price}`);
   }
   if (c.nodeName) parts.push(`node ${c.nodeName}`);
-  if (c.disruption)
-    parts.push(`disruption ${c.disruption.cause}${c.disruption.phase ? ` (${c.disruption.phase})` : ''}`);
+  if (c.disruption) parts.push(`disruption ${disruptionText(c.disruption)}`);
   return parts.join(', ');
 }
 

@@ -3,6 +3,7 @@
 // and any disruption in flight. NodeClaims live in DynamoDB, not the API server, so this is how to list them.
 import type { Command } from 'commander';
 import { LIVE_STATES, type NodeClaim } from '../../shared/api/nodeclaim';
+import { disruptionText } from '../format/nodeclaim';
 import { formatPrice, renderTable, roundPrice } from '../format/table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext, RegisterCommand } from './index';
@@ -21,12 +22,6 @@ export function formatAge(ms: number): string {
   if (s < 2 * 3600) return `${Math.floor(s / 60)}m`;
   if (s < 2 * 86_400) return `${Math.floor(s / 3600)}h`;
   return `${Math.floor(s / 86_400)}d`;
-}
-
-function disruptionOf(c: NodeClaim): string {
-  const d = c.disruption;
-  if (!d) return '';
-  return d.phase ? `${d.cause} (${d.phase})` : d.cause;
 }
 
 /** Karpenter's READY column: True once initialized, and still while it drains; False when gone or failed. */
@@ -48,7 +43,7 @@ export function renderNodeClaims(claims: readonly NodeClaim[], now: number): str
     c.state,
     formatAge(now - Date.parse(c.createdAt)),
     c.pricePerHour === undefined ? '' : formatPrice(c.pricePerHour),
-    disruptionOf(c),
+    disruptionText(c.disruption),
   ]);
   const cost = claims.reduce((sum, c) => sum + (LIVE_STATES.includes(c.state) ? (c.pricePerHour ?? 0) : 0), 0);
   const right = (header: string) => ({ header, align: 'right' as const });

@@ -2,6 +2,7 @@
 // request, the instance types it may launch as and the offering the plan priced it at, then the rest of the plan in
 // a line. The record holds every claim of the plan; printing them all as JSON buried the one asked about.
 import { formatResourceList, type ResourceList } from '../../shared/api/resources';
+import { formatPrice } from './table';
 
 interface PlannedClaim {
   name: string;
@@ -52,7 +53,7 @@ export function provisionLines(detail: Record<string, unknown>, nodeClaim: strin
     const c = own.cheapest;
     if (c)
       out.push(
-        `priced at ${c.instanceType} ${c.capacityType} in ${c.zone}, $${c.price.toFixed(4)}/h (CreateFleet picks the lowest price among the options)`,
+        `priced at ${c.instanceType} ${c.capacityType} in ${c.zone}, ${formatPrice(c.price)}/h (CreateFleet picks the lowest price among the options)`,
       );
   }
   const others = claims.filter((c) => c.name !== nodeClaim);

@@ -180,7 +180,7 @@ function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
   });
   const splittable = splitCandidates(sw, judged, bound);
   for (const { c, why, current } of judged) {
-    const { split, lost } = splittable.has(c) ? splitNode(sw, c, current, bound) : {};
+    const { split, lost } = splittable.has(c) ? splitNode(sw, c, current) : {};
     const splitWhy = split && verdict(sw, split);
     if (split && !splitWhy) {
       accept(sw, split, batch.length);

@@ -37,15 +37,13 @@ export function splitCandidates(
   return new Set(gaps.slice(0, sw.settings.maxSplitChecks).map(({ c }) => c));
 }
 
-/** A split of the component's one node that saves at least minSavingFraction over `current` (the price of what batch
- * consolidation would do: its replacement, or the node itself when it found none). */
-export function splitNode(sw: Sweep, c: Component, current: number, bound: SingleNodeBound): SplitTrial {
+/** A split of a component splitCandidates chose: it must save at least minSavingFraction over `current` (the price
+ * of what batch consolidation would do: its replacement, or the node itself when it found none). */
+export function splitNode(sw: Sweep, c: Component, current: number): SplitTrial {
   const member = c.members[0];
-  const pods = c.fit.leftovers;
-  if (c.members.length !== 1 || !member || c.failure || pods.length < 2) return {};
+  if (!member) return {};
   const target = current * (1 - sw.settings.minSavingFraction);
-  if (bound.lowerBound(sumRequests(pods, podRequests)) > target) return {};
-  const r = sw.solveNew(pods, `${member.name}--split`);
+  const r = sw.solveNew(c.fit.leftovers, `${member.name}--split`);
   if (r.unschedulable.length) return { lost: `no split: ${r.unschedulable[0]?.reason ?? 'a pod would not schedule'}` };
   const split: Component = { members: [member], fit: c.fit, replacements: r.nodeClaims };
   const price = replacementPrice(split);
