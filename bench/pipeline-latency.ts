@@ -3,9 +3,10 @@
 // wall-clock is everything after it: the provisioner invocation (middy, Powertools, validation, reading the cluster
 // and DynamoDB (dynalite) state, the solve, the claim writes) up to the cloud's create call.
 // Run: npx tsx bench/pipeline-latency.ts [--rounds 40] [--seed 1] [--json]
+
+import { LocalPipeline } from '../local';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../shared/api/labels';
 import { makePod, testNodeClass, testNodePool } from '../shared/controllers/testing';
-import { LocalPipeline } from '../shared/pipeline';
 import { createRng } from '../shared/sim/rng';
 
 export interface LatencyFigures {

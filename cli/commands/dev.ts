@@ -1,8 +1,8 @@
 // `karpless dev -f PATH`: runs the local pipeline (the real handlers against the simulated cluster and cloud,
 // dynalite, in-memory SQS and the forwarder's batching) on manifests, printing a timeline and a summary.
 import type { Command } from 'commander';
+import { LocalPipeline, type LogRecord, loadPipelineObjects, type TimelineEntry } from '../../local';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
-import { LocalPipeline, type LogRecord, loadPipelineObjects, type TimelineEntry } from '../../shared/pipeline';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext, RegisterCommand } from './index';
 

@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { EVENTS_DIR, FIXTURES, sqsEvent } from '../../events';
-import { INVOKABLE_FUNCTIONS, type InvokableFunction, LocalPipeline, loadPipelineObjects } from '../../shared/pipeline';
+import { INVOKABLE_FUNCTIONS, type InvokableFunction, LocalPipeline, loadPipelineObjects } from '../../local';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext, RegisterCommand } from './index';
 

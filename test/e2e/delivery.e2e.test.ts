@@ -3,7 +3,7 @@
 import type { SQSBatchResponse } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFixture, sqsEvent } from '../../events';
-import type { LocalPipeline } from '../../shared/pipeline';
+import type { LocalPipeline } from '../../local';
 import { allBound, CLUSTER, pipeline, spotWarning } from './helpers';
 
 let p: LocalPipeline | undefined;

@@ -1,8 +1,8 @@
 // The end-to-end tests' fixtures: a pipeline over a small cluster, and the questions the tests ask of its end state.
 import { readFixture } from '../../events';
+import { LocalPipeline, type LocalPipelineOptions } from '../../local';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../../shared/api/labels';
 import { makePod, testNodeClass, testNodePool } from '../../shared/controllers/testing';
-import { LocalPipeline, type LocalPipelineOptions } from '../../shared/pipeline';
 
 export const CLUSTER = 'demo';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LocalPipeline } from '../../shared/pipeline';
+import type { LocalPipeline } from '../../local';
 import { allBound, pipeline } from './helpers';
 
 let p: LocalPipeline | undefined;

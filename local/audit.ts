@@ -1,9 +1,9 @@
 // What "leaks nothing" means, checked against the pipeline's end state: every running instance belongs to exactly
 // one live claim, no claim owns two instances, no live claim lacks its instance, and no pod is left pending.
-import type { NodeClaim } from '../api/nodeclaim';
-import type { CloudInstance, NodeClaimStore } from '../ports';
-import type { SimCloud } from '../sim/sim-cloud';
-import type { SimCluster } from '../sim/sim-cluster';
+import type { NodeClaim } from '../shared/api/nodeclaim';
+import type { CloudInstance, NodeClaimStore } from '../shared/ports';
+import type { SimCloud } from '../shared/sim/sim-cloud';
+import type { SimCluster } from '../shared/sim/sim-cluster';
 
 export interface PipelineAudit {
   instances: number;

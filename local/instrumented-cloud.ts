@@ -1,10 +1,10 @@
 // The cloud as the local pipeline's handlers see it: the simulated EC2 plus two things the pipeline needs, a
 // wall-clock stamp on every CreateFleet call (the decision latency) and a fault that "kills" the invocation right
 // after an instance was launched and before the claim recorded it (the crash GC and redelivery must clean up).
-import type { EC2NodeClass } from '../api/karpenter';
-import type { NodeClaim } from '../api/nodeclaim';
-import type { CloudInstance, CloudProvider, LaunchRequest } from '../ports';
-import type { SimCloud } from '../sim/sim-cloud';
+import type { EC2NodeClass } from '../shared/api/karpenter';
+import type { NodeClaim } from '../shared/api/nodeclaim';
+import type { CloudInstance, CloudProvider, LaunchRequest } from '../shared/ports';
+import type { SimCloud } from '../shared/sim/sim-cloud';
 
 export interface CreateCall {
   claim: string;

@@ -1,8 +1,8 @@
 // The store as the handlers see it in the local pipeline: the real one, with claim writes reported as they happen,
 // so the timeline shows a claim before the instance launched for it.
-import type { DecisionRecord, NodeClaim, NodeClaimState } from '../api/nodeclaim';
-import type { UnavailableOffering } from '../catalog/types';
-import type { ClaimFilter, NodeClaimStore } from '../ports';
+import type { DecisionRecord, NodeClaim, NodeClaimState } from '../shared/api/nodeclaim';
+import type { UnavailableOffering } from '../shared/catalog/types';
+import type { ClaimFilter, NodeClaimStore } from '../shared/ports';
 
 export class ObservedStore implements NodeClaimStore {
   constructor(

@@ -5,23 +5,23 @@
 // in-memory SQS with each queue's DLQ and maxReceiveCount; each consumer sends poison messages straight to its DLQ. The real forwarder batching feeds the FIFO queue from the
 // simulated cluster's changes. Time is virtual; handlers run for real, so their wall-clock cost can be measured.
 import type { Context, SQSEvent } from 'aws-lambda';
-import type { BatchTiming } from '../../forwarder/batch-window';
-import { createHandler as createGc } from '../../functions/gc/handler';
-import { createHandler as createInterruption } from '../../functions/interruption/handler';
-import { createHandler as createLifecycle } from '../../functions/lifecycle/handler';
-import { createObservability } from '../../functions/middleware';
-import { fakeContext } from '../../functions/middleware/fake-context';
-import { createHandler as createProvisioner } from '../../functions/provisioner/handler';
-import type { ControlPlanePorts } from '../../functions/provisioner/wiring';
-import { createHandler as createTermination } from '../../functions/termination/handler';
-import type { NodeClaim } from '../api/nodeclaim';
-import { DynamoNodeClaimStore } from '../aws/dynamo/store';
-import { instanceTypesFor, loadCatalog } from '../catalog';
-import { type ControlPlaneConfig, controlPlaneConfig } from '../controllers';
-import type { NodeClaimStore } from '../ports';
-import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../sim';
-import { MemoryNodeClaimStore } from '../sim/memory-store';
-import { MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../sim/sqs';
+import type { BatchTiming } from '../forwarder/batch-window';
+import { createHandler as createGc } from '../functions/gc/handler';
+import { createHandler as createInterruption } from '../functions/interruption/handler';
+import { createHandler as createLifecycle } from '../functions/lifecycle/handler';
+import { createObservability } from '../functions/middleware';
+import { fakeContext } from '../functions/middleware/fake-context';
+import { createHandler as createProvisioner } from '../functions/provisioner/handler';
+import type { ControlPlanePorts } from '../functions/provisioner/wiring';
+import { createHandler as createTermination } from '../functions/termination/handler';
+import type { NodeClaim } from '../shared/api/nodeclaim';
+import { DynamoNodeClaimStore } from '../shared/aws/dynamo/store';
+import { instanceTypesFor, loadCatalog } from '../shared/catalog';
+import { type ControlPlaneConfig, controlPlaneConfig } from '../shared/controllers';
+import type { NodeClaimStore } from '../shared/ports';
+import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../shared/sim';
+import { MemoryNodeClaimStore } from '../shared/sim/memory-store';
+import { MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../shared/sim/sqs';
 import { auditPipeline, type PipelineAudit } from './audit';
 import { ForwarderFeed } from './forwarder-feed';
 import { InstrumentedCloud, type SimulatedCrash } from './instrumented-cloud';
@@ -213,7 +213,7 @@ export class LocalPipeline {
     let stop: (() => Promise<void>) | undefined;
     const clockHolder: { now(): number } = { now: () => pipeline.clock.now() };
     if ((options.store ?? 'dynalite') === 'dynalite') {
-      const { startLocalDynamo } = await import('../aws/dynamo/local');
+      const { startLocalDynamo } = await import('../shared/aws/dynamo/local');
       const local = await startLocalDynamo(`karpless-${cluster}`);
       store = new DynamoNodeClaimStore({
         tableName: local.tableName,

@@ -2,15 +2,15 @@
 // forwarder/, fed by the simulated cluster's changes instead of watch streams, and timed by the virtual clock
 // instead of timers. Like kube-scheduler, it first marks every unbound pod Unschedulable (nothing else schedules in
 // the simulator), since only such pods are news to the forwarder.
-import { type BatchTiming, BatchWindow, DEFAULT_BATCH_TIMING } from '../../forwarder/batch-window';
-import { buildMessages, type OutgoingMessage } from '../../forwarder/messages';
-import { slimFor, type WatchedResource } from '../../forwarder/slim';
-import { ChangeTracker, type WatchEventType } from '../../forwarder/tracker';
-import type { Pod } from '../api/kube';
-import { isUnschedulable } from '../kube/pending';
-import type { ClusterChange, SimCluster } from '../sim/sim-cluster';
-import type { MemoryQueue } from '../sim/sqs';
-import type { VirtualClock } from '../sim/virtual-clock';
+import { type BatchTiming, BatchWindow, DEFAULT_BATCH_TIMING } from '../forwarder/batch-window';
+import { buildMessages, type OutgoingMessage } from '../forwarder/messages';
+import { slimFor, type WatchedResource } from '../forwarder/slim';
+import { ChangeTracker, type WatchEventType } from '../forwarder/tracker';
+import type { Pod } from '../shared/api/kube';
+import { isUnschedulable } from '../shared/kube/pending';
+import type { ClusterChange, SimCluster } from '../shared/sim/sim-cluster';
+import type { MemoryQueue } from '../shared/sim/sqs';
+import type { VirtualClock } from '../shared/sim/virtual-clock';
 
 export interface ForwarderFeedOptions {
   cluster: string;

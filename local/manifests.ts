@@ -1,6 +1,6 @@
 // Manifests for the local pipeline: YAML files or folders loaded the way `karpless simulate` loads them, workloads
 // expanded into their pods, and Karpless's default NodePool when none is given (said so in the warnings).
-import { defaultNodePool, expandPods, loadManifests } from '../api';
+import { defaultNodePool, expandPods, loadManifests } from '../shared/api';
 
 export interface PipelineObjects {
   objects: { kind?: string }[];
