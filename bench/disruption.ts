@@ -7,11 +7,11 @@ import type { Pod } from '../shared/api/kube';
 import { instanceTypesFor, loadCatalog } from '../shared/catalog';
 import type { InstanceType } from '../shared/catalog/types';
 import { nodeClassHash, planDisruption } from '../shared/disruption';
-import { boundPod, node } from '../shared/disruption/testing';
 import type { DisruptionInput, DisruptionNode } from '../shared/disruption/types';
 import { loadLpSolver, lowerBound } from '../shared/scheduling';
-import { rng } from '../shared/scheduling/testing/workloads';
 import { typesAllowedBy } from '../shared/sim/pool-types';
+import { boundPod, node } from '../testkit/disruption';
+import { rng } from '../testkit/workloads';
 
 export interface DisruptionBenchResult {
   nodes: number;

@@ -9,9 +9,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readyNode } from '../forwarder/test-helpers';
 import { realisticPod } from '../test/fake-kube-api/fixtures';
 import { FakeKubeApi } from '../test/fake-kube-api/server';
+import { readyNode } from '../testkit/watch-objects';
 
 /** Keep in step with the node flags in forwarder/Dockerfile's CMD; FORWARDER_NODE_FLAGS overrides to compare. */
 const FORWARDER_NODE_FLAGS = (

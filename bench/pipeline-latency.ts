@@ -6,8 +6,8 @@
 
 import { LocalPipeline } from '../local';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../shared/api/labels';
-import { makePod, testNodeClass, testNodePool } from '../shared/controllers/testing';
 import { createRng } from '../shared/sim/rng';
+import { makePod, testNodeClass, testNodePool } from '../testkit/bed';
 
 export interface LatencyFigures {
   rounds: number;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pendingPod } from '../testkit/watch-objects';
 import { Flusher, type MessageSink } from './flusher';
 import type { OutgoingMessage } from './messages';
 import { slimFor } from './slim';
-import { pendingPod } from './test-helpers';
 import { ChangeTracker } from './tracker';
 
 let tracker: ChangeTracker;

@@ -2,11 +2,11 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeKubeApi } from '../test/fake-kube-api/server';
+import { pendingPod, readyNode } from '../testkit/watch-objects';
 import { Forwarder } from './forwarder';
 import { startHealthServer } from './health';
 import { KubeHttp } from './kube-http';
 import { SqsSink } from './sqs-sink';
-import { pendingPod, readyNode } from './test-helpers';
 
 const sqsMock = mockClient(SQSClient);
 const sqs = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });

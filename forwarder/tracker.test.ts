@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { pendingPod, readyNode } from '../testkit/watch-objects';
 import { buildMessages } from './messages';
 import { slimFor } from './slim';
-import { pendingPod, readyNode } from './test-helpers';
 import { ChangeTracker } from './tracker';
 
 const podSlim = (name: string, extra: Parameters<typeof pendingPod>[2] = {}) =>

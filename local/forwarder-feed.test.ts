@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makePod, testNodeClass, testNodePool } from '../shared/controllers/testing';
 import { SimCluster, VirtualClock } from '../shared/sim';
 import { MemoryQueue } from '../shared/sim/sqs';
+import { makePod, testNodeClass, testNodePool } from '../testkit/bed';
 import { ForwarderFeed } from './forwarder-feed';
 
 const setup = () => {

@@ -2,10 +2,10 @@
 // CLI's own client, as a user would run it against the stack's table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
-import { makeClaim } from '../../shared/aws/testing/claims';
+import { makeClaim } from '../../testkit/aws/claims';
+import { type LocalTable, startLocalTable } from '../../testkit/local-table';
 import { bufferIO } from '../io';
 import { main } from '../main';
-import { type LocalTable, startLocalTable } from './testing/local-table';
 
 let local: LocalTable;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
 import { planDisruption } from '../../shared/disruption';
-import { disruptionInput, node, pool } from '../../shared/disruption/testing';
+import { disruptionInput, node, pool } from '../../testkit/disruption';
 import { bufferIO } from '../io';
 import { main } from '../main';
 import { explain, recordsSource } from './explain';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
-import { makeClaim } from '../../shared/aws/testing/claims';
+import { makeClaim } from '../../testkit/aws/claims';
+import { type LocalTable, startLocalTable } from '../../testkit/local-table';
 import { bufferIO } from '../io';
 import { main } from '../main';
 import { formatAge } from './nodeclaims';
-import { type LocalTable, startLocalTable } from './testing/local-table';
 
 let local: LocalTable;
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();

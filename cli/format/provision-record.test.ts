@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestbed, makePod } from '../../shared/controllers/testing';
+import { createTestbed, makePod } from '../../testkit/bed';
 import { provisionLines } from './provision-record';
 
 describe('a Provision record, for one of its NodeClaims', () => {

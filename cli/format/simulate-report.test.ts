@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../shared/api/kube';
 import type { SimulationResult } from '../../shared/sim/simulation';
-import { fixtureType } from '../../shared/sim/test-fixtures';
+import { fixtureType } from '../../testkit/sim-fixtures';
 import { buildSimulateReport } from './simulate-report';
 import { renderSimulateTable } from './simulate-table';
 

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
 import { provision } from '../../shared/controllers';
-import { makePod } from '../../shared/controllers/testing';
+import { makePod } from '../../testkit/bed';
+import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
-import { captureOutput, functionBed, portsOf } from '../provisioner/test-support';
 import { createHandler } from './handler';
 
 beforeEach(() => {

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
-import { makePod, testNodePool } from '../../shared/controllers/testing';
 import type { SimLaunch } from '../../shared/sim/sim-cloud';
+import { makePod, testNodePool } from '../../testkit/bed';
+import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
 import { createHandler } from './handler';
-import { captureOutput, functionBed, portsOf } from './test-support';
 
 beforeEach(() => {
   captureOutput();

@@ -3,13 +3,13 @@ import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
 import type { NodePool } from '../../shared/api/karpenter';
 import { AnnotationDoNotDisrupt } from '../../shared/api/labels';
-import { makePod, RecordingQueue, testNodePool } from '../../shared/controllers/testing';
 import { parseControlMessage } from '../../shared/events';
 import type { SimLaunch } from '../../shared/sim/sim-cloud';
+import { makePod, RecordingQueue, testNodePool } from '../../testkit/bed';
+import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
 import { createHandler as createTermination } from '../termination/handler';
 import { createHandler as createProvisioner } from './handler';
-import { captureOutput, functionBed, portsOf } from './test-support';
 
 beforeEach(() => {
   captureOutput();

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
 import { AnnotationDoNotDisrupt } from '../../shared/api/labels';
-import { makePod, testNodePool } from '../../shared/controllers/testing';
+import { makePod, testNodePool } from '../../testkit/bed';
+import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
 import { createHandler } from './handler';
-import { captureOutput, functionBed, portsOf } from './test-support';
 
 beforeEach(() => {
   captureOutput();

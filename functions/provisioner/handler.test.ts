@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
-import { makePod } from '../../shared/controllers/testing';
+import { makePod } from '../../testkit/bed';
+import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
 import { createHandler } from './handler';
-import { captureOutput, functionBed, portsOf } from './test-support';
 
 let lines: () => Record<string, unknown>[];
 beforeEach(() => {

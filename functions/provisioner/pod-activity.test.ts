@@ -3,10 +3,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
-import { makePod, testNodePool } from '../../shared/controllers/testing';
+import { makePod, testNodePool } from '../../testkit/bed';
+import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
 import { createHandler } from './handler';
-import { captureOutput, functionBed, portsOf } from './test-support';
 
 afterEach(() => vi.restoreAllMocks());
 

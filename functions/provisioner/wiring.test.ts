@@ -1,8 +1,8 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureOutput } from '../../testkit/function-bed';
 import { createObservability } from '../middleware';
-import { captureOutput } from './test-support';
 import { metricFor, readEnv, SqsWorkQueue } from './wiring';
 
 const sqs = mockClient(SQSClient);

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sqsEvent } from '../../events/sqs';
 import type { PodDisruptionBudget } from '../../shared/api/kube';
 import { startTermination } from '../../shared/controllers';
-import { makePod, RecordingQueue } from '../../shared/controllers/testing';
+import { makePod, RecordingQueue } from '../../testkit/bed';
+import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
-import { captureOutput, functionBed, portsOf } from '../provisioner/test-support';
 import { createHandler } from './handler';
 
 beforeEach(() => {

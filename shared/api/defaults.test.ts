@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { problemsOf, VALID_NODECLASS, VALID_NODEPOOL } from '../../testkit/manifests';
 import { defaultNodePool } from './default-nodepool';
 import { defaultBlockDeviceMappings, ephemeralBlockDevice, withNodeClassDefaults } from './defaults';
 import { parseManifests } from './parse';
-import { problemsOf, VALID_NODECLASS, VALID_NODEPOOL } from './testing';
 
 describe('Karpenter v1 defaults', () => {
   const set = parseManifests(`${VALID_NODEPOOL}---\n${VALID_NODECLASS}`, 'd.yaml');

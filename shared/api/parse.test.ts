@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { problemsOf, VALID_NODECLASS, VALID_NODEPOOL } from '../../testkit/manifests';
 import { ValidationError } from '../errors';
 import { loadManifests, parseManifests } from './parse';
-import { problemsOf, VALID_NODECLASS, VALID_NODEPOOL } from './testing';
 
 const pod = (name: string, ns?: string) => `apiVersion: v1
 kind: Pod

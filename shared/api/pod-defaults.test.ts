@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { problemsOf } from '../../testkit/manifests';
 import { parseManifests } from './parse';
-import { problemsOf } from './testing';
 
 describe('pod defaults', () => {
   it('requests a limited resource at its limit when it has no request, as the API server does', () => {

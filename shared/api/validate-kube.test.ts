@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problemsOf } from './testing';
+import { problemsOf } from '../../testkit/manifests';
 
 const strip = (problems: string[]) => problems.map((p) => p.replace(/^k\.yaml#\d+ /, ''));
 const check = (yaml: string) => strip(problemsOf(yaml, 'k.yaml'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { problemsOf, VALID_NODECLASS } from '../../testkit/manifests';
 import { parseManifests } from './parse';
-import { problemsOf, VALID_NODECLASS } from './testing';
 
 const HEADER = 'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: nc\n';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { NODEPOOL_HEADER, problemsOf, VALID_NODECLASS, VALID_NODEPOOL } from '../../testkit/manifests';
 import { parseManifests } from './parse';
-import { NODEPOOL_HEADER, problemsOf, VALID_NODECLASS, VALID_NODEPOOL } from './testing';
 
 /** A NodePool with `requirements` and `extra` spliced in; the problems it raises, with the prefix removed. */
 function nodePoolProblems(requirements: string, extra = '', templateExtra = ''): string[] {

@@ -1,8 +1,8 @@
 // The shared CloudProvider contract, run against the AWS provider over an in-memory EC2 (aws-sdk-client-mock).
 import { describeCloudProviderContract } from '../../test/contracts/cloud-provider.contract';
-import { fakeAws } from './testing/fake-aws';
-import { makeNodeClass, makeNodePool } from './testing/objects';
-import { fakeAwsProvider } from './testing/provider';
+import { fakeAws } from '../../testkit/aws/fake-aws';
+import { makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
+import { fakeAwsProvider } from '../../testkit/aws/provider';
 
 describeCloudProviderContract('AwsCloudProvider', async () => {
   const aws = fakeAws();

@@ -4,13 +4,13 @@ import {
   DescribeLaunchTemplatesCommand,
 } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeClaim } from '../../testkit/aws/claims';
+import { awsError, type FakeAws, fakeAws } from '../../testkit/aws/fake-aws';
+import { makeInstanceType, makeNodeClass, makeNodePool, testCluster } from '../../testkit/aws/objects';
+import { fakeAwsProvider } from '../../testkit/aws/provider';
+import { createTestbed } from '../../testkit/bed';
 import { collectGarbage } from '../controllers/gc';
-import { createTestbed } from '../controllers/testing';
 import type { AwsCloudProvider } from './cloud-provider';
-import { makeClaim } from './testing/claims';
-import { awsError, type FakeAws, fakeAws } from './testing/fake-aws';
-import { makeInstanceType, makeNodeClass, makeNodePool, testCluster } from './testing/objects';
-import { fakeAwsProvider } from './testing/provider';
 
 let aws: FakeAws;
 let now = Date.parse('2026-01-01T12:00:00Z');

@@ -3,14 +3,14 @@ import { CreateInstanceProfileCommand } from '@aws-sdk/client-iam';
 import { DecodeAuthorizationMessageCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeClaim } from '../../testkit/aws/claims';
+import { awsError, type FakeAws, fakeAws } from '../../testkit/aws/fake-aws';
+import { makeInstanceType, makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
+import { fakeAwsProvider } from '../../testkit/aws/provider';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { LaunchRequest } from '../ports';
 import type { AwsCloudProviderOptions } from './cloud-provider';
-import { makeClaim } from './testing/claims';
-import { awsError, type FakeAws, fakeAws } from './testing/fake-aws';
-import { makeInstanceType, makeNodeClass, makeNodePool } from './testing/objects';
-import { fakeAwsProvider } from './testing/provider';
 
 let aws: FakeAws;
 let now = Date.parse('2026-01-01T00:00:00Z');

@@ -1,14 +1,14 @@
 // End to end on the launch path: an ICE answer is cached in DynamoDB and the next plan avoids those offerings.
 import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClaim } from '../../testkit/aws/claims';
+import { fakeAws } from '../../testkit/aws/fake-aws';
+import { makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
+import { fakeAwsProvider } from '../../testkit/aws/provider';
 import { InsufficientCapacityError } from '../errors';
 import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
 import { DynamoNodeClaimStore } from './dynamo/store';
 import { recordInsufficientCapacity } from './ice';
-import { makeClaim } from './testing/claims';
-import { fakeAws } from './testing/fake-aws';
-import { makeNodeClass, makeNodePool } from './testing/objects';
-import { fakeAwsProvider } from './testing/provider';
 
 let db: LocalDynamo;
 beforeAll(async () => {

@@ -1,16 +1,16 @@
 import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeClaim } from '../../testkit/aws/claims';
+import { type FakeAws, fakeAws } from '../../testkit/aws/fake-aws';
+import { makeInstanceType, makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
+import { fakeAwsProvider } from '../../testkit/aws/provider';
+import { RecordingQueue } from '../../testkit/bed';
 import { type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from '../controllers/deps';
 import { launchClaim } from '../controllers/launch';
-import { RecordingQueue } from '../controllers/testing';
 import { SimCluster } from '../sim/sim-cluster';
 import { VirtualClock } from '../sim/virtual-clock';
 import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
 import { DynamoNodeClaimStore } from './dynamo/store';
-import { makeClaim } from './testing/claims';
-import { type FakeAws, fakeAws } from './testing/fake-aws';
-import { makeInstanceType, makeNodeClass, makeNodePool } from './testing/objects';
-import { fakeAwsProvider } from './testing/provider';
 
 let db: LocalDynamo;
 let aws: FakeAws;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validationProblems } from '../../test/validation-problems';
+import { validationProblems } from '../../testkit/validation';
 import { loadCatalog } from './load';
 
 const dir = mkdtempSync(join(tmpdir(), 'karpless-catalog-'));

@@ -1,11 +1,11 @@
 // Claims recorded under an older hash version (CLAIM_HASH_VERSION) are not compared by hash, and the planning sweep
 // re-stamps them, so a hash change in a Karpless upgrade never drifts a fleet, and drift works again afterwards.
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, sweepDrift, type Testbed, testNodePool } from '../../testkit/bed';
 import { CLAIM_HASH_VERSION, nodeClassHash, nodePoolTemplateHash, specHash } from '../api/hash';
 import type { NodePool } from '../api/karpenter';
 import { LabelCapacityType } from '../api/labels';
 import { disruptionSweep } from './disruption';
-import { createTestbed, makePod, sweepDrift, type Testbed, testNodePool } from './testing';
 
 const capacity = (types: string[]) => [{ key: LabelCapacityType, operator: 'In' as const, values: types }];
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, RecordingQueue } from '../../testkit/bed';
 import { parseControlMessage } from '../events';
 import type { ClusterMessage, DisruptionDueMessage, SweepMessage } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { type DispatchOptions, handleControlMessage, type SweepOutcome, type SweepRun } from './dispatch';
 import { provision } from './provision';
-import { createTestbed, makePod, RecordingQueue } from './testing';
 
 const quiet: SweepOutcome = { decided: [], started: [], dropped: [], inflight: 0 };
 

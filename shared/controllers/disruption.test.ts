@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, testNodePool } from '../../testkit/bed';
 import { LabelCapacityType, LabelInstanceType } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import { recordHistory } from '../disruption';
 import type { DisruptionCommand, DisruptionPlan } from '../disruption/types';
 import { disruptionSweep, encodeCommand, historyFrom } from './disruption';
-import { createTestbed, makePod, testNodePool } from './testing';
 
 const claim = (name: string, nodePool: string, disruption?: NodeClaim['disruption']): NodeClaim =>
   ({ name, nodePool, ...(disruption ? { disruption } : {}) }) as NodeClaim;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { crashAfterLaunch, createTestbed, makePod } from '../../testkit/bed';
 import type { NodeClaim } from '../api/nodeclaim';
 import { collectGarbage } from './gc';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
-import { crashAfterLaunch, createTestbed, makePod } from './testing';
 
 describe('collectGarbage', () => {
   it('terminates a tagged instance with no claim once it is older than 30 s', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { testNodeClass, testNodePool } from '../../testkit/bed';
 import { CLAIM_HASH_VERSION, claimHashes, nodePoolTemplateHash, specHash } from '../api/hash';
 import {
   nodeClassHash as disruptionClassHash,
   nodePoolTemplateHash as disruptionTemplateHash,
 } from '../disruption/drift';
-import { testNodeClass, testNodePool } from './testing';
 
 describe('claim hashes', () => {
   it('ignores key order and undefined fields', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, type TestbedOptions, testNodePool } from '../../testkit/bed';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../api/labels';
 import type { InterruptionSignal } from '../messages';
 import { handleInterruption } from './interruption';
-import { createTestbed, makePod, type TestbedOptions, testNodePool } from './testing';
 
 const spotPool = testNodePool('spot', [
   { key: LabelOS, operator: 'In', values: ['linux'] },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod } from '../../testkit/bed';
 import type { NodeClaim } from '../api/nodeclaim';
 import { isInitialized, reconcileNodes } from './lifecycle';
 import { provision } from './provision';
-import { createTestbed, makePod } from './testing';
 
 const startupTaint = { key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NoExecute' as const };
 

@@ -1,11 +1,11 @@
 // Pod activity without a watch stream: departures noticed through the pod-set fingerprint on the claim, and the
 // provisioner's nominations protecting a node for 20 s.
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, testNodePool } from '../../testkit/bed';
 import type { Pod } from '../api/kube';
 import { disruptionSweep } from './disruption';
 import { podSetHash } from './pod-activity';
 import { provision } from './provision';
-import { createTestbed, makePod, testNodePool } from './testing';
 
 async function bedWithOneNode() {
   const nodePool = testNodePool();

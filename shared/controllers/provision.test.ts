@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { crashAfterLaunch, createTestbed, makePod, testNodePool } from '../../testkit/bed';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
-import { crashAfterLaunch, createTestbed, makePod, testNodePool } from './testing';
 
 describe('provision → lifecycle on the simulator', () => {
   it('turns pending pods into claims, instances, registered and initialized nodes, and bound pods', async () => {

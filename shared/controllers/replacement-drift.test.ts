@@ -2,10 +2,10 @@
 // detection compares (as provisioned claims do): otherwise a requirement-only NodePool change that still admits the
 // replacement drifts it, and the next sweep replaces it again.
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, sweepDrift, type Testbed, testNodePool } from '../../testkit/bed';
 import type { NodePool } from '../api/karpenter';
 import { LabelCapacityType, LabelInstanceType } from '../api/labels';
 import { disruptionSweep } from './disruption';
-import { createTestbed, makePod, sweepDrift, type Testbed, testNodePool } from './testing';
 
 const requirements = (types: string[]) => [
   { key: LabelInstanceType, operator: 'In' as const, values: types },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, type Testbed } from '../../testkit/bed';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { StatusUpdate } from '../api/status';
 import { ClusterApiError } from '../errors';
@@ -6,7 +7,6 @@ import type { CloudProvider, NodeClassResolution } from '../ports';
 import type { ControlPlaneDeps } from './deps';
 import { handleControlMessage } from './dispatch';
 import { publishStatus, publishStatusQuietly } from './status';
-import { createTestbed, makePod, type Testbed } from './testing';
 
 const resolved: NodeClassResolution = {
   subnets: [{ id: 'subnet-a', zone: 'us-east-1a', zoneID: 'use1-az1' }],

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, RecordingQueue } from '../../testkit/bed';
 import { parseControlMessage } from '../events';
 import type { ControlMessage, DisruptionDueMessage } from '../messages';
 import type { InstanceDeps } from './deps';
 import { startTermination } from './termination';
 import { handleTerminationQueueMessage } from './termination-queue';
-import { createTestbed, makePod, RecordingQueue } from './testing';
 
 /** The termination function's view: its own delayed queue, and a cloud it can only list, get and terminate. A call to
  * anything else (a launch) would throw, since the object has nothing else. */

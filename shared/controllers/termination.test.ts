@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createTestbed, makePod, testNodePool } from '../../testkit/bed';
 import type { PodDisruptionBudget } from '../api/kube';
 import { TaintDisrupted } from '../api/labels';
 import { groupForEviction, startTermination, terminateStep } from './termination';
-import { createTestbed, makePod, testNodePool } from './testing';
 
 /** A bed with one initialized node running `web` pods, plus the given extra pods bound to that node. */
 async function nodeWith(extra: Parameters<typeof makePod>[] = [], terminationGracePeriod?: string) {

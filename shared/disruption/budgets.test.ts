@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { pool } from '../../testkit/disruption';
 import { budgetActive, budgetCap, budgetNodes, remainingBudget } from './budgets';
-import { pool } from './testing';
 
 const at = (iso: string): number => Date.parse(iso);
 

@@ -1,7 +1,7 @@
 // Anti-churn over several sweeps: consolidation converges, and nothing it launched is consolidated again.
 import { describe, expect, it } from 'vitest';
+import { applyPlan, disruptionInput, node, pool, TYPES } from '../../testkit/disruption';
 import { planDisruption } from './plan';
-import { applyPlan, disruptionInput, node, pool, TYPES } from './testing';
 
 const SIZES = ['m5.large', 'm5.xlarge', 'm5.2xlarge', 'c5.xlarge', 'r5.xlarge', 'm5.4xlarge'];
 const CPUS = ['100m', '250m', '500m', '750m', '1'];

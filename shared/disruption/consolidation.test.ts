@@ -1,8 +1,8 @@
 // Karpenter's consolidation scenarios on the pure sweep: delete vs replace, merging, spot-to-spot, blockers and
 // budgets, plus Karpless's anti-churn rules.
 import { describe, expect, it } from 'vitest';
+import { boundPod, disruptionInput, HOUR, MIN, node, pdb, pool, T0 } from '../../testkit/disruption';
 import { planDisruption } from './plan';
-import { boundPod, disruptionInput, HOUR, MIN, node, pdb, pool, T0 } from './testing';
 import type { DisruptionCommand } from './types';
 
 const only = (commands: DisruptionCommand[]): DisruptionCommand => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { node, nodeClass, pool } from '../../testkit/disruption';
 import { CLAIM_HASH_VERSION, specHash } from '../api/hash';
 import { driftReason, nodeClassHash } from './drift';
-import { node, nodeClass, pool } from './testing';
 
 describe('drift', () => {
   it('is not drift when nothing changed', () => {

@@ -1,7 +1,7 @@
 // Karpenter's emptiness, drift and expiration scenarios on the pure sweep.
 import { describe, expect, it } from 'vitest';
+import { boundPod, disruptionInput, HOUR, MIN, node, pdb, pool, T0 } from '../../testkit/disruption';
 import { planDisruption } from './plan';
-import { boundPod, disruptionInput, HOUR, MIN, node, pdb, pool, T0 } from './testing';
 
 const names = (plan: ReturnType<typeof planDisruption>, reason: string): string[] =>
   plan.commands.filter((c) => c.reason === reason).flatMap((c) => c.candidates.map((x) => x.name));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { disruptionInput, HOUR, node, pool, T0 } from '../../testkit/disruption';
 import { recordHistory } from './history';
 import { planDisruption } from './plan';
-import { disruptionInput, HOUR, node, pool, T0 } from './testing';
 
 describe('recordHistory', () => {
   it('appends each command per NodePool and forgets entries older than the window', () => {

@@ -1,7 +1,7 @@
 // The 15 s re-check: a command decided on one snapshot is dropped when the fresh snapshot shows a new blocker.
 import { describe, expect, it } from 'vitest';
+import { boundPod, disruptionInput, HOUR, node, pdb, pool, T0 } from '../../testkit/disruption';
 import { planDisruption } from './plan';
-import { boundPod, disruptionInput, HOUR, node, pdb, pool, T0 } from './testing';
 import type { DisruptionCommand } from './types';
 import { VALIDATION_DELAY_MS, validate } from './validate';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validationProblems } from '../../test/validation-problems';
+import { validationProblems } from '../../testkit/validation';
 import { isClusterMessage, parseControlMessage } from './control';
 
 const base = { v: 1, cluster: 'demo', at: '2026-11-21T21:00:00Z' };

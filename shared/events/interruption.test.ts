@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validationProblems } from '../../test/validation-problems';
+import { validationProblems } from '../../testkit/validation';
 import { isIgnored, parseInterruptionEvent } from './interruption';
 
 const IID = 'i-0a1b2c3d4e5f60718';

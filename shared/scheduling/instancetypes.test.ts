@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureInstanceTypes } from '../../testkit/instance-types';
 import { cheapestOffering, typeIncompatibility } from './instancetypes';
 import { Requirements } from './requirements';
-import { fixtureInstanceTypes } from './testing/instancetypes';
 
 const types = fixtureInstanceTypes();
 const m5it = types.find((t) => t.name === 'm5.large')!;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureInstanceTypes } from '../../testkit/instance-types';
 import type { InstanceType } from '../catalog/types';
 import { whyNoInstanceTypes } from './no-types';
 import { Requirements } from './requirements';
-import { fixtureInstanceTypes } from './testing/instancetypes';
 
 const types = fixtureInstanceTypes();
 const fitsAll = () => true;

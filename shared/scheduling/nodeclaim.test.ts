@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureInstanceTypes } from '../../testkit/instance-types';
 import { OfferingPrices, type TypeOption } from './instancetypes';
 import { minValuesShortfall, orderByPrice, truncate } from './nodeclaim';
 import { Requirements } from './requirements';
-import { fixtureInstanceTypes } from './testing/instancetypes';
 
 const options: TypeOption[] = fixtureInstanceTypes().map((it, index) => ({
   index,

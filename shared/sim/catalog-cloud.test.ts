@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureClaim, fixtureNodeClass, fixtureNodePool } from '../../testkit/sim-fixtures';
 import { loadCatalog } from '../catalog';
 import { simCloudFromCatalog } from './catalog-cloud';
-import { fixtureClaim, fixtureNodeClass, fixtureNodePool } from './test-fixtures';
 import { VirtualClock } from './virtual-clock';
 
 describe('simCloudFromCatalog', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureType } from '../../testkit/sim-fixtures';
 import { typesAllowedBy } from './pool-types';
-import { fixtureType } from './test-fixtures';
 
 const small = fixtureType('m5.large', 2, [
   { zone: 'us-east-1a', capacityType: 'spot', price: 0.03 },

@@ -1,8 +1,8 @@
 // The simulated cloud keeps the promises every CloudProvider makes.
 import { describeCloudProviderContract } from '../../test/contracts/cloud-provider.contract';
+import { fixtureNodeClass, fixtureNodePool } from '../../testkit/sim-fixtures';
 import { loadCatalog } from '../catalog';
 import { simCloudFromCatalog } from './catalog-cloud';
-import { fixtureNodeClass, fixtureNodePool } from './test-fixtures';
 import { VirtualClock } from './virtual-clock';
 
 describeCloudProviderContract('SimCloud', async () => {

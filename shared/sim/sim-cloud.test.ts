@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureClaim, fixtureNodeClass, fixtureNodePool, fixtureType } from '../../testkit/sim-fixtures';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import { SimCloud } from './sim-cloud';
-import { fixtureClaim, fixtureNodeClass, fixtureNodePool, fixtureType } from './test-fixtures';
 import { VirtualClock } from './virtual-clock';
 
 const small = fixtureType('m5.large', 2, [

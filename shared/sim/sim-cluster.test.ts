@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureClaim, fixtureNodeClass, fixtureNodePool, fixtureType } from '../../testkit/sim-fixtures';
 import type { Pod, PodDisruptionBudget } from '../api/kube';
 import { connectCloudToCluster } from './connect';
 import { SimCloud } from './sim-cloud';
 import { SimCluster } from './sim-cluster';
-import { fixtureClaim, fixtureNodeClass, fixtureNodePool, fixtureType } from './test-fixtures';
 import { VirtualClock } from './virtual-clock';
 
 const pod = (name: string, labels: Record<string, string> = { app: 'web' }, nodeName?: string): Pod => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureNodeClass, fixtureNodePool, fixtureType } from '../../testkit/sim-fixtures';
 import type { Node, Pod } from '../api/kube';
 import { ValidationError } from '../errors';
 import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../scheduling/types';
 import { runSimulation, type SimulationEngine } from './simulation';
-import { fixtureNodeClass, fixtureNodePool, fixtureType } from './test-fixtures';
 
 const spotA = fixtureType('m5.large', 2, [
   { zone: 'us-east-1a', capacityType: 'spot', price: 0.03 },

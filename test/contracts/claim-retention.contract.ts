@@ -4,8 +4,8 @@
 // terminated claims exactly when the table does.
 import { describe, expect, it } from 'vitest';
 import { type NodeClaim, type NodeClaimState, TERMINATED_CLAIM_RETENTION_MS } from '../../shared/api/nodeclaim';
-import { makeClaim } from '../../shared/aws/testing/claims';
 import type { Clock, NodeClaimStore } from '../../shared/ports';
+import { makeClaim } from '../../testkit/aws/claims';
 
 export interface ClaimRetentionFixture {
   /** A store with no claims yet, reading time from `clock`. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalPipeline } from '../../local';
 import { LabelCapacityType, LabelInstanceType, LabelZone } from '../../shared/api/labels';
-import { makePod, testNodeClass, testNodePool } from '../../shared/controllers/testing';
+import { makePod, testNodeClass, testNodePool } from '../../testkit/bed';
 import { allBound, pipeline } from './helpers';
 
 let p: LocalPipeline | undefined;

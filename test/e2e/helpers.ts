@@ -2,7 +2,7 @@
 import { readFixture } from '../../events';
 import { LocalPipeline, type LocalPipelineOptions } from '../../local';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../../shared/api/labels';
-import { makePod, testNodeClass, testNodePool } from '../../shared/controllers/testing';
+import { makePod, testNodeClass, testNodePool } from '../../testkit/bed';
 
 export const CLUSTER = 'demo';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalPipeline } from '../../local';
-import { testNodeClass } from '../../shared/controllers/testing';
+import { testNodeClass } from '../../testkit/bed';
 import { allBound, pipeline, pods, spotPool, spotWarning } from './helpers';
 
 let p: LocalPipeline | undefined;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { problemsOf } from '../../../testkit/manifests';
 import { parseManifests } from '../parse';
-import { problemsOf } from '../testing';
 
 const SEED = readFileSync(join(import.meta.dirname, 'testdata', 'seed-provisioner.yaml'), 'utf8');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { problemsOf } from '../../../testkit/manifests';
 import { parseManifests } from '../parse';
-import { problemsOf } from '../testing';
 
 const NODEPOOL = `apiVersion: karpenter.sh/v1beta1
 kind: NodePool

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
+import { VALID_NODECLASS, VALID_NODEPOOL } from '../../../testkit/manifests';
 import { defaultNodePool } from '../default-nodepool';
 import { loadDocuments } from '../parse';
-import { VALID_NODECLASS, VALID_NODEPOOL } from '../testing';
 import { crdsYaml, ec2NodeClassCRD, karplessCRDs, nodePoolCRD } from './index';
 import type { CustomResourceDefinition, Schema } from './schema';
 

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeClaim } from '../../../testkit/aws/claims';
 import { IllegalTransitionError, TERMINATED_CLAIM_RETENTION_MS } from '../../api/nodeclaim';
 import { ConflictError } from '../../errors';
-import { makeClaim } from '../testing/claims';
 import { withConflictRetry } from './conflict-retry';
 import { type LocalDynamo, startLocalDynamo } from './local';
 import { keys, PK, SK, TTL_ATTRIBUTE } from './schema';

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-iam';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { awsError } from '../testing/fake-aws';
+import { awsError } from '../../../testkit/aws/fake-aws';
 import { ensureInstanceProfile, instanceProfileName, roleName } from './instance-profile';
 
 const iam = mockClient(IAMClient);

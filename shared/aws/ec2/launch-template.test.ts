@@ -1,7 +1,7 @@
 import { DeleteLaunchTemplateCommand, DescribeLaunchTemplatesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, describe, expect, it } from 'vitest';
-import { awsError } from '../testing/fake-aws';
+import { awsError } from '../../../testkit/aws/fake-aws';
 import {
   DEFAULT_METADATA_OPTIONS,
   defaultBlockDevices,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeAws, fakeAws } from '../testing/fake-aws';
-import { makeNodeClass } from '../testing/objects';
-import { fakeAwsProvider } from '../testing/provider';
+import { type FakeAws, fakeAws } from '../../../testkit/aws/fake-aws';
+import { makeNodeClass } from '../../../testkit/aws/objects';
+import { fakeAwsProvider } from '../../../testkit/aws/provider';
 
 let aws: FakeAws;
 beforeEach(() => {

@@ -2,8 +2,8 @@ import { DescribeImagesCommand, DescribeSubnetsCommand } from '@aws-sdk/client-e
 import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand } from '@aws-sdk/client-iam';
 import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeAws, fakeAws } from '../testing/fake-aws';
-import { makeNodeClass, testCluster } from '../testing/objects';
+import { type FakeAws, fakeAws } from '../../../testkit/aws/fake-aws';
+import { makeNodeClass, testCluster } from '../../../testkit/aws/objects';
 import { aliasParameter, amiFor, parseAlias } from './amis';
 import { instanceProfileName } from './instance-profile';
 import { NodeClassResolver } from './nodeclass';

@@ -2,10 +2,10 @@ import { DescribeSpotPriceHistoryCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeInstanceType } from '../../../testkit/aws/objects';
 import type { Catalog } from '../../catalog/types';
 import { type LocalDynamo, startLocalDynamo } from '../dynamo/local';
 import { DynamoPriceStore } from '../dynamo/prices';
-import { makeInstanceType } from '../testing/objects';
 import { currentPrices, type PriceRefreshDeps, refreshPrices, withPrices } from './refresh';
 
 const product = (type: string, usd: string) =>

@@ -2,10 +2,10 @@
 // nodeSelector and required node affinity admit count toward the skew, as in kube-scheduler; with Ignore every
 // selected pod counts.
 import { describe, expect, it } from 'vitest';
+import { clusterNode, nodePool, pod } from '../../../testkit/builders';
+import { run, zoneOf } from '../../../testkit/solve';
 import type { Pod, PodSpec, TopologySpreadConstraint } from '../../api/kube';
-import { clusterNode, nodePool, pod } from '../testing/builders';
 import type { ClusterNode } from '../types';
-import { run, zoneOf } from './helpers';
 
 type Policy = 'Honor' | 'Ignore' | undefined;
 const ZONE = 'topology.kubernetes.io/zone';

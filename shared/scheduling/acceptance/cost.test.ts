@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { input } from '../../../testkit/builders';
+import { firstFitDecreasingCost } from '../../../testkit/ffd';
+import { fixtureInstanceTypes, syntheticInstanceTypes } from '../../../testkit/instance-types';
+import { scheduledCount, totalCost } from '../../../testkit/solve';
+import { mixedPods } from '../../../testkit/workloads';
 import { lowerBound, solve } from '../index';
 import { loadLpSolver } from '../lp';
-import { input } from '../testing/builders';
-import { firstFitDecreasingCost } from '../testing/ffd';
-import { fixtureInstanceTypes, syntheticInstanceTypes } from '../testing/instancetypes';
-import { mixedPods } from '../testing/workloads';
-import { scheduledCount, totalCost } from './helpers';
 
 beforeAll(loadLpSolver);
 

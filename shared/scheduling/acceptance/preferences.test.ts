@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nodePool, pod } from '../testing/builders';
-import { claimOf, run, scheduledCount, zoneOf } from './helpers';
+import { nodePool, pod } from '../../../testkit/builders';
+import { claimOf, run, scheduledCount, zoneOf } from '../../../testkit/solve';
 
 const ZONE = 'topology.kubernetes.io/zone';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clusterNode, nodePool, pod, pods } from '../testing/builders';
-import { claimOf, run, scheduledCount } from './helpers';
+import { clusterNode, nodePool, pod, pods } from '../../../testkit/builders';
+import { claimOf, run, scheduledCount } from '../../../testkit/solve';
 
 const affinity = (
   expr: {

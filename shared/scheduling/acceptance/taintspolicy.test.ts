@@ -2,9 +2,9 @@
 // nodes with untolerated taints, are left out of the spread; with Ignore (the default) they count, as in
 // kube-scheduler.
 import { describe, expect, it } from 'vitest';
+import { clusterNode, nodePool, pod } from '../../../testkit/builders';
+import { run, scheduledCount, zoneOf } from '../../../testkit/solve';
 import type { Pod, Taint, Toleration, TopologySpreadConstraint } from '../../api/kube';
-import { clusterNode, nodePool, pod } from '../testing/builders';
-import { run, scheduledCount, zoneOf } from './helpers';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const GPU_TAINT: Taint = { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { clusterNode, nodePool, pod } from '../../../testkit/builders';
+import { claimOf, run, scheduledCount, zoneOf } from '../../../testkit/solve';
 import type { Pod, TopologySpreadConstraint } from '../../api/kube';
-import { clusterNode, nodePool, pod } from '../testing/builders';
-import { claimOf, run, scheduledCount, zoneOf } from './helpers';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { nodePool, pod } from '../../../testkit/builders';
+import { run, zoneOf } from '../../../testkit/solve';
 import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/kube';
-import { nodePool, pod } from '../testing/builders';
-import { run, zoneOf } from './helpers';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const withClaim = (name: string, claimName: string) =>

@@ -2,9 +2,9 @@
 // NodePool's budget, and its drains run into terminationGracePeriod with a PDB-protected and a do-not-disrupt pod
 // still on the nodes.
 import { describe, expect, it } from 'vitest';
+import { apply, deployment, MINUTE, nodeClass, nodePool, pdb, run, scenario, step } from '../../../testkit/scenario';
 import type { DisruptionCommand, DisruptionPlan } from '../../disruption/types';
 import type { SweepEngine } from './disruption-driver';
-import { apply, deployment, MINUTE, nodeClass, nodePool, pdb, run, scenario, step } from './testing';
 
 function recklessSweep(): SweepEngine {
   let fired = false;

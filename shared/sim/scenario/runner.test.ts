@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import {
+  apply,
+  deployment,
+  HOUR,
+  MINUTE,
+  nodeClass,
+  nodePool,
+  run,
+  scale,
+  scenario,
+  step,
+} from '../../../testkit/scenario';
 import { buildScenarioReport } from './report';
 import { runScenario } from './runner';
-import { apply, deployment, HOUR, MINUTE, nodeClass, nodePool, run, scale, scenario, step } from './testing';
 
 describe('runScenario', () => {
   it('provisions through the batching window, registers, initializes and binds every pod', async () => {

@@ -2,11 +2,23 @@
 // drift and interruption do over time, and that the independent observer never sees a PDB, do-not-disrupt or budget
 // violation.
 import { describe, expect, it } from 'vitest';
+import {
+  apply,
+  deployment,
+  HOUR,
+  MINUTE,
+  nodeClass,
+  nodePool,
+  pdb,
+  run,
+  scale,
+  scenario,
+  step,
+} from '../../../testkit/scenario';
 import { parseDuration } from '../../api/quantity';
 import { loadScenario } from './parse';
 import type { TimelineEntry } from './recorder';
 import { buildScenarioReport } from './report';
-import { apply, deployment, HOUR, MINUTE, nodeClass, nodePool, pdb, run, scale, scenario, step } from './testing';
 
 const NONE = { pdb: 0, doNotDisrupt: 0, budget: 0 };
 const at = (e: TimelineEntry): number => parseDuration(e.at);

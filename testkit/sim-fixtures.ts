@@ -1,8 +1,8 @@
 // Small hand-made instance types, NodePools and claims for the simulator's tests.
-import type { EC2NodeClass, NodePool } from '../api/karpenter';
-import type { NodeClaim } from '../api/nodeclaim';
-import type { InstanceType, Offering } from '../catalog/types';
-import { nodePool } from '../scheduling/testing/builders';
+import type { EC2NodeClass, NodePool } from '../shared/api/karpenter';
+import type { NodeClaim } from '../shared/api/nodeclaim';
+import type { InstanceType, Offering } from '../shared/catalog/types';
+import { nodePool } from './builders';
 
 export function fixtureType(name: string, vcpu: number, offerings: Partial<Offering>[]): InstanceType {
   const memoryMiB = vcpu * 4096;

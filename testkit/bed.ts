@@ -1,22 +1,28 @@
 // A test bed for the control plane: the simulated cloud and cluster under a virtual clock, the in-memory store, and
 // a recording queue whose messages can be pumped back through the dispatcher. Used by this module's tests and the
 // function handlers' tests; not part of any bundle.
-import { withNodeClassDefaults, withNodePoolDefaults } from '../api/defaults';
-import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../api/karpenter';
-import type { Pod, Toleration } from '../api/kube';
-import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../api/labels';
-import { instanceTypesFor, loadCatalog } from '../catalog';
-import { driftReason } from '../disruption';
-import { parseControlMessage } from '../events';
-import type { QueueMessage, WorkQueue } from '../ports';
-import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../sim';
-import { MemoryNodeClaimStore } from '../sim/memory-store';
-import { createRng } from '../sim/rng';
-import { type ControlPlaneConfig, type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from './deps';
-import { type DispatchResult, handleControlMessage } from './dispatch';
-import { readDisruptionInput } from './disruption-input';
-import { reconcileNodes } from './lifecycle';
-import { provision } from './provision';
+import { withNodeClassDefaults, withNodePoolDefaults } from '../shared/api/defaults';
+import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../shared/api/karpenter';
+import type { Pod, Toleration } from '../shared/api/kube';
+import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../shared/api/labels';
+import { instanceTypesFor, loadCatalog } from '../shared/catalog';
+import {
+  type ControlPlaneConfig,
+  type ControlPlaneDeps,
+  controlPlaneConfig,
+  noMetric,
+  silentLog,
+} from '../shared/controllers/deps';
+import { type DispatchResult, handleControlMessage } from '../shared/controllers/dispatch';
+import { readDisruptionInput } from '../shared/controllers/disruption-input';
+import { reconcileNodes } from '../shared/controllers/lifecycle';
+import { provision } from '../shared/controllers/provision';
+import { driftReason } from '../shared/disruption';
+import { parseControlMessage } from '../shared/events';
+import type { QueueMessage, WorkQueue } from '../shared/ports';
+import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../shared/sim';
+import { MemoryNodeClaimStore } from '../shared/sim/memory-store';
+import { createRng } from '../shared/sim/rng';
 
 export interface QueuedMessage extends QueueMessage {
   /** Virtual time at which the message becomes visible. */

@@ -1,8 +1,8 @@
 // Karpenter's packing, for comparison: first-fit-decreasing by cpu then memory, where a claim takes pods while the
 // largest instance type still holds them, and the fleet then launches the cheapest type that fits what landed.
-import type { Pod } from '../../api/kube';
-import type { InstanceType } from '../../catalog/types';
-import { podRequests } from '../resources';
+import type { Pod } from '../shared/api/kube';
+import type { InstanceType } from '../shared/catalog/types';
+import { podRequests } from '../shared/scheduling/resources';
 
 export function firstFitDecreasingCost(
   pods: readonly Pod[],

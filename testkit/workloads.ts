@@ -1,7 +1,7 @@
 // Workloads for tests and the timing script: Karpenter's benchmark mix (pods drawn with a fixed seed) and plain
 // unconstrained mixes for cost checks.
-import type { Pod, PodSpec } from '../../api/kube';
-import { createRng } from '../../sim/rng';
+import type { Pod, PodSpec } from '../shared/api/kube';
+import { createRng } from '../shared/sim/rng';
 
 const CPU = [100, 250, 500, 1000, 1500];
 const MEMORY = [100, 256, 512, 1024, 2048, 4096];

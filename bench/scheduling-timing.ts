@@ -1,13 +1,13 @@
-// Quick local timing: `npx tsx shared/scheduling/testing/timing.ts [pods...]`. Runs Karpenter's benchmark mix on 400
+// Quick local timing: `npx tsx bench/scheduling-timing.ts [pods...]`. Runs Karpenter's benchmark mix on 400
 // synthetic types and on the embedded catalog, and unconstrained mixes for cost against the LP bound. Prints wall
 // and CPU time (CPU time is the better guide on a shared machine).
-import type { Pod } from '../../api/kube';
-import { embeddedSnapshot, instanceTypesFor } from '../../catalog';
-import type { InstanceType } from '../../catalog/types';
-import { loadLpSolver, lowerBound, solve } from '../index';
-import { input, nodePool } from './builders';
-import { syntheticInstanceTypes } from './instancetypes';
-import { benchmarkPods, mixedPods } from './workloads';
+import type { Pod } from '../shared/api/kube';
+import { embeddedSnapshot, instanceTypesFor } from '../shared/catalog';
+import type { InstanceType } from '../shared/catalog/types';
+import { loadLpSolver, lowerBound, solve } from '../shared/scheduling/index';
+import { input, nodePool } from '../testkit/builders';
+import { syntheticInstanceTypes } from '../testkit/instance-types';
+import { benchmarkPods, mixedPods } from '../testkit/workloads';
 
 // The embedded default NodePool's shape: linux, amd64, c/m/r, generation > 2.
 const defaultPool = nodePool({

@@ -1,8 +1,8 @@
 // A local DynamoDB (dynalite) with the stack's table, for the CLI commands that read a deployed cluster's table.
 // The commands build their own client from the SDK's default chain, as on a laptop, so the credentials come from the
 // environment, set here and restored by stop().
-import { type LocalDynamo, startLocalDynamo } from '../../../shared/aws/dynamo/local';
-import { DynamoNodeClaimStore } from '../../../shared/aws/dynamo/store';
+import { type LocalDynamo, startLocalDynamo } from '../shared/aws/dynamo/local';
+import { DynamoNodeClaimStore } from '../shared/aws/dynamo/store';
 
 export interface LocalTable {
   db: LocalDynamo;

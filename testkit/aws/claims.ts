@@ -1,5 +1,5 @@
 // Test fixtures shared by the shared/aws tests.
-import type { NodeClaim } from '../../api/nodeclaim';
+import type { NodeClaim } from '../../shared/api/nodeclaim';
 
 export function makeClaim(overrides: Partial<NodeClaim> = {}): NodeClaim {
   const name = overrides.name ?? 'default-abc12';

@@ -1,13 +1,13 @@
 // Builders for disruption tests and the timing script: nodes with their claims on the scheduling fixture catalog,
 // bound pods, NodePools with disruption settings, and a DisruptionInput around them.
-import { claimHashes } from '../api/hash';
-import type { Budget, NodePool } from '../api/karpenter';
-import type { Pod, PodDisruptionBudget } from '../api/kube';
-import type { NodeClaim } from '../api/nodeclaim';
-import type { CapacityType, InstanceType } from '../catalog/types';
-import { nodePool as basePool } from '../scheduling/testing/builders';
-import { fixtureInstanceTypes } from '../scheduling/testing/instancetypes';
-import type { DisruptionInput, DisruptionNode } from './types';
+import { claimHashes } from '../shared/api/hash';
+import type { Budget, NodePool } from '../shared/api/karpenter';
+import type { Pod, PodDisruptionBudget } from '../shared/api/kube';
+import type { NodeClaim } from '../shared/api/nodeclaim';
+import type { CapacityType, InstanceType } from '../shared/catalog/types';
+import type { DisruptionInput, DisruptionNode } from '../shared/disruption/types';
+import { nodePool as basePool } from './builders';
+import { fixtureInstanceTypes } from './instance-types';
 
 export const T0 = Date.parse('2026-01-05T12:00:00Z');
 export const MIN = 60_000;
@@ -195,7 +195,7 @@ export function disruptionInput(nodes: DisruptionNode[], o: Partial<DisruptionIn
  */
 export function applyPlan(
   input: DisruptionInput,
-  plan: { commands: import('./types').DisruptionCommand[] },
+  plan: { commands: import('../shared/disruption/types').DisruptionCommand[] },
   later = HOUR,
 ): DisruptionInput {
   const now = input.now + later;

@@ -1,8 +1,8 @@
 // Karpenter objects and instance types for the shared/aws tests.
-import type { EC2NodeClass, NodePool } from '../../api/karpenter';
-import type { Arch, InstanceType, Offering } from '../../catalog/types';
-import { nodePool } from '../../scheduling/testing/builders';
-import type { ClusterInfo } from '../ec2/nodeclass';
+import type { EC2NodeClass, NodePool } from '../../shared/api/karpenter';
+import type { ClusterInfo } from '../../shared/aws/ec2/nodeclass';
+import type { Arch, InstanceType, Offering } from '../../shared/catalog/types';
+import { nodePool } from '../builders';
 
 export const testCluster: ClusterInfo = {
   name: 'test-cluster',

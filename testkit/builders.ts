@@ -1,10 +1,10 @@
 // Small builders for solver tests: pods, NodePools, nodes and DaemonSets with Karpenter's defaults, so a test states
 // only what it is about.
-import type { NodePool, NodeSelectorRequirementWithMinValues } from '../../api/karpenter';
-import type { Container, DaemonSet, Pod, PodSpec, Taint } from '../../api/kube';
-import type { InstanceType } from '../../catalog/types';
-import type { ClusterNode, SchedulingInput } from '../types';
-import { fixtureInstanceTypes } from './instancetypes';
+import type { NodePool, NodeSelectorRequirementWithMinValues } from '../shared/api/karpenter';
+import type { Container, DaemonSet, Pod, PodSpec, Taint } from '../shared/api/kube';
+import type { InstanceType } from '../shared/catalog/types';
+import type { ClusterNode, SchedulingInput } from '../shared/scheduling/types';
+import { fixtureInstanceTypes } from './instance-types';
 
 let podCounter = 0;
 

@@ -1,8 +1,8 @@
 // Shared helpers for the acceptance suite: run the public `solve` and look up where pods went.
-import type { Pod } from '../../api/kube';
-import { solve } from '../index';
-import { input } from '../testing/builders';
-import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../types';
+import type { Pod } from '../shared/api/kube';
+import { solve } from '../shared/scheduling/index';
+import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../shared/scheduling/types';
+import { input } from './builders';
 
 export function run(o: Parameters<typeof input>[0]): SchedulingResult {
   return solve(input(o));

@@ -1,15 +1,15 @@
 // Scenario builders for tests: a small on-demand NodePool over a handful of instance types (so solves are fast),
 // workloads by name and size, and a runner with the real disruption sweep. Not part of any bundle.
 
-import { buildManifestSet } from '../../api/build';
-import type { Deployment, PodDisruptionBudget } from '../../api/kube';
-import { emptyManifestSet, type ManifestSet } from '../../api/manifest-set';
-import { loadCatalog } from '../../catalog';
-import { ValidationError } from '../../errors';
-import { catalogEngine } from '../default-engine';
-import { productionSweepEngine } from './default-sweep';
-import { runScenario, type ScenarioOptions, type ScenarioRun } from './runner';
-import type { Scenario, ScenarioStep, StepAction } from './types';
+import { buildManifestSet } from '../shared/api/build';
+import type { Deployment, PodDisruptionBudget } from '../shared/api/kube';
+import { emptyManifestSet, type ManifestSet } from '../shared/api/manifest-set';
+import { loadCatalog } from '../shared/catalog';
+import { ValidationError } from '../shared/errors';
+import { catalogEngine } from '../shared/sim/default-engine';
+import { productionSweepEngine } from '../shared/sim/scenario/default-sweep';
+import { runScenario, type ScenarioOptions, type ScenarioRun } from '../shared/sim/scenario/runner';
+import type { Scenario, ScenarioStep, StepAction } from '../shared/sim/scenario/types';
 
 const engine = catalogEngine(loadCatalog());
 

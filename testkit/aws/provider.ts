@@ -1,5 +1,5 @@
 // The AWS provider over the in-memory EC2/SSM/IAM, as every shared/aws test builds it.
-import { AwsCloudProvider, type AwsCloudProviderOptions } from '../cloud-provider';
+import { AwsCloudProvider, type AwsCloudProviderOptions } from '../../shared/aws/cloud-provider';
 import type { FakeAws } from './fake-aws';
 import { testCluster } from './objects';
 

@@ -1,6 +1,7 @@
 // Helpers for this module's tests: parse YAML and return the problems it raises.
-import { ValidationError } from '../errors';
-import { parseManifests } from './parse';
+
+import { parseManifests } from '../shared/api/parse';
+import { ValidationError } from '../shared/errors';
 
 /** The validation problems of `yaml`, or [] when it parses. */
 export function problemsOf(yaml: string, file = 'test.yaml'): string[] {

@@ -1,9 +1,9 @@
 // Shared by the function tests: the simulator test bed as a handler's ports, and captured Powertools output.
 import { vi } from 'vitest';
-import { createTestbed, type Testbed, type TestbedOptions } from '../../shared/controllers/testing';
-import { createObservability } from '../middleware';
-import type { Observability } from './control-queue';
-import type { ControlPlanePorts } from './wiring';
+import { createObservability } from '../functions/middleware';
+import type { Observability } from '../functions/provisioner/control-queue';
+import type { ControlPlanePorts } from '../functions/provisioner/wiring';
+import { createTestbed, type Testbed, type TestbedOptions } from './bed';
 
 export function portsOf(t: Testbed): ControlPlanePorts {
   const { log: _log, metric: _metric, ...ports } = t.deps;
