@@ -1,10 +1,18 @@
 // Errors that cross the port boundary. Adapters translate SDK errors into these so the engine and handlers can
 // decide (retry, cache, fail the claim) without knowing which cloud or client produced them.
-import type { UnavailableOffering } from './catalog/types';
 
 /** A lost optimistic-lock race: someone else wrote first. Re-read and decide again; never overwrite. */
 export class ConflictError extends Error {
   override readonly name = 'ConflictError';
+}
+
+/** An offering the cloud refused; the catalog's UnavailableOffering without its expiry (restated here so errors.ts,
+ * the bottom of the engine, imports nothing). */
+export interface RefusedOffering {
+  instanceType: string;
+  zone: string;
+  capacityType: 'spot' | 'on-demand';
+  reason?: string;
 }
 
 /** The cloud had no capacity for these offerings. They are cached as unavailable and the claim is re-planned. */
@@ -12,7 +20,7 @@ export class InsufficientCapacityError extends Error {
   override readonly name = 'InsufficientCapacityError';
   constructor(
     message: string,
-    readonly offerings: Omit<UnavailableOffering, 'expiresAt'>[],
+    readonly offerings: RefusedOffering[],
   ) {
     super(message);
   }

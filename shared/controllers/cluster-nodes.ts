@@ -12,10 +12,10 @@ import {
   TaintUnregistered,
 } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
+import { indexPods, isReschedulable, refKey, resolveRef } from '../api/pods';
 import { parseResourceList, type ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import type { ClusterNode } from '../scheduling/types';
-import { indexPods, isReschedulable, refKey, resolveRef } from './pods';
 import type { ClusterSnapshot } from './snapshot';
 
 export interface ClusterView {

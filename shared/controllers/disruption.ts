@@ -12,7 +12,9 @@
 // one entry per command (the claims keep its id), as recordHistory builds it in process.
 
 import { claimHashes } from '../api/hash';
+import { newUid } from '../api/ids';
 import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
+import { podRef } from '../api/pods';
 import { planDisruption, VALIDATION_DELAY_MS, validate } from '../disruption';
 import type {
   CommandReason,
@@ -28,9 +30,7 @@ import { loadLpSolver } from '../scheduling';
 import type { PlannedNodeClaim } from '../scheduling/types';
 import type { ControlPlaneDeps } from './deps';
 import { type PodActivity, readDisruptionInput } from './disruption-input';
-import { newUid } from './ids';
 import { launchClaim } from './launch';
-import { podRef } from './pods';
 import { startTermination } from './termination';
 
 /** The pure decision functions; injectable so scripted tests can drive the orchestration. */

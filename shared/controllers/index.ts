@@ -2,6 +2,7 @@
 // the simulator by tests and `karpless simulate`.
 
 export { claimHashes, nodeClassHash, nodePoolTemplateHash, specHash } from '../api/hash';
+export { claimName } from '../api/ids';
 export { buildClusterView, type ClusterView, matchNodes } from './cluster-nodes';
 export {
   type ControlPlaneConfig,
@@ -26,7 +27,6 @@ export {
   type SweepEngine,
 } from './disruption';
 export { collectGarbage, type GcResult, type LaunchTemplateCollector, TagNodeClaim } from './gc';
-export { claimName } from './ids';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';
 export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';

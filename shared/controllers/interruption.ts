@@ -5,11 +5,12 @@
 // - rebalance recommendation: record an event by default, or act as on an interruption when configured;
 // - state change to stopping, stopped, shutting-down or terminated: terminate the claim and re-plan its pods;
 // - AWS Health scheduled change: drain and replace before the event's start.
+
+import { newId } from '../api/ids';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { InterruptionSignal } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
-import { newId } from './ids';
 import { type ProvisionResult, provision } from './provision';
 import { startTermination } from './termination';
 

@@ -14,13 +14,13 @@ import {
   TaintUnregistered,
 } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
+import { indexPods, resolveRef } from '../api/pods';
 import { CPU, EPHEMERAL_STORAGE, MEMORY, PODS, parseResourceList } from '../api/resources';
 import { ConflictError } from '../errors';
 import { matchNodes, sameTaint } from './cluster-nodes';
 import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
 import { requestReplan } from './messages';
-import { indexPods, resolveRef } from './pods';
 import { message } from './snapshot';
 import { startTermination } from './termination';
 

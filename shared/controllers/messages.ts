@@ -1,10 +1,11 @@
 // Follow-up work the use-cases queue for themselves: a re-plan hint on the cluster FIFO queue, the next step of
 // a NodeClaim's termination, and a disruption command's validation re-check. All are hints; the receiver re-reads
 // state.
+
+import { newId } from '../api/ids';
 import type { PodRef } from '../api/kube';
 import type { ClusterMessage, ControlMessage, DisruptionDueMessage, TerminationMessage } from '../messages';
 import type { InstanceDeps } from './deps';
-import { newId } from './ids';
 
 /** A message for another cluster reached this one's function: a wiring mistake that must fail loudly. */
 export function assertOwnCluster(deps: Pick<InstanceDeps, 'cluster'>, message: ControlMessage): void {

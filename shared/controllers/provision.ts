@@ -9,19 +9,19 @@
 //   same instance.
 
 import { claimHashes } from '../api/hash';
+import { claimName, newId, newUid } from '../api/ids';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Pod, PodRef } from '../api/kube';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
+import { podRef, refKey } from '../api/pods';
 import { ConflictError } from '../errors';
 import { solve as defaultSolve, loadLpSolver } from '../scheduling';
 import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../scheduling/types';
 import { buildClusterView, type ClusterView } from './cluster-nodes';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
-import { claimName, newId, newUid } from './ids';
 import { type LaunchOutcome, launchClaim } from './launch';
 import { requestReplan } from './messages';
-import { podRef, refKey } from './pods';
 import { type ClusterSnapshot, readSnapshot } from './snapshot';
 
 export interface ProvisionOptions {

@@ -6,16 +6,17 @@
 // (static) pods are never evicted; pods that tolerate the disrupted taint are left to go with the node; pods
 // annotated do-not-disrupt are not evicted but are waited for. After the NodePool's terminationGracePeriod (or an
 // interruption's deadline) the drain stops waiting and the instance is terminated.
+
+import { newId } from '../api/ids';
 import type { Pod } from '../api/kube';
 import { AnnotationDoNotDisrupt } from '../api/labels';
 import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
+import { isCritical, isDaemonSetPod, isMirrorPod, isTerminal, podRef, toleratesDisruption } from '../api/pods';
 import { parseDuration } from '../api/quantity';
 import { ConflictError } from '../errors';
 import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
-import { newId } from './ids';
 import { queueTermination } from './messages';
-import { isCritical, isDaemonSetPod, isMirrorPod, isTerminal, podRef, toleratesDisruption } from './pods';
 
 export interface TerminationStep {
   done: boolean;

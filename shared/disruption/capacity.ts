@@ -3,7 +3,7 @@
 // selectors, required node affinity and taints; pods that depend on other pods or volumes go to the solver.
 import type { Pod } from '../api/kube';
 import { TaintDisrupted } from '../api/labels';
-import { tolerates } from '../controllers/pods';
+import { tolerates } from '../api/pods';
 import { labelSatisfies } from './drift';
 import { podRequests } from './pods';
 import type { DisruptionNode } from './types';

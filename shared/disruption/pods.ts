@@ -2,8 +2,8 @@
 // a graceful disruption, and what evicting it costs (Karpenter's eviction cost).
 import type { Pod } from '../api/kube';
 import { AnnotationDoNotDisrupt } from '../api/labels';
+import { isDaemonSetPod, isMirrorPod, isTerminal } from '../api/pods';
 import { parseResourceList, type ResourceList } from '../api/resources';
-import { isDaemonSetPod, isMirrorPod, isTerminal } from '../controllers/pods';
 
 const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 

@@ -1,10 +1,11 @@
 // One sweep's shared state: the capacity model, budgets, PDB limits and the commands decided so far. Each
 // method (emptiness, drift, expiration, consolidation) reads and updates it, so later methods see earlier moves.
+
+import { claimName } from '../api/ids';
 import type { DisruptionReason, NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import type { DecisionRecord } from '../api/nodeclaim';
 import type { InstanceType } from '../catalog/types';
-import { claimName } from '../controllers/ids';
 import { solve } from '../scheduling/index';
 import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../scheduling/types';
 import { remainingBudget } from './budgets';

@@ -6,9 +6,9 @@ import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { DaemonSet, Pod } from '../../api/kube';
 import { LabelNodePool } from '../../api/labels';
 import type { NodeClaim } from '../../api/nodeclaim';
+import { isDaemonSetPod, isTerminal } from '../../api/pods';
 import { addInto, type ResourceList } from '../../api/resources';
 import type { InstanceType } from '../../catalog/types';
-import { isDaemonSetPod, isTerminal } from '../../controllers/pods';
 import { podRequests } from '../../scheduling/resources';
 import { typesAllowedBy } from '../pool-types';
 

@@ -1,6 +1,6 @@
 // Pod facts the control plane decides on: identity across serialization, ownership, criticality and drainability.
-import type { Pod, PodRef, Taint, Toleration } from '../api/kube';
-import { TaintDisrupted } from '../api/labels';
+import type { Pod, PodRef, Taint, Toleration } from './kube';
+import { TaintDisrupted } from './labels';
 
 export const CRITICAL_PRIORITY_CLASSES: ReadonlySet<string> = new Set([
   'system-cluster-critical',

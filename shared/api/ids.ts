@@ -1,8 +1,12 @@
 // Names and ids for NodeClaims. A claim's name is derived from its NodePool and the pods it was planned for, so two
 // passes that plan the same claim from the same state collide on the store's conditional create and only one of
 // them launches; the uid is random, because it is CreateFleet's ClientToken and must never be reused.
-import type { PodRef } from '../api/kube';
-import type { InstanceDeps } from './deps';
+import type { PodRef } from './kube';
+
+/** The one dependency uids draw on: a seeded random source in simulations, none (crypto) in production. */
+export interface RandomSource {
+  random?: () => number;
+}
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -35,12 +39,12 @@ function randomHex(random: () => number, length: number): string {
 }
 
 /** A v4-shaped uid; drawn from the injected random source when there is one so simulations repeat. */
-export function newUid(deps: Pick<InstanceDeps, 'random'>): string {
+export function newUid(deps: RandomSource): string {
   if (!deps.random) return globalThis.crypto.randomUUID();
   const h = randomHex(deps.random, 32);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-export function newId(deps: Pick<InstanceDeps, 'random'>): string {
+export function newId(deps: RandomSource): string {
   return newUid(deps).replaceAll('-', '').slice(0, 16);
 }
