@@ -1,6 +1,6 @@
 // How long a NodeClaimStore keeps Terminated claims in `list`, whatever is behind it. The DynamoDB store runs this
-// suite against dynalite (shared/aws/dynamo/store.retention.test.ts), the in-memory store directly
-// (shared/sim/memory-store.retention.test.ts): the simulator is the control plane's test bed, so it must forget
+// suite against dynalite (claim-retention.dynamo.test.ts), the in-memory store directly
+// (claim-retention.memory.test.ts): the simulator is the control plane's test bed, so it must forget
 // terminated claims exactly when the table does.
 import { describe, expect, it } from 'vitest';
 import { type NodeClaim, type NodeClaimState, TERMINATED_CLAIM_RETENTION_MS } from '../../shared/api/nodeclaim';

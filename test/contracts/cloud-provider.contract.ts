@@ -1,5 +1,5 @@
 // Behaviours every CloudProvider must have, whatever cloud is behind it. Each implementation runs this suite with a
-// fixture: the AWS provider over aws-sdk-client-mock (shared/aws/cloud-provider.contract.test.ts), the simulated
+// fixture: the AWS provider over aws-sdk-client-mock (cloud-provider.aws.test.ts), the simulated
 // cloud over its own state (shared/sim).
 import { describe, expect, it } from 'vitest';
 import type { EC2NodeClass, NodePool } from '../../shared/api/karpenter';

@@ -1,6 +1,6 @@
 // What syncNode does to a node, whatever API is behind it. The simulator is the test bed for the control plane, so
 // it must behave as the real adapter does: the Kubernetes adapter runs this suite against test/fake-kube-api
-// (shared/kube/sync-node.contract.test.ts), the simulated cluster directly (shared/sim/sim-cluster.sync-node.test.ts).
+// (sync-node.kube.test.ts), the simulated cluster directly (sync-node.sim.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { Taint } from '../../shared/api/kube';
 import type { ClusterApi } from '../../shared/ports';

@@ -1,7 +1,7 @@
-import { syncNodeContract } from '../../test/contracts/sync-node.contract';
-import type { Node } from '../api/kube';
-import { SimCluster } from './sim-cluster';
-import { VirtualClock } from './virtual-clock';
+import type { Node } from '../../shared/api/kube';
+import { SimCluster } from '../../shared/sim/sim-cluster';
+import { VirtualClock } from '../../shared/sim/virtual-clock';
+import { syncNodeContract } from './sync-node.contract';
 
 syncNodeContract('SimCluster', () => {
   const cluster = new SimCluster({ clock: new VirtualClock(Date.UTC(2026, 0, 1)) });

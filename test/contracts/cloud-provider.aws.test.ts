@@ -1,8 +1,9 @@
 // The shared CloudProvider contract, run against the AWS provider over an in-memory EC2 (aws-sdk-client-mock).
-import { describeCloudProviderContract } from '../../test/contracts/cloud-provider.contract';
+
 import { fakeAws } from '../../testkit/aws/fake-aws';
 import { makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
+import { describeCloudProviderContract } from './cloud-provider.contract';
 
 describeCloudProviderContract('AwsCloudProvider', async () => {
   const aws = fakeAws();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
-import { syncNodeContract } from '../../test/contracts/sync-node.contract';
-import { FakeKubeApi } from '../../test/fake-kube-api/server';
-import { buildKubeConfig } from '../aws/eks-auth/kubeconfig';
-import { KubeClusterApi } from './cluster-api';
+import { buildKubeConfig } from '../../shared/aws/eks-auth/kubeconfig';
+import { KubeClusterApi } from '../../shared/kube/cluster-api';
+import { FakeKubeApi } from '../fake-kube-api/server';
+import { syncNodeContract } from './sync-node.contract';
 
 const api = new FakeKubeApi();
 beforeAll(() => api.start());

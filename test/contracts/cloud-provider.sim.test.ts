@@ -1,9 +1,10 @@
 // The simulated cloud keeps the promises every CloudProvider makes.
-import { describeCloudProviderContract } from '../../test/contracts/cloud-provider.contract';
+
+import { loadCatalog } from '../../shared/catalog';
+import { simCloudFromCatalog } from '../../shared/sim/catalog-cloud';
+import { VirtualClock } from '../../shared/sim/virtual-clock';
 import { fixtureNodeClass, fixtureNodePool } from '../../testkit/sim-fixtures';
-import { loadCatalog } from '../catalog';
-import { simCloudFromCatalog } from './catalog-cloud';
-import { VirtualClock } from './virtual-clock';
+import { describeCloudProviderContract } from './cloud-provider.contract';
 
 describeCloudProviderContract('SimCloud', async () => {
   const cloud = simCloudFromCatalog(loadCatalog(), { clock: new VirtualClock(0), seed: 7, cluster: 'contract' });

@@ -1,10 +1,10 @@
 // What replaceStatus does to a NodePool or EC2NodeClass, whatever API is behind it. The simulator is the test bed for
-// the status writer, so it must behave as the real adapter does; replace-status.contract.test.ts runs this suite
+// the status writer, so it must behave as the real adapter does; replace-status.test.ts runs this suite
 // against KubeClusterApi on test/fake-kube-api and against SimCluster.
 import { describe, expect, it } from 'vitest';
-import type { EC2NodeClass, NodePool } from '../api/karpenter';
-import type { EC2NodeClassStatus, NodePoolStatus } from '../api/status';
-import type { ClusterApi } from '../ports';
+import type { EC2NodeClass, NodePool } from '../../shared/api/karpenter';
+import type { EC2NodeClassStatus, NodePoolStatus } from '../../shared/api/status';
+import type { ClusterApi } from '../../shared/ports';
 
 export interface ReplaceStatusFixture {
   cluster: ClusterApi;

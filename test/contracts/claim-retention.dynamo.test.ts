@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
-import { describeClaimRetentionContract } from '../../../test/contracts/claim-retention.contract';
-import { type LocalDynamo, startLocalDynamo } from './local';
-import { DynamoNodeClaimStore } from './store';
+import { type LocalDynamo, startLocalDynamo } from '../../shared/aws/dynamo/local';
+import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
+import { describeClaimRetentionContract } from './claim-retention.contract';
 
 let db: LocalDynamo;
 let cluster = 0;

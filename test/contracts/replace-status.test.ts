@@ -1,9 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
-import { FakeKubeApi } from '../../test/fake-kube-api/server';
-import { buildKubeConfig } from '../aws/eks-auth/kubeconfig';
-import { SimCluster } from '../sim/sim-cluster';
-import { VirtualClock } from '../sim/virtual-clock';
-import { KubeClusterApi } from './cluster-api';
+import { buildKubeConfig } from '../../shared/aws/eks-auth/kubeconfig';
+import { KubeClusterApi } from '../../shared/kube/cluster-api';
+import { SimCluster } from '../../shared/sim/sim-cluster';
+import { VirtualClock } from '../../shared/sim/virtual-clock';
+import { FakeKubeApi } from '../fake-kube-api/server';
 import { replaceStatusContract } from './replace-status.contract';
 
 const api = new FakeKubeApi();
