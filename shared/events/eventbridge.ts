@@ -1,49 +1,7 @@
-// The EventBridge events Karpless consumes, as AWS documents them (EC2 User Guide: spot interruption notices,
-// rebalance recommendations, instance state-change events; AWS Health User Guide: EventBridge schema). Only the
-// fields we read are typed; the rest is carried through untouched.
+// Constants of the EventBridge events Karpless consumes, as AWS documents them (EC2 User Guide: spot interruption
+// notices, rebalance recommendations, instance state-change events; AWS Health User Guide: EventBridge schema). The
+// parser in interruption.ts reads the fields it needs and checks them; the stack's rules match these patterns.
 import type { InstanceState } from '../ports';
-
-export interface EventBridgeEvent<DetailType extends string, Detail> {
-  version: '0';
-  id: string;
-  'detail-type': DetailType;
-  source: string;
-  account: string;
-  /** ISO-8601, second precision. */
-  time: string;
-  region: string;
-  resources: string[];
-  detail: Detail;
-}
-
-export type SpotInterruptionWarning = EventBridgeEvent<
-  'EC2 Spot Instance Interruption Warning',
-  { 'instance-id': string; 'instance-action': 'terminate' | 'stop' | 'hibernate' }
->;
-
-export type RebalanceRecommendation = EventBridgeEvent<
-  'EC2 Instance Rebalance Recommendation',
-  { 'instance-id': string }
->;
-
-export type InstanceStateChange = EventBridgeEvent<
-  'EC2 Instance State-change Notification',
-  { 'instance-id': string; state: InstanceState }
->;
-
-export interface HealthEventDetail {
-  eventArn: string;
-  service: string;
-  eventTypeCode: string;
-  eventTypeCategory: 'issue' | 'accountNotification' | 'scheduledChange' | 'investigation';
-  /** RFC 1123, e.g. "Sat, 05 Jun 2021 15:10:09 GMT". */
-  startTime?: string;
-  endTime?: string;
-  eventDescription?: { language: string; latestDescription: string }[];
-  affectedEntities?: { entityValue: string; tags?: Record<string, string> }[];
-}
-
-export type HealthEvent = EventBridgeEvent<'AWS Health Event', HealthEventDetail>;
 
 export const EVENTBRIDGE_VERSION = '0';
 

@@ -1,12 +1,9 @@
 // Which label keys a pod may constrain, and which keys every node gets from its instance type.
 import {
-  LabelCapacityType,
   LabelDomainExceptions,
   LabelHostname,
   LabelNodeInitialized,
   LabelNodeRegistered,
-  LabelZone,
-  LabelZoneId,
   RestrictedLabelDomains,
   WellKnownLabels,
 } from '../api/labels';
@@ -41,6 +38,3 @@ export function restrictedLabelReason(key: string): string | undefined {
 export function isInstanceTypeLabel(key: string): boolean {
   return WellKnownLabels.has(key);
 }
-
-/** Keys whose values come from offerings rather than the instance type's own labels. */
-export const OfferingKeys: ReadonlySet<string> = new Set([LabelZone, LabelCapacityType, LabelZoneId]);

@@ -108,14 +108,6 @@ export function fitsVec(used: Float64Array, extra: Float64Array, cap: Float64Arr
   return true;
 }
 
-export function firstExceededVec(used: Float64Array, extra: Float64Array, cap: Float64Array): number {
-  for (let i = 0; i < extra.length; i++) {
-    const e = extra[i] as number;
-    if (e > 0 && (used[i] as number) + e > (cap[i] as number)) return i;
-  }
-  return -1;
-}
-
 export function addVec(into: Float64Array, v: Float64Array): void {
   for (let i = 0; i < v.length; i++) into[i] = (into[i] as number) + (v[i] as number);
 }

@@ -21,8 +21,6 @@ export interface PriceRefreshDeps {
   metric: (name: 'PriceRefreshSucceeded' | 'PriceRefreshFailed', value: number) => void;
 }
 
-export const PRICE_REFRESH_INTERVAL_MS = 12 * 60 * 60 * 1000;
-
 /** Refreshes both price kinds and stores them. Returns the new table, or undefined (logged, counted) on failure. */
 export async function refreshPrices(d: PriceRefreshDeps): Promise<PriceTable | undefined> {
   try {
