@@ -1,5 +1,5 @@
-// The batching window of ARCHITECTURE.md: flush `idleMs` after the last new item, and never later than `maxMs`
-// after the first. Pure: time is passed in.
+// The forwarder's batching window (docs/kubernetes.md, The forwarder): flush `idleMs` after the last new item, and
+// never later than `maxMs` after the first. Pure: time is passed in.
 
 export interface BatchTiming {
   idleMs: number;

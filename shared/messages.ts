@@ -1,5 +1,6 @@
-// Message contracts between the forwarder, the scheduler and the functions (ARCHITECTURE.md §3). Messages are
-// hints ("look again"), never the full picture: handlers re-read state from the API server and the store.
+// Message contracts between the forwarder, EventBridge Scheduler and the functions (docs/architecture.md,
+// Messages). Messages are hints ("look again"), never the full picture: handlers re-read state from the API server
+// and the store.
 
 export type ClusterMessageKind = 'PodsPending' | 'NodeChanged' | 'NodePoolChanged';
 

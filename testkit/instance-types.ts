@@ -1,6 +1,6 @@
 // Instance-type fixtures for the solver's tests and timing script: a small realistic set (m5, c5, r5, m6g in sizes
 // large to 4xlarge, and g4dn GPUs, in three zones with spot and on-demand prices), and Karpenter's synthetic
-// benchmark types. Allocatable follows the EKS formulas (ARCHITECTURE.md §4), so m5.large has 1930m, 6903Mi, 29 pods.
+// benchmark types. Allocatable follows the EKS formulas (docs/catalog.md), so m5.large has 1930m, 6903Mi, 29 pods.
 import type { Arch, InstanceType, InstanceTypeInfo, Offering } from '../shared/catalog/types';
 
 const MIB = 2 ** 20;

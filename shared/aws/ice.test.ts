@@ -41,7 +41,7 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
       expect(err).toBeInstanceOf(InsufficientCapacityError);
       const cached = await recordInsufficientCapacity(store, err as InsufficientCapacityError, now);
       expect(cached.every((o) => o.expiresAt === now + 180_000)).toBe(true);
-      // ARCHITECTURE.md §3: an ICE failure deletes the claim so its pods re-plan.
+      // docs/aws.md (Launch behaviour): an ICE failure deletes the claim so its pods re-plan.
       await store.delete(claim);
 
       const after = await pick();

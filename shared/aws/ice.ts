@@ -1,5 +1,5 @@
 // Turning an insufficient-capacity failure into cached unavailable offerings, so the next provisioning pass plans
-// around them (ARCHITECTURE.md §3: ICE cache TTL 3 min).
+// around them (docs/architecture.md, Timers: ICE cache 3 min).
 import type { UnavailableOffering } from '../catalog/types';
 import type { InsufficientCapacityError } from '../errors';
 import type { NodeClaimStore } from '../ports';

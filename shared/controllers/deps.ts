@@ -1,5 +1,5 @@
 // What every control-plane use-case receives: the ports, a clock, observability callbacks and the timers of
-// ARCHITECTURE.md §3. Handlers build one of these from real adapters; tests and the simulator build one from
+// docs/architecture.md (Timers). Handlers build one of these from real adapters; tests and the simulator build one from
 // shared/sim. Nothing here imports an SDK.
 import type { Clock, CloudProvider, ClusterApi, InstanceProvider, NodeClaimStore, WorkQueue } from '../ports';
 import type { SchedulingInput, SchedulingResult } from '../scheduling/types';

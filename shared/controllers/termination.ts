@@ -1,5 +1,5 @@
-// The termination state machine (ARCHITECTURE.md §1). A drain can outlive a Lambda, so each call does one bounded
-// step from what it reads and the caller re-queues the claim with a delay:
+// The termination state machine (docs/architecture.md, The flow). A drain can outlive a Lambda, so each call does
+// one bounded step from what it reads and the caller re-queues the claim with a delay:
 //   cordon + disrupted taint → evict (Karpenter's order, PDB-aware) → TerminateInstances → delete Node → Terminated.
 // Eviction order follows Karpenter: non-critical non-DaemonSet pods, then non-critical DaemonSet pods, then critical
 // non-DaemonSet, then critical DaemonSet pods; a group is evicted only once every earlier group is gone. Mirror

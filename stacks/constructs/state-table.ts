@@ -1,4 +1,4 @@
-// The cluster's single DynamoDB table (ARCHITECTURE.md §3), built from the key and attribute names in
+// The cluster's single DynamoDB table (docs/aws.md, The table), built from the key and attribute names in
 // shared/aws/dynamo/schema.ts so the store and the stack cannot disagree.
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';

@@ -1,4 +1,4 @@
-// The single-table layout (ARCHITECTURE.md §3), in one place: the store, the tests and the CDK stack all read the
+// The single-table layout (docs/aws.md, The table), in one place: the store, the tests and the CDK stack all read the
 // key and attribute names from here, so a rename cannot split them.
 
 /** Partition and sort key attribute names. */

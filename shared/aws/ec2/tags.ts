@@ -1,5 +1,5 @@
-// The tags Karpless puts on everything it creates (ARCHITECTURE.md §3). IAM policy conditions key on them, so the
-// keys are exported for the stack and docs/aws.md.
+// The tags Karpless puts on everything it creates (docs/aws.md, Tags Karpless writes). IAM policy conditions key
+// on them, so the keys are exported for the stack.
 import type { NodeClaim } from '../../api/nodeclaim';
 
 export const TagNodePool = 'karpenter.sh/nodepool';
