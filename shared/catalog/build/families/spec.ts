@@ -1,0 +1,58 @@
+// The shape of a family row and the size lists and helpers the family groups share. Sizes, on-demand prices and ENI
+// figures are aligned lists (one entry per size, in the order of `sizes`). Provenance is in docs/catalog.md.
+import type { Arch } from '../../types';
+
+export interface FamilySpec {
+  family: string;
+  arch: Arch;
+  cpu: 'intel' | 'amd' | 'aws';
+  /** Sustained all-core clock (MHz), approximate. */
+  clock: number;
+  sizes: string;
+  /** us-east-1 Linux on-demand $/h, aligned with sizes (Karpenter's zz_generated.pricing_aws.go). */
+  od: string;
+  /** GiB of memory per vCPU, or `mem` with explicit GiB per size. */
+  ratio?: number;
+  mem?: string;
+  /** vCPUs of the `metal` size (named metal sizes carry theirs). */
+  metalVcpu?: number;
+  /** Ladder name in ENI, or an aligned list of "maxPods/customNetworkingPods/branchENIs". */
+  eni: string;
+  /** Per-size ENI overrides on a ladder. */
+  eniOverride?: Record<string, string>;
+  /** Ladder name in BANDWIDTH, or an aligned list of Mbps. */
+  bw: string;
+  /** Ladder name in EBS; defaults by generation. */
+  ebs?: string;
+  /** Ladder name in NVME, or an aligned list of GB. */
+  nvme?: string;
+  gpu?: { name: string; manufacturer: 'nvidia' | 'amd'; memoryMiB: number; counts: string };
+  accelerator?: { name: string; coresPerDevice: number; counts: string };
+  /** EFA interfaces per size, aligned (0 = none). */
+  efa?: string;
+  encryptionInTransit: boolean;
+  /** Non-metal sizes run on Xen (the older families). */
+  xen?: boolean;
+  flex?: boolean;
+}
+
+export const M5 = 'large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge metal';
+export const M5A = 'large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge';
+export const C5 = 'large xlarge 2xlarge 4xlarge 9xlarge 12xlarge 18xlarge 24xlarge metal';
+export const M6I = 'large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge 32xlarge metal';
+export const M6A = 'large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge 32xlarge 48xlarge metal';
+export const G2 = 'medium large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge metal';
+export const M7A =
+  'medium large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge 32xlarge 48xlarge metal-48xl';
+export const M7I = 'large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge 48xlarge metal-24xl metal-48xl';
+export const FLEX = 'large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge';
+export const G4 =
+  'medium large xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge 48xlarge metal-24xl metal-48xl';
+export const T = 'nano micro small medium large xlarge 2xlarge';
+export const GPU8 = 'xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge 48xlarge';
+export const N6_BIG = { '32xlarge': '394/345/106', metal: '394/345/106' };
+export const METAL120 = { metal: '737/688/120' };
+
+export const intel = (o: Omit<FamilySpec, 'arch' | 'cpu'>): FamilySpec => ({ arch: 'amd64', cpu: 'intel', ...o });
+export const amd = (o: Omit<FamilySpec, 'arch' | 'cpu'>): FamilySpec => ({ arch: 'amd64', cpu: 'amd', ...o });
+export const graviton = (o: Omit<FamilySpec, 'arch' | 'cpu'>): FamilySpec => ({ arch: 'arm64', cpu: 'aws', ...o });
