@@ -2,6 +2,7 @@
 // on the real catalog, and unconstrained mixes for cost against the LP lower bound.
 import type { EC2NodeClass, NodePool } from '../shared/api/karpenter';
 import type { Pod } from '../shared/api/kube';
+import { ec2NodeClass, nodePool } from '../testkit/builders';
 import { benchmarkPods, MIXED_SHAPES, type PodShape } from './workload-pods';
 
 export type CatalogKind = 'synthetic' | 'real';
@@ -72,35 +73,7 @@ export function workloadPods(workload: Workload, seed = WORKLOAD_SEED): Pod[] {
 /** A NodePool without requirements, as Karpenter's benchmark uses, over the synthetic types. */
 export function benchNodePool(name = 'bench'): { nodePool: NodePool; nodeClass: EC2NodeClass } {
   return {
-    nodePool: {
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodePool',
-      metadata: { name },
-      spec: {
-        template: {
-          spec: {
-            nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name },
-            requirements: [],
-            expireAfter: '720h',
-          },
-        },
-        disruption: {
-          consolidationPolicy: 'WhenEmptyOrUnderutilized',
-          consolidateAfter: '0s',
-          budgets: [{ nodes: '10%' }],
-        },
-        weight: 0,
-      },
-    },
-    nodeClass: {
-      apiVersion: 'karpenter.k8s.aws/v1',
-      kind: 'EC2NodeClass',
-      metadata: { name },
-      spec: {
-        amiSelectorTerms: [{ alias: 'al2023@latest' }],
-        subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'bench' } }],
-        securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'bench' } }],
-      },
-    },
+    nodePool: nodePool({ name, nodeClass: name }),
+    nodeClass: ec2NodeClass({ role: undefined }, name, 'bench'),
   };
 }

@@ -1,7 +1,7 @@
 // A test bed for the control plane: the simulated cloud and cluster under a virtual clock, the in-memory store, and
 // a recording queue whose messages can be pumped back through the dispatcher. Used by this module's tests and the
 // function handlers' tests; not part of any bundle.
-import { withNodeClassDefaults, withNodePoolDefaults } from '../shared/api/defaults';
+import { withNodeClassDefaults } from '../shared/api/defaults';
 import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../shared/api/karpenter';
 import type { Pod, Toleration } from '../shared/api/kube';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../shared/api/labels';
@@ -23,6 +23,7 @@ import type { QueueMessage, WorkQueue } from '../shared/ports';
 import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../shared/sim';
 import { MemoryNodeClaimStore } from '../shared/sim/memory-store';
 import { createRng } from '../shared/sim/rng';
+import { ec2NodeClass, nodePool } from './builders';
 
 export interface QueuedMessage extends QueueMessage {
   /** Virtual time at which the message becomes visible. */
@@ -86,6 +87,7 @@ export interface Testbed {
 
 const catalog = loadCatalog();
 
+/** The bed's NodePool: on-demand m5/c5 large and xlarge in two zones, unless `requirements` says otherwise. */
 export function testNodePool(
   name = 'default',
   requirements: NodeSelectorRequirementWithMinValues[] = [
@@ -97,26 +99,12 @@ export function testNodePool(
   ],
   extra: { terminationGracePeriod?: string } = {},
 ): NodePool {
-  return withNodePoolDefaults({
-    metadata: { name },
-    spec: {
-      template: { spec: { nodeClassRef: { name: 'default' }, requirements, ...extra } },
-    },
-  });
+  return nodePool({ name, requirements, ...extra });
 }
 
+/** The bed's node class (discovery tag `test`), with the defaults the API server would apply. */
 export function testNodeClass(): EC2NodeClass {
-  return withNodeClassDefaults({
-    apiVersion: 'karpenter.k8s.aws/v1',
-    kind: 'EC2NodeClass',
-    metadata: { name: 'default' },
-    spec: {
-      amiSelectorTerms: [{ alias: 'al2023@latest' }],
-      subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'test' } }],
-      securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'test' } }],
-      role: 'KarpenterNodeRole-test',
-    },
-  });
+  return withNodeClassDefaults(ec2NodeClass({}, 'default', 'test'));
 }
 
 export interface PodOptions {

@@ -1,6 +1,6 @@
-// Small builders for solver tests: pods, NodePools, nodes and DaemonSets with Karpenter's defaults, so a test states
-// only what it is about.
-import type { NodePool, NodeSelectorRequirementWithMinValues } from '../shared/api/karpenter';
+// Small builders for tests: pods, NodePools, EC2NodeClasses, nodes and DaemonSets with Karpenter's defaults, so a
+// test states only what it is about.
+import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../shared/api/karpenter';
 import type { Container, DaemonSet, Pod, PodSpec, Taint } from '../shared/api/kube';
 import type { InstanceType } from '../shared/catalog/types';
 import type { ClusterNode, SchedulingInput } from '../shared/scheduling/types';
@@ -42,6 +42,9 @@ export interface NodePoolOptions {
   taints?: Taint[];
   startupTaints?: Taint[];
   limits?: Record<string, string | number>;
+  terminationGracePeriod?: string;
+  /** The EC2NodeClass the template refers to; `default` unless given. */
+  nodeClass?: string;
 }
 
 export function nodePool(o: NodePoolOptions = {}): NodePool {
@@ -53,10 +56,11 @@ export function nodePool(o: NodePoolOptions = {}): NodePool {
       template: {
         ...(o.labels ? { metadata: { labels: o.labels } } : {}),
         spec: {
-          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: o.nodeClass ?? 'default' },
           requirements: o.requirements ?? [],
           ...(o.taints ? { taints: o.taints } : {}),
           ...(o.startupTaints ? { startupTaints: o.startupTaints } : {}),
+          ...(o.terminationGracePeriod ? { terminationGracePeriod: o.terminationGracePeriod } : {}),
           expireAfter: '720h',
         },
       },
@@ -67,6 +71,29 @@ export function nodePool(o: NodePoolOptions = {}): NodePool {
       },
       ...(o.limits ? { limits: o.limits } : {}),
       weight: o.weight ?? 0,
+    },
+  };
+}
+
+/**
+ * The one EC2NodeClass fixture: AL2023, subnets and security groups found by the `karpenter.sh/discovery` tag, and
+ * the node role named after it. `spec` overrides any field (`role: undefined` for an instance profile instead).
+ */
+export function ec2NodeClass(
+  spec: Partial<EC2NodeClass['spec']> = {},
+  name = 'default',
+  discovery = 'test-cluster',
+): EC2NodeClass {
+  return {
+    apiVersion: 'karpenter.k8s.aws/v1',
+    kind: 'EC2NodeClass',
+    metadata: { name },
+    spec: {
+      amiSelectorTerms: [{ alias: 'al2023@latest' }],
+      subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': discovery } }],
+      securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': discovery } }],
+      role: `KarpenterNodeRole-${discovery}`,
+      ...spec,
     },
   };
 }

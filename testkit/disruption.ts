@@ -6,7 +6,7 @@ import type { Pod, PodDisruptionBudget } from '../shared/api/kube';
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import type { CapacityType, InstanceType } from '../shared/catalog/types';
 import type { DisruptionInput, DisruptionNode } from '../shared/disruption/types';
-import { nodePool as basePool } from './builders';
+import { nodePool as basePool, ec2NodeClass } from './builders';
 import { fixtureInstanceTypes } from './instance-types';
 
 export const T0 = Date.parse('2026-01-05T12:00:00Z');
@@ -14,17 +14,7 @@ export const MIN = 60_000;
 export const HOUR = 3_600_000;
 export const TYPES: InstanceType[] = fixtureInstanceTypes();
 
-export const nodeClass = {
-  apiVersion: 'karpenter.k8s.aws/v1' as const,
-  kind: 'EC2NodeClass' as const,
-  metadata: { name: 'default' },
-  spec: {
-    amiSelectorTerms: [{ alias: 'al2023@latest' }],
-    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
-    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'demo' } }],
-    role: 'KarpenterNodeRole',
-  },
-};
+export const nodeClass = ec2NodeClass({ role: 'KarpenterNodeRole' }, 'default', 'demo');
 
 export interface PoolOptions {
   name?: string;

@@ -41,7 +41,8 @@ function reservedCpuMillis(vcpu: number): number {
   return m;
 }
 
-export function makeInstanceType(s: Spec): InstanceType {
+/** A type with the EKS allocatable math, for the realistic fixture set. */
+function realisticType(s: Spec): InstanceType {
   const arch = s.arch ?? 'amd64';
   const maxPods = s.enis * (s.ipv4 - 1) + 2;
   const memMiB = s.memoryGiB * 1024;
@@ -129,7 +130,7 @@ export function fixtureInstanceTypes(): InstanceType[] {
     for (const [size, vcpu, enis, ipv4] of SIZES) {
       const mult = vcpu / 2;
       out.push(
-        makeInstanceType({
+        realisticType({
           family: f.family,
           size,
           vcpu,
@@ -144,7 +145,7 @@ export function fixtureInstanceTypes(): InstanceType[] {
   }
   const t4 = { count: 1, name: 't4', memoryMiB: 16384 };
   out.push(
-    makeInstanceType({
+    realisticType({
       family: 'g4dn',
       size: 'xlarge',
       vcpu: 4,
@@ -156,7 +157,7 @@ export function fixtureInstanceTypes(): InstanceType[] {
     }),
   );
   out.push(
-    makeInstanceType({
+    realisticType({
       family: 'g4dn',
       size: '2xlarge',
       vcpu: 8,
@@ -224,4 +225,53 @@ export function syntheticInstanceTypes(count: number, price = priceFromResources
 
 function round(v: number): number {
   return Math.round(v * 10000) / 10000;
+}
+
+/**
+ * One instance type with flat capacity (2 vCPU, 8 GiB) and the offerings a test names: on-demand in `zones`, spot
+ * where `spot` gives a price. For tests about offerings and prices rather than packing.
+ */
+export function makeInstanceType(
+  name: string,
+  o: { arch?: Arch; onDemand?: number; spot?: Record<string, number>; zones?: string[]; pods?: number } = {},
+): InstanceType {
+  const zones = o.zones ?? ['us-east-1a', 'us-east-1b'];
+  const onDemand = o.onDemand ?? 0.1;
+  const offerings: Offering[] = [
+    ...Object.entries(o.spot ?? {}).map(([zone, price]) => ({
+      zone,
+      capacityType: 'spot' as const,
+      price,
+      available: true,
+    })),
+    ...zones.map((zone) => ({ zone, capacityType: 'on-demand' as const, price: onDemand, available: true })),
+  ];
+  const [family = name, size = 'large'] = name.split('.');
+  const capacity = { cpu: 2000, memory: 8192 * 2 ** 20, pods: o.pods ?? 29 };
+  return {
+    name,
+    info: {
+      name,
+      family,
+      category: family.replace(/\d.*$/, ''),
+      generation: 5,
+      size,
+      vcpu: 2,
+      memoryMiB: 8192,
+      arch: o.arch ?? 'amd64',
+      maxEnis: 3,
+      ipv4PerEni: 10,
+      hypervisor: 'nitro',
+      bareMetal: false,
+      currentGeneration: true,
+      onDemandPrice: onDemand,
+      spotPrice: o.spot ?? {},
+      zones,
+    },
+    labels: { 'node.kubernetes.io/instance-type': name },
+    capacity,
+    overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
+    allocatable: capacity,
+    offerings,
+  };
 }

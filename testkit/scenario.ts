@@ -10,6 +10,7 @@ import { catalogEngine } from '../shared/sim/default-engine';
 import { productionSweepEngine } from '../shared/sim/scenario/default-sweep';
 import { runScenario, type ScenarioOptions, type ScenarioRun } from '../shared/sim/scenario/runner';
 import type { Scenario, ScenarioStep, StepAction } from '../shared/sim/scenario/types';
+import { ec2NodeClass } from './builders';
 
 const engine = catalogEngine(loadCatalog());
 
@@ -67,17 +68,7 @@ export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
   };
 }
 
-export const nodeClass = (): Record<string, unknown> => ({
-  apiVersion: 'karpenter.k8s.aws/v1',
-  kind: 'EC2NodeClass',
-  metadata: { name: 'default' },
-  spec: {
-    amiSelectorTerms: [{ alias: 'al2023@latest' }],
-    role: 'KarpenterNodeRole-test',
-    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'test' } }],
-    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'test' } }],
-  },
-});
+export const nodeClass = (): Record<string, unknown> => ({ ...ec2NodeClass({}, 'default', 'test') });
 
 export function deployment(
   name: string,

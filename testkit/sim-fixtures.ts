@@ -2,7 +2,7 @@
 import type { EC2NodeClass, NodePool } from '../shared/api/karpenter';
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import type { InstanceType, Offering } from '../shared/catalog/types';
-import { nodePool } from './builders';
+import { ec2NodeClass, nodePool } from './builders';
 
 export function fixtureType(name: string, vcpu: number, offerings: Partial<Offering>[]): InstanceType {
   const memoryMiB = vcpu * 4096;
@@ -40,17 +40,11 @@ export function fixtureType(name: string, vcpu: number, offerings: Partial<Offer
   };
 }
 
-export const fixtureNodeClass: EC2NodeClass = {
-  apiVersion: 'karpenter.k8s.aws/v1',
-  kind: 'EC2NodeClass',
-  metadata: { name: 'default' },
-  spec: {
-    amiSelectorTerms: [{ alias: 'al2023@latest' }],
-    subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'sim' } }],
-    securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'sim' } }],
-    tags: { team: 'platform' },
-  },
-};
+export const fixtureNodeClass: EC2NodeClass = ec2NodeClass(
+  { role: undefined, tags: { team: 'platform' } },
+  'default',
+  'sim',
+);
 
 export const fixtureNodePool: NodePool = nodePool({ name: 'general' });
 

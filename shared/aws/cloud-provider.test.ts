@@ -5,8 +5,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeClaim } from '../../testkit/aws/claims';
 import { awsError, type FakeAws, fakeAws } from '../../testkit/aws/fake-aws';
-import { makeInstanceType, makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
+import { ec2NodeClass, nodePool } from '../../testkit/builders';
+import { makeInstanceType } from '../../testkit/instance-types';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { LaunchRequest } from '../ports';
@@ -35,8 +36,8 @@ const claimNamed = (name: string) =>
 function request(overrides: Partial<LaunchRequest> = {}): LaunchRequest {
   return {
     claim: claimNamed('default-abc12'),
-    nodePool: makeNodePool(),
-    nodeClass: makeNodeClass({ tags: { team: 'web' } }),
+    nodePool: nodePool(),
+    nodeClass: ec2NodeClass({ tags: { team: 'web' } }),
     instanceTypes: types,
     ...overrides,
   };
@@ -354,7 +355,7 @@ describe('AwsCloudProvider.create', () => {
 
   it('refuses to launch with a node class that is not ready, saying why', async () => {
     const err = (await provider()
-      .create(request({ nodeClass: makeNodeClass({ securityGroupSelectorTerms: [{ id: 'sg-missing' }] }) }))
+      .create(request({ nodeClass: ec2NodeClass({ securityGroupSelectorTerms: [{ id: 'sg-missing' }] }) }))
       .catch((e: unknown) => e)) as LaunchError;
     expect(err.kind).toBe('invalid-config');
     expect(err.message).toContain('no security group matches');
@@ -379,7 +380,7 @@ describe('AwsCloudProvider instances', () => {
 
   it('reports drift when the AMI, subnets or security groups resolve differently', async () => {
     const p = provider();
-    const nodeClass = makeNodeClass();
+    const nodeClass = ec2NodeClass();
     const instance = await p.create(request({ nodeClass }));
     const claim = makeClaim({ instanceId: instance.instanceId });
     expect(await p.isDrifted(claim, nodeClass)).toBeUndefined();
@@ -387,13 +388,13 @@ describe('AwsCloudProvider instances', () => {
       'ami-custom';
     now += 61_000;
     expect(await p.isDrifted(claim, nodeClass)).toMatch(/^AMIDrift: instance runs ami-amd-new/);
-    const moved = makeNodeClass({
+    const moved = ec2NodeClass({
       subnetSelectorTerms: [{ id: 'subnet-b1' }],
       amiSelectorTerms: [{ id: 'ami-amd-new' }],
       amiFamily: 'AL2023',
     });
     expect(await p.isDrifted(claim, moved)).toMatch(/^SubnetDrift/);
-    const groups = makeNodeClass({
+    const groups = ec2NodeClass({
       securityGroupSelectorTerms: [{ id: 'sg-extra' }],
       amiSelectorTerms: [{ id: 'ami-amd-new' }],
       amiFamily: 'AL2023',
@@ -433,7 +434,7 @@ describe('AwsCloudProvider pre-launch failures', () => {
   });
 
   it('reports user data that cannot be merged as invalid configuration', async () => {
-    const nodeClass = makeNodeClass({
+    const nodeClass = ec2NodeClass({
       amiSelectorTerms: [{ alias: 'bottlerocket@latest' }],
       userData: '[settings\nbroken',
     });

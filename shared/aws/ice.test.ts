@@ -3,8 +3,8 @@ import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClaim } from '../../testkit/aws/claims';
 import { fakeAws } from '../../testkit/aws/fake-aws';
-import { makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
+import { ec2NodeClass, nodePool } from '../../testkit/builders';
 import { InsufficientCapacityError } from '../errors';
 import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
 import { DynamoNodeClaimStore } from './dynamo/store';
@@ -26,7 +26,7 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
       const clock = { now: () => now };
       const store = new DynamoNodeClaimStore({ tableName: db.tableName, cluster: 'ice', client: db.client, clock });
       const provider = fakeAwsProvider(aws, { clock, unavailable: (t) => store.listUnavailable(t) });
-      const nodeClass = makeNodeClass();
+      const nodeClass = ec2NodeClass();
       const pick = async () => (await provider.getInstanceTypes(nodeClass)).filter((t) => t.name === 'm5.large');
       const before = await pick();
       const spotZones =
@@ -36,7 +36,7 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
 
       const claim = await store.create(makeClaim({ name: 'ice-1' }));
       const err = await provider
-        .create({ claim, nodePool: makeNodePool(), nodeClass, instanceTypes: before })
+        .create({ claim, nodePool: nodePool(), nodeClass, instanceTypes: before })
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InsufficientCapacityError);
       const cached = await recordInsufficientCapacity(store, err as InsufficientCapacityError, now);
@@ -51,7 +51,7 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
       );
       const retry = await provider.create({
         claim: makeClaim({ name: 'ice-2' }),
-        nodePool: makeNodePool(),
+        nodePool: nodePool(),
         nodeClass,
         instanceTypes: after,
       });

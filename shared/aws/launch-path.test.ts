@@ -2,9 +2,10 @@ import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeClaim } from '../../testkit/aws/claims';
 import { type FakeAws, fakeAws } from '../../testkit/aws/fake-aws';
-import { makeInstanceType, makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
 import { RecordingQueue } from '../../testkit/bed';
+import { ec2NodeClass, nodePool } from '../../testkit/builders';
+import { makeInstanceType } from '../../testkit/instance-types';
 import { type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from '../controllers/deps';
 import { launchClaim } from '../controllers/launch';
 import { SimCluster } from '../sim/sim-cluster';
@@ -47,7 +48,7 @@ function setup() {
   return { store, cloud, queue, deps };
 }
 
-const context = () => ({ nodePool: makeNodePool(), nodeClass: makeNodeClass(), types });
+const context = () => ({ nodePool: nodePool(), nodeClass: ec2NodeClass(), types });
 
 const types = [makeInstanceType('m5.large', { spot: { 'us-east-1a': 0.04 } })];
 

@@ -1,8 +1,8 @@
 // The shared CloudProvider contract, run against the AWS provider over an in-memory EC2 (aws-sdk-client-mock).
 
 import { fakeAws } from '../../testkit/aws/fake-aws';
-import { makeNodeClass, makeNodePool } from '../../testkit/aws/objects';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
+import { ec2NodeClass, nodePool } from '../../testkit/builders';
 import { describeCloudProviderContract } from './cloud-provider.contract';
 
 describeCloudProviderContract('AwsCloudProvider', async () => {
@@ -10,8 +10,8 @@ describeCloudProviderContract('AwsCloudProvider', async () => {
   const provider = fakeAwsProvider(aws);
   return {
     provider,
-    nodePool: makeNodePool(),
-    nodeClass: makeNodeClass(),
+    nodePool: nodePool(),
+    nodeClass: ec2NodeClass(),
     injectInsufficientCapacity: (o) => {
       aws.state.noCapacity.add(`${o.instanceType}/${o.zone}/${o.capacityType}`);
     },

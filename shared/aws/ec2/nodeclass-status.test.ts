@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAws, fakeAws } from '../../../testkit/aws/fake-aws';
-import { makeNodeClass } from '../../../testkit/aws/objects';
 import { fakeAwsProvider } from '../../../testkit/aws/provider';
+import { ec2NodeClass } from '../../../testkit/builders';
 
 let aws: FakeAws;
 beforeEach(() => {
@@ -12,7 +12,7 @@ afterEach(() => aws.restore());
 describe('AwsCloudProvider.describeNodeClass', () => {
   it("reports what the class resolved to, in Karpenter's status shape, with each AMI's requirements", async () => {
     const cloud = fakeAwsProvider(aws, { instanceTypes: () => [] });
-    const r = await cloud.describeNodeClass(makeNodeClass());
+    const r = await cloud.describeNodeClass(ec2NodeClass());
     expect(r.subnets).toEqual([
       { id: 'subnet-a1', zone: 'us-east-1a', zoneID: 'use1-az1' },
       { id: 'subnet-a2', zone: 'us-east-1a', zoneID: 'use1-az1' },
@@ -42,7 +42,7 @@ describe('AwsCloudProvider.describeNodeClass', () => {
 
   it('an image chosen by id serves every type of its architecture; nothing matched is not ready, with the reason', async () => {
     const cloud = fakeAwsProvider(aws, { instanceTypes: () => [] });
-    const byId = await cloud.describeNodeClass(makeNodeClass({ amiSelectorTerms: [{ id: 'ami-custom' }] }));
+    const byId = await cloud.describeNodeClass(ec2NodeClass({ amiSelectorTerms: [{ id: 'ami-custom' }] }));
     expect(byId.amis).toEqual([
       {
         id: 'ami-custom',
@@ -50,7 +50,7 @@ describe('AwsCloudProvider.describeNodeClass', () => {
         requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }],
       },
     ]);
-    const none = await cloud.describeNodeClass(makeNodeClass({ subnetSelectorTerms: [{ tags: { nothing: 'here' } }] }));
+    const none = await cloud.describeNodeClass(ec2NodeClass({ subnetSelectorTerms: [{ tags: { nothing: 'here' } }] }));
     expect(none.subnets).toEqual([]);
     expect(none.ready).toMatchObject({ status: 'False', reason: 'SubnetsNotFound' });
     expect(none.ready.message).toMatch(/EC2NodeClass default: .*subnet/i);

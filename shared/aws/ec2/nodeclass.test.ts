@@ -3,7 +3,8 @@ import { AddRoleToInstanceProfileCommand, CreateInstanceProfileCommand } from '@
 import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeAws, fakeAws } from '../../../testkit/aws/fake-aws';
-import { makeNodeClass, testCluster } from '../../../testkit/aws/objects';
+import { testCluster } from '../../../testkit/aws/objects';
+import { ec2NodeClass } from '../../../testkit/builders';
 import { aliasParameter, amiFor, parseAlias } from './amis';
 import { instanceProfileName } from './instance-profile';
 import { NodeClassResolver } from './nodeclass';
@@ -26,7 +27,7 @@ afterEach(() => aws.restore());
 
 describe('NodeClassResolver', () => {
   it('resolves subnets by tag, picking the subnet with most free IPs per zone', async () => {
-    const r = await resolver.resolve(makeNodeClass());
+    const r = await resolver.resolve(ec2NodeClass());
     expect(r.subnets.map((s) => s.id)).toEqual(['subnet-a1', 'subnet-a2', 'subnet-b1']);
     expect([...r.subnetByZone].map(([z, s]) => `${z}=${s.id}`)).toEqual([
       'us-east-1a=subnet-a2',
@@ -40,7 +41,7 @@ describe('NodeClassResolver', () => {
 
   it('ORs terms and ANDs fields; a "*" tag value means the key exists; names and ids are filters', async () => {
     const r = await resolver.resolve(
-      makeNodeClass({
+      ec2NodeClass({
         subnetSelectorTerms: [{ tags: { Name: 'private-*', 'karpenter.sh/discovery': '*' } }, { id: 'subnet-c1' }],
         securityGroupSelectorTerms: [{ name: 'extra' }, { id: 'sg-node', tags: { team: 'web' } }],
       }),
@@ -59,7 +60,7 @@ describe('NodeClassResolver', () => {
   });
 
   it('resolves al2023@latest through SSM for each arch and variant that exists', async () => {
-    const r = await resolver.resolve(makeNodeClass());
+    const r = await resolver.resolve(ec2NodeClass());
     expect(r.amis.map((a) => `${a.arch}/${a.variant}:${a.id}`)).toEqual([
       'amd64/nvidia:ami-amd-nvidia',
       'amd64/standard:ami-amd-new',
@@ -74,7 +75,7 @@ describe('NodeClassResolver', () => {
   });
 
   it('boots each instance type from the image of its arch and accelerator', async () => {
-    const r = await resolver.resolve(makeNodeClass());
+    const r = await resolver.resolve(ec2NodeClass());
     const gpu = { arch: 'amd64' as const, gpu: { count: 1, name: 'a10g', manufacturer: 'nvidia', memoryMiB: 24576 } };
     expect(amiFor(gpu, r.amis)?.id).toBe('ami-amd-nvidia');
     expect(amiFor({ arch: 'amd64' }, r.amis)?.id).toBe('ami-amd-new');
@@ -89,10 +90,10 @@ describe('NodeClassResolver', () => {
   });
 
   it('resolves a pinned alias, and id/name/tags with owner defaults', async () => {
-    const pinned = await resolver.resolve(makeNodeClass({ amiSelectorTerms: [{ alias: 'al2023@v20250101' }] }));
+    const pinned = await resolver.resolve(ec2NodeClass({ amiSelectorTerms: [{ alias: 'al2023@v20250101' }] }));
     expect(pinned.amis.map((a) => a.id)).toEqual(['ami-amd-old']);
     const byTag = await resolver.resolve(
-      makeNodeClass({ amiFamily: 'AL2023', amiSelectorTerms: [{ tags: { golden: 'yes' } }] }),
+      ec2NodeClass({ amiFamily: 'AL2023', amiSelectorTerms: [{ tags: { golden: 'yes' } }] }),
     );
     expect(byTag.amis.map((a) => a.id)).toEqual(['ami-custom']);
     const imageCalls = aws.ec2.commandCalls(DescribeImagesCommand).map((c) => c.args[0].input);
@@ -104,7 +105,7 @@ describe('NodeClassResolver', () => {
       Owners: ['self', 'amazon'],
     });
     const both = await resolver.resolve(
-      makeNodeClass({
+      ec2NodeClass({
         amiFamily: 'AL2023',
         amiSelectorTerms: [{ name: 'al2023-amd-*', owner: 'amazon' }, { id: 'ami-custom' }],
       }),
@@ -140,7 +141,7 @@ describe('NodeClassResolver', () => {
   });
 
   it('creates, tags and fills the instance profile for a role, named deterministically', async () => {
-    const r = await resolver.resolve(makeNodeClass());
+    const r = await resolver.resolve(ec2NodeClass());
     const name = instanceProfileName('test-cluster', 'us-east-1', 'KarpenterNodeRole-test-cluster');
     expect(r.instanceProfile).toBe(name);
     expect(name).toMatch(/^karpless_test-cluster_[0-9a-f]{16}$/);
@@ -157,38 +158,38 @@ describe('NodeClassResolver', () => {
       RoleName: 'KarpenterNodeRole-test-cluster',
     });
     // A second resolve (another class, same role) reuses the profile.
-    await resolver.resolve(makeNodeClass({}, 'other'));
+    await resolver.resolve(ec2NodeClass({}, 'other'));
     expect(aws.iam.commandCalls(CreateInstanceProfileCommand)).toHaveLength(1);
     expect(aws.iam.commandCalls(AddRoleToInstanceProfileCommand)).toHaveLength(1);
   });
 
   it('uses a named instanceProfile without touching IAM', async () => {
-    const r = await resolver.resolve(makeNodeClass({ role: undefined, instanceProfile: 'my-profile' }));
+    const r = await resolver.resolve(ec2NodeClass({ role: undefined, instanceProfile: 'my-profile' }));
     expect(r.instanceProfile).toBe('my-profile');
     expect(aws.iam.calls()).toHaveLength(0);
   });
 
   it('is not Ready, with a reason and message, when nothing matches', async () => {
-    const r = await resolver.resolve(makeNodeClass({ subnetSelectorTerms: [{ tags: { nope: 'x' } }] }));
+    const r = await resolver.resolve(ec2NodeClass({ subnetSelectorTerms: [{ tags: { nope: 'x' } }] }));
     expect(r.ready.status).toBe('False');
     expect(r.ready.reason).toBe('SubnetsNotFound');
     expect(r.ready.message).toContain(
       'EC2NodeClass default: no subnet matches subnetSelectorTerms [{"tags":{"nope":"x"}}]',
     );
-    const noAmi = await resolver.resolve(makeNodeClass({ amiSelectorTerms: [{ alias: 'al2@latest' }] }));
+    const noAmi = await resolver.resolve(ec2NodeClass({ amiSelectorTerms: [{ alias: 'al2@latest' }] }));
     expect(noAmi.ready).toMatchObject({ status: 'False', reason: 'AMIsNotFound' });
-    const bad = await resolver.resolve(makeNodeClass({ amiSelectorTerms: [{ alias: 'windows@latest' }] }));
+    const bad = await resolver.resolve(ec2NodeClass({ amiSelectorTerms: [{ alias: 'windows@latest' }] }));
     expect(bad.ready.message).toContain('amiSelectorTerms alias "windows@latest"');
   });
 
   it('caches for 60 s in the warm container', async () => {
-    await resolver.resolve(makeNodeClass());
+    await resolver.resolve(ec2NodeClass());
     const calls = aws.ec2.calls().length;
     now += 59_000;
-    await resolver.resolve(makeNodeClass());
+    await resolver.resolve(ec2NodeClass());
     expect(aws.ec2.calls().length).toBe(calls);
     now += 2_000;
-    await resolver.resolve(makeNodeClass());
+    await resolver.resolve(ec2NodeClass());
     expect(aws.ec2.calls().length).toBeGreaterThan(calls);
   });
 });

@@ -2,7 +2,7 @@ import { DescribeSpotPriceHistoryCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeInstanceType } from '../../../testkit/aws/objects';
+import { makeInstanceType } from '../../../testkit/instance-types';
 import type { Catalog } from '../../catalog/types';
 import { type LocalDynamo, startLocalDynamo } from '../dynamo/local';
 import { DynamoPriceStore } from '../dynamo/prices';
