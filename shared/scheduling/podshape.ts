@@ -49,7 +49,7 @@ export class PodShapes {
 
   constructor(
     private readonly resources: ResourceIndex,
-    private readonly topology: Topology,
+    private readonly topology: Topology<PodShape>,
     private readonly volumes: VolumeIndex,
     private readonly warnings: string[],
   ) {}

@@ -5,6 +5,7 @@ import type { Pod } from '../api/kube';
 import { LabelHostname } from '../api/labels';
 import type { ResourceList } from '../api/resources';
 import { chooseTarget, computeDuals, dotProductScore, dualValue, type WaitingGroup } from './cost';
+import { Domains } from './domains';
 import { ExistingNode, safePodRequests } from './existingnode';
 import { formatHostPort, HostPortUsage } from './hostports';
 import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
@@ -14,7 +15,7 @@ import { type PodBase, type PodShape, PodShapes } from './podshape';
 import type { Requirement } from './requirement';
 import type { Requirements } from './requirements';
 import { addVec, fitsVec, ResourceIndex } from './resources';
-import { firstUntolerated, formatTaint, toleratesHardTaints } from './taints';
+import { firstUntolerated, formatTaint } from './taints';
 import { NodeClaimTemplate } from './template';
 import { Topology } from './topology';
 import type { TopologyGroup } from './topologygroup';
@@ -57,9 +58,10 @@ export class Scheduler {
   private readonly index = new ResourceIndex();
   private readonly warnings: string[] = [];
   private readonly templates: NodeClaimTemplate[];
-  private readonly topology: Topology;
+  private readonly topology: Topology<PodShape>;
   private readonly shapes: PodShapes;
-  private nodes: ExistingNode[] = [];
+  /** Filled once resource vectors are final (prepare); Domains reads the same array. */
+  private readonly nodes: ExistingNode[] = [];
   private readonly claims: InflightClaim[] = [];
   private readonly claimCount = new Map<string, number>();
   private readonly waiting = new Map<number, Waiting>();
@@ -74,8 +76,6 @@ export class Scheduler {
   /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
   private minRequest: Float64Array = new Float64Array(0);
   private readonly noNodeFits = new Set<number>();
-  private readonly domainCache = new Map<string, string[]>();
-  private readonly templateDomainCache = new Map<string, string[]>();
   private readonly mergedCache = new Map<string, Requirements>();
   private anyPreferNoSchedule = false;
   private relaxations = 0;
@@ -88,14 +88,12 @@ export class Scheduler {
     this.nameClaim = opts.nameNodeClaim ?? ((pool, n) => `${pool}-${n}`);
     const nsLabels = new Map<string, Record<string, string>>();
     for (const ns of input.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
-    this.topology = new Topology(nsLabels, (shape, key, honorAffinity, honorTaints) =>
-      this.domainsOf(shape as PodShape, key, honorAffinity, honorTaints),
-    );
-    const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
-    this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
     this.templates = [...input.nodePools]
       .sort((a, b) => (b.spec.weight ?? 0) - (a.spec.weight ?? 0) || cmp(a.metadata.name, b.metadata.name))
       .map((np) => new NodeClaimTemplate(np, input.instanceTypes.get(np.metadata.name) ?? []));
+    this.topology = new Topology(nsLabels, new Domains(this.templates, this.nodes));
+    const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
+    this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
     for (const np of input.nodePools) {
       if (!input.instanceTypes.has(np.metadata.name))
         this.warnings.push(`nodepool "${np.metadata.name}" has no instance types`);
@@ -206,7 +204,7 @@ export class Scheduler {
     });
     this.shapes.finalizeVectors();
     for (const t of this.templates) t.buildTypes(this.index);
-    this.nodes = (this.input.existingNodes ?? []).map((n) => new ExistingNode(n, this.index, safePodRequests));
+    for (const n of this.input.existingNodes ?? []) this.nodes.push(new ExistingNode(n, this.index, safePodRequests));
     this.countExisting(existingAnti);
     this.consumeLimits();
 
@@ -409,35 +407,6 @@ export class Scheduler {
       if (shape && this.tryClaim(c, next.q.pod, shape) === undefined) this.consumeWaiting(next.q);
       else skip.add(best);
     }
-  }
-
-  private domainsOf(shape: PodShape, key: string, honorAffinity: boolean, honorTaints: boolean): string[] {
-    const ck = `${shape.id}|${key}|${honorAffinity}|${honorTaints}`;
-    const hit = this.domainCache.get(ck);
-    if (hit) return hit;
-    const out = new Set<string>();
-    const podReq = honorAffinity ? shape.requirements.get(key) : undefined;
-    // Template taints only: startup taints go away once the node is ready, so they never keep a pod off it.
-    for (const t of this.templates) {
-      if (honorAffinity && t.incompatibility(shape.id, shape.requirements)) continue;
-      if (honorTaints && !toleratesHardTaints(t.taints, shape.tolerations)) continue;
-      const tk = `${t.name}|${key}`;
-      let ds = this.templateDomainCache.get(tk);
-      if (!ds) {
-        ds = t.domains(key);
-        this.templateDomainCache.set(tk, ds);
-      }
-      for (const d of ds) if (!podReq || podReq.has(d)) out.add(d);
-    }
-    for (const n of this.nodes) {
-      const v = n.node.labels[key];
-      if (v === undefined || (honorAffinity && !shape.requirements.matchesLabels(n.node.labels))) continue;
-      if (honorTaints && !toleratesHardTaints(n.taints, shape.tolerations)) continue;
-      out.add(v);
-    }
-    const sorted = [...out].sort();
-    this.domainCache.set(ck, sorted);
-    return sorted;
   }
 
   /**

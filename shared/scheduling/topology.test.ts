@@ -9,7 +9,7 @@ const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';
 
 function setup() {
-  const topo = new Topology(new Map(), () => ZONES);
+  const topo = new Topology(new Map(), { of: () => ZONES });
   const id = { namespace: 'default', labels: { app: 'web' } };
   return { topo, id };
 }

@@ -21,19 +21,16 @@ export interface TopologyShape extends PodIdentity {
  * The domains a pod could land in for a key. `honorAffinity` false: every domain, whatever the pod's node affinity;
  * `honorTaints` true: only domains of NodePools and nodes whose NoSchedule/NoExecute taints the pod tolerates.
  */
-export type DomainsOf = (
-  shape: TopologyShape,
-  key: string,
-  honorAffinity: boolean,
-  honorTaints: boolean,
-) => readonly string[];
+export interface TopologyDomains<S extends TopologyShape> {
+  of(shape: S, key: string, honorAffinity: boolean, honorTaints: boolean): readonly string[];
+}
 
 export type TopologyCheck =
   | { ok: true; requirements: Requirement[] }
   /** `permanent`: counts only grow, so this node will never satisfy the constraint for this pod shape. */
   | { ok: false; reason: string; permanent?: boolean };
 
-export class Topology {
+export class Topology<S extends TopologyShape = TopologyShape> {
   private readonly groups = new Map<string, TopologyGroup>();
   private readonly selectedByCache = new Map<number, TopologyGroup[]>();
   private readonly inverseCache = new Map<number, TopologyGroup[]>();
@@ -41,7 +38,7 @@ export class Topology {
 
   constructor(
     private readonly namespaceLabels: Map<string, Record<string, string>>,
-    private readonly domainsOf: DomainsOf,
+    private readonly domains: TopologyDomains<S>,
   ) {}
 
   get size(): number {
@@ -156,7 +153,7 @@ export class Topology {
    * What joining a bin requires of it: one pinned domain per constrained key, or why no domain works. `bin` gives the
    * bin's current requirement per key (a node: its label; a claim: what it can still become).
    */
-  check(shape: TopologyShape, bin: Requirements, hostname: string): TopologyCheck {
+  check(shape: S, bin: Requirements, hostname: string): TopologyCheck {
     const inverse = this.inverseOf(shape);
     if (shape.groups.length === 0 && inverse.length === 0) return NO_REQUIREMENTS;
     // Pinned requirements stay in a short array: a pod rarely constrains more than one or two keys.
@@ -170,7 +167,7 @@ export class Topology {
       const binReq = currentRequirement(pinned, bin, g.key);
       if (!binReq) return { ok: false, reason: `${g.describe()}: the node has no ${g.key} label` };
       const spread = g.kind === 'spread';
-      const domains = this.domainsOf(shape, g.key, !spread || g.honorAffinity, spread && g.honorTaints);
+      const domains = this.domains.of(shape, g.key, !spread || g.honorAffinity, spread && g.honorTaints);
       const chosen = this.chooseDomain(g, shape, domains, binReq);
       if (chosen === undefined) return { ok: false, reason: this.failure(g, domains) };
       if (binReq.complement || binReq.values.size !== 1) pinned = pin(pinned, Requirement.of(g.key, 'In', [chosen]));

@@ -1,0 +1,48 @@
+// The topology domains a pod could land in: values its NodePools can give a new node for a key, plus the labels of
+// existing nodes. Topology asks it for the candidate domains of a spread or affinity group (README.md, Topology); the
+// answer depends only on the pod's shape, so it is computed once per shape and key.
+import type { ExistingNode } from './existingnode';
+import type { PodShape } from './podshape';
+import { toleratesHardTaints } from './taints';
+import type { NodeClaimTemplate } from './template';
+import type { TopologyDomains } from './topology';
+
+export class Domains implements TopologyDomains<PodShape> {
+  private readonly cache = new Map<string, string[]>();
+  private readonly templateCache = new Map<string, string[]>();
+
+  /** `nodes`: the solve's existing nodes; the array is filled once they are built, before any domain is asked. */
+  constructor(
+    private readonly templates: readonly NodeClaimTemplate[],
+    private readonly nodes: readonly ExistingNode[],
+  ) {}
+
+  of(shape: PodShape, key: string, honorAffinity: boolean, honorTaints: boolean): string[] {
+    const ck = `${shape.id}|${key}|${honorAffinity}|${honorTaints}`;
+    const hit = this.cache.get(ck);
+    if (hit) return hit;
+    const out = new Set<string>();
+    const podReq = honorAffinity ? shape.requirements.get(key) : undefined;
+    // Template taints only: startup taints go away once the node is ready, so they never keep a pod off it.
+    for (const t of this.templates) {
+      if (honorAffinity && t.incompatibility(shape.id, shape.requirements)) continue;
+      if (honorTaints && !toleratesHardTaints(t.taints, shape.tolerations)) continue;
+      const tk = `${t.name}|${key}`;
+      let ds = this.templateCache.get(tk);
+      if (!ds) {
+        ds = t.domains(key);
+        this.templateCache.set(tk, ds);
+      }
+      for (const d of ds) if (!podReq || podReq.has(d)) out.add(d);
+    }
+    for (const n of this.nodes) {
+      const v = n.node.labels[key];
+      if (v === undefined || (honorAffinity && !shape.requirements.matchesLabels(n.node.labels))) continue;
+      if (honorTaints && !toleratesHardTaints(n.taints, shape.tolerations)) continue;
+      out.add(v);
+    }
+    const sorted = [...out].sort();
+    this.cache.set(ck, sorted);
+    return sorted;
+  }
+}
