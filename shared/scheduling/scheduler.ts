@@ -4,14 +4,15 @@
 import type { Pod } from '../api/kube';
 import { LabelHostname } from '../api/labels';
 import type { ResourceList } from '../api/resources';
-import { chooseTarget, computeDuals, dotProductScore, dualValue, type WaitingGroup } from './cost';
+import { chooseTarget, computeDuals, dotProductScore, dualValue } from './cost';
 import { Domains } from './domains';
 import { ExistingNode, safePodRequests } from './existingnode';
 import { formatHostPort, HostPortUsage } from './hostports';
 import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall } from './nodeclaim';
-import { type PodBase, type PodShape, PodShapes } from './podshape';
+import { type PodShape, PodShapes } from './podshape';
+import { type Bucket, type QueuedPod, WaitingQueue } from './queue';
 import type { Requirement } from './requirement';
 import type { Requirements } from './requirements';
 import { addVec, fitsVec, ResourceIndex } from './resources';
@@ -28,32 +29,6 @@ const SLICE = 0.97;
 /** How closely a node's cpu:memory room must match the pool's for slicing. */
 const SLICE_BALANCE = 0.9;
 
-interface QueuedPod {
-  pod: Pod;
-  base: PodBase;
-  order: number;
-  /** Already placed ahead of its turn, by a NodeClaim's fill (see `fill`). */
-  done: boolean;
-}
-
-/** Waiting pods of one base, not yet processed, in queue order. */
-interface Waiting {
-  base: PodBase;
-  remaining: number;
-  members: QueuedPod[];
-  bucket: Bucket;
-}
-
-/**
- * Waiting pods that are interchangeable for packing: same requests, node requirements, tolerations and host ports.
- * Scoring and fills work per bucket, so thousands of pod shapes that differ only in labels cost one entry.
- */
-interface Bucket extends WaitingGroup {
-  /** No topology constraint of its own: may be placed ahead of its turn by a fill. */
-  simple: boolean;
-  groups: Waiting[];
-}
-
 export class Scheduler {
   private readonly index = new ResourceIndex();
   private readonly warnings: string[] = [];
@@ -64,12 +39,8 @@ export class Scheduler {
   private readonly nodes: ExistingNode[] = [];
   private readonly claims: InflightClaim[] = [];
   private readonly claimCount = new Map<string, number>();
-  private readonly waiting = new Map<number, Waiting>();
-  private readonly buckets = new Map<string, Bucket>();
-  private bucketList: Bucket[] = [];
-  private readonly bucketKeys = new Map<Bucket, string>();
+  private readonly waiting = new WaitingQueue();
   private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
-  private waitingCount = 0;
   private readonly cursor = new Map<number, number>();
   private readonly offeringReqCache = new Map<string, Requirements>();
   private readonly typesCache = new Map<string, { compatible: TypeOption[]; fitting: TypeOption[] }>();
@@ -123,7 +94,7 @@ export class Scheduler {
         }
         break;
       }
-      this.consumeWaiting(q);
+      this.waiting.consume(q);
       const outcome = this.place(q, 0);
       if (outcome.ok) continue;
       if (q.base.invalid) unschedulable.push({ pod: q.pod, reason: outcome.reason });
@@ -216,17 +187,7 @@ export class Scheduler {
     for (const q of queue) {
       const shape = q.base.levels[0];
       if (!shape || q.base.invalid) continue;
-      let g = this.waiting.get(q.base.baseId);
-      if (!g) {
-        const bucket = this.bucketFor(shape);
-        g = { base: q.base, remaining: 0, members: [], bucket };
-        this.waiting.set(q.base.baseId, g);
-        bucket.groups.push(g);
-      }
-      g.remaining++;
-      g.bucket.remaining++;
-      this.waitingCount++;
-      g.members.push(q);
+      this.waiting.enqueue(q, shape);
     }
     this.computeAllDuals(queue);
     this.minRequest = new Float64Array(this.index.names.length).fill(Number.POSITIVE_INFINITY);
@@ -298,7 +259,7 @@ export class Scheduler {
       }
       computeDuals(t, demand, this.index);
     }
-    for (const b of this.bucketList) b.value = this.valueOf(b.shape);
+    for (const b of this.waiting.buckets) b.value = this.valueOf(b.shape);
   }
 
   private valueOf(shape: PodShape): number {
@@ -309,51 +270,6 @@ export class Scheduler {
       }
     }
     return 0;
-  }
-
-  private bucketFor(shape: PodShape): Bucket {
-    const limited = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
-    const key = [
-      Array.from(shape.requests).join(','),
-      shape.requirements.toString(),
-      JSON.stringify(shape.tolerations),
-      JSON.stringify(shape.hostPorts),
-      limited ? `n${shape.perNodeLimit}` : '',
-      shape.groups.length > 0 ? 'c' : 's',
-    ].join('|');
-    let b = this.buckets.get(key);
-    if (!b) {
-      b = { shape, remaining: 0, value: 0, simple: shape.groups.length === 0, groups: [] };
-      this.buckets.set(key, b);
-      this.bucketKeys.set(b, key);
-      this.bucketList.push(b);
-    }
-    return b;
-  }
-
-  /** Marks a queued pod as taken out of the waiting pool (placed now, or about to be tried on its turn). */
-  private consumeWaiting(q: QueuedPod): void {
-    q.done = true;
-    const g = this.waiting.get(q.base.baseId);
-    if (g && g.remaining > 0) {
-      g.remaining--;
-      g.bucket.remaining--;
-      this.waitingCount--;
-      if (g.bucket.remaining === 0) this.bucketList = this.bucketList.filter((x) => x.remaining > 0);
-    }
-  }
-
-  /** A waiting pod of the bucket that has not been processed yet, with its group. */
-  private nextMember(b: Bucket): { q: QueuedPod; g: Waiting } | undefined {
-    for (;;) {
-      const g = b.groups[b.groups.length - 1];
-      if (!g) return undefined;
-      const m = g.members;
-      while (m.length > 0 && (m[m.length - 1] as QueuedPod).done) m.pop();
-      const q = m[m.length - 1];
-      if (q) return { q, g };
-      b.groups.pop();
-    }
   }
 
   /** Could an existing node take the shape? Once no node can, none ever will (nodes only fill up). */
@@ -384,7 +300,7 @@ export class Scheduler {
     for (;;) {
       let best: Bucket | undefined;
       let bestScore = -1;
-      for (const b of this.bucketList) {
+      for (const b of this.waiting.buckets) {
         if (!b.simple || b.remaining <= 0 || skip.has(b)) continue;
         const score = dotProductScore(b.shape.requests, c.used, c.target.alloc);
         if (score < 0) continue;
@@ -398,13 +314,13 @@ export class Scheduler {
         }
       }
       if (!best) return;
-      const next = this.nextMember(best);
+      const next = this.waiting.nextMember(best);
       if (!next) {
         skip.add(best);
         continue;
       }
       const shape = next.q.base.levels[0];
-      if (shape && this.tryClaim(c, next.q.pod, shape) === undefined) this.consumeWaiting(next.q);
+      if (shape && this.tryClaim(c, next.q.pod, shape) === undefined) this.waiting.consume(next.q);
       else skip.add(best);
     }
   }
@@ -417,7 +333,7 @@ export class Scheduler {
   private fillProportionally(c: InflightClaim, skip: Set<Bucket>): void {
     const eligible: Bucket[] = [];
     const pool = new Float64Array(c.used.length);
-    for (const b of this.bucketList) {
+    for (const b of this.waiting.buckets) {
       if (!b.simple || b.remaining <= 0 || c.failed.has(b.shape.id)) continue;
       if (!this.canShare(c.template, b.shape, c.target) || this.fitsSomeNode(b.shape)) {
         skip.add(b);
@@ -434,7 +350,7 @@ export class Scheduler {
       if (p > 0) fraction = Math.min(fraction, ((alloc[i] as number) - (c.used[i] as number)) / p);
     }
     // Small nodes relative to the pool gain nothing from slicing (a slice would round to zero pods).
-    if (!Number.isFinite(fraction) || fraction <= 0 || fraction * this.waitingCount < 20) return;
+    if (!Number.isFinite(fraction) || fraction <= 0 || fraction * this.waiting.size < 20) return;
     // Slice only when the node's cpu:memory room matches the pool's: a cpu-rich or memory-rich type is there to take
     // the pods that suit it, which the greedy pass picks better.
     const cpuRoom = ((alloc[0] as number) - (c.used[0] as number)) / (pool[0] as number);
@@ -444,14 +360,14 @@ export class Scheduler {
     for (const b of eligible) {
       let k = Math.floor(b.remaining * share);
       while (k-- > 0) {
-        const next = this.nextMember(b);
+        const next = this.waiting.nextMember(b);
         if (!next) break;
         const shape = next.q.base.levels[0];
         if (!shape || this.tryClaim(c, next.q.pod, shape) !== undefined) {
           skip.add(b);
           break;
         }
-        this.consumeWaiting(next.q);
+        this.waiting.consume(next.q);
       }
     }
   }
@@ -720,13 +636,13 @@ export class Scheduler {
     preferSpot: boolean,
     candidate: Uint8Array,
   ) {
-    const bucket = this.waiting.get(shape.baseId)?.bucket;
-    const key = `${t.name}|${shape.level}|${bucket ? this.bucketKeys.get(bucket) : shape.id}|${reqs}`;
+    const bucket = this.waiting.bucketOf(shape.baseId);
+    const key = `${t.name}|${shape.level}|${bucket ? this.waiting.keyOf(bucket) : shape.id}|${reqs}`;
     const hit = this.targetCache.get(key);
     // Only pods that each need their own node (hostname spread or anti-affinity) open claims in long runs; for the
     // rest a fresh search is cheap and finds better types as the pool drains.
     const reusable = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
-    if (reusable && hit && candidate[hit.option.index] === 1 && this.waitingCount >= hit.waiting * 0.8) {
+    if (reusable && hit && candidate[hit.option.index] === 1 && this.waiting.size >= hit.waiting * 0.8) {
       const { rank, price } = fleetPrice(t.prices.table(reqs), hit.option.index, preferSpot);
       if (rank < 2) return { option: hit.option, price };
     }
@@ -734,13 +650,13 @@ export class Scheduler {
       t.ranked,
       (o) => candidate[o.index] === 1,
       shape,
-      this.bucketList,
+      this.waiting.buckets,
       t.prices.table(reqs),
       preferSpot,
       (s, o) => this.canShare(t, s, o),
       t.duals,
     );
-    if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waitingCount });
+    if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waiting.size });
     return choice;
   }
 
