@@ -1,11 +1,15 @@
 // An existing node or in-flight NodeClaim as a bin: fixed labels, its taints (startup and not-yet-registered taints
-// ignored while in flight, since they will go away), what its pods already use, and the host ports they hold.
+// ignored while in flight, since they will go away), what its pods already use, and the host ports they hold. It
+// decides whether a pod shape fits (resources, taints, labels, host ports, topology) and records the pods it takes.
 import type { Pod, Taint } from '../api/kube';
 import { LabelHostname, TaintUnregistered } from '../api/labels';
 import type { ResourceList } from '../api/resources';
 import { HostPortUsage, podHostPorts } from './hostports';
+import type { PodShape } from './podshape';
 import { Requirements } from './requirements';
-import { addVec, podRequests, type ResourceIndex } from './resources';
+import { addVec, fitsVec, podRequests, type ResourceIndex } from './resources';
+import { firstUntolerated, formatTaint } from './taints';
+import type { Topology } from './topology';
 import type { ClusterNode } from './types';
 
 export class ExistingNode {
@@ -24,6 +28,7 @@ export class ExistingNode {
     readonly node: ClusterNode,
     index: ResourceIndex,
     podRequestsOf: (p: Pod) => ResourceList,
+    private readonly topology: Topology<PodShape>,
   ) {
     this.name = node.name;
     this.hostname = node.labels[LabelHostname] ?? node.name;
@@ -44,6 +49,50 @@ export class ExistingNode {
 
   get accepting(): boolean {
     return !this.node.markedForDeletion;
+  }
+
+  /** Whether a pod of the shape can join now. Failures other than topology are remembered: they only get worse. */
+  canAdd(shape: PodShape): boolean {
+    if (this.failed.has(shape.id)) return false;
+    if (
+      !fitsVec(this.used, shape.requests, this.cap) ||
+      firstUntolerated(this.taints, shape.tolerations) ||
+      !shape.requirements.matchesLabels(this.node.labels) ||
+      (shape.hostPorts.length > 0 && this.hostPorts.conflict(shape.hostPorts))
+    ) {
+      this.failed.add(shape.id);
+      return false;
+    }
+    return this.topology.check(shape, this.requirements, this.hostname).ok;
+  }
+
+  /** Places the pod (after canAdd) and counts it in the topology. */
+  add(pod: Pod, shape: PodShape): void {
+    addVec(this.used, shape.requests);
+    this.hostPorts.add(shape.hostPorts);
+    this.placed.push(pod);
+    this.topology.record(shape, this.requirements, this.hostname, this.taints, false);
+  }
+
+  /** Whether the node accepts pods and has room, tolerated taints and matching labels (topology and ports aside). */
+  mightTake(shape: PodShape): boolean {
+    return (
+      this.accepting &&
+      fitsVec(this.used, shape.requests, this.cap) &&
+      !firstUntolerated(this.taints, shape.tolerations) &&
+      shape.requirements.matchesLabels(this.node.labels)
+    );
+  }
+
+  /** The first simple reason the shape cannot join, for messages; undefined when only topology or ports stop it. */
+  failure(shape: PodShape): string | undefined {
+    if (!this.accepting) return 'marked for deletion';
+    const taint = firstUntolerated(this.taints, shape.tolerations);
+    if (taint) return `taint ${formatTaint(taint)} is not tolerated`;
+    const req = shape.requirements.firstUnmatchedLabel(this.node.labels);
+    if (req) return `label ${req.key}=${this.node.labels[req.key] ?? '(absent)'} does not match ${req}`;
+    if (!fitsVec(this.used, shape.requests, this.cap)) return 'not enough free resources';
+    return undefined;
   }
 }
 

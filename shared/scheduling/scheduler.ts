@@ -16,7 +16,7 @@ import { type Bucket, type QueuedPod, WaitingQueue } from './queue';
 import type { Requirement } from './requirement';
 import type { Requirements } from './requirements';
 import { addVec, fitsVec, ResourceIndex } from './resources';
-import { firstUntolerated, formatTaint } from './taints';
+import { formatTaint } from './taints';
 import { NodeClaimTemplate } from './template';
 import { Topology } from './topology';
 import type { TopologyGroup } from './topologygroup';
@@ -175,7 +175,8 @@ export class Scheduler {
     });
     this.shapes.finalizeVectors();
     for (const t of this.templates) t.buildTypes(this.index);
-    for (const n of this.input.existingNodes ?? []) this.nodes.push(new ExistingNode(n, this.index, safePodRequests));
+    for (const n of this.input.existingNodes ?? [])
+      this.nodes.push(new ExistingNode(n, this.index, safePodRequests, this.topology));
     this.countExisting(existingAnti);
     this.consumeLimits();
 
@@ -275,16 +276,7 @@ export class Scheduler {
   /** Could an existing node take the shape? Once no node can, none ever will (nodes only fill up). */
   private fitsSomeNode(shape: PodShape): boolean {
     if (this.noNodeFits.has(shape.id)) return false;
-    for (const n of this.nodes) {
-      if (
-        n.accepting &&
-        fitsVec(n.used, shape.requests, n.cap) &&
-        !firstUntolerated(n.taints, shape.tolerations) &&
-        shape.requirements.matchesLabels(n.node.labels)
-      ) {
-        return true;
-      }
-    }
+    for (const n of this.nodes) if (n.mightTake(shape)) return true;
     this.noNodeFits.add(shape.id);
     return false;
   }
@@ -391,7 +383,12 @@ export class Scheduler {
 
   /** Places the pod at this relaxation level, or returns why no node and no NodePool could take it. */
   private placeShape(pod: Pod, shape: PodShape): string | undefined {
-    for (const n of this.nodes) if (n.accepting && this.tryNode(n, pod, shape)) return undefined;
+    for (const n of this.nodes) {
+      if (n.accepting && n.canAdd(shape)) {
+        n.add(pod, shape);
+        return undefined;
+      }
+    }
     if (this.tryClaims(pod, shape)) return undefined;
     if (this.input.options?.existingNodesOnly) {
       return this.nodes.length === 0
@@ -411,38 +408,8 @@ export class Scheduler {
   private nodeReasons(shape: PodShape): string {
     return this.nodes
       .slice(0, 5)
-      .map((n) => `node "${n.name}": ${this.nodeFailure(n, shape) ?? 'topology or host ports'}`)
+      .map((n) => `node "${n.name}": ${n.failure(shape) ?? 'topology or host ports'}`)
       .join('; ');
-  }
-
-  private nodeFailure(n: ExistingNode, shape: PodShape): string | undefined {
-    if (!n.accepting) return 'marked for deletion';
-    const taint = firstUntolerated(n.taints, shape.tolerations);
-    if (taint) return `taint ${formatTaint(taint)} is not tolerated`;
-    const req = shape.requirements.firstUnmatchedLabel(n.node.labels);
-    if (req) return `label ${req.key}=${n.node.labels[req.key] ?? '(absent)'} does not match ${req}`;
-    if (!fitsVec(n.used, shape.requests, n.cap)) return 'not enough free resources';
-    return undefined;
-  }
-
-  private tryNode(n: ExistingNode, pod: Pod, shape: PodShape): boolean {
-    if (n.failed.has(shape.id)) return false;
-    if (
-      !fitsVec(n.used, shape.requests, n.cap) ||
-      firstUntolerated(n.taints, shape.tolerations) ||
-      !shape.requirements.matchesLabels(n.node.labels) ||
-      (shape.hostPorts.length > 0 && n.hostPorts.conflict(shape.hostPorts))
-    ) {
-      n.failed.add(shape.id);
-      return false;
-    }
-    const topo = this.topology.check(shape, n.requirements, n.hostname);
-    if (!topo.ok) return false;
-    addVec(n.used, shape.requests);
-    n.hostPorts.add(shape.hostPorts);
-    n.placed.push(pod);
-    this.topology.record(shape, n.requirements, n.hostname, n.taints, false);
-    return true;
   }
 
   /**
