@@ -1,16 +1,26 @@
 // A NodeClaim being planned: its requirements narrow as pods join, its instance-type options shrink to those that
-// still match, and it is filled up to its target type (chosen by cost.ts). Finalizing orders the options by price
-// and cuts them to the configured maximum while keeping minValues satisfiable.
+// still match, and it is filled up to its target type (chosen by cost.ts). It decides whether a pod shape can join
+// (canAdd) and takes it (add). Finalizing orders the options by price and cuts them to the configured maximum while
+// keeping minValues satisfiable.
 import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelHostname, LabelInstanceType } from '../api/labels';
 import { HostPortUsage } from './hostports';
-import { cheapestOffering, type OfferingPrices, type TypeOption } from './instancetypes';
+import { cheapestOffering, type OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
+import { isInstanceTypeLabel } from './labels';
 import type { PodShape } from './podshape';
 import { Requirement } from './requirement';
-import type { Requirements } from './requirements';
-import { fitsVec, type ResourceIndex } from './resources';
+import { narrowed, type Requirements } from './requirements';
+import { addVec, fitsVec, type ResourceIndex } from './resources';
 import type { NodeClaimTemplate } from './template';
+import type { Topology } from './topology';
 import type { PlannedNodeClaim } from './types';
+
+/** What a pod joining the claim changes: narrower requirements, fewer options and maybe another target. */
+export type ClaimFit =
+  | { ok: true; narrowed?: { requirements: Requirements; options: TypeOption[]; target: TypeOption } }
+  | { ok: false; reason: string };
+
+const FITS: ClaimFit = { ok: true };
 
 export class InflightClaim {
   readonly used: Float64Array;
@@ -31,6 +41,9 @@ export class InflightClaim {
     dims: number,
     /** Capacity held against the NodePool's limits (the target's); undefined when the pool has no limits. */
     public reserved: Float64Array | undefined,
+    private readonly topology: Topology<PodShape>,
+    /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
+    private readonly minRequest: Float64Array,
   ) {
     this.used = new Float64Array(dims);
   }
@@ -38,6 +51,124 @@ export class InflightClaim {
   get hostname(): string {
     return this.name;
   }
+
+  /** Adds the pod when it fits; returns why not otherwise. */
+  tryAdd(pod: Pod, shape: PodShape): string | undefined {
+    const fit = this.canAdd(shape);
+    if (!fit.ok) return fit.reason;
+    this.add(pod, shape, fit);
+    return undefined;
+  }
+
+  /**
+   * Whether a pod of the shape can join: resources of the target (or a cheaper option that still holds it),
+   * taints, requirements, host ports, topology and minValues. Changes nothing but the cache of shapes that never fit.
+   */
+  canAdd(shape: PodShape): ClaimFit {
+    if (this.failed.has(shape.id)) return { ok: false, reason: 'cached' };
+    const t = this.template;
+    if (
+      !fitsVec(this.used, shape.requests, this.target.alloc) ||
+      t.untoleratedTaint(shape.id, shape.tolerations) ||
+      t.incompatibility(shape.id, shape.requirements) ||
+      (shape.hostPorts.length > 0 && this.hostPorts.conflict(shape.hostPorts)) ||
+      (shape.requirements.size > 0 && this.requirements.incompatibility(shape.requirements, isInstanceTypeLabel))
+    ) {
+      this.failed.add(shape.id);
+      return { ok: false, reason: 'does not fit' };
+    }
+    let reqs = narrowed(this.requirements, shape.requirements.values());
+    const topo = this.topology.check(shape, reqs ?? this.requirements, this.hostname);
+    if (!topo.ok) {
+      if (topo.permanent) this.failed.add(shape.id);
+      return { ok: false, reason: topo.reason };
+    }
+    if (topo.requirements.length > 0) reqs = narrowed(reqs ?? this.requirements, topo.requirements) ?? reqs;
+    if (!reqs) {
+      if (t.hasMinValues) {
+        const fit = this.options.filter((o) => fitsVec(this.used, shape.requests, o.alloc));
+        if (minValuesShortfall(fit, this.requirements)) return { ok: false, reason: 'minValues' };
+      }
+      return FITS;
+    }
+    const requirements = reqs;
+    const options = this.options.filter((o) => typeCompatible(o, requirements));
+    let target = this.target;
+    if (!options.includes(target)) {
+      const next = this.cheapestFitting(options, shape);
+      if (!next) return { ok: false, reason: 'no instance type option remains' };
+      target = next;
+    }
+    if (t.hasMinValues) {
+      const fit = options.filter((o) => fitsVec(this.used, shape.requests, o.alloc));
+      if (minValuesShortfall(fit, requirements)) return { ok: false, reason: 'minValues' };
+    }
+    return { ok: true, narrowed: { requirements, options, target } };
+  }
+
+  /** Takes the pod: applies what canAdd found (or nothing, for the pod that opens the claim) and counts it. */
+  add(pod: Pod, shape: PodShape, fit: ClaimFit = FITS): void {
+    const n = fit.ok ? fit.narrowed : undefined;
+    if (n) {
+      if (n.target !== this.target) this.retarget(n.target);
+      const before = this.requirements;
+      this.requirements = n.requirements;
+      this.options = n.options;
+      this.topology.recordPinned(this.shapes, before, n.requirements, this.template.taints);
+    }
+    addVec(this.used, shape.requests);
+    this.hostPorts.add(shape.hostPorts);
+    this.pods.push(pod);
+    this.shapes.push(shape);
+    this.topology.record(shape, this.requirements, this.hostname, this.template.taints, true);
+    const min = this.minRequest;
+    const alloc = this.target.alloc;
+    for (let i = 0; i < min.length; i++) {
+      const m = min[i] as number;
+      if (m > 0 && (alloc[i] as number) - (this.used[i] as number) < m) {
+        this.closed = true;
+        break;
+      }
+    }
+  }
+
+  private cheapestFitting(options: TypeOption[], shape: PodShape): TypeOption | undefined {
+    let best: TypeOption | undefined;
+    for (const o of options) {
+      if (!fitsVec(this.used, shape.requests, o.alloc)) continue;
+      if (this.reserved && !this.fitsLimitsAfterSwap(o)) continue;
+      if (!best || o.minPrice < best.minPrice) best = o;
+    }
+    return best;
+  }
+
+  private fitsLimitsAfterSwap(o: TypeOption): boolean {
+    const r = this.template.remaining;
+    if (!r || !this.reserved) return true;
+    for (let i = 0; i < r.length; i++) {
+      if (!Number.isFinite(r[i])) continue;
+      if ((o.capacity[i] ?? 0) > (r[i] as number) + (this.reserved[i] as number)) return false;
+    }
+    return true;
+  }
+
+  private retarget(target: TypeOption): void {
+    if (this.reserved) {
+      this.template.reserve(this.reserved, -1);
+      this.reserved = reservationFor(this.template.remaining, target);
+      this.template.reserve(target.capacity, 1);
+    }
+    this.target = target;
+  }
+}
+
+/** The capacity a claim of this target holds against the pool's limits; undefined when the pool has none. */
+export function reservationFor(remaining: Float64Array | undefined, target: TypeOption): Float64Array | undefined {
+  if (!remaining) return undefined;
+  const r = new Float64Array(remaining.length);
+  for (let i = 0; i < r.length; i++)
+    r[i] = Number.isFinite(remaining[i]) ? (target.capacity[i] ?? 0) : Number.POSITIVE_INFINITY;
+  return r;
 }
 
 /** Whether the option set still offers at least minValues distinct values for every key that asks for them. */

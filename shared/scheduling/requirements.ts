@@ -107,3 +107,27 @@ export class Requirements {
     return [...this.map.values()].map((r) => `${r.key} ${r}`).join(', ');
   }
 }
+
+/** The requirements narrowed by `extra`, or undefined when `extra` changes nothing (the common case). */
+export function narrowed(reqs: Requirements, extra: Iterable<Requirement>): Requirements | undefined {
+  let out: Requirements | undefined;
+  for (const r of extra) {
+    const cur = (out ?? reqs).get(r.key);
+    const next = cur ? cur.intersect(r) : r;
+    if (cur && sameRequirement(cur, next)) continue;
+    out ??= reqs.clone();
+    out.add(r);
+  }
+  return out;
+}
+
+function sameRequirement(a: Requirement, b: Requirement): boolean {
+  return (
+    a === b ||
+    (a.complement === b.complement &&
+      a.values.size === b.values.size &&
+      a.greaterThan === b.greaterThan &&
+      a.lessThan === b.lessThan &&
+      a.minValues === b.minValues)
+  );
+}

@@ -9,12 +9,10 @@ import { Domains } from './domains';
 import { ExistingNode, safePodRequests } from './existingnode';
 import { formatHostPort, HostPortUsage } from './hostports';
 import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
-import { isInstanceTypeLabel } from './labels';
-import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall } from './nodeclaim';
+import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
 import { type PodShape, PodShapes } from './podshape';
 import { type Bucket, type QueuedPod, WaitingQueue } from './queue';
-import type { Requirement } from './requirement';
-import type { Requirements } from './requirements';
+import { narrowed, type Requirements } from './requirements';
 import { addVec, fitsVec, ResourceIndex } from './resources';
 import { formatTaint } from './taints';
 import { NodeClaimTemplate } from './template';
@@ -312,7 +310,7 @@ export class Scheduler {
         continue;
       }
       const shape = next.q.base.levels[0];
-      if (shape && this.tryClaim(c, next.q.pod, shape) === undefined) this.waiting.consume(next.q);
+      if (shape && c.tryAdd(next.q.pod, shape) === undefined) this.waiting.consume(next.q);
       else skip.add(best);
     }
   }
@@ -355,7 +353,7 @@ export class Scheduler {
         const next = this.waiting.nextMember(b);
         if (!next) break;
         const shape = next.q.base.levels[0];
-        if (!shape || this.tryClaim(c, next.q.pod, shape) !== undefined) {
+        if (!shape || c.tryAdd(next.q.pod, shape) !== undefined) {
           skip.add(b);
           break;
         }
@@ -427,113 +425,13 @@ export class Scheduler {
         continue;
       }
       leading = false;
-      if (this.tryClaim(c, pod, shape) === undefined) {
+      if (c.tryAdd(pod, shape) === undefined) {
         this.cursor.set(shape.id, start);
         return true;
       }
     }
     this.cursor.set(shape.id, start);
     return false;
-  }
-
-  private tryClaim(c: InflightClaim, pod: Pod, shape: PodShape): string | undefined {
-    if (c.failed.has(shape.id)) return 'cached';
-    const t = c.template;
-    if (
-      !fitsVec(c.used, shape.requests, c.target.alloc) ||
-      t.untoleratedTaint(shape.id, shape.tolerations) ||
-      t.incompatibility(shape.id, shape.requirements) ||
-      (shape.hostPorts.length > 0 && c.hostPorts.conflict(shape.hostPorts)) ||
-      (shape.requirements.size > 0 && c.requirements.incompatibility(shape.requirements, isInstanceTypeLabel))
-    ) {
-      c.failed.add(shape.id);
-      return 'does not fit';
-    }
-    let reqs = narrowed(c.requirements, shape.requirements.values());
-    const topo = this.topology.check(shape, reqs ?? c.requirements, c.hostname);
-    if (!topo.ok) {
-      if (topo.permanent) c.failed.add(shape.id);
-      return topo.reason;
-    }
-    if (topo.requirements.length > 0) reqs = narrowed(reqs ?? c.requirements, topo.requirements) ?? reqs;
-    if (reqs) {
-      const options = c.options.filter((o) => typeCompatible(o, reqs as Requirements));
-      let target = c.target;
-      const fitsTarget = options.includes(target);
-      if (!fitsTarget) {
-        const next = this.cheapestFitting(options, c, shape);
-        if (!next) return 'no instance type option remains';
-        target = next;
-      }
-      if (t.hasMinValues) {
-        const fit = options.filter((o) => fitsVec(c.used, shape.requests, o.alloc));
-        if (minValuesShortfall(fit, reqs)) return 'minValues';
-      }
-      if (target !== c.target) this.retarget(c, target);
-      const before = c.requirements;
-      c.requirements = reqs;
-      c.options = options;
-      this.topology.recordPinned(c.shapes, before, reqs, t.taints);
-    } else if (t.hasMinValues) {
-      const fit = c.options.filter((o) => fitsVec(c.used, shape.requests, o.alloc));
-      if (minValuesShortfall(fit, c.requirements)) return 'minValues';
-    }
-    this.commit(c, pod, shape);
-    return undefined;
-  }
-
-  private cheapestFitting(options: TypeOption[], c: InflightClaim, shape: PodShape): TypeOption | undefined {
-    let best: TypeOption | undefined;
-    for (const o of options) {
-      if (!fitsVec(c.used, shape.requests, o.alloc)) continue;
-      if (c.reserved && !this.fitsLimitsAfterSwap(c, o)) continue;
-      if (!best || o.minPrice < best.minPrice) best = o;
-    }
-    return best;
-  }
-
-  private fitsLimitsAfterSwap(c: InflightClaim, o: TypeOption): boolean {
-    const r = c.template.remaining;
-    if (!r || !c.reserved) return true;
-    for (let i = 0; i < r.length; i++) {
-      if (!Number.isFinite(r[i])) continue;
-      if ((o.capacity[i] ?? 0) > (r[i] as number) + (c.reserved[i] as number)) return false;
-    }
-    return true;
-  }
-
-  private retarget(c: InflightClaim, target: TypeOption): void {
-    if (c.reserved) {
-      c.template.reserve(c.reserved, -1);
-      c.reserved = this.reservationFor(c.template.remaining, target);
-      c.template.reserve(target.capacity, 1);
-    }
-    c.target = target;
-  }
-
-  private reservationFor(remaining: Float64Array | undefined, target: TypeOption): Float64Array | undefined {
-    if (!remaining) return undefined;
-    const r = new Float64Array(remaining.length);
-    for (let i = 0; i < r.length; i++)
-      r[i] = Number.isFinite(remaining[i]) ? (target.capacity[i] ?? 0) : Number.POSITIVE_INFINITY;
-    return r;
-  }
-
-  private commit(c: InflightClaim, pod: Pod, shape: PodShape): void {
-    addVec(c.used, shape.requests);
-    c.hostPorts.add(shape.hostPorts);
-    c.pods.push(pod);
-    c.shapes.push(shape);
-    this.topology.record(shape, c.requirements, c.hostname, c.template.taints, true);
-    const min = this.minRequest;
-    const alloc = c.target.alloc;
-    for (let i = 0; i < min.length; i++) {
-      const m = min[i] as number;
-      if (m > 0 && (alloc[i] as number) - (c.used[i] as number) < m) {
-        c.closed = true;
-        break;
-      }
-    }
   }
 
   /** Opens a NodeClaim for the pod from this template, or says why it cannot. */
@@ -582,12 +480,14 @@ export class Scheduler {
       options,
       choice.option,
       this.index.names.length,
-      this.reservationFor(t.remaining, choice.option),
+      reservationFor(t.remaining, choice.option),
+      this.topology,
+      this.minRequest,
     );
     if (claim.reserved) t.reserve(choice.option.capacity, 1);
     this.claimCount.set(t.name, n);
     this.claims.push(claim);
-    this.commit(claim, pod, shape);
+    claim.add(pod, shape);
     this.fill(claim);
     return undefined;
   }
@@ -711,30 +611,6 @@ export class Scheduler {
       .map(([k, v]) => `${k}: ${fmt(k, Math.max(0, r[this.index.id(k)] as number))} of ${fmt(k, v)} left`)
       .join(', ');
   }
-}
-
-/** The requirements narrowed by `extra`, or undefined when `extra` changes nothing (the common case). */
-function narrowed(reqs: Requirements, extra: Iterable<Requirement>): Requirements | undefined {
-  let out: Requirements | undefined;
-  for (const r of extra) {
-    const cur = (out ?? reqs).get(r.key);
-    const next = cur ? cur.intersect(r) : r;
-    if (cur && sameRequirement(cur, next)) continue;
-    out ??= reqs.clone();
-    out.add(r);
-  }
-  return out;
-}
-
-function sameRequirement(a: Requirement, b: Requirement): boolean {
-  return (
-    a === b ||
-    (a.complement === b.complement &&
-      a.values.size === b.values.size &&
-      a.greaterThan === b.greaterThan &&
-      a.lessThan === b.lessThan &&
-      a.minValues === b.minValues)
-  );
 }
 
 function describeReqs(reqs: Requirements): string {
