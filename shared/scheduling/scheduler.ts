@@ -4,14 +4,15 @@
 import type { Pod } from '../api/kube';
 import { LabelHostname } from '../api/labels';
 import type { ResourceList } from '../api/resources';
-import { chooseTarget, computeDuals, dotProductScore, dualValue } from './cost';
+import { chooseTarget, computeDuals, dualValue } from './cost';
 import { Domains } from './domains';
 import { ExistingNode, safePodRequests } from './existingnode';
+import { ClaimFiller } from './fill';
 import { formatHostPort, HostPortUsage } from './hostports';
 import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
 import { type PodShape, PodShapes } from './podshape';
-import { type Bucket, type QueuedPod, WaitingQueue } from './queue';
+import { type QueuedPod, WaitingQueue } from './queue';
 import { narrowed, type Requirements } from './requirements';
 import { addVec, fitsVec, ResourceIndex } from './resources';
 import { formatTaint } from './taints';
@@ -22,10 +23,6 @@ import type { PlannedNodeClaim, SchedulingInput, SchedulingResult, Unschedulable
 import { VolumeIndex } from './volumes';
 
 const DEFAULT_MAX_TYPES = 60;
-/** Share of a node filled by a proportional slice of the pool (the greedy pass tops it up). */
-const SLICE = 0.97;
-/** How closely a node's cpu:memory room must match the pool's for slicing. */
-const SLICE_BALANCE = 0.9;
 
 export class Scheduler {
   private readonly index = new ResourceIndex();
@@ -38,13 +35,13 @@ export class Scheduler {
   private readonly claims: InflightClaim[] = [];
   private readonly claimCount = new Map<string, number>();
   private readonly waiting = new WaitingQueue();
+  private readonly filler: ClaimFiller;
   private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
   private readonly cursor = new Map<number, number>();
   private readonly offeringReqCache = new Map<string, Requirements>();
   private readonly typesCache = new Map<string, { compatible: TypeOption[]; fitting: TypeOption[] }>();
   /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
   private minRequest: Float64Array = new Float64Array(0);
-  private readonly noNodeFits = new Set<number>();
   private readonly mergedCache = new Map<string, Requirements>();
   private anyPreferNoSchedule = false;
   private relaxations = 0;
@@ -63,6 +60,7 @@ export class Scheduler {
     this.topology = new Topology(nsLabels, new Domains(this.templates, this.nodes));
     const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
     this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
+    this.filler = new ClaimFiller(this.waiting, this.nodes, (t, shape, o) => this.canShare(t, shape, o));
     for (const np of input.nodePools) {
       if (!input.instanceTypes.has(np.metadata.name))
         this.warnings.push(`nodepool "${np.metadata.name}" has no instance types`);
@@ -271,97 +269,6 @@ export class Scheduler {
     return 0;
   }
 
-  /** Could an existing node take the shape? Once no node can, none ever will (nodes only fill up). */
-  private fitsSomeNode(shape: PodShape): boolean {
-    if (this.noNodeFits.has(shape.id)) return false;
-    for (const n of this.nodes) if (n.mightTake(shape)) return true;
-    this.noNodeFits.add(shape.id);
-    return false;
-  }
-
-  /**
-   * Fills a newly opened NodeClaim right away with waiting unconstrained pods, choosing each next pod by the
-   * dot-product rule so the target's cpu and memory run out together. Pods placed here skip their turn in the queue;
-   * constrained pods (topology) still wait for theirs, and pods an existing node could take are left for it.
-   */
-  private fill(c: InflightClaim): void {
-    const skip = new Set<Bucket>();
-    this.fillProportionally(c, skip);
-    for (;;) {
-      let best: Bucket | undefined;
-      let bestScore = -1;
-      for (const b of this.waiting.buckets) {
-        if (!b.simple || b.remaining <= 0 || skip.has(b)) continue;
-        const score = dotProductScore(b.shape.requests, c.used, c.target.alloc);
-        if (score < 0) continue;
-        if (!this.canShare(c.template, b.shape, c.target) || this.fitsSomeNode(b.shape)) {
-          skip.add(b);
-          continue;
-        }
-        if (score > bestScore) {
-          bestScore = score;
-          best = b;
-        }
-      }
-      if (!best) return;
-      const next = this.waiting.nextMember(best);
-      if (!next) {
-        skip.add(best);
-        continue;
-      }
-      const shape = next.q.base.levels[0];
-      if (shape && c.tryAdd(next.q.pod, shape) === undefined) this.waiting.consume(next.q);
-      else skip.add(best);
-    }
-  }
-
-  /**
-   * A large node takes a representative slice of the waiting pool: the same fraction of every eligible bucket,
-   * sized so the slice fits. Greedy filling alone takes the big memory-heavy pods first and leaves the last nodes
-   * with only cpu-heavy ones; slicing keeps every node's mix like the pool's. The greedy pass then tops it up.
-   */
-  private fillProportionally(c: InflightClaim, skip: Set<Bucket>): void {
-    const eligible: Bucket[] = [];
-    const pool = new Float64Array(c.used.length);
-    for (const b of this.waiting.buckets) {
-      if (!b.simple || b.remaining <= 0 || c.failed.has(b.shape.id)) continue;
-      if (!this.canShare(c.template, b.shape, c.target) || this.fitsSomeNode(b.shape)) {
-        skip.add(b);
-        continue;
-      }
-      eligible.push(b);
-      for (let i = 0; i < pool.length; i++)
-        pool[i] = (pool[i] as number) + b.remaining * (b.shape.requests[i] as number);
-    }
-    let fraction = Number.POSITIVE_INFINITY;
-    const alloc = c.target.alloc;
-    for (let i = 0; i < pool.length; i++) {
-      const p = pool[i] as number;
-      if (p > 0) fraction = Math.min(fraction, ((alloc[i] as number) - (c.used[i] as number)) / p);
-    }
-    // Small nodes relative to the pool gain nothing from slicing (a slice would round to zero pods).
-    if (!Number.isFinite(fraction) || fraction <= 0 || fraction * this.waiting.size < 20) return;
-    // Slice only when the node's cpu:memory room matches the pool's: a cpu-rich or memory-rich type is there to take
-    // the pods that suit it, which the greedy pass picks better.
-    const cpuRoom = ((alloc[0] as number) - (c.used[0] as number)) / (pool[0] as number);
-    const memRoom = ((alloc[1] as number) - (c.used[1] as number)) / (pool[1] as number);
-    if (!(Math.min(cpuRoom, memRoom) / Math.max(cpuRoom, memRoom) >= SLICE_BALANCE)) return;
-    const share = Math.min(1, fraction * SLICE);
-    for (const b of eligible) {
-      let k = Math.floor(b.remaining * share);
-      while (k-- > 0) {
-        const next = this.waiting.nextMember(b);
-        if (!next) break;
-        const shape = next.q.base.levels[0];
-        if (!shape || c.tryAdd(next.q.pod, shape) !== undefined) {
-          skip.add(b);
-          break;
-        }
-        this.waiting.consume(next.q);
-      }
-    }
-  }
-
   // ---- placement -------------------------------------------------------------------------------------------------
 
   private place(q: QueuedPod, fromLevel: number): { ok: true } | { ok: false; level: number; reason: string } {
@@ -488,7 +395,7 @@ export class Scheduler {
     this.claimCount.set(t.name, n);
     this.claims.push(claim);
     claim.add(pod, shape);
-    this.fill(claim);
+    this.filler.fill(claim);
     return undefined;
   }
 
