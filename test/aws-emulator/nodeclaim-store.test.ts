@@ -1,0 +1,94 @@
+// The DynamoDB NodeClaim store on moto_server's DynamoDB: the project's table definition, and every write
+// conditional on the version read, so racing writers and stale readers are refused by DynamoDB itself.
+import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { IllegalTransitionError } from '../../shared/api/nodeclaim';
+import { createTableInput } from '../../shared/aws/dynamo/schema';
+import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
+import { ConflictError } from '../../shared/errors';
+import { makeClaim } from '../../testkit/aws/claims';
+import { type Emulator, emulator } from './emulator';
+
+const TABLE = 'karpless-store-test';
+let aws: Emulator;
+let now = Date.parse('2026-11-25T12:00:00Z');
+let clusters = 0;
+
+beforeAll(async () => {
+  aws = emulator();
+  await aws.dynamo.send(new CreateTableCommand(createTableInput(TABLE)));
+});
+
+/** A fresh partition (cluster) per test on the one table. */
+const store = () =>
+  new DynamoNodeClaimStore({
+    tableName: TABLE,
+    cluster: `c${++clusters}`,
+    client: aws.documents,
+    clock: { now: () => now },
+  });
+
+describe('DynamoNodeClaimStore on the emulator', () => {
+  it('creates the table with its instance-id index and TTL attribute as the stack does', async () => {
+    const described = await aws.dynamo.send(new DescribeTableCommand({ TableName: TABLE }));
+    expect(described.Table?.KeySchema?.map((k) => k.AttributeName)).toEqual(['PK', 'SK']);
+    expect(described.Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName)).toEqual(['byInstanceId']);
+  });
+
+  it('creates a claim once: a second create of the name fails the attribute_not_exists condition', async () => {
+    const s = store();
+    const created = await s.create(makeClaim());
+    expect(await s.get(created.name)).toEqual(created);
+    await expect(s.create(makeClaim())).rejects.toBeInstanceOf(ConflictError);
+    expect(await s.get('missing')).toBeUndefined();
+  });
+
+  it('lets exactly one of two racing transitions from the same version win', async () => {
+    const s = store();
+    const c = await s.create(makeClaim());
+    const results = await Promise.allSettled([
+      s.transition(c, 'Launched', { instanceId: 'i-0aaa' }),
+      s.transition(c, 'Failed', { failure: { reason: 'x', message: 'y' } }),
+    ]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.reason).toBeInstanceOf(ConflictError);
+    const stored = await s.get(c.name);
+    expect(stored?.version).toBe(c.version + 1);
+    expect(stored).toEqual((won[0] as PromiseFulfilledResult<unknown>).value);
+  });
+
+  it('refuses an update and a delete from a stale read, and illegal transitions before writing', async () => {
+    const s = store();
+    const c = await s.create(makeClaim());
+    now += 1_000;
+    const launched = await s.transition(c, 'Launched', { instanceId: 'i-0bbb', zone: 'us-east-1a' });
+    await expect(s.update(c, { zone: 'us-east-1b' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(s.delete(c)).rejects.toBeInstanceOf(ConflictError);
+    await expect(s.transition(launched, 'Pending')).rejects.toBeInstanceOf(IllegalTransitionError);
+    expect((await s.get(c.name))?.zone).toBe('us-east-1a');
+    await s.delete(launched);
+    expect(await s.get(c.name)).toBeUndefined();
+  });
+
+  it('finds a claim by instance id through the index, and lists by state', async () => {
+    const s = store();
+    const a = await s.create(makeClaim({ name: 'a-1', uid: 'uid-a' }));
+    await s.create(makeClaim({ name: 'b-1', uid: 'uid-b' }));
+    await s.transition(a, 'Launched', { instanceId: 'i-0ccc' });
+    expect((await s.getByInstanceId('i-0ccc'))?.name).toBe('a-1');
+    expect(await s.getByInstanceId('i-0none')).toBeUndefined();
+    expect((await s.list({ states: ['Pending'] })).map((c) => c.name)).toEqual(['b-1']);
+    expect((await s.list()).map((c) => c.name).sort()).toEqual(['a-1', 'b-1']);
+  });
+
+  it('keeps unavailable offerings until they expire', async () => {
+    const s = store();
+    const offering = { instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'spot' as const, reason: 'ICE' };
+    await s.markUnavailable({ ...offering, expiresAt: now + 60_000 });
+    expect(await s.listUnavailable(now)).toEqual([expect.objectContaining(offering)]);
+    expect(await s.listUnavailable(now + 61_000)).toEqual([]);
+  });
+});
