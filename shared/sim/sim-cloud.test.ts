@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureClaim, fixtureNodeClass, fixtureNodePool, fixtureType } from '../../testkit/sim-fixtures';
+import { instanceTypesFor, loadCatalog } from '../catalog';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import { SimCloud } from './sim-cloud';
 import { VirtualClock } from './virtual-clock';
@@ -119,5 +120,22 @@ describe('SimCloud', () => {
     expect(await sim.isDrifted(claim, fixtureNodeClass)).toBeUndefined();
     const newer = { ...fixtureNodeClass, spec: { ...fixtureNodeClass.spec, amiSelectorTerms: [{ id: 'ami-new' }] } };
     expect(await sim.isDrifted(claim, newer)).toMatch(/^AMIDrift/);
+  });
+
+  it('sees the catalog through the node class and launches the cheapest offering of the given options', async () => {
+    const catalog = loadCatalog();
+    const sim = new SimCloud({
+      clock: new VirtualClock(0),
+      seed: 1,
+      instanceTypes: (nodeClass) => instanceTypesFor(catalog, nodeClass),
+    });
+    const types = await sim.getInstanceTypes(fixtureNodeClass);
+    const m5 = types.find((t) => t.name === 'm5.large');
+    expect(m5?.allocatable.cpu).toBe(1930);
+    const instance = await sim.create(request('a', m5 ? [m5] : []));
+    const cheapestSpot = Math.min(
+      ...(m5?.offerings ?? []).filter((o) => o.capacityType === 'spot').map((o) => o.price),
+    );
+    expect(instance).toMatchObject({ instanceType: 'm5.large', capacityType: 'spot', pricePerHour: cheapestSpot });
   });
 });

@@ -1,13 +1,19 @@
 // The simulated cloud keeps the promises every CloudProvider makes.
 
-import { loadCatalog } from '../../shared/catalog';
-import { simCloudFromCatalog } from '../../shared/sim/catalog-cloud';
+import { instanceTypesFor, loadCatalog } from '../../shared/catalog';
+import { SimCloud } from '../../shared/sim/sim-cloud';
 import { VirtualClock } from '../../shared/sim/virtual-clock';
 import { fixtureNodeClass, fixtureNodePool } from '../../testkit/sim-fixtures';
 import { describeCloudProviderContract } from './cloud-provider.contract';
 
 describeCloudProviderContract('SimCloud', async () => {
-  const cloud = simCloudFromCatalog(loadCatalog(), { clock: new VirtualClock(0), seed: 7, cluster: 'contract' });
+  const catalog = loadCatalog();
+  const cloud = new SimCloud({
+    clock: new VirtualClock(0),
+    seed: 7,
+    cluster: 'contract',
+    instanceTypes: (nodeClass) => instanceTypesFor(catalog, nodeClass),
+  });
   return {
     provider: cloud,
     nodePool: fixtureNodePool,
