@@ -17,11 +17,12 @@ import { createHandler as createTermination } from '../functions/termination/han
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import { DynamoNodeClaimStore } from '../shared/aws/dynamo/store';
 import { instanceTypesFor, loadCatalog } from '../shared/catalog';
-import { type ControlPlaneConfig, controlPlaneConfig } from '../shared/controllers';
+import type { ControlPlaneConfig } from '../shared/controllers';
 import type { NodeClaimStore } from '../shared/ports';
-import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../shared/sim';
+import type { SimCloud, SimCluster, VirtualClock } from '../shared/sim';
 import { MemoryNodeClaimStore } from '../shared/sim/memory-store';
 import { MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../shared/sim/sqs';
+import { createSimWorld } from '../shared/sim/world';
 import { auditPipeline, type PipelineAudit } from './audit';
 import { ForwarderFeed } from './forwarder-feed';
 import { InstrumentedCloud, type SimulatedCrash } from './instrumented-cloud';
@@ -141,41 +142,40 @@ export class LocalPipeline {
     store: NodeClaimStore,
   ) {
     this.cluster = options.cluster ?? 'demo';
-    this.clock = new VirtualClock(options.start ?? '2026-11-21T21:00:00Z');
-    const seed = options.seed ?? 1;
     const catalog = loadCatalog();
-    this.simCloud = new SimCloud({
-      clock: this.clock,
+    let queues: Queues | undefined;
+    const world = createSimWorld({
       cluster: this.cluster,
-      seed,
+      seed: options.seed ?? 1,
+      start: options.start ?? '2026-11-21T21:00:00Z',
       instanceTypes: (nodeClass) => instanceTypesFor(catalog, nodeClass),
+      ...(options.registrationDelayMs !== undefined ? { registrationDelayMs: options.registrationDelayMs } : {}),
+      ...(options.readyDelayMs !== undefined ? { readyDelayMs: options.readyDelayMs } : {}),
+      objects: options.objects,
+      store: () => store,
+      queue: (clock) => {
+        queues = createQueues(clock);
+        return new MemoryWorkQueue(queues.events);
+      },
+      ...(options.config ? { config: options.config } : {}),
     });
-    this.sim = new SimCluster({
-      clock: this.clock,
-      seed,
-      registrationDelayMs: options.registrationDelayMs ?? 30_000,
-      readyDelayMs: options.readyDelayMs ?? 15_000,
-    });
-    connectCloudToCluster(this.simCloud, this.sim);
-    this.sim.load(options.objects);
+    this.clock = world.clock;
+    this.simCloud = world.cloud;
+    this.sim = world.cluster;
     this.cloud = new InstrumentedCloud(
       this.simCloud,
       () => this.clock.now(),
       (e) => this.crash?.(e),
     );
     this.store = store;
-    this.queues = createQueues(this.clock);
+    this.queues = queues as Queues;
+    const { log: _log, metric: _metric, ...ports } = world.deps;
     this.ports = {
-      cluster: this.cluster,
-      kube: this.sim,
+      ...ports,
       cloud: this.cloud,
       // Claim writes reach the timeline as they happen; the diff after each invocation catches the rest.
       store: new ObservedStore(store, (c) => this.recordClaim(c)),
-      queue: new MemoryWorkQueue(this.queues.events),
       terminationQueue: new MemoryWorkQueue(this.queues.termination),
-      clock: this.clock,
-      config: controlPlaneConfig(options.config),
-      random: mulberry32(seed),
     };
     const withDlq = (dlq: MemoryQueue): ControlPlanePorts => ({ ...this.ports, deadLetter: memoryDeadLetter(dlq) });
     this.functionPorts = {
@@ -526,17 +526,5 @@ function createQueues(clock: VirtualClock): Queues {
       redrive: { deadLetterQueue: terminationDlq, maxReceiveCount: MAX_RECEIVE.termination },
     }),
     terminationDlq,
-  };
-}
-
-/** Seeded uids and name suffixes, so a run repeats. */
-function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

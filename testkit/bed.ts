@@ -6,13 +6,7 @@ import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } fro
 import type { Pod, Toleration } from '../shared/api/kube';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../shared/api/labels';
 import { instanceTypesFor, loadCatalog } from '../shared/catalog';
-import {
-  type ControlPlaneConfig,
-  type ControlPlaneDeps,
-  controlPlaneConfig,
-  noMetric,
-  silentLog,
-} from '../shared/controllers/deps';
+import type { ControlPlaneConfig, ControlPlaneDeps } from '../shared/controllers/deps';
 import { type DispatchResult, handleControlMessage } from '../shared/controllers/dispatch';
 import { readDisruptionInput } from '../shared/controllers/disruption-input';
 import { reconcileNodes } from '../shared/controllers/lifecycle';
@@ -20,9 +14,9 @@ import { provision } from '../shared/controllers/provision';
 import { driftReason } from '../shared/disruption';
 import { parseControlMessage } from '../shared/events';
 import type { QueueMessage, WorkQueue } from '../shared/ports';
-import { connectCloudToCluster, SimCloud, SimCluster, VirtualClock } from '../shared/sim';
-import { MemoryNodeClaimStore } from '../shared/sim/memory-store';
-import { createRng } from '../shared/sim/rng';
+import type { SimCloud, SimCluster, VirtualClock } from '../shared/sim';
+import type { MemoryNodeClaimStore } from '../shared/sim/memory-store';
+import { createSimWorld } from '../shared/sim/world';
 import { ec2NodeClass, nodePool } from './builders';
 
 export interface QueuedMessage extends QueueMessage {
@@ -170,39 +164,20 @@ export function crashAfterLaunch(t: Testbed): void {
 
 export function createTestbed(options: TestbedOptions = {}): Testbed {
   const cluster = options.cluster ?? 'test';
-  const clock = new VirtualClock('2026-01-01T00:00:00Z');
-  const cloud = new SimCloud({
-    clock,
-    cluster,
-    seed: options.seed ?? 7,
-    instanceTypes: (nodeClass) => instanceTypesFor(catalog, nodeClass),
-  });
-  const sim = new SimCluster({
-    clock,
-    seed: options.seed ?? 7,
-    registrationDelayMs: options.registrationDelayMs ?? 30_000,
-    readyDelayMs: options.readyDelayMs ?? 15_000,
-  });
-  connectCloudToCluster(cloud, sim);
   const nodePool = options.nodePool ?? testNodePool();
   const nodeClass = options.nodeClass ?? testNodeClass();
-  sim.load([nodePool, nodeClass]);
-  const store = new MemoryNodeClaimStore({ cluster, clock });
-  const queue = new RecordingQueue(clock);
-  // A seeded generator, so uids repeat run to run.
-  const random = createRng(options.seed ?? 7).next;
-  const deps: ControlPlaneDeps = {
+  const world = createSimWorld({
     cluster,
-    kube: sim,
-    cloud,
-    store,
-    queue,
-    clock,
-    log: silentLog,
-    metric: noMetric,
-    config: controlPlaneConfig(options.config),
-    random,
-  };
+    seed: options.seed ?? 7,
+    start: '2026-01-01T00:00:00Z',
+    instanceTypes: (nc) => instanceTypesFor(catalog, nc),
+    registrationDelayMs: options.registrationDelayMs ?? 30_000,
+    readyDelayMs: options.readyDelayMs ?? 15_000,
+    objects: [nodePool, nodeClass],
+    queue: (clock) => new RecordingQueue(clock),
+    ...(options.config ? { config: options.config } : {}),
+  });
+  const { clock, cloud, cluster: sim, store, queue, deps } = world;
   const pump = async (): Promise<DispatchResult[]> => {
     const results: DispatchResult[] = [];
     for (let round = 0; round < 50; round++) {

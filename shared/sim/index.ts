@@ -1,5 +1,6 @@
 // The simulator: in-memory implementations of the engine's ports, driven by a virtual clock and a seeded RNG.
-// Catalog-backed pieces (catalog-cloud, default-engine) are imported from their modules, so this index stays light.
+// The catalog-backed engine (default-engine) and the world (world.ts) are imported from their modules, so this index
+// stays light.
 export { connectCloudToCluster } from './connect';
 export { disruptionsAllowed } from './disruption-budget';
 export { matchesSelector } from './label-selector';

@@ -15,7 +15,6 @@ import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { PodDisruptionBudget } from '../../api/kube';
 import type { NodeClaim } from '../../api/nodeclaim';
 import type { InstanceType } from '../../catalog/types';
-import { type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from '../../controllers/deps';
 import { handleControlMessage } from '../../controllers/dispatch';
 import { collectGarbage } from '../../controllers/gc';
 import { handleInterruption } from '../../controllers/interruption';
@@ -26,20 +25,15 @@ import { ValidationError } from '../../errors';
 import { parseControlMessage } from '../../events';
 import type { SweepMessage } from '../../messages';
 import { loadLpSolver } from '../../scheduling';
-import { connectCloudToCluster } from '../connect';
-import { MemoryNodeClaimStore } from '../memory-store';
-import { createRng } from '../rng';
-import { SimCloud } from '../sim-cloud';
-import { SimCluster } from '../sim-cluster';
+import type { SimCluster } from '../sim-cluster';
 import type { SimulationEngine } from '../simulation';
-import { VirtualClock } from '../virtual-clock';
+import { createSimWorld, type SimWorld } from '../world';
 import { ClusterActivity, nominatedNode } from './activity';
 import { DisruptionDriver, type SweepEngine } from './disruption-driver';
 import { LowerBoundTracker } from './lower-bound';
 import { mergePatch } from './merge-patch';
 import { ViolationObserver, type ViolationRecord, type Violations } from './observer';
 import { type CostSample, type FleetSample, Recorder, type TimelineEntry, type Totals } from './recorder';
-import { SimQueue } from './sim-queue';
 import type { Scenario, ScenarioStep, StepAction } from './types';
 import { WorkloadController } from './workloads';
 
@@ -75,7 +69,7 @@ export interface ScenarioRun {
   disruptionTimes: Recorder['disruptionTimes'];
   warnings: string[];
   /** Final state, for the §5 report. */
-  world: { clock: VirtualClock; cloud: SimCloud; cluster: SimCluster; store: MemoryNodeClaimStore };
+  world: Pick<SimWorld, 'clock' | 'cloud' | 'cluster' | 'store'>;
   finalLowerBoundPerHour: number;
   commands: { started: number; dropped: number };
 }
@@ -88,36 +82,22 @@ export async function runScenario(
   await loadLpSolver();
   const seed = options.seed ?? 1;
   const progress = options.onProgress ?? (() => {});
-  const clock = new VirtualClock(SCENARIO_START);
-  const start = clock.now();
-  const end = start + scenario.until;
   const instanceTypesFor = memoByNodeClass(engine.instanceTypesFor);
-  const cloud = new SimCloud({ clock, seed, cluster: CLUSTER, instanceTypes: instanceTypesFor });
   const readyPart = Math.min(15_000, Math.round(scenario.nodeReadyAfter / 3));
-  const cluster = new SimCluster({
-    clock,
+  const world = createSimWorld({
+    cluster: CLUSTER,
     seed,
+    randomSeed: seed ^ 0x5ce7a210,
+    start: SCENARIO_START,
+    instanceTypes: instanceTypesFor,
     registrationDelayMs: scenario.nodeReadyAfter - readyPart,
     readyDelayMs: readyPart,
     replaceEvictedPods: true,
-  });
-  connectCloudToCluster(cloud, cluster);
-  const store = new MemoryNodeClaimStore({ cluster: CLUSTER, clock });
-  const queue = new SimQueue(clock);
-  const rng = createRng(seed ^ 0x5ce7a210);
-  const deps: ControlPlaneDeps = {
-    cluster: CLUSTER,
-    kube: cluster,
-    cloud,
-    store,
-    queue,
-    clock,
-    log: silentLog,
-    metric: noMetric,
-    config: controlPlaneConfig(),
     solve: engine.solve,
-    random: () => rng.next(),
-  };
+  });
+  const { clock, cloud, cluster, store, queue, deps } = world;
+  const start = clock.now();
+  const end = start + scenario.until;
 
   const warnings = [...scenario.warnings];
   // PodDisruptionBudgets change only when a step applies manifests; the observer reads them synchronously.

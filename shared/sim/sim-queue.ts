@@ -1,6 +1,6 @@
 // The cluster's SQS queues in memory: messages become visible after their delay and are taken in send order, so
 // the termination state machine re-queues itself exactly as it does on SQS.
-import type { QueueMessage, WorkQueue } from '../../ports';
+import type { QueueMessage, WorkQueue } from '../ports';
 
 interface Queued {
   body: string;
