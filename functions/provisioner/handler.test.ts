@@ -84,6 +84,7 @@ describe('provisioner handler', () => {
     const handler = createHandler(() => portsOf(t), observability, {
       sweep: async (deps) => {
         swept.push(deps.cluster);
+        return undefined;
       },
     });
     t.cluster.addPod(makePod('inflate-0'));

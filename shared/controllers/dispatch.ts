@@ -33,10 +33,11 @@ export interface SweepRun {
 }
 
 export interface DispatchOptions {
-  /** The consolidation sweep (the disruption use-case) runs here when wired; provisioning follows it. Its outcome,
-   * when it returns one, is logged and emitted as the DisruptionDecided/Started/Dropped metrics, and its
-   * `nextValidationAt` is scheduled as a DisruptionDue message. Wire it only in the cluster queue's one consumer. */
-  sweep?: (deps: ControlPlaneDeps, run: SweepRun) => Promise<unknown>;
+  /** The consolidation sweep (the disruption use-case) runs here when wired; provisioning follows it. Its outcome
+   * is logged and emitted as the DisruptionDecided/Started/Dropped metrics, and its `nextValidationAt` is scheduled
+   * as a DisruptionDue message. Undefined means the sweep keeps its own account (the scenario runner's driver
+   * schedules its own re-checks), so nothing is reported here. Wire it only in the cluster queue's one consumer. */
+  sweep?: (deps: ControlPlaneDeps, run: SweepRun) => Promise<SweepOutcome | undefined>;
 }
 
 const PLANNING: SweepRun = { progressOnly: false };
@@ -93,25 +94,13 @@ async function disruptionDue(
 
 /** Reports the sweep and schedules its next validation re-check. A re-check already due that this run did not move
  * along (a conflicting write, say) is left to the next Sweep tick rather than re-sent at once. */
-async function afterSweep(deps: ControlPlaneDeps, outcome: unknown, run: SweepRun): Promise<void> {
-  if (!isSweepOutcome(outcome)) return;
+async function afterSweep(deps: ControlPlaneDeps, outcome: SweepOutcome | undefined, run: SweepRun): Promise<void> {
+  if (!outcome) return;
   reportSweep(deps, outcome, run);
   const due = outcome.nextValidationAt;
   if (due === undefined || due <= deps.clock.now()) return;
   const delaySeconds = await scheduleDisruptionCheck(deps, due);
   deps.log.debug('disruption re-check scheduled', { due: new Date(due).toISOString(), delaySeconds });
-}
-
-function isSweepOutcome(value: unknown): value is SweepOutcome {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    Array.isArray(v.decided) &&
-    Array.isArray(v.started) &&
-    Array.isArray(v.dropped) &&
-    typeof v.inflight === 'number' &&
-    (v.nextValidationAt === undefined || typeof v.nextValidationAt === 'number')
-  );
 }
 
 /** A planning run always reports, so the metrics show the sweep running; a progress-only run (a due re-check, a node

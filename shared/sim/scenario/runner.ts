@@ -298,7 +298,11 @@ export async function runScenario(
     if (nextSweep <= now) {
       nextSweep += scenario.sweepEvery;
       const message: SweepMessage = { v: 1, cluster: CLUSTER, kind: 'Sweep', at: new Date(now).toISOString() };
-      await handleControlMessage(deps, message, driver ? { sweep: () => driver.sweep() } : {});
+      // The driver keeps its own account of the sweep (re-checks, metrics), so the dispatcher reports nothing.
+      const sweep = async (): Promise<undefined> => {
+        await driver?.sweep();
+      };
+      await handleControlMessage(deps, message, driver ? { sweep } : {});
       await scheduleNominated();
     }
     if (nextGc <= now) {
