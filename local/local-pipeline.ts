@@ -6,13 +6,12 @@
 // simulated cluster's changes. Time is virtual; handlers run for real, so their wall-clock cost can be measured.
 import type { Context, SQSEvent } from 'aws-lambda';
 import type { BatchTiming } from '../forwarder/batch-window';
+import type { ControlPlanePorts } from '../functions/_wiring/ports';
 import { createHandler as createGc } from '../functions/gc/handler';
 import { createHandler as createInterruption } from '../functions/interruption/handler';
-import { createHandler as createLifecycle } from '../functions/lifecycle/handler';
 import { createObservability } from '../functions/middleware';
 import { fakeContext } from '../functions/middleware/fake-context';
 import { createHandler as createProvisioner } from '../functions/provisioner/handler';
-import type { ControlPlanePorts } from '../functions/provisioner/wiring';
 import { createHandler as createTermination } from '../functions/termination/handler';
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import { DynamoNodeClaimStore } from '../shared/aws/dynamo/store';
@@ -32,15 +31,9 @@ import { ObservedStore } from './observed-store';
 /** Lambda functions as the pipeline runs them. */
 export type PipelineFunction = 'provisioner' | 'interruption' | 'termination' | 'gc';
 
-/** Every function with a handler module, including lifecycle (deployed inside the provisioner). */
-export type InvokableFunction = PipelineFunction | 'lifecycle';
-export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = [
-  'provisioner',
-  'lifecycle',
-  'interruption',
-  'termination',
-  'gc',
-];
+/** Every function with a handler module: the deployed ones. */
+export type InvokableFunction = PipelineFunction;
+export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = ['provisioner', 'interruption', 'termination', 'gc'];
 
 /** maxReceiveCount per queue, as stacks/constructs/queues.ts sets it. */
 export const MAX_RECEIVE = { events: 5, interruption: 3, termination: 10 } as const;
@@ -271,7 +264,6 @@ export class LocalPipeline {
     const obs = createObservability({ cluster: this.cluster, service: fn, logLevel: this.options.logLevel ?? 'INFO' });
     const create = {
       provisioner: createProvisioner,
-      lifecycle: createLifecycle,
       interruption: createInterruption,
       termination: createTermination,
       gc: createGc,

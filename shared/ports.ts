@@ -162,3 +162,17 @@ export interface QueueMessage {
 export interface WorkQueue {
   send(message: QueueMessage): Promise<void>;
 }
+
+/** What a queue keeps of a message: a FIFO queue takes the group and deduplication id but no per-message delay; a
+ * standard queue the reverse. Both WorkQueue adapters (shared/aws/sqs/work-queue.ts and its in-memory twin
+ * shared/sim/sqs/work-queue.ts) send exactly this. */
+export function deliveredMessage(message: QueueMessage, fifo: boolean): QueueMessage {
+  if (fifo) {
+    return {
+      body: message.body,
+      ...(message.groupId !== undefined ? { groupId: message.groupId } : {}),
+      ...(message.deduplicationId ? { deduplicationId: message.deduplicationId } : {}),
+    };
+  }
+  return { body: message.body, ...(message.delaySeconds ? { delaySeconds: message.delaySeconds } : {}) };
+}

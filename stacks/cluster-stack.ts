@@ -94,7 +94,7 @@ export class ClusterStack extends Stack {
         nodeRole: this.nodeIdentity.role,
       },
       environment: {
-        // Read by functions/provisioner/wiring.ts `readEnv`.
+        // Read by functions/_wiring/env.ts `readEnv`.
         CLUSTER_NAME: config.name,
         KUBERNETES_VERSION: config.kubernetesVersion,
         TABLE_NAME: this.table.table.tableName,

@@ -1,8 +1,7 @@
 // Shared by the function tests: the simulator test bed as a handler's ports, and captured Powertools output.
 import { vi } from 'vitest';
-import { createObservability } from '../functions/middleware';
-import type { Observability } from '../functions/provisioner/control-queue';
-import type { ControlPlanePorts } from '../functions/provisioner/wiring';
+import type { ControlPlanePorts } from '../functions/_wiring/ports';
+import { createObservability, type Observability } from '../functions/middleware';
 import { createTestbed, type Testbed, type TestbedOptions } from './bed';
 
 export function portsOf(t: Testbed): ControlPlanePorts {

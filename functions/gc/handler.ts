@@ -5,9 +5,10 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { collectGarbage, type GcResult, type LifecycleResult, reconcileNodes } from '../../shared/controllers';
 import { validateGcTick } from '../../shared/events';
-import { coldStartPorts, createObservability, powertools, type WithPorts } from '../middleware';
-import type { Observability, PortsFactory } from '../provisioner/control-queue';
-import { awsInstancePorts, depsFor, type InstancePorts, readEnv } from '../provisioner/wiring';
+import { readEnv } from '../_wiring/env';
+import { depsFor } from '../_wiring/observability';
+import { awsInstancePorts, type InstancePorts, type PortsFactory } from '../_wiring/ports';
+import { coldStartPorts, createObservability, type Observability, powertools, type WithPorts } from '../middleware';
 
 export const observability: Observability = createObservability({
   cluster: process.env.CLUSTER_NAME ?? 'unknown',

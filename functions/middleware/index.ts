@@ -1,6 +1,6 @@
 export { coldStartPorts, memoizeAsync, type WithPorts } from './cold-start-ports';
 export { CLUSTER_DIMENSION, METRIC_NAMESPACE, type MetricName, MetricNames, NODEPOOL_DIMENSION } from './metric-names';
-export { createObservability, type ObservabilityOptions, powertools } from './powertools';
+export { createObservability, type Observability, type ObservabilityOptions, powertools } from './powertools';
 export {
   type BatchLog,
   type CountFn,

@@ -14,7 +14,13 @@ export interface ObservabilityOptions {
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 }
 
-export function createObservability(options: ObservabilityOptions): { logger: Logger; metrics: Metrics } {
+/** A function's Logger and Metrics, one of each per container; handlers export theirs as `observability`. */
+export interface Observability {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export function createObservability(options: ObservabilityOptions): Observability {
   const logger = new Logger({
     serviceName: options.service,
     persistentKeys: { cluster: options.cluster },

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
+import { provision } from '../../shared/controllers';
 import { makePod } from '../../testkit/bed';
 import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
@@ -76,6 +77,25 @@ describe('provisioner handler', () => {
     const out = await handler(sqsEvent([body]), fakeContext());
     expect(out.batchItemFailures).toHaveLength(1);
     expect(await t.cloud.list()).toEqual([]);
+  });
+
+  // NodeChanged reaches this function, the cluster queue's only consumer; lifecycle has no Lambda of its own.
+  it('registers, initializes and binds on NodeChanged hints', async () => {
+    const { t, observability } = functionBed('provisioner');
+    const handler = createHandler(() => portsOf(t), observability);
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    const event = sqsEvent([readFixture('node-changed.json')]);
+
+    t.clock.advance(31_000);
+    expect(await handler(event, fakeContext())).toEqual({ batchItemFailures: [] });
+    expect((await t.store.list())[0]?.state).toBe('Registered');
+
+    t.clock.advance(15_000);
+    expect(await handler(event, fakeContext())).toEqual({ batchItemFailures: [] });
+    const [claim] = await t.store.list();
+    expect(claim?.state).toBe('Initialized');
+    expect(t.cluster.getPod('default/web-0')?.spec.nodeName).toBe(claim?.nodeName);
   });
 
   it('runs the lifecycle, the injected disruption sweep and a provisioning pass on a Sweep tick', async () => {

@@ -3,14 +3,16 @@
 // provisioning pass, NodeChanged the lifecycle, Sweep the lifecycle timers, the disruption sweep and a provisioning
 // pass, a DisruptionDue (relayed by the termination function when a decided command's 15 s re-check is due) the
 // in-flight disruption commands, and a stray Terminate a termination step.
-import type { DispatchOptions } from '../../shared/controllers';
+import { type DispatchOptions, handleControlMessage } from '../../shared/controllers';
 import { disruptionSweep } from '../../shared/controllers/disruption';
-import { createObservability } from '../middleware';
-import { controlQueueHandler, type Observability, type PortsFactory } from './control-queue';
-import { awsPorts } from './launch-ports';
-import { readEnv } from './wiring';
+import { parseControlMessage } from '../../shared/events';
+import { readEnv } from '../_wiring/env';
+import { awsPorts } from '../_wiring/launch-ports';
+import type { PortsFactory } from '../_wiring/ports';
+import { createObservability, type Observability } from '../middleware';
+import { sqsConsumer } from '../middleware/sqs-consumer';
 
-export const { logger, metrics } = createObservability({
+export const observability: Observability = createObservability({
   cluster: process.env.CLUSTER_NAME ?? 'unknown',
   service: 'provisioner',
 });
@@ -26,8 +28,15 @@ export function disruptionOptions(): DispatchOptions {
 /** The handler with its ports (and, for tests, its observability and the disruption sweep) injected. */
 export const createHandler = (
   factory: PortsFactory,
-  observability: Observability = { logger, metrics },
+  obs: Observability = observability,
   options: DispatchOptions = disruptionOptions(),
-) => controlQueueHandler(factory, { ...observability, ...options });
+) =>
+  sqsConsumer(factory, obs, parseControlMessage, async (deps, message) => {
+    const outcome = await handleControlMessage(deps, message, options);
+    // A launch that hit a retryable error stays Pending; redelivery of this message finishes it.
+    if (outcome.kind === 'provision' && outcome.result.retry) {
+      throw new Error(`retryable launch failure while handling ${message.kind}`);
+    }
+  });
 
 export const handler = createHandler(() => awsPorts(readEnv()));

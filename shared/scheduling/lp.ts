@@ -29,7 +29,7 @@ let highs: Highs | undefined;
 let loadError: string | undefined;
 let loading: Promise<void> | undefined;
 
-/** Whether HiGHS has loaded (a cold start can begin loading it early; see functions/provisioner/launch-ports.ts). */
+/** Whether HiGHS has loaded (a cold start can begin loading it early; see functions/_wiring/launch-ports.ts). */
 export const lpSolverLoaded = (): boolean => highs !== undefined;
 
 /** Loads HiGHS once; later calls return the same promise. A load failure is kept and reported by the solve. */

@@ -92,7 +92,7 @@ export class ControlFunctions extends Construct {
         bundling: bundlingOptions(plans(spec)),
         environment: {
           ...props.environment,
-          // Read by functions/provisioner/wiring.ts `readEnv`.
+          // Read by functions/_wiring/env.ts `readEnv`.
           ...(dlq && { DLQ_URL: dlq.queueUrl }),
           KARPLESS_FUNCTION: name,
           POWERTOOLS_SERVICE_NAME: name,

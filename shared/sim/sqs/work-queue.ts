@@ -1,23 +1,13 @@
-// The WorkQueue port on an in-memory queue, sending exactly what functions/provisioner/wiring.ts's SqsWorkQueue
-// sends: FIFO queues get the group and deduplication id and no per-message delay; standard queues the reverse.
-import type { QueueMessage, WorkQueue } from '../../ports';
+// The WorkQueue port on an in-memory queue, sending exactly what its twin shared/aws/sqs/work-queue.ts sends
+// (deliveredMessage in shared/ports.ts): FIFO queues get the group and deduplication id and no per-message delay;
+// standard queues the reverse.
+import { deliveredMessage, type QueueMessage, type WorkQueue } from '../../ports';
 import type { MemoryQueue } from './memory-queue';
 
 export class MemoryWorkQueue implements WorkQueue {
   constructor(private readonly queue: MemoryQueue) {}
 
   async send(message: QueueMessage): Promise<void> {
-    if (this.queue.fifo) {
-      this.queue.send({
-        body: message.body,
-        ...(message.groupId !== undefined ? { groupId: message.groupId } : {}),
-        ...(message.deduplicationId !== undefined ? { deduplicationId: message.deduplicationId } : {}),
-      });
-      return;
-    }
-    this.queue.send({
-      body: message.body,
-      ...(message.delaySeconds ? { delaySeconds: message.delaySeconds } : {}),
-    });
+    this.queue.send(deliveredMessage(message, this.queue.fifo));
   }
 }

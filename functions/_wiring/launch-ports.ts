@@ -1,5 +1,5 @@
 // The real ports of a function that plans and launches (provisioner, interruption): the instance-only ports of
-// wiring.ts plus the launching cloud adapter, which needs the cluster's endpoint, CA, service CIDR and Kubernetes
+// ports.ts plus the launching cloud adapter, which needs the cluster's endpoint, CA, service CIDR and Kubernetes
 // version for user data, live prices, and the ICE cache.
 import { EKSClient } from '@aws-sdk/client-eks';
 import type { EC2NodeClass } from '../../shared/api/karpenter';
@@ -10,7 +10,8 @@ import { describeCluster, resolveClusterEndpoint } from '../../shared/aws/eks-au
 import { currentPrices, withPrices } from '../../shared/aws/pricing/refresh';
 import { instanceTypesFor, loadCatalog } from '../../shared/catalog';
 import { loadLpSolver } from '../../shared/scheduling';
-import { type ControlPlaneEnv, type ControlPlanePorts, kubeFor, statePorts } from './wiring';
+import type { ControlPlaneEnv } from './env';
+import { type ControlPlanePorts, kubeFor, statePorts } from './ports';
 
 /** Called once per container through coldStartPorts. HiGHS compiles while the cold start waits on the network (EKS,
  * DynamoDB), so the first plan starts at once; not at import, which every function and test pays for. */

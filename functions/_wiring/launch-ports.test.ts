@@ -6,8 +6,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearEndpointCache } from '../../shared/aws/eks-auth';
 import { lpSolverLoaded } from '../../shared/scheduling';
+import { readEnv } from './env';
 import { awsPorts } from './launch-ports';
-import { awsInstancePorts, readEnv } from './wiring';
+import { awsInstancePorts } from './ports';
 
 const eks = mockClient(EKSClient);
 const ddb = mockClient(DynamoDBDocumentClient);
