@@ -169,7 +169,7 @@ export class ClusterStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: this.operations.dashboard.dashboardName });
   }
 
-  /** A deployed function; throws for one that runs inside another (stacks/functions.ts). */
+  /** A deployed function (stacks/functions.ts). */
   function(name: FunctionName): nodejs.NodejsFunction {
     const fn = this.functions.functions[name];
     if (!fn) throw new Error(`${name} is not deployed as its own function in this stack`);

@@ -1,15 +1,11 @@
-// The six control-plane functions: where their code is, how they are triggered and what each may do. The stack
-// reads only this table, so moving a handler or changing a trigger is a one-line change here.
-export type FunctionName = 'provisioner' | 'lifecycle' | 'interruption' | 'termination' | 'disruption' | 'gc';
+// The four control-plane functions: where their code is, how they are triggered and what each may do. The stack
+// reads only this table, so moving a handler or changing a trigger is a one-line change here. Lifecycle and the
+// disruption sweep are use-cases, not functions: the provisioner, the cluster FIFO queue's single consumer, runs
+// them (shared/controllers/dispatch.ts). Two event source mappings on one queue would split its messages between
+// them at random, and the cluster must keep a single writer.
+export type FunctionName = 'provisioner' | 'interruption' | 'termination' | 'gc';
 
-export const FUNCTION_NAMES: readonly FunctionName[] = [
-  'provisioner',
-  'lifecycle',
-  'interruption',
-  'termination',
-  'disruption',
-  'gc',
-];
+export const FUNCTION_NAMES: readonly FunctionName[] = ['provisioner', 'interruption', 'termination', 'gc'];
 
 export type QueueName = 'events' | 'interruption' | 'termination';
 
@@ -18,13 +14,7 @@ export type Trigger =
   /** An SQS event source mapping with partial batch responses. */
   | { queue: QueueName; batchSize: number }
   /** Invoked directly by EventBridge Scheduler with a GcTick. */
-  | { schedule: 'gc' }
-  /**
-   * Not deployed on its own: its use-case runs inside the named function, the cluster FIFO queue's single consumer,
-   * which routes every message kind (shared/controllers/dispatch.ts). Two event source mappings on one queue would
-   * split its messages between them at random, and the cluster must keep a single writer.
-   */
-  | { inProcessOf: FunctionName };
+  | { schedule: 'gc' };
 
 /** Permission groups (stacks/permissions.ts); each function gets only the groups it lists. */
 export type Permission =
@@ -64,16 +54,8 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
     // The solve is capped at 60 s; reads, writes and launches fit in the rest.
     timeoutSeconds: 120,
     memoryMiB: 1769,
-    // Also lifecycle's and disruption's: both run in this function.
+    // Also what the lifecycle and the disruption sweep need: both run in this function.
     permissions: [...CONTROL, ...LAUNCHING, 'terminate-instances'],
-  },
-  lifecycle: {
-    entry: entry('lifecycle'),
-    description: 'Registers and initializes nodes, binds nominated pods, fails stuck claims',
-    trigger: { inProcessOf: 'provisioner' },
-    timeoutSeconds: 60,
-    memoryMiB: 512,
-    permissions: [...CONTROL, 'describe-ec2', 'terminate-instances'],
   },
   interruption: {
     entry: entry('interruption'),
@@ -91,14 +73,6 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
     timeoutSeconds: 60,
     memoryMiB: 512,
     permissions: [...CONTROL, 'terminate-instances'],
-  },
-  disruption: {
-    entry: entry('disruption'),
-    description: 'Consolidation, drift, expiration and emptiness sweep',
-    trigger: { inProcessOf: 'provisioner' },
-    timeoutSeconds: 120,
-    memoryMiB: 1769,
-    permissions: [...CONTROL, ...LAUNCHING],
   },
   gc: {
     entry: entry('gc'),
@@ -122,12 +96,7 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
 /** A function that may launch plans first, so it runs the solver (and ships its WebAssembly). */
 export const plans = (spec: FunctionSpec): boolean => spec.permissions.includes('launch');
 
-/** The functions the stack deploys: those not folded into another one. */
-export function deployed(specs: Readonly<Record<FunctionName, FunctionSpec>> = FUNCTIONS): FunctionName[] {
-  return FUNCTION_NAMES.filter((name) => !('inProcessOf' in specs[name].trigger));
-}
-
-/** Fails loudly if a queue has more than one consumer or a function is invoked by one that does not exist. */
+/** Fails loudly if a queue has more than one consumer or none. */
 export function checkTopology(specs: Readonly<Record<FunctionName, FunctionSpec>> = FUNCTIONS): void {
   const consumers = new Map<QueueName, FunctionName>();
   for (const name of FUNCTION_NAMES) {
@@ -136,18 +105,6 @@ export function checkTopology(specs: Readonly<Record<FunctionName, FunctionSpec>
       const other = consumers.get(trigger.queue);
       if (other) throw new Error(`stacks/functions.ts: queue ${trigger.queue} has two consumers, ${other} and ${name}`);
       consumers.set(trigger.queue, name);
-    }
-    if ('inProcessOf' in trigger) {
-      const host = specs[trigger.inProcessOf];
-      if ('inProcessOf' in host.trigger) {
-        throw new Error(`stacks/functions.ts: ${name} runs in ${trigger.inProcessOf}, which is not deployed itself`);
-      }
-      const missing = specs[name].permissions.filter((p) => !host.permissions.includes(p));
-      if (missing.length > 0) {
-        throw new Error(
-          `stacks/functions.ts: ${name} runs in ${trigger.inProcessOf}, which lacks its permissions: ${missing.join(', ')}`,
-        );
-      }
     }
   }
   for (const queue of ['events', 'interruption', 'termination'] as const) {

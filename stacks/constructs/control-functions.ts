@@ -16,7 +16,7 @@ import { METRIC_NAMESPACE } from '../../functions/middleware/metric-names';
 import { bundlingOptions } from '../bundling';
 import type { ClusterConfig } from '../config';
 import { functionName } from '../constants';
-import { deployed, FUNCTIONS, type FunctionName, type FunctionSpec, plans, type QueueName } from '../functions';
+import { FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec, plans, type QueueName } from '../functions';
 import { CREATED_RESOURCE_TYPES, deadLetterStatements, type PermissionContext, statementsFor } from '../permissions';
 
 export { bundlingOptions } from '../bundling';
@@ -47,7 +47,7 @@ export class ControlFunctions extends Construct {
     const specs = props.specs ?? FUNCTIONS;
     const { config } = props;
     const vpc = vpcSettings(this, config);
-    this.names = deployed(specs);
+    this.names = [...FUNCTION_NAMES];
 
     for (const name of this.names) {
       const spec = specs[name];
