@@ -1,5 +1,4 @@
 export { coldStartPorts, memoizeAsync, type WithPorts } from './cold-start-ports';
-export { CLUSTER_DIMENSION, METRIC_NAMESPACE, type MetricName, MetricNames, NODEPOOL_DIMENSION } from './metric-names';
 export { createObservability, type Observability, type ObservabilityOptions, powertools } from './powertools';
 export {
   type BatchLog,

@@ -5,6 +5,7 @@
 // wired, or sending to it fails, is the poison reported like any failure, so SQS redrives it after maxReceiveCount:
 // it is never lost.
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { MetricName } from '../../shared/controllers/metrics';
 import { ValidationError } from '../../shared/errors';
 
 export interface BatchLog {
@@ -13,7 +14,7 @@ export interface BatchLog {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-export type CountFn = (name: 'PoisonMessages' | 'BatchItemFailures', value: number) => void;
+export type CountFn = (name: Extract<MetricName, 'PoisonMessages' | 'BatchItemFailures'>, value: number) => void;
 
 /** Sends a poison record to its queue's dead-letter queue, with the reason it failed validation. */
 export type DeadLetter = (record: SQSRecord, reason: string) => Promise<void>;

@@ -3,6 +3,9 @@
 // shared/sim. Nothing here imports an SDK.
 import type { Clock, CloudProvider, ClusterApi, InstanceProvider, NodeClaimStore, WorkQueue } from '../ports';
 import type { SchedulingInput, SchedulingResult } from '../scheduling/types';
+import type { MetricFn } from './metrics';
+
+export type { MetricFn, MetricUnit } from './metrics';
 
 export type LogFields = Record<string, unknown>;
 
@@ -14,10 +17,6 @@ export interface ControlPlaneLog {
   error(message: string, fields?: LogFields): void;
 }
 
-export type MetricUnit = 'Count' | 'Milliseconds' | 'Seconds' | 'None';
-
-/** One metric data point; handlers map it onto Powertools Metrics (EMF). */
-export type MetricFn = (name: string, value: number, unit?: MetricUnit, dimensions?: Record<string, string>) => void;
 
 export type RebalancePolicy = 'record' | 'interrupt';
 

@@ -117,7 +117,6 @@ function reportSweep(deps: ControlPlaneDeps, outcome: SweepOutcome, run: SweepRu
     return;
   }
   deps.log.info('disruption sweep', { ...counts, progressOnly: run.progressOnly });
-  // Literal names: engine code cannot import functions/middleware; MetricNames there lists the same strings.
   deps.metric('DisruptionDecided', counts.decided, 'Count');
   deps.metric('DisruptionStarted', counts.started, 'Count');
   deps.metric('DisruptionDropped', counts.dropped, 'Count');

@@ -29,6 +29,14 @@ export {
 export { collectGarbage, type GcResult, type LaunchTemplateCollector, TagNodeClaim } from './gc';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';
+export {
+  CLUSTER_DIMENSION,
+  METRIC_NAMESPACE,
+  type MetricName,
+  MetricNames,
+  type MetricUnit,
+  NODEPOOL_DIMENSION,
+} from './metrics';
 export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';
 export { queueTermination, requestReplan } from './messages';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';

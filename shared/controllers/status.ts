@@ -50,7 +50,6 @@ export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResul
     if (!sameStatus(pool.status, status)) updates.push({ kind: 'NodePool', name: pool.metadata.name, status });
   }
   const notReady = countNotReady(pools, updates);
-  // Literal name: engine code cannot import functions/middleware; MetricNames there lists the same string.
   deps.metric('NodePoolsNotReady', notReady, 'Count');
   const checked = pools.length + (deps.cloud.describeNodeClass ? classes.length : 0);
   result.unchanged = checked - updates.length;

@@ -60,7 +60,7 @@ export async function startTermination(
         },
         drain: { startedAt: at, ...(options.deadline ? { deadline: options.deadline } : {}), step: 'cordon' },
       });
-      deps.metric('DisruptionsStarted', 1, 'Count', { cause: options.cause });
+      deps.metric('DisruptionStarted', 1, 'Count', { cause: options.cause });
       deps.log.info('termination started', { nodeClaim: claim.name, cause: options.cause, deadline: options.deadline });
       await queueTermination(deps, draining.name);
       return draining;

@@ -15,7 +15,7 @@ import {
   METRIC_NAMESPACE,
   MetricNames,
   NODEPOOL_DIMENSION,
-} from '../../functions/middleware/metric-names';
+} from '../../shared/controllers/metrics';
 import type { Alarms } from '../config';
 
 export interface OperationsProps {

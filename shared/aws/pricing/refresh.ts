@@ -5,6 +5,7 @@
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { PricingClient } from '@aws-sdk/client-pricing';
 import type { Catalog } from '../../catalog/types';
+import type { MetricName } from '../../controllers/metrics';
 import { fetchOnDemandPrices, fetchSpotPrices, type PriceTable } from './fetch';
 
 export interface PriceStore {
@@ -19,7 +20,7 @@ export interface PriceRefreshDeps {
   store: PriceStore;
   now: () => number;
   log: (level: 'info' | 'warn', message: string, detail?: Record<string, unknown>) => void;
-  metric: (name: 'PriceRefreshSucceeded' | 'PriceRefreshFailed', value: number) => void;
+  metric: (name: Extract<MetricName, 'PriceRefreshSucceeded' | 'PriceRefreshFailed'>, value: number) => void;
 }
 
 /** Refreshes both price kinds and stores them. Returns the new table, or undefined (logged, counted) on failure. */
