@@ -3,14 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_ASSETS, LAMBDA_SHIMS, PREBUILD_DIR } from './bundling';
 import { bundlingOptions } from './constructs/control-functions';
-import {
-  checkTopology,
-  FUNCTION_NAMES,
-  FUNCTIONS,
-  type FunctionName,
-  type FunctionSpec,
-  plans,
-} from './functions';
+import { checkTopology, FUNCTION_NAMES, FUNCTIONS, type FunctionName, type FunctionSpec, plans } from './functions';
 
 const withTrigger = (name: FunctionName, trigger: FunctionSpec['trigger']) => ({
   ...FUNCTIONS,

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeContext } from './fake-context';
 import { MetricNames } from '../../shared/controllers/metrics';
+import { fakeContext } from './fake-context';
 import { createObservability, powertools } from './powertools';
 
 describe('powertools', () => {

@@ -17,7 +17,6 @@ export interface ControlPlaneLog {
   error(message: string, fields?: LogFields): void;
 }
 
-
 export type RebalancePolicy = 'record' | 'interrupt';
 
 export interface ControlPlaneConfig {

@@ -29,6 +29,8 @@ export {
 export { collectGarbage, type GcResult, type LaunchTemplateCollector, TagNodeClaim } from './gc';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';
+export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';
+export { queueTermination, requestReplan } from './messages';
 export {
   CLUSTER_DIMENSION,
   METRIC_NAMESPACE,
@@ -37,8 +39,6 @@ export {
   type MetricUnit,
   NODEPOOL_DIMENSION,
 } from './metrics';
-export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';
-export { queueTermination, requestReplan } from './messages';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
 export { type ProvisionOptions, type ProvisionResult, provision } from './provision';
 export { type ClusterSnapshot, readSnapshot } from './snapshot';
