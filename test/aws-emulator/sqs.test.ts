@@ -11,8 +11,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SqsWorkQueue } from '../../functions/provisioner/wiring';
-import { DEAD_LETTER_ATTRIBUTES, sqsDeadLetter } from '../../shared/aws/sqs';
+import { DEAD_LETTER_ATTRIBUTES, SqsWorkQueue, sqsDeadLetter } from '../../shared/aws/sqs';
 import { type Emulator, emulator } from './emulator';
 
 let aws: Emulator;
