@@ -132,8 +132,8 @@ export function expectQuantity(p: Problems, path: string, v: unknown, allowNegat
   let value: number;
   try {
     value = parseQuantity(v);
-  } catch {
-    p.error(path, `${show(v)} is not a valid quantity (for example 500m, 2, 512Mi, 1Gi)`);
+  } catch (err) {
+    p.error(path, err instanceof Error ? err.message : `${show(v)} is not a valid quantity`);
     return false;
   }
   if (!allowNegative && value < 0) {
@@ -147,7 +147,14 @@ export function expectQuantityMap(p: Problems, path: string, v: unknown): boolea
   const o = expectObject(p, path, v);
   if (!o) return v === undefined || v === null;
   let ok = true;
-  for (const [k, q] of Object.entries(o)) ok = expectQuantity(p, `${path}[${JSON.stringify(k)}]`, q) && ok;
+  for (const [k, q] of Object.entries(o)) {
+    const at = `${path}[${JSON.stringify(k)}]`;
+    if (q === null || q === undefined) {
+      // An empty value in a resource map is not "absent": the API server refuses it, and the engine cannot read it.
+      p.error(at, 'must be a quantity (for example 500m, 2, 512Mi, 1Gi), got null');
+      ok = false;
+    } else ok = expectQuantity(p, at, q) && ok;
+  }
   return ok;
 }
 

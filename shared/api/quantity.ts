@@ -14,23 +14,31 @@ const DECIMAL: Record<string, number> = {
   P: 1e15,
   E: 1e18,
 };
+// Kubernetes' quantity grammar exactly (k8s.io/apimachinery resource.Quantity): a signed decimal number, then one
+// binary-SI suffix, decimal-SI suffix or decimal exponent. No spaces: the API server refuses "1 ".
 const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?$/;
+/** Quantities beyond int64 in base units are outside what a Kubernetes object can hold. */
+const MAX_MAGNITUDE = 2 ** 63;
 
 export class QuantityError extends Error {}
 
 /** Parses a quantity into its value in base units ("500m" → 0.5, "1Gi" → 1073741824). */
 export function parseQuantity(input: string | number): number {
-  if (typeof input === 'number') {
-    if (!Number.isFinite(input)) throw new QuantityError(`${input} is not a finite quantity`);
-    return input;
-  }
-  const match = QUANTITY.exec(input.trim());
+  if (typeof input === 'number') return inRange(input, String(input));
+  const match = QUANTITY.exec(input);
   if (!match) throw new QuantityError(`"${input}" is not a valid quantity (for example 500m, 2, 512Mi, 1Gi)`);
   const [, num, exp, suffix] = match;
   const base = Number(num);
-  if (exp) return base * 10 ** Number(exp.slice(1));
+  if (exp) return inRange(base * 10 ** Number(exp.slice(1)), `"${input}"`);
   const mult = suffix ? (BINARY[suffix] ?? DECIMAL[suffix] ?? 1) : 1;
-  return base * mult;
+  return inRange(base * mult, `"${input}"`);
+}
+
+function inRange(value: number, shown: string): number {
+  if (!Number.isFinite(value) || Math.abs(value) >= MAX_MAGNITUDE) {
+    throw new QuantityError(`${shown} is out of range (a quantity must be finite and below 2^63 in base units)`);
+  }
+  return value;
 }
 
 /** Parses a quantity for a named resource into engine units: millicores for cpu, base units otherwise. */
