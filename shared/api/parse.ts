@@ -4,36 +4,43 @@ import { join } from 'node:path';
 import { ValidationError } from '../errors';
 import { type BuildResult, buildManifestSet } from './build';
 import { readDocuments, type SourceDocument } from './documents';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from './limits';
 import type { ManifestSet } from './manifest-set';
 
 /** Parses multi-document YAML text; throws ValidationError listing every problem. */
-export function parseManifests(text: string, file: string): ManifestSet {
+export function parseManifests(text: string, file: string, limits: InputLimits = DEFAULT_INPUT_LIMITS): ManifestSet {
   const errors: string[] = [];
-  const { set } = buildManifestSet(readDocuments(text, file, errors), errors);
+  const { set } = buildManifestSet(readDocuments(text, file, errors, limits), errors, limits);
   if (errors.length > 0) throw new ValidationError(errors);
   return set;
 }
 
 /** Reads files, and folders recursively (*.yaml and *.yml, in sorted order); throws ValidationError on problems. */
-export async function loadManifests(paths: string[]): Promise<ManifestSet> {
-  return (await loadDocuments(paths)).set;
+export async function loadManifests(paths: string[], limits: InputLimits = DEFAULT_INPUT_LIMITS): Promise<ManifestSet> {
+  return (await loadDocuments(paths, limits)).set;
 }
 
 /** Like loadManifests, and also returns the converted documents in order (for `karpless migrate`). */
-export async function loadDocuments(paths: string[]): Promise<BuildResult> {
+export async function loadDocuments(paths: string[], limits: InputLimits = DEFAULT_INPUT_LIMITS): Promise<BuildResult> {
   const errors: string[] = [];
   const docs: SourceDocument[] = [];
   for (const file of await expandPaths(paths, errors)) {
     let text: string;
     try {
+      // Checked before reading, so a huge file is refused without being loaded.
+      const { size } = await stat(file);
+      if (size > limits.maxFileBytes) {
+        errors.push(`${file}: ${size} bytes is more than the limit of ${limits.maxFileBytes} per file; split it`);
+        continue;
+      }
       text = await readFile(file, 'utf8');
     } catch (err) {
       errors.push(`${file}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
-    docs.push(...readDocuments(text, file, errors));
+    docs.push(...readDocuments(text, file, errors, limits));
   }
-  const result = buildManifestSet(docs, errors);
+  const result = buildManifestSet(docs, errors, limits);
   if (errors.length > 0) throw new ValidationError(errors);
   return result;
 }
