@@ -6,7 +6,9 @@ import { type NodePoolInput, withNodeClassDefaults, withNodePoolDefaults } from 
 import type { SourceDocument } from './documents';
 import type { EC2NodeClass } from './karpenter';
 import type { Pod, PodSpec } from './kube';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from './limits';
 import { emptyManifestSet, type ManifestSet } from './manifest-set';
+import { PodBudget } from './pod-budget';
 import { withPodSpecDefaults } from './pod-defaults';
 import { type DocumentRef, describeDoc, Problems } from './problems';
 import {
@@ -97,11 +99,16 @@ export interface BuildResult {
 }
 
 /** Builds the set; problems are appended to `errors` (callers throw once, after every file). */
-export function buildManifestSet(source: SourceDocument[], errors: string[]): BuildResult {
+export function buildManifestSet(
+  source: SourceDocument[],
+  errors: string[],
+  limits: Pick<InputLimits, 'maxPods' | 'ignoreUnknownKinds'> = DEFAULT_INPUT_LIMITS,
+): BuildResult {
   const set = emptyManifestSet();
   const documents = convertLegacy(source, errors, set.warnings);
   const seen = new Map<string, string>();
   const nodePoolRefs: { ref: DocumentRef; className: string }[] = [];
+  const podBudget = new PodBudget(limits.maxPods);
   for (const d of documents) {
     const ref = refOf(d);
     const p = new Problems(ref);
@@ -109,7 +116,9 @@ export function buildManifestSet(source: SourceDocument[], errors: string[]): Bu
     if (ref.kind === '<no kind>') {
       p.error('kind', 'required');
     } else if (!handler) {
-      set.warnings.push(`${describeDoc(ref)}: kind ${ref.kind} is not used by Karpless; skipped`);
+      const message = `kind ${ref.kind} is not used by Karpless`;
+      if (limits.ignoreUnknownKinds) set.warnings.push(`${describeDoc(ref)}: ${message}; skipped`);
+      else errors.push(`${describeDoc(ref)}: ${message}${unknownKindHint(ref.kind)}`);
       continue;
     } else if (handler.apiVersions && d.raw.apiVersion === undefined) {
       p.error('apiVersion', `required (${handler.apiVersions.join(' or ')})`);
@@ -137,6 +146,11 @@ export function buildManifestSet(source: SourceDocument[], errors: string[]): Bu
     seen.set(id, `${ref.file}#${ref.doc}`);
     // Namespaced objects always carry their namespace, so consumers can match pods, claims and budgets by it.
     const obj = handler.namespaced ? { ...d.raw, metadata: { ...meta, namespace: ns } } : d.raw;
+    const over = podBudget.add(ref.kind, obj);
+    if (over) {
+      errors.push(`${describeDoc(ref)}: ${over}`);
+      continue;
+    }
     handler.add(set, withTemplateDefaults(obj));
     if (ref.kind === 'NodePool') {
       const className = (((d.raw.spec as Obj).template as Obj).spec as Obj).nodeClassRef as Obj;
@@ -167,4 +181,26 @@ function withTemplateDefaults(doc: Obj): Obj {
     return doc;
   }
   return { ...doc, spec: { ...spec, template: { ...template, spec: withPodSpecDefaults(template.spec as PodSpec) } } };
+}
+
+/** Suggests the supported kind a misspelt one was probably meant to be, and how to skip unknown kinds on purpose. */
+function unknownKindHint(kind: string): string {
+  const near = SUPPORTED_KINDS.find((k) => editDistance(k.toLowerCase(), kind.toLowerCase()) <= 2);
+  return `${near ? ` (did you mean ${near}?)` : ''}; pass --ignore-unknown to skip kinds Karpless does not read`;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
 }

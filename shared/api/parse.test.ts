@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { problemsOf, VALID_NODECLASS, VALID_NODEPOOL } from '../../testkit/manifests';
 import { ValidationError } from '../errors';
+import { inputLimits } from './limits';
 import { loadManifests, parseManifests } from './parse';
 
 const pod = (name: string, ns?: string) => `apiVersion: v1
@@ -63,8 +64,12 @@ describe('parseManifests', () => {
     ).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
   });
 
-  it('warns about unknown kinds instead of failing', () => {
-    const set = parseManifests(`apiVersion: v1\nkind: Service\nmetadata: {name: web}\n---\n${pod('a')}`, 'svc.yaml');
+  it('warns about unknown kinds instead of failing when asked to ignore them', () => {
+    const set = parseManifests(
+      `apiVersion: v1\nkind: Service\nmetadata: {name: web}\n---\n${pod('a')}`,
+      'svc.yaml',
+      inputLimits({ ignoreUnknownKinds: true }),
+    );
     expect(set.warnings).toEqual(['svc.yaml#1 Service/web: kind Service is not used by Karpless; skipped']);
     expect(set.pods).toHaveLength(1);
   });

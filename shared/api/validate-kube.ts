@@ -16,6 +16,7 @@ import {
 } from './check';
 import { checkLabelSelector, checkNodeSelectorTerm, checkTaints, checkTolerations } from './check-scheduling';
 import type { LabelSelector } from './kube';
+import { MAX_NAME_LENGTH } from './limits';
 import { at, type Problems } from './problems';
 import { parseQuantity } from './quantity';
 import { matchesLabelSelector } from './selector';
@@ -23,7 +24,10 @@ import { matchesLabelSelector } from './selector';
 export function validateMetadata(p: Problems, doc: Obj): void {
   const meta = expectObject(p, 'metadata', doc.metadata, true);
   if (!meta) return;
-  expectString(p, 'metadata.name', meta.name, true);
+  const name = expectString(p, 'metadata.name', meta.name, true);
+  if (name !== undefined && name.length > MAX_NAME_LENGTH) {
+    p.error('metadata.name', `is ${name.length} characters; Kubernetes names stop at ${MAX_NAME_LENGTH}`);
+  }
   expectString(p, 'metadata.namespace', meta.namespace);
   expectLabels(p, 'metadata.labels', meta.labels);
   expectStringMap(p, 'metadata.annotations', meta.annotations);

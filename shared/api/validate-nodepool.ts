@@ -16,6 +16,7 @@ import {
 } from './check';
 import { checkRequirements, checkTaints } from './check-scheduling';
 import { LabelCapacityType } from './labels';
+import { MAX_NODEPOOL_NAME_LENGTH } from './limits';
 import { at, type Problems } from './problems';
 import { restrictedLabelReason } from './restricted';
 
@@ -26,6 +27,13 @@ export const BUDGET_DURATION = /^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$/;
 export const CRON_MACROS = ['@annually', '@yearly', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'] as const;
 
 export function validateNodePool(p: Problems, doc: Obj): void {
+  const name = isObj(doc.metadata) ? doc.metadata.name : undefined;
+  if (typeof name === 'string' && name.length > MAX_NODEPOOL_NAME_LENGTH) {
+    p.error(
+      'metadata.name',
+      `is ${name.length} characters; a NodePool's name is the karpenter.sh/nodepool label value on its nodes, and label values stop at ${MAX_NODEPOOL_NAME_LENGTH}`,
+    );
+  }
   const spec = expectObject(p, 'spec', doc.spec, true);
   if (!spec) return;
   const template = expectObject(p, 'spec.template', spec.template, true);
