@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { loadDocuments } from '../../shared/api';
+import { inputLimits } from '../../shared/api/limits';
 import { ValidationError } from '../../shared/errors';
 import { EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext, RegisterCommand } from './index';
@@ -11,7 +12,9 @@ import type { CommandContext, RegisterCommand } from './index';
 export async function runMigrate(ctx: CommandContext, paths: string[]): Promise<void> {
   let result: Awaited<ReturnType<typeof loadDocuments>>;
   try {
-    result = await loadDocuments(paths);
+    // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
+    // kinds are warnings here, not the errors they are for simulate.
+    result = await loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }));
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     ctx.io.err(err.message);

@@ -9,9 +9,10 @@ import { renderSimulateTable } from '../format/simulate-table';
 import { EXIT_OK, EXIT_USAGE } from '../io';
 import { addCatalogOption, resolveCatalog } from './catalog-option';
 import type { CommandContext, RegisterCommand } from './index';
+import { addLimitOptions, type LimitOptions, limitsFrom } from './limits-option';
 import { runScenarioCommand } from './simulate-scenario';
 
-export interface SimulateOptions {
+export interface SimulateOptions extends LimitOptions {
   file?: string[];
   scenario?: string;
   output: string;
@@ -36,7 +37,7 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   }
   if (!opts.file) return usage("error: required option '-f, --file <path>' not specified (or --scenario FILE)");
   if (opts.decisionsOut) return usage('--decisions-out needs --scenario');
-  const set = await loadManifests(opts.file);
+  const set = await loadManifests(opts.file, limitsFrom(opts));
   const expanded = expandPods(set);
   const pods = expanded.pods;
   if (pods.length >= 1000) ctx.io.err(`loaded ${pods.length} pods from ${opts.file.join(', ')}`);
@@ -79,5 +80,6 @@ export const registerSimulate: RegisterCommand = (program: Command, ctx: Command
     .option('--seed <n>', 'seed for the simulated cloud (instance ids)', '1')
     .option('--decisions-out <file>', 'with --scenario: write every decision record as JSON (for karpless explain)');
   addCatalogOption(cmd);
+  addLimitOptions(cmd);
   cmd.action(async (opts: SimulateOptions) => runSimulate(ctx, opts));
 };
