@@ -3,7 +3,6 @@
 // input.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { buildManifestSet } from '../../api/build';
 import {
   expectArray,
@@ -17,11 +16,14 @@ import {
   show,
 } from '../../api/check';
 import type { SourceDocument } from '../../api/documents';
+import { DEFAULT_INPUT_LIMITS } from '../../api/limits';
 import type { ManifestSet } from '../../api/manifest-set';
 import { loadManifests } from '../../api/parse';
 import { Problems } from '../../api/problems';
 import { parseDuration } from '../../api/quantity';
+import { parseYaml } from '../../api/yaml';
 import { ValidationError } from '../../errors';
+import { checkScenarioSize } from './limits';
 import {
   DELETABLE_KINDS,
   type DeletableKind,
@@ -58,13 +60,11 @@ export async function parseScenario(
   file: string,
   readManifests: (paths: string[]) => Promise<ManifestSet>,
 ): Promise<Scenario> {
-  const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw new ValidationError(
-      doc.errors.map((e) => `${file}: line ${e.linePos?.[0]?.line ?? '?'}: ${e.message.split('\n')[0]}`),
-    );
-  }
-  const raw: unknown = doc.toJS();
+  const errors: string[] = [];
+  const docs = parseYaml(text, file, errors, DEFAULT_INPUT_LIMITS, () => file);
+  if (docs.length > 1) errors.push(`${file}: holds ${docs.length} YAML documents; a scenario file holds one`);
+  if (errors.length > 0) throw new ValidationError(errors);
+  const raw: unknown = docs[0]?.value;
   if (!isObj(raw)) throw new ValidationError([`${file}: a scenario must be a map with apiVersion, kind and spec`]);
   const meta = isObj(raw.metadata) ? raw.metadata : {};
   const name = typeof meta.name === 'string' && meta.name ? meta.name : '<unnamed>';
@@ -123,6 +123,7 @@ export async function parseScenario(
     );
     if (action && at !== undefined) steps.push({ at, ...(every ? { every } : {}), path, action });
   }
+  checkScenarioSize(p, { until, sweepEvery, steps, stepCount: rawSteps.length });
   if (p.errors.length > 0) throw new ValidationError(p.errors);
   steps.sort((a, b) => a.at - b.at);
   return { file, name, nodeReadyAfter, sweepEvery, until, steps, warnings: [...p.warnings, ...warnings] };
@@ -145,6 +146,10 @@ async function parseAction(
       if (!o) return undefined;
       const target = parseTarget(p, `${path}.scale`, o, WORKLOAD_KINDS, true);
       const replicas = expectInt(p, `${path}.scale.replicas`, o.replicas, { min: 0, required: true });
+      if (replicas !== undefined && replicas > DEFAULT_INPUT_LIMITS.maxPods) {
+        p.error(`${path}.scale.replicas`, `${replicas} is more than the limit of ${DEFAULT_INPUT_LIMITS.maxPods} pods`);
+        return undefined;
+      }
       return target && replicas !== undefined ? { type: 'scale', target, replicas } : undefined;
     }
     case 'delete': {

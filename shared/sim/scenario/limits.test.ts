@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { emptyManifestSet } from '../../api/manifest-set';
+import { ValidationError } from '../../errors';
+import { parseScenario } from './parse';
+
+const scenario = (spec: string): string =>
+  `apiVersion: karpless.dev/v1alpha1\nkind: Scenario\nmetadata: { name: big }\nspec:\n${spec}`;
+
+async function problems(text: string): Promise<string[]> {
+  try {
+    await parseScenario(text, 'scen.yaml', async () => emptyManifestSet());
+  } catch (err) {
+    if (err instanceof ValidationError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+const interrupt = 'interrupt: { nodeClaim: a }';
+
+describe('scenario limits', () => {
+  it('refuses a simulated time past 30 days', async () => {
+    expect(await problems(scenario(`  until: 100000000h\n  steps: [{ at: 0s, ${interrupt} }]\n`))).toEqual([
+      'scen.yaml#1 Scenario/big: spec.until: is longer than the limit of 720h of simulated time',
+    ]);
+    expect(await problems(scenario(`  until: 720h\n  steps: [{ at: 0s, ${interrupt} }]\n`))).toEqual([]);
+  });
+
+  it('refuses a step that repeats too often over the run', async () => {
+    expect(await problems(scenario(`  until: 720h\n  steps: [{ at: 0s, every: 1s, ${interrupt} }]\n`))).toEqual([
+      'scen.yaml#1 Scenario/big: spec.steps[0].every: repeats past the limit of 100000 step firings in one scenario',
+    ]);
+  });
+
+  it('refuses sweeps too frequent for the run', async () => {
+    expect(await problems(scenario(`  until: 720h\n  sweepEvery: 1s\n  steps: [{ at: 0s, ${interrupt} }]\n`))).toEqual([
+      'scen.yaml#1 Scenario/big: spec.sweepEvery: 1s over 720h is more than 100000 sweeps; sweep less often',
+    ]);
+  });
+
+  it('refuses more than 1000 steps, and a scale past the pod limit', async () => {
+    const many = Array.from({ length: 1001 }, () => `    - { at: 0s, ${interrupt} }`).join('\n');
+    expect(await problems(scenario(`  until: 1h\n  steps:\n${many}\n`))).toEqual([
+      'scen.yaml#1 Scenario/big: spec.steps: has 1001 steps; the limit is 1000',
+    ]);
+    const scale = 'scale: { kind: Deployment, name: web, replicas: 1000000000 }';
+    expect((await problems(scenario(`  until: 1h\n  steps: [{ at: 0s, ${scale} }]\n`))).join('\n')).toMatch(
+      /spec\.steps\[0\]\.scale\.replicas: .*100000/,
+    );
+  });
+
+  it('refuses YAML nested too deeply and a second document', async () => {
+    expect(await problems(`a: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)).toEqual([
+      'scen.yaml: line 1: nested more than 100 levels deep',
+    ]);
+    expect(await problems(`${scenario(`  until: 1h\n  steps: [{ at: 0s, ${interrupt} }]\n`)}---\na: 1\n`)).toEqual([
+      'scen.yaml: holds 2 YAML documents; a scenario file holds one',
+    ]);
+  });
+});

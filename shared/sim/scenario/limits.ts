@@ -1,0 +1,42 @@
+// Bounds on a scenario's size, so a typo such as `until: 100000000h` or `every: 1s` fails at once with the field named
+// instead of running for hours (docs/scenarios.md, "Limits").
+import type { Problems } from '../../api/problems';
+import { formatDuration } from '../../api/quantity';
+import type { ScenarioStep } from './types';
+
+export const SCENARIO_LIMITS = Object.freeze({
+  /** Simulated time: 30 days covers a month of diurnal load, weekly budgets and expiry. */
+  maxUntilMs: 30 * 24 * 3_600_000,
+  /** Steps as written. */
+  maxSteps: 1000,
+  /** Step firings, counting every repeat of an `every` step. */
+  maxFirings: 100_000,
+  /** Disruption sweeps: spec.until / spec.sweepEvery. */
+  maxSweeps: 100_000,
+});
+
+export function checkScenarioSize(
+  p: Problems,
+  s: { until: number; sweepEvery: number; steps: ScenarioStep[]; stepCount: number },
+): void {
+  const L = SCENARIO_LIMITS;
+  if (s.until > L.maxUntilMs) {
+    p.error('spec.until', `is longer than the limit of ${formatDuration(L.maxUntilMs)} of simulated time`);
+    return;
+  }
+  if (s.stepCount > L.maxSteps) p.error('spec.steps', `has ${s.stepCount} steps; the limit is ${L.maxSteps}`);
+  if (s.sweepEvery > 0 && s.until / s.sweepEvery > L.maxSweeps) {
+    p.error(
+      'spec.sweepEvery',
+      `${formatDuration(s.sweepEvery)} over ${formatDuration(s.until)} is more than ${L.maxSweeps} sweeps; sweep less often`,
+    );
+  }
+  let firings = 0;
+  for (const step of s.steps) {
+    firings += step.every && s.until > step.at ? Math.floor((s.until - step.at) / step.every) + 1 : 1;
+    if (firings > L.maxFirings) {
+      p.error(`${step.path}.every`, `repeats past the limit of ${L.maxFirings} step firings in one scenario`);
+      return;
+    }
+  }
+}
