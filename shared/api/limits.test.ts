@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { VALID_NODECLASS, VALID_NODEPOOL } from '../../testkit/manifests';
 import { ValidationError } from '../errors';
 import { inputLimits, nestingDepth } from './limits';
 import { parseManifests } from './parse';
-import { VALID_NODECLASS, VALID_NODEPOOL } from './testing';
 
 const problems = (yaml: string, limits = inputLimits()): string[] => {
   try {
