@@ -12,11 +12,16 @@ import type { ClusterChange, SimCluster } from '../shared/sim/sim-cluster';
 import type { MemoryQueue } from '../shared/sim/sqs';
 import type { VirtualClock } from '../shared/sim/virtual-clock';
 
+/** Where the feed sends: the in-memory FIFO queue, or a buffer in front of a real one (local/aws-endpoint). */
+export interface FeedQueue {
+  send(message: { body: string; groupId: string; deduplicationId: string }): { accepted: boolean };
+}
+
 export interface ForwarderFeedOptions {
   cluster: string;
   sim: SimCluster;
   clock: VirtualClock;
-  queue: MemoryQueue;
+  queue: FeedQueue | MemoryQueue;
   timing?: BatchTiming;
   /** Called with each message sent to the queue. */
   onSend?: (message: OutgoingMessage, accepted: boolean) => void;

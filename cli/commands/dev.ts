@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { LocalPipeline, type LogRecord, loadPipelineObjects, type TimelineEntry } from '../../local';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
+import { runDevOnEndpoint } from './dev-endpoint';
 import type { CommandContext, RegisterCommand } from './index';
 
 export interface DevOptions {
@@ -12,6 +13,7 @@ export interface DevOptions {
   until?: string;
   cluster: string;
   verbose?: boolean;
+  awsEndpoint?: string;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
@@ -33,6 +35,7 @@ export async function runDev(ctx: CommandContext, opts: DevOptions): Promise<voi
   const loaded = await loadPipelineObjects(opts.file, opts.cluster);
   for (const w of loaded.warnings) ctx.io.err(`warning: ${w}`);
   if (loaded.pods === 0) return usage(ctx, `${opts.file.join(', ')}: no pods or workloads to provision for`);
+  if (opts.awsEndpoint !== undefined) return runDevOnEndpoint(ctx, opts, loaded, until);
   const t0 = Date.parse('2026-11-21T21:00:00Z');
   const stamp = (at: number) => `[+${((at - t0) / 1000).toFixed(1).padStart(7)}s]`;
   const binds = new BindAggregator((line) => ctx.io.out(line), stamp);
@@ -149,5 +152,9 @@ export const registerDev: RegisterCommand = (program: Command, ctx: CommandConte
     .option('--until <duration>', 'run this long in virtual time (default: until every pod is bound, at most 30m)')
     .option('--cluster <name>', 'the cluster name (message group, tags)', 'demo')
     .option('-v, --verbose', "print the handlers' INFO log lines too")
+    .option(
+      '--aws-endpoint <url>',
+      'run against this AWS-compatible endpoint (EC2, SSM, IAM, SQS, DynamoDB) instead of the simulated cloud',
+    )
     .action(async (opts: DevOptions) => runDev(ctx, opts));
 };
