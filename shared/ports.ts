@@ -118,6 +118,8 @@ export interface ClusterApi {
 /** What syncNode makes true of a node. */
 export interface NodeSync {
   labels: Record<string, string>;
+  /** Merged into the node's annotations (values overwritten), as Karpenter's registration copies the NodeClaim's. */
+  annotations?: Record<string, string>;
   taints: Taint[];
   /** Taints to take off (matched by key and effect), such as karpenter.sh/unregistered at registration. */
   removeTaints?: Taint[];

@@ -1,9 +1,11 @@
 // One stack per cluster, `karpless-<cluster>`: queues, table, functions, EventBridge rules and schedules, node and
 // forwarder identities, EKS access entries, alarms and a dashboard.
+
 import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
+import { disruptionSettingsEnv } from '../shared/disruption/settings';
 import type { ClusterConfig } from './config';
 import { CONTROLLER_GROUP, stackName } from './constants';
 import { FunctionAccessEntries } from './constructs/cluster-access';
@@ -102,6 +104,8 @@ export class ClusterStack extends Stack {
         TERMINATION_QUEUE_URL: this.queues.termination.queueUrl,
         REBALANCE: config.interruption.rebalance,
         BIND_PODS: String(config.bindPods),
+        // Only the settings that differ from the defaults, so an unchanged cluster's functions are unchanged.
+        ...disruptionSettingsEnv(config.settings),
       },
     });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DISRUPTION_SETTINGS_DEFAULTS, disruptionSettingsEnv } from '../shared/disruption/settings';
 import { ValidationError } from '../shared/errors';
 import { loadClusters, parseClusters, validateClusters } from './config';
 
@@ -36,6 +37,7 @@ describe('cluster config', () => {
       queueEncryption: 'sqs-managed',
       forwarder: { identity: 'pod-identity', namespace: 'karpless', serviceAccount: 'karpless-forwarder' },
       tags: {},
+      settings: DISRUPTION_SETTINGS_DEFAULTS,
     });
     expect(prod).toMatchObject({
       name: 'prod-private',
@@ -49,9 +51,31 @@ describe('cluster config', () => {
 
   it('names the file, the cluster and the field of every problem at once', () => {
     expect(check({ ...base, account: 111122223333, region: 'Oregon', regoin: 'x' })).toEqual([
-      'c.yaml: clusters[0] (demo): regoin: unknown field (known: name, account, region, kubernetesVersion, endpoint, sweep, gc, interruption, bindPods, alarms, logRetentionDays, queueEncryption, forwarder, tags)',
+      'c.yaml: clusters[0] (demo): regoin: unknown field (known: name, account, region, kubernetesVersion, endpoint, sweep, gc, interruption, bindPods, alarms, logRetentionDays, queueEncryption, forwarder, tags, settings)',
       'c.yaml: clusters[0] (demo): account: expected a string (a 12-digit AWS account id), got number 111122223333; quote it, YAML reads it as a number',
       'c.yaml: clusters[0] (demo): region: "Oregon" is not valid (an AWS region such as us-west-2)',
+    ]);
+  });
+
+  it('reads the disruption settings, Karpenter defaults first, and names a bad one by its field path', () => {
+    const [demo] = validateClusters(
+      { clusters: [{ ...base, settings: { spotToSpotConsolidation: true, consolidationValidationDelay: '30s' } }] },
+      'c.yaml',
+    );
+    expect(demo?.settings).toEqual({
+      ...DISRUPTION_SETTINGS_DEFAULTS,
+      spotToSpotConsolidation: true,
+      consolidationValidationDelayMs: 30_000,
+    });
+    expect(disruptionSettingsEnv(demo?.settings ?? DISRUPTION_SETTINGS_DEFAULTS)).toEqual({
+      DISRUPTION_SETTINGS: '{"spotToSpotConsolidation":true,"consolidationValidationDelay":"30s"}',
+    });
+    expect(
+      check({ ...base, settings: { spotToSpot: true, replacementTimeout: 'soon', minSavingFraction: 2 } }),
+    ).toEqual([
+      'c.yaml: clusters[0] (demo): settings.spotToSpot: unknown setting (known: spotToSpotConsolidation, consolidationValidationDelay, replacementTimeout, nominationWindow, minSavingFraction, splitConsolidation)',
+      'c.yaml: clusters[0] (demo): settings.replacementTimeout: must be a duration such as 15s or 10m, got "soon"',
+      'c.yaml: clusters[0] (demo): settings.minSavingFraction: must be a number from 0 up to (not including) 1, got 2',
     ]);
   });
 

@@ -3,6 +3,7 @@
 // fixes the file in one pass instead of one `cdk synth` per typo.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { type DisruptionSettings, parseDisruptionSettings } from '../shared/disruption/settings';
 import { ValidationError } from '../shared/errors';
 import { describe, isObject, type JsonObject } from '../shared/events/reader';
 
@@ -36,6 +37,8 @@ export interface ClusterConfig {
   forwarder: ForwarderIdentity;
   /** Extra tags for every resource of the stack. */
   tags: Record<string, string>;
+  /** Disruption settings (docs/disruption.md, Settings); the functions read them from DISRUPTION_SETTINGS. */
+  settings: DisruptionSettings;
 }
 
 export const DEFAULTS = {
@@ -84,6 +87,7 @@ const CLUSTER_KEYS = [
   'queueEncryption',
   'forwarder',
   'tags',
+  'settings',
 ];
 
 /** Reads and validates the clusters file. Throws ValidationError listing every problem. */
@@ -253,6 +257,7 @@ function readCluster(f: FieldReader, entry: unknown): ClusterConfig | undefined 
   const queueEncryption = f.oneOf(entry, 'queueEncryption', '', ['sqs-managed', 'kms'], DEFAULTS.queueEncryption);
   const forwarder = readForwarder(f, entry);
   const tags = readTags(f, entry);
+  const settings = parseDisruptionSettings(entry.settings, 'settings', (path, message) => f.fail(path, message));
   if (f.problems.length > before) return undefined;
   return {
     name: name as string,
@@ -267,6 +272,7 @@ function readCluster(f: FieldReader, entry: unknown): ClusterConfig | undefined 
     alarms: alarms as Alarms,
     logRetentionDays: logRetentionDays as number,
     queueEncryption: queueEncryption as 'sqs-managed' | 'kms',
+    settings,
     forwarder: forwarder as ForwarderIdentity,
     tags,
   };

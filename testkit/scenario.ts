@@ -34,6 +34,10 @@ export interface PoolOptions {
   labels?: Record<string, string>;
   zones?: string[];
   terminationGracePeriod?: string;
+  /** The template's annotations (copied to NodeClaims and Nodes). */
+  annotations?: Record<string, string>;
+  /** Default Never. */
+  expireAfter?: string;
 }
 
 export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
@@ -43,7 +47,14 @@ export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
     metadata: { name: o.name ?? 'general' },
     spec: {
       template: {
-        ...(o.labels ? { metadata: { labels: o.labels } } : {}),
+        ...(o.labels || o.annotations
+          ? {
+              metadata: {
+                ...(o.labels ? { labels: o.labels } : {}),
+                ...(o.annotations ? { annotations: o.annotations } : {}),
+              },
+            }
+          : {}),
         spec: {
           nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
           requirements: [
@@ -55,7 +66,7 @@ export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
             { key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] },
             { key: 'topology.kubernetes.io/zone', operator: 'In', values: o.zones ?? ['us-east-1a'] },
           ],
-          expireAfter: 'Never',
+          expireAfter: o.expireAfter ?? 'Never',
           ...(o.terminationGracePeriod ? { terminationGracePeriod: o.terminationGracePeriod } : {}),
         },
       },

@@ -2,6 +2,7 @@
 // the cluster, its table and queues, the optional EKS facts that save a DescribeCluster, and the control-plane
 // settings. A missing or malformed variable is named in the error, so a bad deployment fails at cold start.
 import { type ControlPlaneConfig, controlPlaneConfig, type RebalancePolicy } from '../../shared/controllers';
+import { DISRUPTION_SETTINGS_ENV, disruptionSettingsFromEnv } from '../../shared/disruption/settings';
 
 export interface ControlPlaneEnv {
   cluster: string;
@@ -41,6 +42,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneEnv {
   if (rebalance !== 'record' && rebalance !== 'interrupt') {
     problems.push(`REBALANCE: "${rebalance}" is not one of record, interrupt`);
   }
+  const disruption = disruptionSettingsFromEnv(env[DISRUPTION_SETTINGS_ENV], (m) => problems.push(m));
   if (problems.length) throw new Error(`invalid function configuration: ${problems.join('; ')}`);
   const o = {
     ...optional('TERMINATION_QUEUE_URL'),
@@ -63,6 +65,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneEnv {
     ...(o.SERVICE_CIDR ? { serviceCidr: o.SERVICE_CIDR } : {}),
     ...(o.KUBERNETES_VERSION ? { kubernetesVersion: o.KUBERNETES_VERSION } : {}),
     ...(o.CATALOG_PATH ? { catalogPath: o.CATALOG_PATH } : {}),
-    config: controlPlaneConfig({ bindPods: bind === 'true', rebalance: rebalance as RebalancePolicy }),
+    config: controlPlaneConfig({ bindPods: bind === 'true', rebalance: rebalance as RebalancePolicy, disruption }),
   };
 }

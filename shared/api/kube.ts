@@ -169,6 +169,8 @@ export interface PodStatus {
   phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
   conditions?: PodCondition[];
   nominatedNodeName?: string;
+  /** When the kubelet started the pod (RFC 3339); a duration-valued karpenter.sh/do-not-disrupt counts from it. */
+  startTime?: string;
 }
 
 export interface Pod {

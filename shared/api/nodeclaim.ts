@@ -92,8 +92,15 @@ export interface NodeClaim {
   /** Instance types it may launch as, cheapest first (at most 60). */
   instanceTypeOptions: string[];
   labels: Record<string, string>;
+  /** The NodePool template's annotations at launch (shared/api/claim-template.ts); registration copies them to the
+   * Node, so a template's karpenter.sh/do-not-disrupt protects its nodes. */
+  annotations?: Record<string, string>;
   taints: Taint[];
   startupTaints: Taint[];
+  /** The NodePool's `expireAfter` and `terminationGracePeriod` at launch: the node lives by these, not by later
+   * NodePool values (a change there drifts it). Absent on claims written before they were stamped. */
+  expireAfter?: string;
+  terminationGracePeriod?: string;
   /** Sum of the nominated pods' requests plus DaemonSet overhead. */
   requests: ResourceList;
   nominatedPods: PodRef[];

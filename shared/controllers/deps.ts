@@ -1,6 +1,7 @@
 // What every control-plane use-case receives: the ports, a clock, observability callbacks and the timers of
 // docs/architecture.md (Timers). Handlers build one of these from real adapters; tests and the simulator build one from
 // shared/sim. Nothing here imports an SDK.
+import { DISRUPTION_SETTINGS_DEFAULTS, type DisruptionSettings } from '../disruption/settings';
 import type { Clock, CloudProvider, ClusterApi, InstanceProvider, NodeClaimStore, WorkQueue } from '../ports';
 import type { SchedulingInput, SchedulingResult } from '../scheduling/types';
 import type { MetricFn } from './metrics';
@@ -43,6 +44,8 @@ export interface ControlPlaneConfig {
   drainRequeueSeconds: number;
   drainBlockedRequeueSeconds: number;
   maxEvictionsPerStep: number;
+  /** The cluster's disruption settings (clusters.yaml `settings`, a scenario's `spec.settings`). */
+  disruption: DisruptionSettings;
 }
 
 export const DEFAULT_CONFIG: ControlPlaneConfig = {
@@ -58,6 +61,7 @@ export const DEFAULT_CONFIG: ControlPlaneConfig = {
   drainRequeueSeconds: 5,
   drainBlockedRequeueSeconds: 15,
   maxEvictionsPerStep: 100,
+  disruption: DISRUPTION_SETTINGS_DEFAULTS,
 };
 
 export function controlPlaneConfig(overrides: Partial<ControlPlaneConfig> = {}): ControlPlaneConfig {

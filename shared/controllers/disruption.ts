@@ -11,11 +11,13 @@
 // The per-NodePool history (for anti-churn back-off) is derived from claims' disruption records of the last 24 h,
 // one entry per command (the claims keep its id), as recordHistory builds it in process.
 
+import { claimTemplateFields } from '../api/claim-template';
 import { claimHashes } from '../api/hash';
 import { newUid } from '../api/ids';
 import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
 import { podRef } from '../api/pods';
-import { planDisruption, VALIDATION_DELAY_MS, validate } from '../disruption';
+import { planDisruption, validate } from '../disruption';
+import { disruptionOptionsOf } from '../disruption/settings';
 import type {
   CommandReason,
   DisruptionCommand,
@@ -42,13 +44,13 @@ const CLOCK_SKEW_TOLERANCE_MS = 500;
 export interface SweepEngine {
   plan(input: DisruptionInput): DisruptionPlan;
   validate(command: DisruptionCommand, fresh: DisruptionInput): ValidationResult;
-  validationDelayMs: number;
+  /** Overrides the cluster's consolidationValidationDelay setting (scripted engines in tests). */
+  validationDelayMs?: number;
 }
 
 export const defaultSweepEngine: SweepEngine = {
   plan: planDisruption,
   validate,
-  validationDelayMs: VALIDATION_DELAY_MS,
 };
 
 /** A node whose disruption started (tainted, replacements launching or draining). */
@@ -58,6 +60,8 @@ export interface DisruptingNode {
   nodePool: string;
   reason: string;
   forceful: boolean;
+  /** The claim's terminationGracePeriod, when it has one: its drain ends there, whatever still blocks it. */
+  terminationGracePeriod?: string;
 }
 
 export interface DisruptionSweepOptions {
@@ -71,7 +75,7 @@ export interface DisruptionSweepOptions {
   progressOnly?: boolean;
   /** Keep decision records: claim → gist of its last Keep record, so an unchanged reason is not rewritten. */
   keepMemo?: Map<string, string>;
-  /** How long a command waits for its replacements to initialize. Default 10 minutes. */
+  /** How long a command waits for its replacements to initialize. Default: the replacementTimeout setting. */
   replacementTimeoutMs?: number;
   /** Told when a command starts disrupting its nodes (before any is drained). */
   onStart?: (nodes: DisruptingNode[]) => void;
@@ -100,7 +104,6 @@ export interface DisruptionSweepResult {
   nextValidationAt?: number;
 }
 
-const REPLACEMENT_TIMEOUT_MS = 10 * 60_000;
 const HISTORY_KEEP_MS = 24 * 3_600_000;
 const COMMAND_CAUSES = new Set<DisruptionCause>(['Empty', 'Underutilized', 'Drifted', 'Expired']);
 
@@ -244,7 +247,8 @@ class Run {
     }
     return {
       markedForDeletion: marked,
-      ...(this.opts.options ? { options: this.opts.options } : {}),
+      // The cluster's settings, then what the caller overrides.
+      options: { ...disruptionOptionsOf(this.deps.config.disruption), ...this.opts.options },
       ...(this.opts.activity ? { activity: this.opts.activity } : {}),
     };
   }
@@ -266,7 +270,8 @@ class Run {
   async decide(command: DisruptionCommand, now: number): Promise<void> {
     const encoded = encodeCommand(command);
     const at = new Date(now).toISOString();
-    const validateAfter = new Date(now + this.engine.validationDelayMs).toISOString();
+    const delay = this.engine.validationDelayMs ?? this.deps.config.disruption.consolidationValidationDelayMs;
+    const validateAfter = new Date(now + delay).toISOString();
     const claims: NodeClaim[] = [];
     for (const c of command.candidates) {
       const claim = await this.deps.store.get(c.nodeClaim);
@@ -337,6 +342,7 @@ class Run {
         nodePool: c.nodePool,
         reason: command.reason,
         forceful: command.forceful,
+        ...(c.terminationGracePeriod ? { terminationGracePeriod: c.terminationGracePeriod } : {}),
       })),
     );
     for (const c of command.candidates) await this.deps.kube.setDisruptedTaint(c.name, true);
@@ -349,7 +355,7 @@ class Run {
     }
     if (replacements.length === 0 || command.forceful) return this.terminate(flight, replacements);
     const deadline = new Date(
-      this.deps.clock.now() + (this.opts.replacementTimeoutMs ?? REPLACEMENT_TIMEOUT_MS),
+      this.deps.clock.now() + (this.opts.replacementTimeoutMs ?? this.deps.config.disruption.replacementTimeoutMs),
     ).toISOString();
     flight.claims = await this.patchAll(flight.claims, (d) => ({ ...d, phase: 'Launching', replacements, deadline }));
   }
@@ -474,6 +480,7 @@ class Run {
           stateTimes: { Pending: createdAt },
           // The hashes drift compares, as provisioning records them.
           ...claimHashes(nodePool, nodeClass),
+          ...claimTemplateFields(nodePool),
         });
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;

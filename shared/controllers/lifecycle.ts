@@ -1,4 +1,4 @@
-// NodeClaim lifecycle after launch: a node that joins is matched to its claim by providerID, gets the claim's labels
+// NodeClaim lifecycle after launch: a node that joins is matched to its claim by providerID, gets the claim's labels, annotations
 // and taints, is marked Registered, then Initialized once it is Ready, its startup taints are gone and the extended
 // resources its pods asked for are advertised; then the pods nominated to it are bound. Claims that never launch or
 // never register within their timers are failed, their instances terminated and their pods re-planned.
@@ -149,7 +149,12 @@ async function register(deps: InstanceDeps, claim: NodeClaim, node: Node): Promi
   if (claim.capacityType) labels[LabelCapacityType] = claim.capacityType;
   // The claim's taints are added if the kubelet did not register with them; startup taints are left to whoever
   // removes them, so they are never put back after removal. The unregistered taint goes at registration.
-  await deps.kube.syncNode(node.metadata.name, { labels, taints: claim.taints, removeTaints: [TaintUnregistered] });
+  await deps.kube.syncNode(node.metadata.name, {
+    labels,
+    ...(claim.annotations ? { annotations: claim.annotations } : {}),
+    taints: claim.taints,
+    removeTaints: [TaintUnregistered],
+  });
   const registered = await deps.store.transition(claim, 'Registered', { nodeName: node.metadata.name });
   deps.metric('NodeClaimsRegistered', 1, 'Count', { nodePool: claim.nodePool });
   deps.log.info('registered', { nodeClaim: claim.name, node: node.metadata.name });

@@ -8,6 +8,7 @@
 // - a Pending claim left behind by a crashed pass is launched again with its uid, which the cloud maps back to the
 //   same instance.
 
+import { claimTemplateFields } from '../api/claim-template';
 import { claimHashes } from '../api/hash';
 import { claimName, newId, newUid } from '../api/ids';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
@@ -223,6 +224,7 @@ async function writeClaims(
         createdAt,
         stateTimes: { Pending: createdAt },
         ...claimHashes(pool, nodeClass),
+        ...claimTemplateFields(pool),
       };
       try {
         written.push(await deps.store.create(claim));

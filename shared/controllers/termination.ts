@@ -4,9 +4,11 @@
 // Eviction order follows Karpenter: non-critical non-DaemonSet pods, then non-critical DaemonSet pods, then critical
 // non-DaemonSet, then critical DaemonSet pods; a group is evicted only once every earlier group is gone. Mirror
 // (static) pods are never evicted; pods that tolerate the disrupted taint are left to go with the node; pods
-// annotated do-not-disrupt are not evicted but are waited for. After the NodePool's terminationGracePeriod (or an
+// annotated do-not-disrupt are not evicted but are waited for. After the claim's terminationGracePeriod (or an
 // interruption's deadline) the drain stops waiting and the instance is terminated.
 
+import { claimTerminationGracePeriod } from '../api/claim-template';
+import { doNotDisruptActive } from '../api/do-not-disrupt';
 import { newId } from '../api/ids';
 import type { Pod } from '../api/kube';
 import { AnnotationDoNotDisrupt } from '../api/labels';
@@ -136,13 +138,17 @@ function drainOf(claim: NodeClaim, deps: InstanceDeps): NonNullable<NodeClaim['d
   return claim.drain ?? { startedAt: new Date(deps.clock.now()).toISOString() };
 }
 
-/** When the drain stops waiting: the earlier of the NodePool's terminationGracePeriod and the claim's deadline. */
+/** When the drain stops waiting: the earlier of the claim's terminationGracePeriod (stamped at launch; a NodePool
+ * change does not reach a running node) and the claim's deadline. */
 async function drainDeadline(deps: InstanceDeps, claim: NodeClaim): Promise<number | undefined> {
   const started = Date.parse(drainOf(claim, deps).startedAt);
   const candidates: number[] = [];
   if (claim.drain?.deadline) candidates.push(Date.parse(claim.drain.deadline));
-  const pool = (await deps.kube.listNodePools()).find((p) => p.metadata.name === claim.nodePool);
-  const grace = terminationGraceMs(pool?.spec.template.spec.terminationGracePeriod);
+  const pool =
+    claim.expireAfter === undefined
+      ? (await deps.kube.listNodePools()).find((p) => p.metadata.name === claim.nodePool)
+      : undefined;
+  const grace = terminationGraceMs(claimTerminationGracePeriod(claim, pool));
   if (grace !== undefined) candidates.push(started + grace);
   const finite = candidates.filter((c) => Number.isFinite(c));
   return finite.length ? Math.min(...finite) : undefined;
@@ -169,7 +175,7 @@ async function drainStep(deps: InstanceDeps, claim: NodeClaim, nodeName: string)
   for (const pod of group) {
     if (evicted + blocked >= deps.config.maxEvictionsPerStep) break;
     if (pod.metadata.deletionTimestamp) continue; // already on its way out
-    if (pod.metadata.annotations?.[AnnotationDoNotDisrupt] === 'true') {
+    if (doNotDisruptActive(pod, now)) {
       held++;
       continue;
     }
@@ -244,7 +250,7 @@ async function finish(deps: InstanceDeps, claim: NodeClaim): Promise<Termination
   return { done: true };
 }
 
-/** The NodePool's terminationGracePeriod in ms; absent, "Never" or unparsable (reported by validation) is no limit. */
+/** A terminationGracePeriod in ms; absent, "Never" or unparsable (reported by validation) is no limit. */
 export function terminationGraceMs(value: string | undefined): number | undefined {
   if (!value) return undefined;
   try {

@@ -1,11 +1,21 @@
 // What the sweep knows about each node before deciding: its pods, price, disruption cost, drift, expiry, stability
 // and the blockers that keep a graceful disruption away from it.
+import { claimExpireAfter, claimTerminationGracePeriod } from '../api/claim-template';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
+import { isMirrorPod, isTerminal } from '../api/pods';
 import { parseDuration } from '../api/quantity';
 import type { InstanceType } from '../catalog/types';
 import { driftReason } from './drift';
-import { evictionCost, hasDoNotDisrupt, isConstrained, isReschedulable } from './pods';
+import type { PdbLimits } from './pdb';
+import {
+  doNotDisruptActive,
+  doNotDisruptUntil,
+  evictionCost,
+  isConstrained,
+  isReschedulable,
+  nodeDoNotDisrupt,
+} from './pods';
 import type { Candidate, DisruptionInput, DisruptionNode } from './types';
 
 export interface NodeFacts {
@@ -25,8 +35,16 @@ export interface NodeFacts {
   stable: boolean;
   consolidatable: boolean;
   constrained: boolean;
-  /** Reasons no graceful disruption may take it (forceful expiration ignores them). */
+  /** Reasons of the node's own that no graceful disruption may take it (forceful expiration ignores them). */
   blockers: string[];
+  /** Pods whose karpenter.sh/do-not-disrupt is active now: they block graceful disruption, except drift of a claim
+   * with a terminationGracePeriod (see gracefulBlocker). */
+  podBlockers: string[];
+  /** Pods a PodDisruptionBudget may keep from eviction: all but mirror, terminal and terminating pods (DaemonSet
+   * pods count, as in Karpenter). */
+  evictablePods: Pod[];
+  /** The claim's terminationGracePeriod (stamped at launch), when it has one. */
+  terminationGracePeriod?: string;
   /** Already going: marked for deletion or draining. */
   disrupting: boolean;
   /** Only initialized nodes are candidates; in-flight claims are skipped without a record. */
@@ -65,7 +83,8 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
     const pool = pools.get(poolName);
     const pods = n.node.pods.filter(isReschedulable);
     const createdAt = Date.parse(n.claim.createdAt);
-    const expireAfter = safeDuration(pool?.spec.template.spec.expireAfter, Number.POSITIVE_INFINITY);
+    // The lifetime stamped on the claim at launch: a NodePool change drifts the node instead (Karpenter's rule).
+    const expireAfter = safeDuration(claimExpireAfter(n.claim, pool), Number.POSITIVE_INFINITY);
     const initializedAt = Date.parse(n.claim.stateTimes.Initialized ?? n.claim.createdAt);
     const lastEvent = n.lastPodEventAt ?? initializedAt;
     const consolidateAfter = safeDuration(pool?.spec.disruption.consolidateAfter, 0);
@@ -75,12 +94,15 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
     if (n.claim.state !== 'Initialized' || n.node.inflight)
       blockers.push(`NodeClaim is ${n.claim.state}, not Initialized`);
     if (disrupting) blockers.push('already disrupting');
-    if (hasDoNotDisrupt(n.annotations)) blockers.push('node has karpenter.sh/do-not-disrupt');
-    for (const p of n.node.pods) {
-      if (hasDoNotDisrupt(p.metadata.annotations) && !p.metadata.deletionTimestamp) {
-        blockers.push(`pod ${p.metadata.namespace}/${p.metadata.name} has karpenter.sh/do-not-disrupt`);
-      }
-    }
+    if (nodeDoNotDisrupt(n.annotations)) blockers.push('node has karpenter.sh/do-not-disrupt');
+    const podBlockers = n.node.pods
+      .filter((p) => doNotDisruptActive(p, input.now))
+      .map((p) => {
+        const until = doNotDisruptUntil(p) ?? Number.POSITIVE_INFINITY;
+        const when = Number.isFinite(until) ? ` until ${new Date(until).toISOString()}` : '';
+        return `pod ${p.metadata.namespace}/${p.metadata.name} has karpenter.sh/do-not-disrupt${when}`;
+      });
+    const terminationGracePeriod = claimTerminationGracePeriod(n.claim, pool);
     if (n.nominatedAt !== undefined && input.now - n.nominatedAt < nominationProtectionMs) {
       blockers.push(`nominated ${Math.round((input.now - n.nominatedAt) / 1000)}s ago`);
     }
@@ -103,6 +125,9 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
       consolidatable: Number.isFinite(consolidateAfter),
       constrained: pods.some(isConstrained),
       blockers,
+      podBlockers,
+      evictablePods: n.node.pods.filter((p) => !isMirrorPod(p) && !isTerminal(p) && !p.metadata.deletionTimestamp),
+      ...(terminationGracePeriod ? { terminationGracePeriod } : {}),
       disrupting,
       initialized: n.claim.state === 'Initialized' && !n.node.inflight,
     };
@@ -120,5 +145,17 @@ export function candidateOf(f: NodeFacts): Candidate {
   };
   const capacity = f.n.node.capacityType ?? f.n.claim.capacityType;
   if (capacity) c.capacityType = capacity;
+  if (f.terminationGracePeriod) c.terminationGracePeriod = f.terminationGracePeriod;
   return c;
+}
+
+/** Why a graceful method may not take the node now, or undefined: the node's own blockers, then its pods' (an active
+ * do-not-disrupt, a PodDisruptionBudget that allows no eviction). An `eventual` method (drift) ignores the pods' when
+ * the claim has a terminationGracePeriod: the drain deletes such pods when the period ends, as Karpenter's
+ * NewCandidate lets an eventual disruption past a pod that blocks eviction. */
+export function gracefulBlocker(f: NodeFacts, pdbs: PdbLimits, eventual = false): string | undefined {
+  const own = f.blockers[0];
+  if (own) return own;
+  if (eventual && f.terminationGracePeriod) return undefined;
+  return f.podBlockers[0] ?? pdbs.check(f.evictablePods)[0];
 }

@@ -147,10 +147,11 @@ describe('consolidation: delete versus replace', () => {
 
 describe('consolidation: spot-to-spot', () => {
   const spot = pool({ capacityTypes: ['spot'] });
+  const gateOn = { options: { spotToSpotConsolidation: true } };
 
   it('refuses a spot-to-spot replacement with fewer than 15 cheaper types', () => {
     const a = node('a', { pool: spot, type: 'm5.xlarge', capacityType: 'spot', cpus: ['1500m'] });
-    const plan = planDisruption(disruptionInput([a], { nodePools: [spot] }));
+    const plan = planDisruption(disruptionInput([a], { nodePools: [spot], ...gateOn }));
     expect(plan.commands).toEqual([]);
     expect(plan.rejected[0]?.blockers[0]).toMatch(
       /spot-to-spot replacement needs at least 15 cheaper instance types, found \d/,
@@ -159,7 +160,7 @@ describe('consolidation: spot-to-spot', () => {
 
   it('allows it with 15 or more cheaper types, keeping only the cheaper spot options', () => {
     const a = node('a', { pool: spot, type: 'm5.4xlarge', capacityType: 'spot', cpus: ['1500m'] });
-    const cmd = only(planDisruption(disruptionInput([a], { nodePools: [spot] })).commands);
+    const cmd = only(planDisruption(disruptionInput([a], { nodePools: [spot], ...gateOn })).commands);
     const repl = cmd.replacements[0];
     expect(repl?.cheapest.capacityType).toBe('spot');
     for (const t of repl?.instanceTypeOptions ?? []) {

@@ -7,9 +7,10 @@
 // 3. merge search among the rest: the largest prefix (binary search, up to maxMergeCandidates) that fewer, cheaper
 //    new nodes can hold, then a bounded local search adding later candidates one at a time;
 // 4. candidates with constrained pods (topology, pod affinity, volumes, host ports): one full solve each, bounded.
+import { LabelCapacityType } from '../api/labels';
 import type { PlannedNodeClaim } from '../scheduling/types';
 import { batchRelocate, type Component } from './batch';
-import type { NodeFacts } from './candidate';
+import { gracefulBlocker, type NodeFacts } from './candidate';
 import type { FitResult } from './capacity';
 import { budgetBlocker, consolidationBlocker } from './forced';
 import { podRequests } from './pods';
@@ -30,7 +31,7 @@ function eligible(sw: Sweep): NodeFacts[] {
   for (const f of sw.facts) {
     if (sw.taken.has(f.idx) || f.disrupting || f.empty || !f.pool || !f.initialized) continue;
     if (f.pool.spec.disruption.consolidationPolicy !== 'WhenEmptyOrUnderutilized') continue;
-    const blocker = consolidationBlocker(sw, f) ?? f.blockers[0] ?? sw.pdbs.check(f.pods)[0];
+    const blocker = consolidationBlocker(sw, f) ?? gracefulBlocker(f, sw.pdbs);
     if (blocker) {
       sw.reject(f.idx, blocker);
       continue;
@@ -118,17 +119,8 @@ function verdict(sw: Sweep, c: Component): string | undefined {
   if (newPrice > oldPrice * (1 - sw.settings.minSavingFraction)) {
     return `replacement ${what} at $${round(newPrice)}/h saves less than ${sw.settings.minSavingFraction * 100}% of $${round(oldPrice)}/h${of}`;
   }
-  const single = c.members.length === 1 ? c.members[0] : undefined;
-  const capacity = single && (single.n.node.capacityType ?? single.n.claim.capacityType);
-  if (single && capacity === 'spot') {
-    for (const claim of c.replacements) {
-      if (claim.cheapest.capacityType !== 'spot') continue;
-      const cheaper = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < single.price).length;
-      if (cheaper < sw.settings.spotToSpotMinTypes) {
-        return `spot-to-spot replacement needs at least ${sw.settings.spotToSpotMinTypes} cheaper instance types, found ${cheaper}`;
-      }
-    }
-  }
+  const spot = spotToSpotBlocker(sw, c);
+  if (spot) return spot;
   for (const m of c.members) {
     const backOff = backingOff(sw, m.poolName);
     if (backOff) return backOff;
@@ -136,11 +128,42 @@ function verdict(sw: Sweep, c: Component): string | undefined {
   return undefined;
 }
 
+const capacityOf = (f: NodeFacts) => f.n.node.capacityType ?? f.n.claim.capacityType;
+
+/** Whether a replacement may launch as spot: its capacity-type requirement allows it (Karpenter's test). */
+const mayLaunchSpot = (claim: PlannedNodeClaim): boolean => {
+  const req = claim.requirements.find((r) => r.key === LabelCapacityType);
+  if (!req) return true;
+  if (req.operator === 'In') return req.values?.includes('spot') ?? false;
+  if (req.operator === 'NotIn') return !(req.values?.includes('spot') ?? false);
+  return req.operator !== 'DoesNotExist';
+};
+
+/** Karpenter's spot-to-spot rule: when every candidate is spot and a replacement may be spot, consolidation replaces
+ * only behind the SpotToSpotConsolidation feature gate (off by default: such nodes are only ever deleted), and a
+ * single node needs `spotToSpotMinTypes` cheaper spot types, so the fleet has room to pick an available one. */
+function spotToSpotBlocker(sw: Sweep, c: Component): string | undefined {
+  if (c.replacements.length === 0 || !c.members.every((m) => capacityOf(m) === 'spot')) return undefined;
+  if (!c.replacements.some(mayLaunchSpot)) return undefined;
+  if (!sw.settings.spotToSpotConsolidation) {
+    return "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node";
+  }
+  const single = c.members.length === 1 ? c.members[0] : undefined;
+  if (!single) return undefined;
+  for (const claim of c.replacements) {
+    if (claim.cheapest.capacityType !== 'spot') continue;
+    const cheaper = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < single.price).length;
+    if (cheaper < sw.settings.spotToSpotMinTypes) {
+      return `spot-to-spot replacement needs at least ${sw.settings.spotToSpotMinTypes} cheaper instance types, found ${cheaper}`;
+    }
+  }
+  return undefined;
+}
+
 /** Spot-to-spot keeps only spot options cheaper than the node, so the fleet cannot pick a dearer one. */
 function spotNarrowed(c: Component, claim: PlannedNodeClaim): PlannedNodeClaim {
   const single = c.members.length === 1 ? c.members[0] : undefined;
-  const capacity = single && (single.n.node.capacityType ?? single.n.claim.capacityType);
-  if (!single || capacity !== 'spot' || claim.cheapest.capacityType !== 'spot') return claim;
+  if (!single || capacityOf(single) !== 'spot' || claim.cheapest.capacityType !== 'spot') return claim;
   const options = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < single.price);
   return options.length ? { ...claim, instanceTypeOptions: options } : claim;
 }
@@ -222,6 +245,12 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     const comps = batchRelocate(sw, members, 'merge');
     for (const c of comps) sw.model.rollback(c.fit);
     if (comps.some((c) => c.failure)) return undefined;
+    const all: Component = {
+      members,
+      fit: { placements: [], leftovers: [] },
+      replacements: comps.flatMap((c) => c.replacements),
+    };
+    if (spotToSpotBlocker(sw, all)) return undefined;
     const replacements = comps.reduce((s, c) => s + c.replacements.length, 0);
     const newPrice = comps.reduce((s, c) => s + replacementPrice(c), 0);
     if (replacements >= members.length || newPrice > price * (1 - ms)) return undefined;

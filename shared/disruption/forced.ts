@@ -1,10 +1,12 @@
 // The sweep's first three methods: empty nodes, drifted nodes and expired nodes. None needs a saving; emptiness
 // and drift are graceful and budgeted, expiration is forceful and not budgeted (Karpenter v1): the drain still
-// waits on PDBs and do-not-disrupt until the NodePool's terminationGracePeriod.
+// waits on PDBs and do-not-disrupt until the claim's terminationGracePeriod. Drift of a claim with a
+// terminationGracePeriod is not blocked by its pods (gracefulBlocker).
+import { claimExpireAfter } from '../api/claim-template';
 import { formatDuration, parseDuration } from '../api/quantity';
 import { batchRelocate, type Component } from './batch';
 import { budgetCap } from './budgets';
-import type { NodeFacts } from './candidate';
+import { gracefulBlocker, type NodeFacts } from './candidate';
 import { relocate } from './relocate';
 import type { Sweep } from './sweep';
 
@@ -35,7 +37,7 @@ export function emptiness(sw: Sweep): void {
   const group: NodeFacts[] = [];
   const used = new Map<string, number>();
   for (const f of empty) {
-    const blocker = consolidationBlocker(sw, f) ?? f.blockers[0];
+    const blocker = consolidationBlocker(sw, f) ?? gracefulBlocker(f, sw.pdbs);
     if (blocker) {
       sw.reject(f.idx, blocker);
       continue;
@@ -64,7 +66,7 @@ export function drift(sw: Sweep, solverChecks: { left: number }): void {
   const chosen: NodeFacts[] = [];
   const used = new Map<string, number>();
   for (const f of drifted) {
-    const blocker = f.blockers[0] ?? sw.pdbs.check(f.pods)[0];
+    const blocker = gracefulBlocker(f, sw.pdbs, true);
     if (blocker) {
       sw.reject(f.idx, `drifted (${f.drift}) but ${blocker}`);
       continue;
@@ -116,12 +118,13 @@ export function expiration(sw: Sweep, solverChecks: { left: number }): void {
   for (const c of relocateAll(sw, expired, solverChecks, 'expiration')) {
     const waits = c.members.flatMap((f) => [
       ...f.blockers.filter((b) => !b.startsWith('nominated')),
-      ...sw.pdbs.check(f.pods),
+      ...f.podBlockers,
+      ...sw.pdbs.check(f.evictablePods),
     ]);
-    const pool = c.members[0]?.pool;
-    const grace = pool?.spec.template.spec.terminationGracePeriod;
+    const first = c.members[0];
+    const grace = first?.terminationGracePeriod;
     sw.addCommand('Expired', c.members, c.fit, c.replacements, {
-      expireAfter: pool?.spec.template.spec.expireAfter,
+      expireAfter: first ? claimExpireAfter(first.n.claim, first.pool) : undefined,
       ...(waits.length ? { drainWaitsOn: waits, terminationGracePeriod: grace ?? 'unset (waits indefinitely)' } : {}),
       ...(c.failure ? { unplaced: c.failure } : {}),
     });

@@ -1,7 +1,6 @@
 // Pod facts the sweep decides on: what a pod asks for, whether it must move when its node goes, whether it blocks
 // a graceful disruption, and what evicting it costs (Karpenter's eviction cost).
 import type { Pod } from '../api/kube';
-import { AnnotationDoNotDisrupt } from '../api/labels';
 import { isDaemonSetPod, isMirrorPod, isTerminal } from '../api/pods';
 import { parseResourceList, type ResourceList } from '../api/resources';
 
@@ -28,8 +27,7 @@ export function podRequests(pod: Pod): ResourceList {
 export const isReschedulable = (pod: Pod): boolean =>
   !isDaemonSetPod(pod) && !isMirrorPod(pod) && !isTerminal(pod) && !pod.metadata.deletionTimestamp;
 
-export const hasDoNotDisrupt = (annotations: Record<string, string> | undefined): boolean =>
-  annotations?.[AnnotationDoNotDisrupt] === 'true';
+export { doNotDisruptActive, doNotDisruptUntil, nodeDoNotDisrupt } from '../api/do-not-disrupt';
 
 /** Karpenter's eviction cost: 1, nudged by the pod-deletion-cost annotation and the priority, within [-10, 10]. */
 export function evictionCost(pod: Pod): number {

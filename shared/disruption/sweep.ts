@@ -16,6 +16,7 @@ import type { CommandReason, DisruptionCommand, DisruptionInput, DisruptionOptio
 
 export const DEFAULTS = {
   minSavingFraction: 0.05,
+  spotToSpotConsolidation: false as boolean,
   spotToSpotMinTypes: 15,
   nominationProtectionMs: 20_000,
   maxMergeCandidates: 100,

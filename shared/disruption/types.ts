@@ -40,6 +40,9 @@ export type DisruptionHistory = Record<string, HistoryEntry[]>;
 export interface DisruptionOptions {
   /** A replacement must save at least this fraction of the candidates' price. Default 0.05. */
   minSavingFraction?: number;
+  /** Karpenter's SpotToSpotConsolidation feature gate: replace spot nodes with spot nodes. Default false (spot
+   * nodes are then only deleted, never replaced by spot), as in Karpenter. */
+  spotToSpotConsolidation?: boolean;
   /** Spot-to-spot single-node replacement needs at least this many cheaper types. Default 15. */
   spotToSpotMinTypes?: number;
   /** A node nominated within this many ms is left alone. Default 20 000. */
@@ -92,6 +95,8 @@ export interface Candidate {
   capacityType?: 'spot' | 'on-demand';
   pods: number;
   disruptionCost: number;
+  /** The claim's terminationGracePeriod: the drain's limit, after which pods still on the node are deleted. */
+  terminationGracePeriod?: string;
 }
 
 export interface DisruptionCommand {

@@ -3,7 +3,7 @@
 // since the decision drop the command. The same rule as the sweep's: a PDB that allows any disruption only paces
 // the drain.
 // An Empty command only sheds the candidates that changed; a forceful (Expired) command always stands.
-import { nodeFacts } from './candidate';
+import { gracefulBlocker, nodeFacts } from './candidate';
 import { PdbLimits } from './pdb';
 import { DEFAULTS } from './sweep';
 import type { DisruptionCommand, DisruptionInput } from './types';
@@ -33,12 +33,11 @@ export function validate(command: DisruptionCommand, fresh: DisruptionInput): Va
     const f = byName.get(c.name);
     const problem = !f
       ? 'node is gone'
-      : (f.blockers[0] ??
+      : (gracefulBlocker(f, pdbs, command.reason === 'Drifted') ??
         (command.reason === 'Empty' && f.pods.length > 0 ? `${f.pods.length} pod(s) arrived` : undefined) ??
         (command.reason !== 'Empty' && f.n.lastPodEventAt !== undefined && f.n.lastPodEventAt > decidedAt
           ? 'pods changed since the decision'
-          : undefined) ??
-        pdbs.check(f.pods)[0]);
+          : undefined));
     if (problem) blockers.push(`${c.name}: ${problem}`);
     return !problem;
   });

@@ -16,7 +16,7 @@ import type {
   Taint,
 } from '../api/kube';
 import type { StatusUpdate } from '../api/status';
-import type { BindOutcome, Clock, ClusterApi, ClusterEvent, EvictionOutcome } from '../ports';
+import type { BindOutcome, Clock, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
 import { systemClock } from '../ports';
 import { classifyKubeError, type KubeAction, statusOf } from './errors';
 import { EventThrottle } from './event-recorder';
@@ -232,7 +232,7 @@ export class KubeClusterApi implements ClusterApi {
     await this.patchNodeGuarded(nodeName, (node) => nodeTaintPatch(node, DISRUPTED_TAINT, present));
   }
 
-  async syncNode(nodeName: string, desired: { labels: Record<string, string>; taints: Taint[] }): Promise<void> {
+  async syncNode(nodeName: string, desired: NodeSync): Promise<void> {
     await this.patchNodeGuarded(nodeName, (node) => syncNodePatch(node, desired));
   }
 
@@ -374,6 +374,7 @@ export class KubeClusterApi implements ClusterApi {
       const ops = build({
         resourceVersion: node.metadata.resourceVersion ?? '',
         labels: node.metadata.labels,
+        annotations: node.metadata.annotations,
         taints: node.spec.taints,
       });
       if (!ops) return;

@@ -6,6 +6,7 @@ import type { NodeSync } from '../ports';
 export interface NodeSnapshot {
   resourceVersion: string;
   labels?: Record<string, string>;
+  annotations?: Record<string, string>;
   taints?: Taint[];
 }
 
@@ -33,7 +34,7 @@ export function nodeTaintPatch(node: NodeSnapshot, taint: Taint, present: boolea
 }
 
 /**
- * Makes the node carry the NodeClaim's labels (overwriting values) and taints (adding missing ones, matched by key
+ * Makes the node carry the NodeClaim's labels and annotations (overwriting values) and taints (adding missing ones, matched by key
  * and effect), and takes off the taints in `removeTaints`, as Karpenter's registration does; every other taint is
  * left alone (not-ready, startup taints: their owners remove them). Undefined when nothing changes.
  */
@@ -46,6 +47,15 @@ export function syncNodePatch(node: NodeSnapshot, desired: NodeSync): JsonPatchO
       op: node.labels ? 'replace' : 'add',
       path: '/metadata/labels',
       value: { ...labels, ...desired.labels },
+    });
+  }
+  const annotations = node.annotations ?? {};
+  const wanted = desired.annotations ?? {};
+  if (Object.entries(wanted).some(([k, v]) => annotations[k] !== v)) {
+    ops.push({
+      op: node.annotations ? 'replace' : 'add',
+      path: '/metadata/annotations',
+      value: { ...annotations, ...wanted },
     });
   }
   const current = node.taints ?? [];

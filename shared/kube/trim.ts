@@ -91,7 +91,12 @@ export function trimPod(raw: unknown): Pod {
   const conditions = (status.conditions as RawObject[] | undefined)?.map((c) =>
     plain<NonNullable<Pod['status']>['conditions']>(pick(c, ['type', 'status', 'reason', 'lastTransitionTime'])),
   );
-  out.status = plain({ phase: status.phase, nominatedNodeName: status.nominatedNodeName, conditions });
+  out.status = plain({
+    phase: status.phase,
+    nominatedNodeName: status.nominatedNodeName,
+    startTime: status.startTime,
+    conditions,
+  });
   return out;
 }
 

@@ -279,7 +279,7 @@ export class SimCluster implements ClusterApi {
     if (pod.spec.nodeName) return pod.spec.nodeName === nodeName ? 'bound' : 'conflict';
     if (!this.nodes.has(nodeName)) return 'conflict';
     pod.spec = { ...pod.spec, nodeName };
-    pod.status = { ...pod.status, phase: 'Running' };
+    pod.status = { ...pod.status, phase: 'Running', startTime: new Date(this.clock.now()).toISOString() };
     this.emit({ type: 'pod-bound', pod: podKey(pod), node: nodeName });
     return 'bound';
   }
@@ -304,7 +304,11 @@ export class SimCluster implements ClusterApi {
     const removed = desired.removeTaints ?? [];
     const kept = (node.spec.taints ?? []).filter((t) => !removed.some((r) => same(t, r)));
     const missing = desired.taints.filter((t) => !kept.some((k) => same(k, t)));
-    node.metadata = { ...node.metadata, labels: { ...node.metadata.labels, ...desired.labels } };
+    node.metadata = {
+      ...node.metadata,
+      labels: { ...node.metadata.labels, ...desired.labels },
+      ...(desired.annotations ? { annotations: { ...node.metadata.annotations, ...desired.annotations } } : {}),
+    };
     node.spec = { ...node.spec, taints: [...kept, ...missing] };
   }
 

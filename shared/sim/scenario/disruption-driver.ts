@@ -4,6 +4,7 @@
 // the simulator's bookkeeping: the watch-stream activity, the quiet skip of unchanged clusters, and which nodes are
 // disrupting (for the observer and the timeline). The churn history is production's too: read back from the claims.
 
+import { claimExpireAfter } from '../../api/claim-template';
 import { parseDuration } from '../../api/quantity';
 import type { ControlPlaneDeps } from '../../controllers/deps';
 import {
@@ -18,12 +19,13 @@ import type { ClusterActivity } from './activity';
 
 export type { DisruptingNode, SweepEngine };
 
-/** When the first node reaches its NodePool's expireAfter (expiration is due without any change in the cluster). */
+/** When the first node reaches the expireAfter its claim was launched with (expiration is due without any change in
+ * the cluster). */
 function nextExpiry(input: Pick<DisruptionInput, 'nodes' | 'nodePools'>): number {
   let next = Number.POSITIVE_INFINITY;
   for (const n of input.nodes) {
     const pool = input.nodePools.find((p) => p.metadata.name === n.claim.nodePool);
-    const text = pool?.spec.template.spec.expireAfter;
+    const text = claimExpireAfter(n.claim, pool);
     if (!text || text === 'Never') continue;
     try {
       next = Math.min(next, Date.parse(n.claim.createdAt) + parseDuration(text));
@@ -44,7 +46,7 @@ export interface CommandInFlight {
  * cluster after 5 minutes too). */
 const QUIET_TTL_MS = 5 * 60_000;
 /** Blockers that lift by themselves as time passes: a sweep that met one must run again on schedule. */
-const TIME_BASED = /not consolidatable for another|nominated \d+s ago|schedule/;
+const TIME_BASED = /not consolidatable for another|nominated \d+s ago|schedule|do-not-disrupt until/;
 
 export class DisruptionDriver {
   /** Commands that started and whose nodes are not all terminated yet. */

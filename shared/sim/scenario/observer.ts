@@ -2,13 +2,16 @@
 // gracefully (Empty, Underutilized, Drifted):
 // - pdb: a pod left a node under such a disruption while its PodDisruptionBudget allowed no disruption (its
 //   available disruptions would go below zero), computed here from the pods, not from the eviction API's answer;
-// - doNotDisrupt: a pod annotated karpenter.sh/do-not-disrupt left such a node;
+// - doNotDisrupt: a pod annotated karpenter.sh/do-not-disrupt (active at the time) left such a node;
 // - budget: when a command starts, its NodePool has more nodes disrupting than the NodePool's budget allows for
 //   the command's reason.
-// Interruptions and forceful expiration are outside these rules (their drains end at a deadline by design).
+// Interruptions and forceful expiration are outside these rules (their drains end at a deadline by design), and so
+// are pods deleted with a drifted node whose claim has a terminationGracePeriod: Karpenter drifts such a node past
+// its pods' blockers and deletes them when the period ends (docs/disruption.md, Blockers).
+
+import { doNotDisruptActive } from '../../api/do-not-disrupt';
 import type { DisruptionReason, NodePool } from '../../api/karpenter';
 import type { Pod, PodDisruptionBudget } from '../../api/kube';
-import { AnnotationDoNotDisrupt } from '../../api/labels';
 import type { NodeClaim } from '../../api/nodeclaim';
 import { budgetCap } from '../../disruption/budgets';
 import { matchesSelector } from '../label-selector';
@@ -59,8 +62,9 @@ export class ViolationObserver {
   private checkRemoval(r: PodRemoval): void {
     const d = this.sources.disrupting().get(r.node);
     if (!d || d.forceful || !GRACEFUL.has(d.reason)) return;
+    if (d.reason === 'Drifted' && d.terminationGracePeriod && r.how === 'deleted') return;
     const key = `${r.pod.metadata.namespace}/${r.pod.metadata.name}`;
-    if (r.pod.metadata.annotations?.[AnnotationDoNotDisrupt] === 'true') {
+    if (doNotDisruptActive(r.pod, this.sources.now())) {
       this.add('doNotDisrupt', `${key} (do-not-disrupt) left ${r.node} during a ${d.reason} disruption`);
     }
     const pods = this.sources.pods().filter((p) => `${p.metadata.namespace}/${p.metadata.name}` !== key);

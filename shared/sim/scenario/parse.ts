@@ -22,6 +22,7 @@ import { loadManifests } from '../../api/parse';
 import { Problems } from '../../api/problems';
 import { parseDuration } from '../../api/quantity';
 import { parseYaml } from '../../api/yaml';
+import { parseDisruptionSettings } from '../../disruption/settings';
 import { ValidationError } from '../../errors';
 import { checkScenarioSize } from './limits';
 import {
@@ -89,8 +90,11 @@ export async function parseScenario(
   const until = duration('spec.until', spec.until) ?? 0;
   if (until <= 0 && spec.until !== undefined) p.error('spec.until', 'must be longer than 0s');
   for (const k of Object.keys(spec)) {
-    if (!['nodeReadyAfter', 'sweepEvery', 'until', 'steps'].includes(k)) p.error(`spec.${k}`, 'unknown field');
+    if (!['nodeReadyAfter', 'sweepEvery', 'until', 'settings', 'steps'].includes(k)) {
+      p.error(`spec.${k}`, 'unknown field');
+    }
   }
+  const settings = parseDisruptionSettings(spec.settings, 'spec.settings', (at, message) => p.error(at, message));
 
   const steps: ScenarioStep[] = [];
   const warnings: string[] = [];
@@ -126,7 +130,16 @@ export async function parseScenario(
   checkScenarioSize(p, { until, sweepEvery, steps, stepCount: rawSteps.length });
   if (p.errors.length > 0) throw new ValidationError(p.errors);
   steps.sort((a, b) => a.at - b.at);
-  return { file, name, nodeReadyAfter, sweepEvery, until, steps, warnings: [...p.warnings, ...warnings] };
+  return {
+    file,
+    name,
+    nodeReadyAfter,
+    sweepEvery,
+    until,
+    ...(spec.settings !== undefined ? { settings } : {}),
+    steps,
+    warnings: [...p.warnings, ...warnings],
+  };
 }
 
 async function parseAction(

@@ -93,6 +93,7 @@ export async function runScenario(
     registrationDelayMs: scenario.nodeReadyAfter - readyPart,
     readyDelayMs: readyPart,
     replaceEvictedPods: true,
+    ...(scenario.settings ? { config: { disruption: scenario.settings } } : {}),
     solve: engine.solve,
   });
   const { clock, cloud, cluster, store, queue, deps } = world;

@@ -3,6 +3,7 @@
 
 import type { ManifestSet } from '../../api/manifest-set';
 import type { CapacityType } from '../../catalog/types';
+import type { DisruptionSettings } from '../../disruption/settings';
 
 export const SCENARIO_API_VERSION = 'karpless.dev/v1alpha1';
 
@@ -50,6 +51,8 @@ export interface Scenario {
   nodeReadyAfter: number;
   sweepEvery: number;
   until: number;
+  /** The cluster's disruption settings (`spec.settings`); defaults when absent. */
+  settings?: DisruptionSettings;
   steps: ScenarioStep[];
   /** Warnings from reading manifests (skipped kinds, conversions). */
   warnings: string[];

@@ -1,0 +1,38 @@
+// Reading a scenario run the way Karpenter's disruption tests read their cluster: which claims were disrupted and
+// why, what replaced them, what the sweep said about the ones it kept. The builders themselves are the scenario
+// builders (one place for test builders).
+import type { NodeClaim } from '../shared/api/nodeclaim';
+import { parseDuration } from '../shared/api/quantity';
+import type { TimelineEntry } from '../shared/sim/scenario/recorder';
+import type { ScenarioRun } from '../shared/sim/scenario/runner';
+
+export * from './scenario';
+
+export const NO_VIOLATIONS = { pdb: 0, doNotDisrupt: 0, budget: 0 };
+
+export const offset = (e: TimelineEntry): number => parseDuration(e.at);
+
+export const events = (r: ScenarioRun, type: TimelineEntry['type'], reason?: string): TimelineEntry[] =>
+  r.timeline.filter((e) => e.type === type && (reason === undefined || e.reason === reason));
+
+/** Claims that started disrupting, with the command's reason. */
+export const disrupted = (r: ScenarioRun, reason?: string): TimelineEntry[] => events(r, 'Disrupting', reason);
+
+/** Claims launched as replacements of a disruption with this reason. */
+export const replacementsFor = (r: ScenarioRun, reason: string): TimelineEntry[] =>
+  events(r, 'Launched').filter((e) => e.reason === `Replacement (${reason})`);
+
+export async function liveClaims(r: ScenarioRun): Promise<NodeClaim[]> {
+  return r.world.store.list({ states: ['Launched', 'Registered', 'Initialized', 'Draining'] });
+}
+
+/** Every claim, terminated ones too, in creation order. */
+export async function allClaims(r: ScenarioRun): Promise<NodeClaim[]> {
+  return (await r.world.store.list()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** The blockers the sweep gave in its Keep records for a claim, oldest first. */
+export async function keepReasons(r: ScenarioRun, claim: string): Promise<string[]> {
+  const records = await r.world.store.listDecisions(claim);
+  return records.filter((d) => d.kind === 'Keep').map((d) => d.summary);
+}
