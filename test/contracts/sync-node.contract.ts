@@ -69,5 +69,22 @@ export function syncNodeContract(name: string, makeFixture: () => Promise<SyncNo
         await f.cleanup?.();
       }
     });
+
+    it("merges the NodeClaim's annotations into the node's, as Karpenter's registration does", async () => {
+      const { f } = await withNode({}, []);
+      try {
+        const annotations = async () =>
+          (await f.cluster.listNodes()).find((n) => n.metadata.name === 'n1')?.metadata.annotations ?? {};
+        await f.cluster.syncNode('n1', {
+          labels: {},
+          annotations: { 'karpenter.sh/do-not-disrupt': 'true' },
+          taints: [],
+        });
+        await f.cluster.syncNode('n1', { labels: {}, annotations: { team: 'web' }, taints: [] });
+        expect(await annotations()).toMatchObject({ 'karpenter.sh/do-not-disrupt': 'true', team: 'web' });
+      } finally {
+        await f.cleanup?.();
+      }
+    });
   });
 }

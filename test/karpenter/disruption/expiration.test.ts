@@ -30,7 +30,7 @@ const patchPool = (at: number, spec: Record<string, unknown>) =>
 describe('expiration/suite_test.go', () => {
   it('Expiration: should not remove the NodeClaims when expiration is disabled', async () => {
     const r = await run(
-      scenario(90 * MINUTE, [
+      scenario(40 * MINUTE, [
         step(0, apply(nodePool({ types: ['m5.large'], expireAfter: 'Never' }), nodeClass(), deployment('web', 1))),
       ]),
     );
