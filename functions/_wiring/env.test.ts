@@ -32,6 +32,15 @@ describe('readEnv', () => {
     expect(readEnv(BASE).deadLetterQueueUrl).toBeUndefined();
   });
 
+  it('reads the disruption settings from DISRUPTION_SETTINGS, Karpenter defaults without it', () => {
+    expect(readEnv(BASE).config.disruption.spotToSpotConsolidation).toBe(false);
+    const on = readEnv({ ...BASE, DISRUPTION_SETTINGS: '{"spotToSpotConsolidation":true,"replacementTimeout":"5m"}' });
+    expect(on.config.disruption).toMatchObject({ spotToSpotConsolidation: true, replacementTimeoutMs: 300_000 });
+    expect(() => readEnv({ ...BASE, DISRUPTION_SETTINGS: '{"spotToSpot":true}' })).toThrow(
+      /DISRUPTION_SETTINGS.spotToSpot: unknown setting/,
+    );
+  });
+
   it('names every missing or malformed variable', () => {
     expect(() => readEnv({ BIND_PODS: 'yes', REBALANCE: 'ignore' })).toThrow(
       /CLUSTER_NAME is required.*TABLE_NAME is required.*QUEUE_URL is required.*AWS_REGION is required.*BIND_PODS: "yes".*REBALANCE: "ignore"/,
