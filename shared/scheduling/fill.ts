@@ -3,19 +3,14 @@
 // (README.md, Cost). Pods an existing node could take are left for it.
 import { dotProductScore } from './cost';
 import type { ExistingNode } from './existingnode';
-import type { TypeOption } from './instancetypes';
 import type { InflightClaim } from './nodeclaim';
 import type { PodShape } from './podshape';
 import type { Bucket, WaitingQueue } from './queue';
-import type { NodeClaimTemplate } from './template';
 
 /** Share of a node filled by a proportional slice of the pool (the greedy pass tops it up). */
 const SLICE = 0.97;
 /** How closely a node's cpu:memory room must match the pool's for slicing. */
 const SLICE_BALANCE = 0.9;
-
-/** Whether pods of this shape could share a node of this type from this pool. */
-export type CanShare = (t: NodeClaimTemplate, shape: PodShape, o: TypeOption) => boolean;
 
 export class ClaimFiller {
   private readonly noNodeFits = new Set<number>();
@@ -24,7 +19,6 @@ export class ClaimFiller {
   constructor(
     private readonly waiting: WaitingQueue,
     private readonly nodes: readonly ExistingNode[],
-    private readonly canShare: CanShare,
   ) {}
 
   /** Could an existing node take the shape? Once no node can, none ever will (nodes only fill up). */
@@ -50,7 +44,7 @@ export class ClaimFiller {
         if (!b.simple || b.remaining <= 0 || skip.has(b)) continue;
         const score = dotProductScore(b.shape.requests, c.used, c.target.alloc);
         if (score < 0) continue;
-        if (!this.canShare(c.template, b.shape, c.target) || this.fitsSomeNode(b.shape)) {
+        if (!c.template.canShare(b.shape, c.target) || this.fitsSomeNode(b.shape)) {
           skip.add(b);
           continue;
         }
@@ -81,7 +75,7 @@ export class ClaimFiller {
     const pool = new Float64Array(c.used.length);
     for (const b of this.waiting.buckets) {
       if (!b.simple || b.remaining <= 0 || c.failed.has(b.shape.id)) continue;
-      if (!this.canShare(c.template, b.shape, c.target) || this.fitsSomeNode(b.shape)) {
+      if (!c.template.canShare(b.shape, c.target) || this.fitsSomeNode(b.shape)) {
         skip.add(b);
         continue;
       }

@@ -2,7 +2,6 @@
 // NodeClaim from the first NodePool (by weight) that can take it. A pod that fits nowhere has its preferences
 // relaxed one at a time; when nothing is left to relax it is reported with the reason each NodePool gave.
 import type { Pod } from '../api/kube';
-import { LabelHostname } from '../api/labels';
 import type { ResourceList } from '../api/resources';
 import { chooseTarget, computeDuals, dualValue } from './cost';
 import { Domains } from './domains';
@@ -13,8 +12,9 @@ import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
 import { type PodShape, PodShapes } from './podshape';
 import { type QueuedPod, WaitingQueue } from './queue';
+import { describeReqs, limitText, nodeReasons, resourceFailure } from './reasons';
 import { narrowed, type Requirements } from './requirements';
-import { addVec, fitsVec, ResourceIndex } from './resources';
+import { addVec, ResourceIndex } from './resources';
 import { formatTaint } from './taints';
 import { NodeClaimTemplate } from './template';
 import { Topology } from './topology';
@@ -38,11 +38,8 @@ export class Scheduler {
   private readonly filler: ClaimFiller;
   private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
   private readonly cursor = new Map<number, number>();
-  private readonly offeringReqCache = new Map<string, Requirements>();
-  private readonly typesCache = new Map<string, { compatible: TypeOption[]; fitting: TypeOption[] }>();
   /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
   private minRequest: Float64Array = new Float64Array(0);
-  private readonly mergedCache = new Map<string, Requirements>();
   private anyPreferNoSchedule = false;
   private relaxations = 0;
   private readonly maxTypes: number;
@@ -60,7 +57,7 @@ export class Scheduler {
     this.topology = new Topology(nsLabels, new Domains(this.templates, this.nodes));
     const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
     this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
-    this.filler = new ClaimFiller(this.waiting, this.nodes, (t, shape, o) => this.canShare(t, shape, o));
+    this.filler = new ClaimFiller(this.waiting, this.nodes);
     for (const np of input.nodePools) {
       if (!input.instanceTypes.has(np.metadata.name))
         this.warnings.push(`nodepool "${np.metadata.name}" has no instance types`);
@@ -298,7 +295,7 @@ export class Scheduler {
     if (this.input.options?.existingNodesOnly) {
       return this.nodes.length === 0
         ? 'no existing node to place the pod on (new capacity is disabled)'
-        : `no existing node can take the pod (new capacity is disabled): ${this.nodeReasons(shape)}`;
+        : `no existing node can take the pod (new capacity is disabled): ${nodeReasons(this.nodes, shape)}`;
     }
     if (this.templates.length === 0) return 'no NodePool is defined';
     const reasons: string[] = [];
@@ -308,13 +305,6 @@ export class Scheduler {
       reasons.push(`nodepool "${t.name}": ${why}`);
     }
     return `no NodePool could fit the pod: ${reasons.join('; ')}`;
-  }
-
-  private nodeReasons(shape: PodShape): string {
-    return this.nodes
-      .slice(0, 5)
-      .map((n) => `node "${n.name}": ${n.failure(shape) ?? 'topology or host ports'}`)
-      .join('; ');
   }
 
   /**
@@ -349,18 +339,17 @@ export class Scheduler {
     if (why) return why;
     const selfConflict = shape.hostPorts.length > 1 ? new HostPortUsage().conflict(shape.hostPorts) : undefined;
     if (selfConflict) return `host port ${formatHostPort(selfConflict)} is requested twice`;
-    const merged = this.merged(t, shape);
-    const { compatible, fitting } = this.typesFor(t, shape, merged);
+    const { compatible, fitting } = t.typesFor(shape);
     if (compatible.length === 0) {
       return t.types.length === 0
         ? `no instance types are available to this nodepool: ${t.noTypesReason}`
         : `no instance type satisfies the requirements ${describeReqs(shape.requirements) || describeReqs(t.requirements)}`;
     }
-    if (fitting.length === 0) return this.resourceFailure(compatible, shape, t);
+    if (fitting.length === 0) return resourceFailure(compatible, shape, t, this.index);
     const inLimits = t.remaining ? fitting.filter((o) => t.withinLimits(o.capacity)) : fitting;
-    if (inLimits.length === 0) return `limits would be exceeded (${this.limitText(t)})`;
+    if (inLimits.length === 0) return `limits would be exceeded (${limitText(t, this.index)})`;
     let reqs =
-      inLimits === fitting ? this.offeringReqs(t, shape, fitting, merged) : t.offeringRequirements(inLimits, merged);
+      inLimits === fitting ? t.fittingOfferingRequirements(shape) : t.offeringRequirements(inLimits, t.merged(shape));
     const n = (this.claimCount.get(t.name) ?? 0) + 1;
     const name = this.nameClaim(t.name, n);
     const topo = this.topology.check(shape, reqs, name);
@@ -427,110 +416,12 @@ export class Scheduler {
       this.waiting.buckets,
       t.prices.table(reqs),
       preferSpot,
-      (s, o) => this.canShare(t, s, o),
+      (s, o) => t.canShare(s, o),
       t.duals,
     );
     if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waiting.size });
     return choice;
   }
-
-  private offeringReqs(
-    t: NodeClaimTemplate,
-    shape: PodShape,
-    fitting: TypeOption[],
-    merged: Requirements,
-  ): Requirements {
-    const k = `${t.name}|${shape.id}`;
-    let hit = this.offeringReqCache.get(k);
-    if (!hit) {
-      hit = t.offeringRequirements(fitting, merged);
-      this.offeringReqCache.set(k, hit);
-    }
-    return hit;
-  }
-
-  /** The pool's types that match the shape's requirements, and those that also hold one such pod. */
-  private typesFor(t: NodeClaimTemplate, shape: PodShape, merged: Requirements) {
-    const k = `${t.name}|${shape.id}`;
-    let hit = this.typesCache.get(k);
-    if (!hit) {
-      const compatible = t.types.filter((o) => typeCompatible(o, merged));
-      const zero = new Float64Array(shape.requests.length);
-      hit = { compatible, fitting: compatible.filter((o) => fitsVec(zero, shape.requests, o.alloc)) };
-      this.typesCache.set(k, hit);
-    }
-    return hit;
-  }
-
-  private merged(t: NodeClaimTemplate, shape: PodShape): Requirements {
-    const k = `${t.name}|${shape.id}`;
-    let m = this.mergedCache.get(k);
-    if (!m) {
-      m = t.requirements.clone().addAll(shape.requirements);
-      this.mergedCache.set(k, m);
-    }
-    return m;
-  }
-
-  /** Whether pods of this shape could share a node of this type from this pool (for target scoring and fills). */
-  private canShare(t: NodeClaimTemplate, shape: PodShape, o: TypeOption): boolean {
-    let row = t.shareCache.get(shape.id);
-    if (!row) {
-      row = new Int8Array(t.types.length);
-      t.shareCache.set(shape.id, row);
-    }
-    const hit = row[o.index];
-    if (hit) return hit === 1;
-    const ok =
-      !t.untoleratedTaint(shape.id, shape.tolerations) &&
-      !t.incompatibility(shape.id, shape.requirements) &&
-      typeCompatible(o, this.merged(t, shape));
-    row[o.index] = ok ? 1 : 2;
-    return ok;
-  }
-
-  private resourceFailure(compatible: TypeOption[], shape: PodShape, t: NodeClaimTemplate): string {
-    const names = this.index.names;
-    const asked = names
-      .map((n, i) => [n, shape.requests[i] as number] as const)
-      .filter(([, v]) => v > 0)
-      .map(([n, v]) => `${n}=${fmt(n, v)}`)
-      .join(', ');
-    for (let i = 0; i < names.length; i++) {
-      const need = shape.requests[i] as number;
-      if (need <= 0) continue;
-      let most = 0;
-      for (const o of compatible) most = Math.max(most, o.alloc[i] as number);
-      if (most < need) {
-        const name = names[i] as string;
-        const overhead =
-          (t.daemonVector[i] ?? 0) > 0 ? ` after DaemonSet overhead ${fmt(name, t.daemonVector[i] as number)}` : '';
-        return `no instance type has enough ${name}: pod requests ${fmt(name, need)}, the largest compatible type offers ${fmt(name, most)}${overhead}`;
-      }
-    }
-    return `no single instance type fits the pod's requests together (${asked})`;
-  }
-
-  private limitText(t: NodeClaimTemplate): string {
-    const r = t.remaining;
-    if (!r || !t.limitList) return 'no limits';
-    return Object.entries(t.limitList)
-      .map(([k, v]) => `${k}: ${fmt(k, Math.max(0, r[this.index.id(k)] as number))} of ${fmt(k, v)} left`)
-      .join(', ');
-  }
-}
-
-function describeReqs(reqs: Requirements): string {
-  return [...reqs.values()]
-    .filter((r) => r.key !== LabelHostname)
-    .map((r) => `${r.key} ${r}`)
-    .join(', ');
-}
-
-function fmt(name: string, v: number): string {
-  if (name === 'cpu') return v % 1000 === 0 ? String(v / 1000) : `${Math.round(v)}m`;
-  if (name === 'memory' || name === 'ephemeral-storage') return `${Math.round(v / 2 ** 20)}Mi`;
-  return String(v);
 }
 
 function key(p: Pod): string {

@@ -10,10 +10,11 @@ import type { RankedType } from './cost';
 import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
 import { whyNoInstanceTypes } from './no-types';
+import type { PodShape } from './podshape';
 import { matchableTerms, matchesNoNode } from './preferences';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
-import { podRequests, type ResourceIndex } from './resources';
+import { fitsVec, podRequests, type ResourceIndex } from './resources';
 import { firstUntolerated } from './taints';
 
 export class NodeClaimTemplate {
@@ -38,10 +39,14 @@ export class NodeClaimTemplate {
   duals: Float64Array = new Float64Array(0);
   /** Types ordered by best possible cost score under `duals` (see cost.ts). */
   ranked: RankedType[] = [];
-  /** Per shape: can pods of the shape run on each type (0 unknown, 1 yes, 2 no). */
-  readonly shareCache = new Map<number, Int8Array>();
+  // Per pod shape (shape ids are stable for a solve): the answers below are asked for every pod of a shape.
+  /** Can pods of the shape run on each type (0 unknown, 1 yes, 2 no). */
+  private readonly shareCache = new Map<number, Int8Array>();
   private readonly taintCache = new Map<number, Taint | null>();
   private readonly reqCache = new Map<number, string | null>();
+  private readonly mergedCache = new Map<number, Requirements>();
+  private readonly typesCache = new Map<number, { compatible: TypeOption[]; fitting: TypeOption[] }>();
+  private readonly offeringReqCache = new Map<number, Requirements>();
 
   constructor(
     readonly nodePool: NodePool,
@@ -209,5 +214,54 @@ export class NodeClaimTemplate {
     out.add(Requirement.of(LabelZone, 'In', [...zones]));
     out.add(Requirement.of(LabelCapacityType, 'In', [...cts]));
     return out;
+  }
+
+  /** The pool's requirements with the shape's added. */
+  merged(shape: PodShape): Requirements {
+    let m = this.mergedCache.get(shape.id);
+    if (!m) {
+      m = this.requirements.clone().addAll(shape.requirements);
+      this.mergedCache.set(shape.id, m);
+    }
+    return m;
+  }
+
+  /** The pool's types that match the shape's requirements, and those that also hold one such pod. */
+  typesFor(shape: PodShape): { compatible: TypeOption[]; fitting: TypeOption[] } {
+    let hit = this.typesCache.get(shape.id);
+    if (!hit) {
+      const compatible = this.types.filter((o) => typeCompatible(o, this.merged(shape)));
+      const zero = new Float64Array(shape.requests.length);
+      hit = { compatible, fitting: compatible.filter((o) => fitsVec(zero, shape.requests, o.alloc)) };
+      this.typesCache.set(shape.id, hit);
+    }
+    return hit;
+  }
+
+  /** offeringRequirements over the types that hold one pod of the shape (typesFor's `fitting`). */
+  fittingOfferingRequirements(shape: PodShape): Requirements {
+    let hit = this.offeringReqCache.get(shape.id);
+    if (!hit) {
+      hit = this.offeringRequirements(this.typesFor(shape).fitting, this.merged(shape));
+      this.offeringReqCache.set(shape.id, hit);
+    }
+    return hit;
+  }
+
+  /** Whether pods of this shape could share a node of this type from this pool (for target scoring and fills). */
+  canShare(shape: PodShape, o: TypeOption): boolean {
+    let row = this.shareCache.get(shape.id);
+    if (!row) {
+      row = new Int8Array(this.types.length);
+      this.shareCache.set(shape.id, row);
+    }
+    const hit = row[o.index];
+    if (hit) return hit === 1;
+    const ok =
+      !this.untoleratedTaint(shape.id, shape.tolerations) &&
+      !this.incompatibility(shape.id, shape.requirements) &&
+      typeCompatible(o, this.merged(shape));
+    row[o.index] = ok ? 1 : 2;
+    return ok;
   }
 }
