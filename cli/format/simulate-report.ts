@@ -18,6 +18,17 @@ export interface SimulateReport {
     nodeClaims: number;
     costPerHour: number;
     lowerBoundPerHour: number;
+    /** How the new NodeClaims were packed (shared/scheduling/exact); absent when no claim could be judged. */
+    packing?: {
+      /** Every new NodeClaim's packing is proven optimal. */
+      provenOptimal: boolean;
+      /** Pods on new NodeClaims, and those whose packing the integer program judged. */
+      newPods: number;
+      exactPods: number;
+      /** The judged claims' cost and a lower bound on any packing of their pods, $/h. */
+      costPerHour: number;
+      boundPerHour: number;
+    };
     defaultNodePool?: string;
   };
 }
@@ -49,6 +60,16 @@ export function buildSimulateReport(result: SimulationResult): SimulateReport {
     costPerHour: roundPrice(result.summary.costPerHour),
     lowerBoundPerHour: roundPrice(result.summary.lowerBoundPerHour),
   };
+  const packing = result.stats.packing;
+  if (packing) {
+    summary.packing = {
+      provenOptimal: packing.provenOptimal,
+      newPods: packing.newPods,
+      exactPods: packing.exactPods,
+      costPerHour: roundPrice(packing.costPerHour),
+      boundPerHour: roundPrice(packing.boundPerHour),
+    };
+  }
   if (result.defaultNodePool) summary.defaultNodePool = result.defaultNodePool;
   return {
     nodeClaims: result.nodeClaims.map(claimReport),

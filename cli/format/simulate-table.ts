@@ -63,5 +63,20 @@ export function renderSimulateTable(report: SimulateReport): string {
     `Summary: ${s.scheduledPods}/${s.pods} pods scheduled, ${s.nodeClaims} new NodeClaim(s), ` +
       `${formatPrice(s.costPerHour)}/h; LP lower bound ${formatPrice(s.lowerBoundPerHour)}/h${ratio}.`,
   );
+  if (s.packing) out.push(packingLine(s.packing));
   return out.join('\n');
+}
+
+/** Whether the packing is proven optimal, or how far the exactly judged part may be from its bound. */
+function packingLine(p: NonNullable<SimulateReport['summary']['packing']>): string {
+  if (p.provenOptimal) return 'Packing: proven optimal (exact integer program).';
+  if (p.exactPods === 0) return 'Packing: heuristic (topology, host ports or batch size kept the exact program out).';
+  const judged =
+    p.costPerHour <= p.boundPerHour + 1e-6
+      ? `optimal at ${formatPrice(p.costPerHour)}/h`
+      : `${formatPrice(p.costPerHour)}/h, within ${((p.costPerHour / p.boundPerHour - 1) * 100).toFixed(1)}% of their bound ${formatPrice(p.boundPerHour)}/h`;
+  const rest = p.newPods - p.exactPods;
+  return rest > 0
+    ? `Packing: ${p.exactPods}/${p.newPods} new pods packed exactly (${judged}); ${rest} by the heuristic (topology, host ports or batch size).`
+    : `Packing: new pods packed exactly, ${judged}.`;
 }

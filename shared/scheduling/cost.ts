@@ -189,23 +189,21 @@ export function chooseTarget(
   let bestScore = Number.POSITIVE_INFINITY;
   let sinceImproved = 0;
   let evaluated = 0;
-  // No fill can be worth more than every waiting pod, so a type bigger than the pool is bounded by price ÷ pool
-  // worth. Visiting by the tighter of the two bounds stops the search early when few pods are left.
-  let poolWorth = dualValue(duals, opening.requests);
-  for (let g = 0; g < waiting.length; g++) poolWorth += (base[g] as number) * (waiting[g] as WaitingGroup).value;
-  const order: { option: TypeOption; bound: number; worth: number }[] = [];
+  const usable = usableRoom(opening, waiting, base);
+  // Candidates by their best possible score at the price this claim would pay (its zones and capacity types).
+  const order: { option: TypeOption; bound: number; worth: number; price: number }[] = [];
   for (const r of ranked) {
     if (!isCandidate(r.option)) continue;
-    const capped = Math.min(r.worth, poolWorth);
-    const bound = capped > 0 ? Math.max(r.bound, Number((r.option.minPrice / capped).toPrecision(9))) : r.bound;
-    order.push({ option: r.option, bound, worth: r.worth });
+    const { rank, price } = fleetPrice(prices, r.option.index, preferSpot);
+    if (rank === 2) continue;
+    const worth = usable(r.option.alloc, duals);
+    const bound = worth > 0 ? Number((price / worth).toPrecision(9)) : Number.POSITIVE_INFINITY;
+    order.push({ option: r.option, bound, worth: r.worth, price });
   }
   order.sort((a, b) => a.bound - b.bound || b.worth - a.worth);
-  for (const { option, bound } of order) {
+  for (const { option, bound, price } of order) {
     if (best && (bound >= bestScore || sinceImproved >= PATIENCE || evaluated >= MAX_EVALUATIONS)) break;
     evaluated++;
-    const { rank, price } = fleetPrice(prices, option.index, preferSpot);
-    if (rank === 2) continue;
     used.set(opening.requests);
     let value = dualValue(duals, opening.requests);
     for (let g = 0; g < waiting.length; g++) {
@@ -232,6 +230,58 @@ export function chooseTarget(
     }
   }
   return best;
+}
+
+/**
+ * The dual worth of what the waiting pods could use of a type, for ordering the candidates: per resource, no more
+ * than the pods ask for in total, and only whole pods' worth (sums of requests are multiples of their greatest common
+ * divisor, so a 1-cpu pod credits 1 cpu of a 1.93-cpu type, not 1.93). Never less than what a fill can reach, so a
+ * type is skipped only when it cannot win; crediting whole allocatable instead let a run of small siblings use up
+ * the search's patience before a larger type that holds several pods was ever scored.
+ */
+function usableRoom(
+  opening: PodShape,
+  waiting: readonly WaitingGroup[],
+  base: Float64Array,
+): (alloc: Float64Array, duals: Float64Array) => number {
+  const dims = opening.requests.length;
+  const demand = Float64Array.from(opening.requests);
+  const step = Float64Array.from(opening.requests, integral);
+  for (let g = 0; g < waiting.length; g++) {
+    const n = base[g] as number;
+    if (n <= 0) continue;
+    const req = (waiting[g] as WaitingGroup).shape.requests;
+    for (let i = 0; i < dims; i++) {
+      const r = req[i] as number;
+      if (r <= 0) continue;
+      demand[i] = (demand[i] as number) + n * r;
+      step[i] = gcd(step[i] as number, integral(r));
+    }
+  }
+  return (alloc, duals) => {
+    let worth = 0;
+    for (let i = 0; i < dims; i++) {
+      const d = duals[i] ?? 0;
+      if (d <= 0) continue;
+      const a = alloc[i] as number;
+      const q = step[i] as number;
+      const room = q > 0 ? Math.floor(a / q) * q : a;
+      worth += d * Math.min(room, demand[i] as number);
+    }
+    return worth;
+  };
+}
+
+/** A request as an integer step, or 0 when it has a fraction (then no rounding applies). */
+function integral(v: number): number {
+  return Number.isInteger(v) && v >= 0 ? v : v === 0 ? 0 : -1;
+}
+
+/** Greatest common divisor of non-negative integers; -1 (no common step) once either is not one. */
+function gcd(a: number, b: number): number {
+  if (a < 0 || b < 0) return -1;
+  while (b > 0) [a, b] = [b, a % b];
+  return a;
 }
 
 /** How many more copies of `req` fit. */

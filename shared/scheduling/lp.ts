@@ -110,6 +110,17 @@ export function solveCoveringLp(demand: readonly number[], columns: readonly LpC
 }
 
 /**
+ * Solves a model in CPLEX LP format (integer programs too: see exact/mip.ts) with the loaded HiGHS. Throws when HiGHS
+ * is not loaded; limit statuses come back in the solution.
+ */
+export function solveModel(model: string, options: Parameters<Highs['solve']>[1] = {}): ReturnType<Highs['solve']> {
+  if (!highs) {
+    throw new Error(`HiGHS LP solver unavailable: ${loadError ?? 'not loaded (await loadLpSolver() before planning)'}`);
+  }
+  return highs.solve(model, options);
+}
+
+/**
  * Drops columns another column beats per dollar on every row: in the relaxation they are never needed, and types of
  * one family in different sizes are often near-multiples of each other. Keeps the LP small and fast.
  */

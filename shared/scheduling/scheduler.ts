@@ -5,6 +5,7 @@ import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import { chooseTarget, computeDuals, dualValue } from './cost';
 import { Domains } from './domains';
+import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repack';
 import { ExistingNode, safePodRequests } from './existingnode';
 import { ClaimFiller } from './fill';
 import { formatHostPort, HostPortUsage } from './hostports';
@@ -105,6 +106,7 @@ export class Scheduler {
       if (!progressed) break;
     }
     for (const r of retry) unschedulable.push({ pod: r.q.pod, reason: r.reason });
+    const packing = timedOut ? undefined : packExactly(this.claims, this.repackContext());
 
     const nodeClaims: PlannedNodeClaim[] = [];
     for (const c of this.claims) {
@@ -129,7 +131,34 @@ export class Scheduler {
         durationMs: Date.now() - started,
         relaxations: this.relaxations,
         timedOut,
+        ...(packing ? { packing } : {}),
       },
+    };
+  }
+
+  private repackContext(): RepackContext {
+    return {
+      index: this.index,
+      maxTypes: this.maxTypes,
+      budgetMs: this.input.options?.exactPackingMs ?? EXACT_PACKING_MS,
+      movable: (shape) => this.topology.selectedBy(shape).length === 0,
+      newName: (t) => {
+        const n = (this.claimCount.get(t.name) ?? 0) + 1;
+        this.claimCount.set(t.name, n);
+        return this.nameClaim(t.name, n);
+      },
+      claim: (t, name, reqs, options, target) =>
+        new InflightClaim(
+          t,
+          name,
+          reqs,
+          options,
+          target,
+          this.index.names.length,
+          reservationFor(t.remaining, target),
+          this.topology,
+          this.minRequest,
+        ),
     };
   }
 

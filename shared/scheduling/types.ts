@@ -47,6 +47,8 @@ export interface SchedulingOptions {
   existingNodesOnly?: boolean;
   /** Clock for the timeout; injected so simulations stay deterministic. */
   now?: () => number;
+  /** Wall-clock budget for packing small batches exactly (exact/repack.ts); 0 keeps the heuristic's plan. */
+  exactPackingMs?: number;
 }
 
 export interface SchedulingInput {
@@ -103,5 +105,25 @@ export interface SchedulingResult {
   existingNodes: { name: string; pods: Pod[] }[];
   unschedulable: UnschedulablePod[];
   warnings: string[];
-  stats: { pods: number; durationMs: number; relaxations: number; timedOut: boolean };
+  stats: {
+    pods: number;
+    durationMs: number;
+    relaxations: number;
+    timedOut: boolean;
+    /** How the new capacity was packed; absent when no new claim's pods could be packed exactly. */
+    packing?: PackingStats;
+  };
+}
+
+/** What the exact packing proved about the new NodeClaims (exact/repack.ts). */
+export interface PackingStats {
+  /** Pods on new NodeClaims. */
+  newPods: number;
+  /** Of those, pods whose packing the integer program judged; the rest (topology, host ports) kept the heuristic's. */
+  exactPods: number;
+  /** Every new NodeClaim's packing is proven optimal. */
+  provenOptimal: boolean;
+  /** Cost of the exactly judged claims, and a lower bound on any packing of their pods ($/h). */
+  costPerHour: number;
+  boundPerHour: number;
 }
