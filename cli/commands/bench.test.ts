@@ -105,10 +105,11 @@ describe('karpless bench', () => {
     await expect(runMeasureInChild(noMeasure)).rejects.toThrow('unknown measure no-such-measure');
   });
 
-  it('measures the pipeline latency and every deployed function bundle besides the disruption measures', () => {
+  it('measures small batches, the pipeline latency and every deployed function bundle besides the disruption measures', () => {
     const names = MEASURES.map((m) => m.name);
     expect(names).toEqual(expect.arrayContaining(['disruption-sweep-2000', 'scale-down-2000-to-500']));
     expect(names.filter((n) => !n.startsWith('disruption') && !n.startsWith('scale-down'))).toEqual([
+      'small-batches',
       'pipeline-latency',
       'bundle-provisioner',
       'bundle-interruption',
