@@ -1,10 +1,7 @@
 #!/usr/bin/env node
-// The CLI is TypeScript; tsx compiles it on load so `npx karpless` works right after `npm ci`, with no build step.
-import { register } from 'tsx/esm/api';
-
 // The AWS SDK warns on every run under Node 20 that its releases from 2027 need Node 22. The CLI supports Node 20 and
 // pins the SDK in package-lock.json, so the warning is noise here; the Lambda functions run on Node 22 and never see it.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-register();
-const { main } = await import('./main.ts');
+const { loadMain } = await import('./launch.mjs');
+const main = await loadMain();
 process.exitCode = await main(process.argv.slice(2));

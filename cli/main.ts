@@ -1,11 +1,14 @@
 import { Command, CommanderError } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
 import { ValidationError } from '../shared/errors';
-import { type CommandContext, commands } from './commands/index';
+import type { CommandContext } from './commands/index';
 import { type CliIO, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIO } from './io';
+import { commands } from './program/commands';
 
 export function buildProgram(ctx: CommandContext): Command {
   const program = new Command('karpless')
     .description('Karpenter-class node autoscaling for EKS with a serverless control plane')
+    .version(packageJson.version, '-V, --version', 'print the Karpless version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) })
     .showHelpAfterError()

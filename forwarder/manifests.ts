@@ -2,12 +2,11 @@
 // as Kubernetes objects. `karpless forwarder manifest|rbac` prints them as YAML.
 import { Document } from 'yaml';
 import { CONTROLLER_GROUP } from '../stacks/constants';
+import { FORWARDER_NAME, FORWARDER_NAMESPACE } from './names';
 import { CONTROLLER_RULES, FORWARDER_RULES } from './rbac';
 
-export { CONTROLLER_GROUP };
 /** Defaults match the stack's forwarder identity (stacks/config.ts), which trusts this namespace/service account. */
-export const FORWARDER_NAMESPACE = 'karpless';
-export const FORWARDER_NAME = 'karpless-forwarder';
+export { CONTROLLER_GROUP, FORWARDER_NAME, FORWARDER_NAMESPACE };
 export const CONTROLLER_ROLE_NAME = 'karpless-controller';
 export const DEFAULT_FORWARDER_IMAGE = 'public.ecr.aws/karpless/forwarder:0.1.0';
 const HEALTH_PORT = 8080;

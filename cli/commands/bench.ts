@@ -3,13 +3,12 @@
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
 import { type BenchMeasure, type BenchMeasurement, MEASURES } from '../../bench/measures';
 import { checkTargets, type Measurement } from '../../bench/targets';
 import { WORKLOADS, type Workload } from '../../bench/workloads';
 import { type BenchReport, renderBenchTable } from '../format/bench-table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
-import type { CommandContext, RegisterCommand } from './index';
+import type { CommandContext } from './index';
 
 const CHILD = fileURLToPath(new URL('../../bench/child.ts', import.meta.url));
 const MEASURE_CHILD = fileURLToPath(new URL('../../bench/measure-child.ts', import.meta.url));
@@ -145,21 +144,3 @@ export async function runBench(
   ctx.io.out(opts.json ? JSON.stringify(report, null, 2) : renderBenchTable(report));
   ctx.result.code = report.pass ? EXIT_OK : EXIT_FAILURE;
 }
-
-export const registerBench: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  program
-    .command('bench')
-    .description(
-      'Benchmark the scheduler (throughput, wall time, peak RSS, cost against the LP lower bound), disruption ' +
-        '(sweep decision time, steady-state cost after a scale-down) and the control plane (pipeline decision ' +
-        'latency, each Lambda bundle’s size and cold import)',
-    )
-    .option('--json', 'print the report as JSON')
-    .option(
-      '--workload <names...>',
-      `run only these workloads and measures (${[...WORKLOADS, ...MEASURES].map((w) => w.name).join(', ')})`,
-    )
-    .option('--catalog <file>', 'instance-type catalog for the real-catalog workloads')
-    .option('--timeout <seconds>', 'give up on a workload after this long', String(DEFAULT_TIMEOUT_MS / 1000))
-    .action(async (opts: BenchOptions) => runBench(ctx, opts));
-};

@@ -5,7 +5,8 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../shared/catalog';
 import { ValidationError } from '../../shared/errors';
-import { addCatalogOption, resolveCatalog } from './catalog-option';
+import { addCatalogOption } from '../program/options';
+import { resolveCatalog } from './catalog-option';
 
 describe('--catalog option', () => {
   it('adds --catalog <file> to a command', () => {

@@ -1,12 +1,5 @@
 // `--catalog FILE` for any command: the instance-type catalog to use instead of the embedded us-east-1 snapshot.
-import type { Command } from 'commander';
 import { type Catalog, loadCatalog } from '../../shared/catalog';
-
-export const CATALOG_OPTION_HELP = 'instance-type catalog JSON (default: the embedded us-east-1 snapshot)';
-
-export function addCatalogOption(cmd: Command): Command {
-  return cmd.option('--catalog <file>', CATALOG_OPTION_HELP);
-}
 
 /** The catalog a command should use; a bad file throws a ValidationError naming the file and field (exit 2). */
 export function resolveCatalog(opts: { catalog?: string }): Catalog {

@@ -1,7 +1,6 @@
 // `karpless catalog`: the instance types the engine chooses from, with capacity, allocatable and prices as one
 // EC2NodeClass sees them. `karpless catalog refresh` rebuilds a catalog file from the user's AWS account.
 import { writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import { loadManifests } from '../../shared/api';
 import type { EC2NodeClass } from '../../shared/api/karpenter';
 import { formatResourceList } from '../../shared/api/resources';
@@ -13,8 +12,8 @@ import {
   serializeCatalog,
 } from '../../shared/catalog';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
-import { addCatalogOption, resolveCatalog } from './catalog-option';
-import type { CommandContext, RegisterCommand } from './index';
+import { resolveCatalog } from './catalog-option';
+import type { CommandContext } from './index';
 
 export interface CatalogListOptions {
   output: string;
@@ -32,7 +31,7 @@ export interface CatalogRefreshOptions {
   catalog?: string;
 }
 
-const list = (value: string, previous: string[] = []): string[] => [
+const _list = (value: string, previous: string[] = []): string[] => [
   ...previous,
   ...value
     .split(',')
@@ -223,26 +222,3 @@ export async function runCatalogRefresh(ctx: CommandContext, opts: CatalogRefres
   ctx.io.out(`wrote ${out}: ${catalog.types.length} instance types in ${catalog.zones.length} zones of ${opts.region}`);
   ctx.result.code = EXIT_OK;
 }
-
-export const registerCatalog: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  const cmd = program
-    .command('catalog')
-    .description('List instance types with capacity, allocatable and prices (refresh: rebuild from AWS)')
-    .option('-o, --output <format>', 'table or json', 'table')
-    .option('--family <names>', 'only these families, comma-separated (repeatable)', list)
-    .option('--category <letters>', 'only these categories, e.g. c,m,r (repeatable)', list)
-    .option('--arch <arch>', 'only amd64 or arm64')
-    .option('--accelerated', 'only types with GPUs or Inferentia/Trainium devices')
-    .option('--node-class <file>', 'compute allocatable for the EC2NodeClass in this YAML file');
-  addCatalogOption(cmd);
-  cmd.action(async (opts: CatalogListOptions) => runCatalogList(ctx, opts));
-  const refresh = cmd
-    .command('refresh')
-    .description("Rebuild a catalog for a region from your AWS account's EC2 and Pricing APIs")
-    .requiredOption('--region <region>', 'AWS region, e.g. us-west-2')
-    .option('--out <file>', 'where to write the catalog (default: catalog-<region>.json)');
-  // Branch ENIs and bandwidth are not in DescribeInstanceTypes; they are copied from --catalog where it knows a type.
-  addCatalogOption(refresh);
-  // Commander lets the parent's --catalog claim the flag after `refresh` too; merge so either position works.
-  refresh.action(async () => runCatalogRefresh(ctx, refresh.optsWithGlobals<CatalogRefreshOptions>()));
-};

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { bufferIO } from '../io';
-import { registerCrds } from './crds';
+import { registerCrds } from '../program/commands';
 import type { CommandContext } from './index';
 
 describe('karpless crds', () => {

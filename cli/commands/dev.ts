@@ -1,11 +1,10 @@
 // `karpless dev -f PATH`: runs the local pipeline (the real handlers against the simulated cluster and cloud,
 // dynalite, in-memory SQS and the forwarder's batching) on manifests, printing a timeline and a summary.
-import type { Command } from 'commander';
 import { LocalPipeline, type LogRecord, loadPipelineObjects, type TimelineEntry } from '../../local';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { runDevOnEndpoint } from './dev-endpoint';
-import type { CommandContext, RegisterCommand } from './index';
+import type { CommandContext } from './index';
 
 export interface DevOptions {
   file: string[];
@@ -138,23 +137,3 @@ function summary(
   ];
   return lines.join('\n');
 }
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-export const registerDev: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  program
-    .command('dev')
-    .description(
-      'Run the local pipeline on manifests: real handlers, simulated cluster and cloud, dynalite, in-memory SQS',
-    )
-    .requiredOption('-f, --file <path>', 'a YAML file or a folder of them (repeatable)', collect)
-    .option('--seed <n>', 'seed for the simulated cluster and cloud', '1')
-    .option('--until <duration>', 'run this long in virtual time (default: until every pod is bound, at most 30m)')
-    .option('--cluster <name>', 'the cluster name (message group, tags)', 'demo')
-    .option('-v, --verbose', "print the handlers' INFO log lines too")
-    .option(
-      '--aws-endpoint <url>',
-      'run against this AWS-compatible endpoint (EC2, SSM, IAM, SQS, DynamoDB) instead of the simulated cloud',
-    )
-    .action(async (opts: DevOptions) => runDev(ctx, opts));
-};

@@ -4,7 +4,6 @@
 // or a scenario run on the spot via --from-sim. A node name is resolved to its claim through the store's claims or
 // the records' candidates.
 import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
 import type { DecisionRecord, NodeClaim } from '../../shared/api/nodeclaim';
 import { catalogEngine } from '../../shared/sim/default-engine';
 import { loadScenario, productionSweepEngine, runScenario } from '../../shared/sim/scenario';
@@ -12,10 +11,10 @@ import { disruptionText } from '../format/nodeclaim';
 import { PROVISION_KEYS, provisionLines } from '../format/provision-record';
 import { formatPrice } from '../format/table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
-import { addCatalogOption, resolveCatalog } from './catalog-option';
+import { resolveCatalog } from './catalog-option';
 import { tableSource } from './explain-table';
-import type { CommandContext, RegisterCommand } from './index';
-import { addTableOptions, type TableOptions, tableOptionsProblem } from './table-option';
+import type { CommandContext } from './index';
+import { type TableOptions, tableOptionsProblem } from './table-option';
 
 /** What explain needs from a store: the NodeClaimStore's `listDecisions`, plus node-to-claim resolution. */
 export interface DecisionSource {
@@ -228,17 +227,3 @@ export async function runExplain(ctx: CommandContext, name: string, opts: Explai
   ctx.io.out(opts.output === 'json' ? JSON.stringify(e, null, 2) : renderExplanation(e));
   ctx.result.code = EXIT_OK;
 }
-
-export const registerExplain: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  const cmd = program
-    .command('explain')
-    .description('print why a node or NodeClaim was launched, kept or removed (its decision records)')
-    .argument('<name>', 'a node name, a NodeClaim name, or (with --table) an instance id or providerID')
-    .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)')
-    .option('--from-sim <scenario>', 'run this Scenario on the simulator and read its records')
-    .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')
-    .option('-o, --output <format>', 'text or json', 'text');
-  addCatalogOption(addTableOptions(cmd)).action(async (name: string, opts: ExplainOptions) =>
-    runExplain(ctx, name, opts),
-  );
-};

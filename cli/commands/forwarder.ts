@@ -1,15 +1,8 @@
 // `karpless forwarder manifest`: the in-cluster forwarder's install manifests. `karpless forwarder rbac`: the
 // ClusterRole (and group binding) the Lambda functions' EKS access entry maps to.
-import type { Command } from 'commander';
-import {
-  CONTROLLER_GROUP,
-  controllerRbacYaml,
-  FORWARDER_NAME,
-  FORWARDER_NAMESPACE,
-  forwarderYaml,
-} from '../../forwarder/manifests';
+import { controllerRbacYaml, forwarderYaml } from '../../forwarder/manifests';
 import { EXIT_OK, EXIT_USAGE } from '../io';
-import type { CommandContext, RegisterCommand } from './index';
+import type { CommandContext } from './index';
 
 export interface ForwarderManifestFlags {
   cluster: string;
@@ -51,24 +44,7 @@ export function runForwarderManifest(ctx: CommandContext, flags: ForwarderManife
   ctx.result.code = EXIT_OK;
 }
 
-export const registerForwarder: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  const forwarder = program.command('forwarder').description('install manifests for the in-cluster forwarder and RBAC');
-  forwarder
-    .command('manifest')
-    .description('print the forwarder manifests: namespace, service account, read-only RBAC, deployment, PDB')
-    .requiredOption('--cluster <name>', 'EKS cluster name (the FIFO message group)')
-    .requiredOption('--queue-url <url>', "the cluster's SQS FIFO queue URL")
-    .option('--role-arn <arn>', 'IAM role for IRSA; omit with EKS Pod Identity (the stack creates the association)')
-    .option('--image <image>', 'forwarder image')
-    .option('--namespace <name>', 'namespace (as in the stack config forwarder.namespace)', FORWARDER_NAMESPACE)
-    .option('--service-account <name>', 'service account (as in forwarder.serviceAccount)', FORWARDER_NAME)
-    .action((flags: ForwarderManifestFlags) => runForwarderManifest(ctx, flags));
-  forwarder
-    .command('rbac')
-    .description("print the ClusterRole and binding the Lambda functions' EKS access entry maps to")
-    .option('--group <name>', 'Kubernetes group named in the access entry', CONTROLLER_GROUP)
-    .action((flags: { group: string }) => {
-      ctx.io.out(controllerRbacYaml(flags.group));
-      ctx.result.code = EXIT_OK;
-    });
-};
+export function runForwarderRbac(ctx: CommandContext, flags: { group: string }): void {
+  ctx.io.out(controllerRbacYaml(flags.group));
+  ctx.result.code = EXIT_OK;
+}

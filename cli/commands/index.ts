@@ -1,16 +1,7 @@
-// Every `karpless` subcommand registers itself here, one module each.
+// What every `karpless` subcommand implementation receives. The subcommands' options and help are declared in
+// cli/program/commands.ts, which loads these implementations only when one runs.
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
-import { registerBench } from './bench';
-import { registerCatalog } from './catalog';
-import { registerCrds } from './crds';
-import { registerDev } from './dev';
-import { registerExplain } from './explain';
-import { registerForwarder } from './forwarder';
-import { registerInvoke } from './invoke';
-import { registerMigrate } from './migrate';
-import { registerNodeClaims } from './nodeclaims';
-import { registerSimulate } from './simulate';
 
 /** A subcommand sets `result.code` from its action; main returns it as the exit code. */
 export interface CommandContext {
@@ -19,16 +10,3 @@ export interface CommandContext {
 }
 
 export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
-
-export const commands: RegisterCommand[] = [
-  registerSimulate,
-  registerBench,
-  registerCatalog,
-  registerMigrate,
-  registerCrds,
-  registerForwarder,
-  registerExplain,
-  registerNodeClaims,
-  registerDev,
-  registerInvoke,
-];

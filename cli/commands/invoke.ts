@@ -4,11 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
 import { EVENTS_DIR, FIXTURES, sqsEvent } from '../../events';
 import { INVOKABLE_FUNCTIONS, type InvokableFunction, LocalPipeline, loadPipelineObjects } from '../../local';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
-import type { CommandContext, RegisterCommand } from './index';
+import type { CommandContext } from './index';
 
 const EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'cluster');
 
@@ -131,16 +130,4 @@ function clusterOf(body: string): string | undefined {
   }
 }
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-export const registerInvoke: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  program
-    .command('invoke')
-    .description('Run one handler locally against the simulator with an event file (such as events/pods-pending.json)')
-    .argument('<function>', INVOKABLE_FUNCTIONS.join(' | '))
-    .argument('<event>', 'an event file; names in events/ may be given bare')
-    .option('-f, --file <path>', 'manifests to seed the simulator with (default: examples/cluster)', collect)
-    .option('--seed <n>', 'seed for the simulated cluster and cloud', '1')
-    .option('--settle', 'first run the pipeline until the seeded pods are bound, so instances exist')
-    .action(async (fn: string, event: string, opts: InvokeOptions) => runInvoke(ctx, fn, event, opts));
-};
+const _collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -1,18 +1,11 @@
 // `--max-pods N` and `--ignore-unknown` for commands that read manifests: the input limits of docs/api.md
 // ("Input limits"), raised or relaxed on purpose by the user.
-import type { Command } from 'commander';
-import { DEFAULT_INPUT_LIMITS, type InputLimits, inputLimits } from '../../shared/api/limits';
+import { type InputLimits, inputLimits } from '../../shared/api/limits';
 import { ValidationError } from '../../shared/errors';
 
 export interface LimitOptions {
   maxPods?: string;
   ignoreUnknown?: boolean;
-}
-
-export function addLimitOptions(cmd: Command): Command {
-  return cmd
-    .option('--max-pods <n>', `pods a run may expand to (default ${DEFAULT_INPUT_LIMITS.maxPods})`)
-    .option('--ignore-unknown', 'skip kinds Karpless does not read, with a warning, instead of failing');
 }
 
 /** The limits the options ask for; a bad --max-pods is a usage error (exit 2). */

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseManifests } from '../../shared/api';
 import { bufferIO } from '../io';
+import { registerMigrate } from '../program/commands';
 import type { CommandContext } from './index';
-import { registerMigrate } from './migrate';
 
 async function migrate(...paths: string[]) {
   const io = bufferIO();

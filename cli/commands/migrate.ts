@@ -1,20 +1,19 @@
 // `karpless migrate FILE|DIR...`: converts Karpenter v1alpha5 Provisioners and v1alpha1 AWSNodeTemplates to v1
 // NodePools and EC2NodeClasses. The converted manifests (every document, in input order) go to stdout, ready for
 // `kubectl apply -f -`; what changed meaning goes to stderr. Invalid input prints nothing on stdout.
-import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { loadDocuments } from '../../shared/api';
 import { inputLimits } from '../../shared/api/limits';
 import { ValidationError } from '../../shared/errors';
 import { EXIT_OK, EXIT_USAGE } from '../io';
-import type { CommandContext, RegisterCommand } from './index';
+import type { CommandContext } from './index';
 
 export async function runMigrate(ctx: CommandContext, paths: string[]): Promise<void> {
   let result: Awaited<ReturnType<typeof loadDocuments>>;
   try {
     // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
     // kinds are warnings here, not the errors they are for simulate.
-    result = await loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }));
+    result = await loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin);
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     ctx.io.err(err.message);
@@ -26,13 +25,3 @@ export async function runMigrate(ctx: CommandContext, paths: string[]): Promise<
   if (yaml) ctx.io.out(yaml);
   ctx.result.code = EXIT_OK;
 }
-
-export const registerMigrate: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  program
-    .command('migrate')
-    .description(
-      'convert Karpenter v1alpha5 (Provisioner, AWSNodeTemplate) and v1beta1 manifests to v1 NodePool and EC2NodeClass',
-    )
-    .argument('<paths...>', 'YAML files, or folders of them')
-    .action(async (paths: string[]) => runMigrate(ctx, paths));
-};

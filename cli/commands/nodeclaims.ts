@@ -1,13 +1,12 @@
 // `karpless nodeclaims --table T --cluster C`: a deployed cluster's NodeClaims as `kubectl get nodeclaims` shows
 // Karpenter's (name, type, capacity type, zone, node, readiness, age), plus what Karpless adds: the state, the price
 // and any disruption in flight. NodeClaims live in DynamoDB, not the API server, so this is how to list them.
-import type { Command } from 'commander';
 import { LIVE_STATES, type NodeClaim } from '../../shared/api/nodeclaim';
 import { disruptionText } from '../format/nodeclaim';
 import { formatPrice, renderTable, roundPrice } from '../format/table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
-import type { CommandContext, RegisterCommand } from './index';
-import { addTableOptions, openTableStore, type TableOptions, tableOptionsProblem } from './table-option';
+import type { CommandContext } from './index';
+import { openTableStore, type TableOptions, tableOptionsProblem } from './table-option';
 
 export interface NodeClaimsOptions extends TableOptions {
   all?: boolean;
@@ -96,13 +95,3 @@ export async function runNodeClaims(ctx: CommandContext, opts: NodeClaimsOptions
   ctx.io.out(opts.output === 'json' ? JSON.stringify(claims, null, 2) : renderNodeClaims(claims, now));
   ctx.result.code = EXIT_OK;
 }
-
-export const registerNodeClaims: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  const cmd = program
-    .command('nodeclaims')
-    .description("list a deployed cluster's NodeClaims from its table, as kubectl get nodeclaims does under Karpenter")
-    .option('--all', 'also the failed ones, and those terminated in the last 2 days')
-    .option('--nodepool <name>', 'only this NodePool’s')
-    .option('-o, --output <format>', 'text or json', 'text');
-  addTableOptions(cmd).action(async (opts: NodeClaimsOptions) => runNodeClaims(ctx, opts));
-};

@@ -1,15 +1,14 @@
 // `karpless simulate`: plans the given manifests onto new NodeClaims with the real engine, "launches" them on the
 // simulated cloud, and prints what it would run and what it costs.
-import type { Command } from 'commander';
 import { expandPods, loadManifests } from '../../shared/api';
 import { catalogEngine } from '../../shared/sim/default-engine';
 import { runSimulation } from '../../shared/sim/simulation';
 import { buildSimulateReport } from '../format/simulate-report';
 import { renderSimulateTable } from '../format/simulate-table';
-import { EXIT_OK, EXIT_USAGE } from '../io';
-import { addCatalogOption, resolveCatalog } from './catalog-option';
-import type { CommandContext, RegisterCommand } from './index';
-import { addLimitOptions, type LimitOptions, limitsFrom } from './limits-option';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
+import { resolveCatalog } from './catalog-option';
+import type { CommandContext } from './index';
+import { type LimitOptions, limitsFrom } from './limits-option';
 import { runScenarioCommand } from './simulate-scenario';
 
 export interface SimulateOptions extends LimitOptions {
@@ -19,6 +18,8 @@ export interface SimulateOptions extends LimitOptions {
   seed: string;
   catalog?: string;
   decisionsOut?: string;
+  /** Exit 1 when any pod stays unschedulable, so CI can gate on a plan. */
+  failOnPending?: boolean;
 }
 
 export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): Promise<void> {
@@ -31,13 +32,14 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0) return usage(`--seed: "${opts.seed}" is not a non-negative integer`);
   if (opts.scenario && opts.file) return usage('give either --scenario or -f/--file, not both');
+  if (opts.scenario && opts.failOnPending) return usage('--fail-on-pending needs -f/--file');
   if (opts.scenario) {
     const output = opts.output as 'table' | 'json' | 'html';
     return runScenarioCommand(ctx, { ...opts, scenario: opts.scenario, output, seed });
   }
   if (!opts.file) return usage("error: required option '-f, --file <path>' not specified (or --scenario FILE)");
   if (opts.decisionsOut) return usage('--decisions-out needs --scenario');
-  const set = await loadManifests(opts.file, limitsFrom(opts));
+  const set = await loadManifests(opts.file, limitsFrom(opts), ctx.io.readStdin);
   const expanded = expandPods(set);
   const pods = expanded.pods;
   if (pods.length >= 1000) ctx.io.err(`loaded ${pods.length} pods from ${opts.file.join(', ')}`);
@@ -63,23 +65,13 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   if (result.defaultNodePool) ctx.io.err(`warning: ${result.warnings.find((w) => w.startsWith('no NodePool given'))}`);
   ctx.io.out(opts.output === 'json' ? JSON.stringify(report, null, 2) : renderSimulateTable(report));
   ctx.result.code = EXIT_OK;
+  if (opts.failOnPending && report.unschedulable.length > 0) {
+    const reasons = report.unschedulable.map((u) => `  ${u.pod}: ${u.reason}`);
+    ctx.io.err(
+      [`${report.unschedulable.length} pod(s) would stay pending (--fail-on-pending):`, ...reasons].join('\n'),
+    );
+    ctx.result.code = EXIT_FAILURE;
+  }
 }
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-export const registerSimulate: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  const cmd = program
-    .command('simulate')
-    .description(
-      'Plan NodeClaims for manifests (files or folders of YAML) and show what would launch and its cost, or run a ' +
-        'time-stepped scenario (--scenario FILE)',
-    )
-    .option('-f, --file <path>', 'a YAML file or a folder of them (repeatable)', collect)
-    .option('--scenario <file>', 'a Scenario (karpless.dev/v1alpha1) to run on a virtual clock')
-    .option('-o, --output <format>', 'table or json; html too with --scenario', 'table')
-    .option('--seed <n>', 'seed for the simulated cloud (instance ids)', '1')
-    .option('--decisions-out <file>', 'with --scenario: write every decision record as JSON (for karpless explain)');
-  addCatalogOption(cmd);
-  addLimitOptions(cmd);
-  cmd.action(async (opts: SimulateOptions) => runSimulate(ctx, opts));
-};
+const _collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -3,7 +3,6 @@
 // through the DynamoNodeClaimStore the functions write with, so what they show is what the control plane sees.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Command } from 'commander';
 import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
 
 export interface TableOptions {
@@ -12,14 +11,6 @@ export interface TableOptions {
   region?: string;
   /** Another DynamoDB endpoint (DynamoDB Local, dynalite). */
   endpointUrl?: string;
-}
-
-export function addTableOptions(cmd: Command): Command {
-  return cmd
-    .option('--table <name>', "a deployed cluster's DynamoDB table (the stack's TableName output)")
-    .option('--cluster <name>', 'with --table: the cluster whose NodeClaims and records to read')
-    .option('--region <region>', 'with --table: the table’s region (default: the AWS SDK’s, e.g. AWS_REGION)')
-    .option('--endpoint-url <url>', 'with --table: another DynamoDB endpoint, such as DynamoDB Local');
 }
 
 /** Why the options cannot name a table, or undefined when they can. */

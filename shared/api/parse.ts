@@ -15,16 +15,50 @@ export function parseManifests(text: string, file: string, limits: InputLimits =
   return set;
 }
 
-/** Reads files, and folders recursively (*.yaml and *.yml, in sorted order); throws ValidationError on problems. */
-export async function loadManifests(paths: string[], limits: InputLimits = DEFAULT_INPUT_LIMITS): Promise<ManifestSet> {
-  return (await loadDocuments(paths, limits)).set;
+/** The path that stands for standard input, as `kubectl apply -f -` has it. */
+export const STDIN_PATH = '-';
+const STDIN_NAME = '<stdin>';
+
+/** Where `-` reads from; the CLI passes standard input, tests pass text. */
+export type ReadStdin = () => Promise<string>;
+
+const noStdin: ReadStdin = () => Promise.reject(new Error('standard input is not available here'));
+
+/**
+ * Reads files, folders recursively (*.yaml and *.yml, in sorted order) and `-` (standard input); throws
+ * ValidationError on problems.
+ */
+export async function loadManifests(
+  paths: string[],
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  stdin: ReadStdin = noStdin,
+): Promise<ManifestSet> {
+  return (await loadDocuments(paths, limits, stdin)).set;
 }
 
 /** Like loadManifests, and also returns the converted documents in order (for `karpless migrate`). */
-export async function loadDocuments(paths: string[], limits: InputLimits = DEFAULT_INPUT_LIMITS): Promise<BuildResult> {
+export async function loadDocuments(
+  paths: string[],
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  stdin: ReadStdin = noStdin,
+): Promise<BuildResult> {
   const errors: string[] = [];
   const docs: SourceDocument[] = [];
-  for (const file of await expandPaths(paths, errors)) {
+  if (paths.filter((p) => p === STDIN_PATH).length > 1) errors.push('-: standard input can be read only once');
+  else if (paths.includes(STDIN_PATH)) {
+    try {
+      const text = await stdin();
+      if (Buffer.byteLength(text) > limits.maxFileBytes) {
+        errors.push(`${STDIN_NAME}: more than the limit of ${limits.maxFileBytes} bytes per file; split it`);
+      } else docs.push(...readDocuments(text, STDIN_NAME, errors, limits));
+    } catch (err) {
+      errors.push(`${STDIN_NAME}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  for (const file of await expandPaths(
+    paths.filter((p) => p !== STDIN_PATH),
+    errors,
+  )) {
     let text: string;
     try {
       // Checked before reading, so a huge file is refused without being loaded.

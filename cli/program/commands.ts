@@ -1,0 +1,208 @@
+// The command-line surface: every subcommand's options and help. Each action imports its implementation from
+// cli/commands/ only when it runs, so `karpless --help` loads Commander and this file, not the engine or the AWS SDK
+// (docs/performance.md, "CLI startup").
+import type { Command } from 'commander';
+import { FORWARDER_NAME, FORWARDER_NAMESPACE } from '../../forwarder/names';
+import { CONTROLLER_GROUP } from '../../stacks/constants';
+import type { BenchOptions } from '../commands/bench';
+import type { CatalogListOptions, CatalogRefreshOptions } from '../commands/catalog';
+import type { DevOptions } from '../commands/dev';
+import type { ExplainOptions } from '../commands/explain';
+import type { ForwarderManifestFlags } from '../commands/forwarder';
+import type { CommandContext, RegisterCommand } from '../commands/index';
+import type { InvokeOptions } from '../commands/invoke';
+import type { NodeClaimsOptions } from '../commands/nodeclaims';
+import type { SimulateOptions } from '../commands/simulate';
+import { EXIT_USAGE } from '../io';
+import {
+  addCatalogOption,
+  addLimitOptions,
+  addTableOptions,
+  collect,
+  commaList,
+  missingOptions,
+  REQUIRED,
+} from './options';
+
+/** Reports every missing required option at once (exit 2); true when the command may run. */
+function requireAll(ctx: CommandContext, opts: object, required: Record<string, string>): boolean {
+  const problem = missingOptions(opts, required);
+  if (problem === undefined) return true;
+  ctx.io.err(problem);
+  ctx.result.code = EXIT_USAGE;
+  return false;
+}
+
+export const registerSimulate: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  const cmd = program
+    .command('simulate')
+    .description(
+      'Plan NodeClaims for manifests (files or folders of YAML) and show what would launch and its cost, or run a ' +
+        'time-stepped scenario (--scenario FILE)',
+    )
+    .option('-f, --file <path>', 'a YAML file or a folder of them, or - for standard input (repeatable)', collect)
+    .option('--scenario <file>', 'a Scenario (karpless.dev/v1alpha1) to run on a virtual clock')
+    .option('-o, --output <format>', 'table or json; html too with --scenario', 'table')
+    .option('--seed <n>', 'seed for the simulated cloud (instance ids)', '1')
+    .option('--fail-on-pending', 'exit 1 when any pod stays unschedulable, with the reasons on stderr')
+    .option('--decisions-out <file>', 'with --scenario: write every decision record as JSON (for karpless explain)');
+  addCatalogOption(cmd);
+  addLimitOptions(cmd);
+  cmd.action(async (opts: SimulateOptions) => (await import('../commands/simulate')).runSimulate(ctx, opts));
+};
+
+export const registerBench: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  program
+    .command('bench')
+    .description(
+      'Benchmark the scheduler (throughput, wall time, peak RSS, cost against the LP lower bound), disruption ' +
+        '(sweep decision time, steady-state cost after a scale-down) and the control plane (pipeline decision ' +
+        'latency, each Lambda bundle’s size and cold import)',
+    )
+    .option('--json', 'print the report as JSON')
+    .option('--workload <names...>', 'run only these workloads and measures (an unknown name lists them all)')
+    .option('--catalog <file>', 'instance-type catalog for the real-catalog workloads')
+    .option('--timeout <seconds>', 'give up on a workload after this long', '600')
+    .action(async (opts: BenchOptions) => (await import('../commands/bench')).runBench(ctx, opts));
+};
+
+export const registerCatalog: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  const cmd = program
+    .command('catalog')
+    .description('List instance types with capacity, allocatable and prices (refresh: rebuild from AWS)')
+    .option('-o, --output <format>', 'table or json', 'table')
+    .option('--family <names>', 'only these families, comma-separated (repeatable)', commaList)
+    .option('--category <letters>', 'only these categories, e.g. c,m,r (repeatable)', commaList)
+    .option('--arch <arch>', 'only amd64 or arm64')
+    .option('--accelerated', 'only types with GPUs or Inferentia/Trainium devices')
+    .option('--node-class <file>', 'compute allocatable for the EC2NodeClass in this YAML file');
+  addCatalogOption(cmd);
+  cmd.action(async (opts: CatalogListOptions) => (await import('../commands/catalog')).runCatalogList(ctx, opts));
+  const refresh = cmd
+    .command('refresh')
+    .description("Rebuild a catalog for a region from your AWS account's EC2 and Pricing APIs")
+    .option('--region <region>', `AWS region, e.g. us-west-2${REQUIRED}`)
+    .option('--out <file>', 'where to write the catalog (default: catalog-<region>.json)');
+  // Branch ENIs and bandwidth are not in DescribeInstanceTypes; they are copied from --catalog where it knows a type.
+  addCatalogOption(refresh);
+  // Commander lets the parent's --catalog claim the flag after `refresh` too; merge so either position works.
+  refresh.action(async () => {
+    const opts = refresh.optsWithGlobals<CatalogRefreshOptions>();
+    if (!requireAll(ctx, opts, { region: '--region <region>' })) return;
+    await (await import('../commands/catalog')).runCatalogRefresh(ctx, opts);
+  });
+};
+
+export const registerMigrate: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  program
+    .command('migrate')
+    .description(
+      'convert Karpenter v1alpha5 (Provisioner, AWSNodeTemplate) and v1beta1 manifests to v1 NodePool and EC2NodeClass',
+    )
+    .argument('<paths...>', 'YAML files, or folders of them, or - for standard input')
+    .action(async (paths: string[]) => (await import('../commands/migrate')).runMigrate(ctx, paths));
+};
+
+export const registerCrds: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  program
+    .command('crds')
+    .description('print the NodePool and EC2NodeClass CustomResourceDefinitions as YAML')
+    .action(async () => (await import('../commands/crds')).runCrds(ctx));
+};
+
+export const registerForwarder: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  const forwarder = program.command('forwarder').description('install manifests for the in-cluster forwarder and RBAC');
+  forwarder
+    .command('manifest')
+    .description('print the forwarder manifests: namespace, service account, read-only RBAC, deployment, PDB')
+    .option('--cluster <name>', `EKS cluster name (the FIFO message group)${REQUIRED}`)
+    .option('--queue-url <url>', `the cluster's SQS FIFO queue URL${REQUIRED}`)
+    .option('--role-arn <arn>', 'IAM role for IRSA; omit with EKS Pod Identity (the stack creates the association)')
+    .option('--image <image>', 'forwarder image')
+    .option('--namespace <name>', 'namespace (as in the stack config forwarder.namespace)', FORWARDER_NAMESPACE)
+    .option('--service-account <name>', 'service account (as in forwarder.serviceAccount)', FORWARDER_NAME)
+    .action(async (flags: ForwarderManifestFlags) => {
+      if (!requireAll(ctx, flags, { cluster: '--cluster <name>', queueUrl: '--queue-url <url>' })) return;
+      (await import('../commands/forwarder')).runForwarderManifest(ctx, flags);
+    });
+  forwarder
+    .command('rbac')
+    .description("print the ClusterRole and binding the Lambda functions' EKS access entry maps to")
+    .option('--group <name>', 'Kubernetes group named in the access entry', CONTROLLER_GROUP)
+    .action(async (flags: { group: string }) => (await import('../commands/forwarder')).runForwarderRbac(ctx, flags));
+};
+
+export const registerExplain: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  const cmd = program
+    .command('explain')
+    .description('print why a node or NodeClaim was launched, kept or removed (its decision records)')
+    .argument('<name>', 'a node name, a NodeClaim name, or (with --table) an instance id or providerID')
+    .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)')
+    .option('--from-sim <scenario>', 'run this Scenario on the simulator and read its records')
+    .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')
+    .option('-o, --output <format>', 'text or json', 'text');
+  addCatalogOption(addTableOptions(cmd)).action(async (name: string, opts: ExplainOptions) =>
+    (await import('../commands/explain')).runExplain(ctx, name, opts),
+  );
+};
+
+export const registerNodeClaims: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  const cmd = program
+    .command('nodeclaims')
+    .description("list a deployed cluster's NodeClaims from its table, as kubectl get nodeclaims does under Karpenter")
+    .option('--all', 'also the failed ones, and those terminated in the last 2 days')
+    .option('--nodepool <name>', 'only this NodePool’s')
+    .option('-o, --output <format>', 'text or json', 'text');
+  addTableOptions(cmd).action(async (opts: NodeClaimsOptions) =>
+    (await import('../commands/nodeclaims')).runNodeClaims(ctx, opts),
+  );
+};
+
+export const registerDev: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  program
+    .command('dev')
+    .description(
+      'Run the local pipeline on manifests: real handlers, simulated cluster and cloud, dynalite, in-memory SQS',
+    )
+    .option('-f, --file <path>', `a YAML file or a folder of them (repeatable)${REQUIRED}`, collect)
+    .option('--seed <n>', 'seed for the simulated cluster and cloud', '1')
+    .option('--until <duration>', 'run this long in virtual time (default: until every pod is bound, at most 30m)')
+    .option('--cluster <name>', 'the cluster name (message group, tags)', 'demo')
+    .option('-v, --verbose', "print the handlers' INFO log lines too")
+    .option(
+      '--aws-endpoint <url>',
+      'run against this AWS-compatible endpoint (EC2, SSM, IAM, SQS, DynamoDB) instead of the simulated cloud',
+    )
+    .action(async (opts: DevOptions) => {
+      if (!requireAll(ctx, opts, { file: '-f, --file <path>' })) return;
+      await (await import('../commands/dev')).runDev(ctx, opts);
+    });
+};
+
+export const registerInvoke: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  program
+    .command('invoke')
+    .description('Run one handler locally against the simulator with an event file (such as events/pods-pending.json)')
+    .argument('<function>', 'provisioner | interruption | termination | gc')
+    .argument('<event>', 'an event file; names in events/ may be given bare')
+    .option('-f, --file <path>', 'manifests to seed the simulator with (default: examples/cluster)', collect)
+    .option('--seed <n>', 'seed for the simulated cluster and cloud', '1')
+    .option('--settle', 'first run the pipeline until the seeded pods are bound, so instances exist')
+    .action(async (fn: string, event: string, opts: InvokeOptions) =>
+      (await import('../commands/invoke')).runInvoke(ctx, fn, event, opts),
+    );
+};
+
+/** In the order `karpless --help` lists them. */
+export const commands: RegisterCommand[] = [
+  registerSimulate,
+  registerBench,
+  registerCatalog,
+  registerMigrate,
+  registerCrds,
+  registerForwarder,
+  registerExplain,
+  registerNodeClaims,
+  registerDev,
+  registerInvoke,
+];
