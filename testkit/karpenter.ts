@@ -5,6 +5,7 @@ import type { NodeClaim } from '../shared/api/nodeclaim';
 import { parseDuration } from '../shared/api/quantity';
 import type { TimelineEntry } from '../shared/sim/scenario/recorder';
 import type { ScenarioRun } from '../shared/sim/scenario/runner';
+import type { StepAction } from '../shared/sim/scenario/types';
 
 export * from './scenario';
 
@@ -36,3 +37,21 @@ export async function keepReasons(r: ScenarioRun, claim: string): Promise<string
   const records = await r.world.store.listDecisions(claim);
   return records.filter((d) => d.kind === 'Keep').map((d) => d.summary);
 }
+
+/** The scenario steps Karpenter's tests lean on, as actions. */
+export const annotate = (
+  target: { kind: 'Node' | 'Pod'; name?: string; selector?: Record<string, string> },
+  values: Record<string, string | null>,
+): StepAction => ({ type: 'annotate', target: { namespace: 'default', ...target }, values });
+
+export const complete = (selector: Record<string, string>, phase: 'Succeeded' | 'Failed'): StepAction => ({
+  type: 'complete',
+  target: { kind: 'Pod', namespace: 'default', selector },
+  phase,
+});
+
+export const patchPool = (spec: Record<string, unknown>, name = 'general'): StepAction => ({
+  type: 'patch',
+  target: { kind: 'NodePool', namespace: '', name },
+  mergePatch: { spec },
+});

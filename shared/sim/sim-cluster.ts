@@ -47,7 +47,10 @@ export interface SimClusterOptions {
 export type ClusterChange =
   | { type: 'node-registered' | 'node-ready' | 'node-deleted'; node: string }
   | { type: 'pod-bound'; pod: string; node: string }
-  | { type: 'pod-evicted' | 'pod-deleted' | 'pod-pending'; pod: string };
+  | { type: 'pod-evicted' | 'pod-deleted' | 'pod-pending'; pod: string }
+  /** Someone else changed an object through the API (a scenario step); `node` is the pod's node, if bound. */
+  | { type: 'node-updated'; node: string }
+  | { type: 'pod-updated'; pod: string; node?: string };
 
 export interface RecordedEvent extends ClusterEvent {
   at: string;
@@ -126,6 +129,23 @@ export class SimCluster implements ClusterApi {
 
   addNode(node: Node): void {
     this.nodes.set(node.metadata.name, node);
+  }
+
+  /** Changes a Node as another actor would through the API (labels, annotations, taints, conditions). */
+  updateNode(name: string, change: (node: Node) => Node): void {
+    const node = this.nodes.get(name);
+    if (!node) return;
+    this.nodes.set(name, change(node));
+    this.emit({ type: 'node-updated', node: name });
+  }
+
+  /** Changes a pod as another actor would (labels, annotations, its phase when it completes). */
+  updatePod(key: string, change: (pod: Pod) => Pod): void {
+    const pod = this.pods.get(key);
+    if (!pod) return;
+    const changed = change(pod);
+    this.pods.set(key, changed);
+    this.emit({ type: 'pod-updated', pod: key, ...(changed.spec.nodeName ? { node: changed.spec.nodeName } : {}) });
   }
 
   /** Deletes a pod for good (a scale-down or a deleted workload): unlike an eviction, nothing recreates it. */

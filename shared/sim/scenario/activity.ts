@@ -57,6 +57,12 @@ export class ClusterActivity {
         case 'pod-pending':
           this.podsPending++;
           break;
+        case 'pod-updated':
+          // A pod that completes is a pod event on its node, as Karpenter's pod-events controller counts it.
+          if (change.node) this.lastPodEventAt.set(change.node, now);
+          break;
+        case 'node-updated':
+          break;
         case 'node-registered':
         case 'node-ready':
         case 'node-deleted':

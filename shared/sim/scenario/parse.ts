@@ -25,6 +25,7 @@ import { parseYaml } from '../../api/yaml';
 import { parseDisruptionSettings } from '../../disruption/settings';
 import { ValidationError } from '../../errors';
 import { checkScenarioSize } from './limits';
+import { OBJECT_STEPS, parseObjectStep } from './object-steps';
 import {
   DELETABLE_KINDS,
   type DeletableKind,
@@ -41,7 +42,7 @@ import {
 
 const DEFAULT_NODE_READY_AFTER = '45s';
 const DEFAULT_SWEEP_EVERY = '1m';
-const ACTIONS = ['apply', 'scale', 'delete', 'patch', 'interrupt'] as const;
+const ACTIONS = ['apply', 'scale', 'delete', 'patch', 'interrupt', ...OBJECT_STEPS] as const;
 const STEP_KEYS = new Set<string>(['at', 'every', 'manifests', ...ACTIONS]);
 
 /** Reads and validates a scenario file and the manifests it applies. Throws ValidationError listing every problem. */
@@ -185,6 +186,8 @@ async function parseAction(
     }
     case 'interrupt':
       return parseInterrupt(p, `${path}.interrupt`, step.interrupt);
+    default:
+      return parseObjectStep(p, `${path}.${kind}`, kind, step[kind]);
   }
 }
 

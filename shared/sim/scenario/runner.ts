@@ -32,6 +32,7 @@ import { ClusterActivity, nominatedNode } from './activity';
 import { DisruptionDriver, type SweepEngine } from './disruption-driver';
 import { LowerBoundTracker } from './lower-bound';
 import { mergePatch } from './merge-patch';
+import { applyObjectStep } from './object-steps';
 import { ViolationObserver, type ViolationRecord, type Violations } from './observer';
 import { type CostSample, type FleetSample, Recorder, type TimelineEntry, type Totals } from './recorder';
 import type { Scenario, ScenarioStep, StepAction } from './types';
@@ -187,6 +188,15 @@ export async function runScenario(
         if (replaced) cluster.upsert(replaced);
         break;
       }
+      case 'annotate':
+      case 'label':
+      case 'taint':
+      case 'complete':
+      case 'nodeCondition':
+        if ((await applyObjectStep(cluster, action)) === 0) {
+          warnings.push(`${recorder.offset(now)}: ${action.type} matched no ${action.target.kind}`);
+        }
+        break;
       case 'interrupt': {
         const claims = (await store.list({ states: ['Launched', 'Registered', 'Initialized'] })).filter((c) =>
           action.nodeClaim

@@ -4,6 +4,7 @@
 import type { ManifestSet } from '../../api/manifest-set';
 import type { CapacityType } from '../../catalog/types';
 import type { DisruptionSettings } from '../../disruption/settings';
+import type { ObjectStepAction } from './object-steps';
 
 export const SCENARIO_API_VERSION = 'karpless.dev/v1alpha1';
 
@@ -27,6 +28,7 @@ export type StepAction =
   | { type: 'scale'; target: ObjectTarget<WorkloadKind>; replicas: number }
   | { type: 'delete'; targets: ObjectTarget<DeletableKind>[] }
   | { type: 'patch'; target: ObjectTarget<PatchableKind>; mergePatch: Record<string, unknown> }
+  | ObjectStepAction
   | {
       type: 'interrupt';
       nodeClaim?: string;
