@@ -5,12 +5,14 @@ import {
   apply,
   deployment,
   disrupted,
+  events,
   keepReasons,
   liveClaims,
   MINUTE,
   NO_VIOLATIONS,
   nodeClass,
   nodePool,
+  pdb,
   replacementsFor,
   run,
   scale,
@@ -70,5 +72,123 @@ describe('consolidation_test.go', () => {
     expect(replacementsFor(r, 'Underutilized')).toEqual([]);
     expect(await liveClaims(r)).toHaveLength(1);
     expect(r.violations).toEqual(NO_VIOLATIONS);
+  });
+});
+
+/** Two m5.large nodes, each holding a 1200m `big` pod and a 600m `web` pod; `big` goes at 5m, so the two `web`
+ * pods fit on one node and the other can be deleted (unless something blocks it). */
+async function underused(extra: Record<string, unknown>[] = [], annotations?: Record<string, string>, pool = {}) {
+  return run(
+    scenario(20 * MINUTE, [
+      step(
+        0,
+        apply(
+          nodePool({ types: ['m5.large'], consolidateAfter: '1m', ...pool }),
+          nodeClass(),
+          deployment('big', 2, { cpu: '1200m' }),
+          deployment('web', 2, { cpu: '600m', ...(annotations ? { annotations } : {}) }),
+          ...extra,
+        ),
+      ),
+      step(5 * MINUTE, scale('big', 0)),
+    ]),
+  );
+}
+
+describe('consolidation_test.go Delete (two half-empty m5.large nodes fold into one)', () => {
+  it('Delete: can delete nodes', async () => {
+    const r = await underused();
+    expect(events(r, 'Launched')).toHaveLength(2);
+    expect(disrupted(r, 'Underutilized')).toHaveLength(1);
+    expect(await liveClaims(r)).toHaveLength(1);
+    expect(r.violations).toEqual(NO_VIOLATIONS);
+  });
+
+  it('Delete: can delete nodes, considers karpenter.sh/do-not-disrupt set to true on pods', async () => {
+    const r = await underused([], { 'karpenter.sh/do-not-disrupt': 'true' });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it("Delete: does not consolidate nodes with karpenter.sh/do-not-disrupt set to true on pods when the NodePool's TerminationGracePeriod is not nil", async () => {
+    const r = await underused([], { 'karpenter.sh/do-not-disrupt': 'true' }, { terminationGracePeriod: '5m' });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('Delete: can delete nodes, considers PDB (maxUnavailable 0 blocks)', async () => {
+    const r = await underused([pdb('web', 'web', { maxUnavailable: 0 })]);
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it("Delete: does not consolidate nodes with pods with blocking PDBs when the NodePool's TerminationGracePeriod is not nil", async () => {
+    const r = await underused([pdb('web', 'web', { maxUnavailable: 0 })], undefined, { terminationGracePeriod: '5m' });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('Delete: a PDB that allows one disruption does not block (maxUnavailable 1)', async () => {
+    const r = await underused([pdb('web', 'web', { maxUnavailable: 1 })]);
+    expect(disrupted(r, 'Underutilized')).toHaveLength(1);
+    expect(r.violations).toEqual(NO_VIOLATIONS);
+  });
+
+  it('Delete: does not consolidate nodes with pods that have a duration-based do-not-disrupt annotation that is still active', async () => {
+    const r = await underused([], { 'karpenter.sh/do-not-disrupt': '2h' });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('Delete: can consolidate nodes after duration-based do-not-disrupt annotation expires', async () => {
+    const r = await underused([], { 'karpenter.sh/do-not-disrupt': '5m' });
+    const [d] = disrupted(r, 'Underutilized');
+    expect(d).toBeDefined();
+  });
+
+  it('Delete: can delete nodes, considers invalid do-not-disrupt annotation format as not blocking', async () => {
+    const r = await underused([], { 'karpenter.sh/do-not-disrupt': 'soon' });
+    expect(disrupted(r, 'Underutilized')).toHaveLength(1);
+  });
+
+  it('Events: should fire an event for ConsolidationDisabled when the NodePool has consolidation set to WhenEmpty (nothing consolidated)', async () => {
+    const r = await underused([], undefined, { policy: 'WhenEmpty' });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it("Events: should fire an event for ConsolidationDisabled when the NodePool has consolidateAfter set to 'Never'", async () => {
+    const r = await underused([], undefined, { consolidateAfter: 'Never' });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('Budgets: should allow no nodes from each nodePool to be deleted (nodes: 0)', async () => {
+    const r = await underused([], undefined, { budgets: [{ nodes: '0' }] });
+    expect(disrupted(r)).toEqual([]);
+  });
+});
+
+describe('consolidation_test.go Replace', () => {
+  it('Replace: can replace node (on-demand, a cheaper type holds its pods)', async () => {
+    const r = await run(
+      scenario(20 * MINUTE, [
+        step(0, apply(nodePool({ consolidateAfter: '1m' }), nodeClass(), deployment('web', 3, { cpu: '2' }))),
+        step(5 * MINUTE, scale('web', 1)),
+      ]),
+    );
+    expect(replacementsFor(r, 'Underutilized')).toHaveLength(1);
+    const [claim] = await liveClaims(r);
+    expect(claim?.instanceType).toBe('m5.xlarge');
+    expect(r.violations).toEqual(NO_VIOLATIONS);
+  });
+
+  it("won't replace on-demand node if on-demand replacement is more expensive (nothing cheaper holds the pods)", async () => {
+    const r = await run(
+      scenario(20 * MINUTE, [
+        step(
+          0,
+          apply(
+            nodePool({ consolidateAfter: '1m', types: ['m5.xlarge', 'm5.2xlarge'] }),
+            nodeClass(),
+            deployment('web', 1, { cpu: '3' }),
+          ),
+        ),
+      ]),
+    );
+    expect(disrupted(r)).toEqual([]);
   });
 });
