@@ -77,7 +77,10 @@ function parseTaints(p: Problems, path: string, v: unknown): Taint[] {
   const out: Taint[] = [];
   v.forEach((t, i) => {
     const at = `${path}[${i}]`;
-    if (!isObj(t)) return p.error(at, `must be a taint ({key, value, effect}), got ${show(t)}`);
+    if (!isObj(t)) {
+      p.error(at, `must be a taint ({key, value, effect}), got ${show(t)}`);
+      return;
+    }
     const key = expectString(p, `${at}.key`, t.key, true);
     const value = expectString(p, `${at}.value`, t.value);
     const effect = expectEnum(p, `${at}.effect`, t.effect, EFFECTS, true);
