@@ -12,7 +12,25 @@ export function parseManifests(text: string, file: string, limits: InputLimits =
   const errors: string[] = [];
   const { set } = buildManifestSet(readDocuments(text, file, errors, limits), errors, limits);
   if (errors.length > 0) throw new ValidationError(errors);
+  set.warnings.push(...placeholderWarnings(text, file));
   return set;
+}
+
+const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
+
+/**
+ * Getting-started YAML often carries shell placeholders such as `${CLUSTER_NAME}`; left unexpanded they are valid
+ * strings that select nothing, so say so (once per name and file) instead of passing silently.
+ */
+export function placeholderWarnings(text: string, file: string): string[] {
+  const lines = new Map<string, number>();
+  text.split('\n').forEach((line, i) => {
+    if (line.trimStart().startsWith('#')) return;
+    for (const m of line.matchAll(PLACEHOLDER)) if (!lines.has(m[0])) lines.set(m[0], i + 1);
+  });
+  return [...lines].map(
+    ([name, line]) => `${file}:${line}: ${name} is not expanded; substitute it first (for example with envsubst)`,
+  );
 }
 
 /** The path that stands for standard input, as `kubectl apply -f -` has it. */
@@ -44,13 +62,17 @@ export async function loadDocuments(
 ): Promise<BuildResult> {
   const errors: string[] = [];
   const docs: SourceDocument[] = [];
+  const placeholders: string[] = [];
   if (paths.filter((p) => p === STDIN_PATH).length > 1) errors.push('-: standard input can be read only once');
   else if (paths.includes(STDIN_PATH)) {
     try {
       const text = await stdin();
       if (Buffer.byteLength(text) > limits.maxFileBytes) {
         errors.push(`${STDIN_NAME}: more than the limit of ${limits.maxFileBytes} bytes per file; split it`);
-      } else docs.push(...readDocuments(text, STDIN_NAME, errors, limits));
+      } else {
+        docs.push(...readDocuments(text, STDIN_NAME, errors, limits));
+        placeholders.push(...placeholderWarnings(text, STDIN_NAME));
+      }
     } catch (err) {
       errors.push(`${STDIN_NAME}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -73,9 +95,11 @@ export async function loadDocuments(
       continue;
     }
     docs.push(...readDocuments(text, file, errors, limits));
+    placeholders.push(...placeholderWarnings(text, file));
   }
   const result = buildManifestSet(docs, errors, limits);
   if (errors.length > 0) throw new ValidationError(errors);
+  result.set.warnings.push(...placeholders);
   return result;
 }
 
