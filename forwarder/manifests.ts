@@ -1,5 +1,8 @@
 // Everything needed to run the forwarder in a cluster, and the ClusterRole for the Lambda functions' access entry,
-// as Kubernetes objects. `karpless forwarder manifest|rbac` prints them as YAML.
+// as Kubernetes objects. `karpless forwarder manifest|rbac` prints them as YAML. By default the forwarder is one
+// bundled JavaScript file in a ConfigMap, run by the official Node.js image (docs/architecture.md, "Changes
+// from the starting design"), so nothing needs building or publishing; `--image` runs a private image instead.
+import { createHash } from 'node:crypto';
 import { Document } from 'yaml';
 import { CONTROLLER_GROUP } from '../stacks/constants';
 import { FORWARDER_NAME, FORWARDER_NAMESPACE } from './names';
@@ -8,14 +11,28 @@ import { CONTROLLER_RULES, FORWARDER_RULES } from './rbac';
 /** Defaults match the stack's forwarder identity (stacks/config.ts), which trusts this namespace/service account. */
 export { CONTROLLER_GROUP, FORWARDER_NAME, FORWARDER_NAMESPACE };
 export const CONTROLLER_ROLE_NAME = 'karpless-controller';
-export const DEFAULT_FORWARDER_IMAGE = 'public.ecr.aws/karpless/forwarder:0.1.0';
+/** The official Node.js image (Docker Hub's library/node, mirrored on ECR Public so EKS nodes pull it without Docker
+ * Hub's rate limits), pinned to an exact release; multi-arch (amd64, arm64). The Lambda functions run Node 22 too. */
+export const NODE_IMAGE = 'public.ecr.aws/docker/library/node:22.12.0-alpine';
+/** Where the ConfigMap holding the bundled forwarder is mounted. */
+export const SCRIPT_DIR = '/opt/karpless';
+export const SCRIPT_FILE = 'forwarder.mjs';
+/** Keeps RSS under 64 MiB with 10k pending pods (docs/kubernetes.md): a small young generation, a capped old
+ * generation, no optimizing compiler and no WebAssembly. The same flags as forwarder/Dockerfile's CMD. */
+export const NODE_FLAGS = ['--lite-mode', '--no-expose-wasm', '--max-semi-space-size=1', '--max-old-space-size=48'];
+/** Changes with the bundle, so applying a new forwarder rolls the pods. */
+export const SCRIPT_HASH_ANNOTATION = 'karpless.dev/forwarder-sha256';
 const HEALTH_PORT = 8080;
 
 export interface ForwarderManifestOptions {
   cluster: string;
   queueUrl: string;
   roleArn?: string;
+  /** A private forwarder image (forwarder/Dockerfile) run with its own entrypoint; no ConfigMap then. */
   image?: string;
+  /** The bundled forwarder (forwarder/bundle.ts), shipped in a ConfigMap and run on NODE_IMAGE; required without
+   * `image`. */
+  script?: string;
   namespace?: string;
   serviceAccount?: string;
 }
@@ -37,6 +54,13 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
     labels,
   });
   const region = queueRegion(options.queueUrl);
+  if (!options.image && !options.script) throw new Error('forwarderManifests: give the bundled script or an image');
+  // Without an image of its own, node runs the script mounted from the ConfigMap.
+  const fromScript = !options.image && options.script !== undefined;
+  const scriptHash = options.script ? createHash('sha256').update(options.script).digest('hex') : '';
+  const configMap: Manifest[] = fromScript
+    ? [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(FORWARDER_NAME), data: { [SCRIPT_FILE]: options.script } }]
+    : [];
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } },
     {
@@ -60,6 +84,7 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: FORWARDER_NAME },
       subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace }],
     },
+    ...configMap,
     {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -70,7 +95,7 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
         // A second forwarder for a few seconds only duplicates hints; a gap would delay them.
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
         template: {
-          metadata: { labels },
+          metadata: { labels, ...(fromScript ? { annotations: { [SCRIPT_HASH_ANNOTATION]: scriptHash } } : {}) },
           spec: {
             serviceAccountName: serviceAccount,
             priorityClassName: 'system-cluster-critical',
@@ -97,8 +122,15 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
             containers: [
               {
                 name: 'forwarder',
-                image: options.image ?? DEFAULT_FORWARDER_IMAGE,
+                image: options.image ?? NODE_IMAGE,
                 imagePullPolicy: 'IfNotPresent',
+                ...(fromScript
+                  ? {
+                      command: ['node'],
+                      args: [...NODE_FLAGS, `${SCRIPT_DIR}/${SCRIPT_FILE}`],
+                      volumeMounts: [{ name: 'forwarder', mountPath: SCRIPT_DIR, readOnly: true }],
+                    }
+                  : {}),
                 env: [
                   { name: 'KARPLESS_CLUSTER', value: options.cluster },
                   { name: 'KARPLESS_QUEUE_URL', value: options.queueUrl },
@@ -127,6 +159,7 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
                 },
               },
             ],
+            ...(fromScript ? { volumes: [{ name: 'forwarder', configMap: { name: FORWARDER_NAME } }] } : {}),
           },
         },
       },
@@ -181,8 +214,13 @@ export function forwarderYaml(options: ForwarderManifestOptions): string {
   const identity = options.roleArn
     ? `IRSA: the role ${options.roleArn} must trust this cluster's OIDC provider for\nsystem:serviceaccount:${subject} and allow sqs:SendMessage on the queue.`
     : `EKS Pod Identity: the stack (forwarder.identity "pod-identity") associates its forwarder role with\nsystem:serviceaccount:${subject}; the eks-pod-identity-agent add-on must be installed.\nPod Identity does not work on Fargate: use IRSA there (--role-arn).`;
+  const apply = options.image
+    ? 'kubectl apply -f <this file>'
+    : // The ConfigMap is larger than the 256 KiB annotation client-side apply would copy it into.
+      'kubectl apply --server-side -f <this file>';
   return toYaml(forwarderManifests(options), {
-    Namespace: `Karpless forwarder for cluster ${options.cluster}: kubectl apply -f <this file>`,
+    Namespace: `Karpless forwarder for cluster ${options.cluster}: ${apply}`,
+    ConfigMap: `The forwarder, bundled into one file (forwarder/bundle.ts); the Deployment runs it with node from\n${NODE_IMAGE}. Regenerate this file to upgrade.`,
     ServiceAccount: identity,
     ClusterRole: 'Read-only: get, list and watch on exactly what the forwarder watches.',
   });

@@ -25,8 +25,12 @@ type PodTemplate = {
   priorityClassName: string;
   tolerations: unknown[];
   securityContext: { runAsNonRoot: boolean };
+  volumes?: { name: string; configMap: { name: string } }[];
   containers: {
     image: string;
+    command?: string[];
+    args?: string[];
+    volumeMounts?: { name: string; mountPath: string; readOnly: boolean }[];
     env: unknown[];
     resources: { requests: Record<string, string> };
     securityContext: Record<string, unknown>;
@@ -34,7 +38,9 @@ type PodTemplate = {
     readinessProbe: Probe;
   }[];
 };
-type DeploymentDoc = { spec: { replicas: number; template: { spec: PodTemplate } } };
+type DeploymentDoc = {
+  spec: { replicas: number; template: { metadata: { annotations?: Record<string, string> }; spec: PodTemplate } };
+};
 
 function parse(yaml: string): Doc[] {
   const docs = parseAllDocuments(yaml);
@@ -53,7 +59,7 @@ const read = (group: string, resources: string[]) =>
   resources.flatMap((r) => ['get', 'list', 'watch'].map((v) => `${group}/${r}:${v}`));
 
 describe('karpless forwarder manifest', () => {
-  it('prints the namespace, service account, read-only RBAC, deployment and PDB', async () => {
+  it('prints the namespace, service account, read-only RBAC, the forwarder ConfigMap, deployment and PDB', async () => {
     const { code, out } = await run(['forwarder', 'manifest', '--cluster', 'prod', '--queue-url', QUEUE]);
     expect(code).toBe(0);
     const docs = parse(out);
@@ -62,9 +68,11 @@ describe('karpless forwarder manifest', () => {
       'ServiceAccount',
       'ClusterRole',
       'ClusterRoleBinding',
+      'ConfigMap',
       'Deployment',
       'PodDisruptionBudget',
     ]);
+    expect(out).toMatch(/kubectl apply --server-side -f/);
     expect(out).toMatch(/Pod Identity.*\n.*system:serviceaccount:karpless:karpless-forwarder/);
     expect(docs[1]?.metadata.annotations).toBeUndefined();
     const role = docs.find((d) => d.kind === 'ClusterRole');
@@ -90,6 +98,24 @@ describe('karpless forwarder manifest', () => {
       runAsNonRoot: true,
     });
     expect(container.resources.requests).toEqual({ cpu: '10m', memory: '64Mi' });
+    // The bundled forwarder in a ConfigMap, run by node from the official image pinned to an exact release.
+    expect(container.image).toBe('public.ecr.aws/docker/library/node:22.12.0-alpine');
+    expect(container.command).toEqual(['node']);
+    expect(container.args).toEqual([
+      '--lite-mode',
+      '--no-expose-wasm',
+      '--max-semi-space-size=1',
+      '--max-old-space-size=48',
+      '/opt/karpless/forwarder.mjs',
+    ]);
+    expect(container.volumeMounts).toEqual([{ name: 'forwarder', mountPath: '/opt/karpless', readOnly: true }]);
+    expect(pod.volumes).toEqual([{ name: 'forwarder', configMap: { name: 'karpless-forwarder' } }]);
+    const configMap = docs.find((d) => d.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
+    const script = configMap.data['forwarder.mjs'] ?? '';
+    expect(script).toContain('KARPLESS_QUEUE_URL');
+    // Under the 1 MiB a ConfigMap may hold.
+    expect(Buffer.byteLength(script)).toBeLessThan(1024 * 1024);
+    expect(deployment.spec.template.metadata.annotations?.['karpless.dev/forwarder-sha256']).toMatch(/^[0-9a-f]{64}$/);
     expect(container.livenessProbe.httpGet.path).toBe('/healthz');
     expect(container.readinessProbe.httpGet.path).toBe('/readyz');
     expect(container.env).toEqual([
@@ -102,7 +128,7 @@ describe('karpless forwarder manifest', () => {
     expect(pdb?.spec).toMatchObject({ maxUnavailable: 1 });
   });
 
-  it('annotates the service account for IRSA and uses the given image', async () => {
+  it('annotates the service account for IRSA and runs a private image with its own entrypoint, no ConfigMap', async () => {
     const roleArn = 'arn:aws:iam::123456789012:role/karpless-forwarder';
     const { out } = await run([
       'forwarder',
@@ -118,7 +144,12 @@ describe('karpless forwarder manifest', () => {
     ]);
     const docs = parse(out);
     expect(docs[1]?.metadata.annotations).toEqual({ 'eks.amazonaws.com/role-arn': roleArn });
-    expect((docs[4] as unknown as DeploymentDoc).spec.template.spec.containers[0]?.image).toBe('x/y:1');
+    expect(docs.map((d) => d.kind)).not.toContain('ConfigMap');
+    const container = (docs[4] as unknown as DeploymentDoc).spec.template.spec.containers[0];
+    expect(container?.image).toBe('x/y:1');
+    expect(container?.command).toBeUndefined();
+    expect(container?.args).toBeUndefined();
+    expect(container?.volumeMounts).toBeUndefined();
   });
 
   it('uses the namespace and service account the stack config names', async () => {
@@ -138,11 +169,14 @@ describe('karpless forwarder manifest', () => {
     expect(docs[0]?.metadata.name).toBe('ops');
     expect(docs[1]?.metadata).toMatchObject({ name: 'fwd', namespace: 'ops' });
     expect(docs[3]?.subjects).toEqual([{ kind: 'ServiceAccount', name: 'fwd', namespace: 'ops' }]);
+    const deployment = docs.find((d) => d.kind === 'Deployment');
     expect(
-      (docs[4] as unknown as { spec: { template: { spec: { serviceAccountName: string } } } }).spec.template.spec
+      (deployment as unknown as { spec: { template: { spec: { serviceAccountName: string } } } }).spec.template.spec
         .serviceAccountName,
     ).toBe('fwd');
-    for (const d of docs.filter((d) => ['ServiceAccount', 'Deployment', 'PodDisruptionBudget'].includes(d.kind)))
+    for (const d of docs.filter((d) =>
+      ['ServiceAccount', 'ConfigMap', 'Deployment', 'PodDisruptionBudget'].includes(d.kind),
+    ))
       expect(d.metadata.namespace).toBe('ops');
   });
 

@@ -1,5 +1,6 @@
 // `karpless forwarder manifest`: the in-cluster forwarder's install manifests. `karpless forwarder rbac`: the
 // ClusterRole (and group binding) the Lambda functions' EKS access entry maps to.
+import { bundleForwarder } from '../../forwarder/bundle';
 import { controllerRbacYaml, forwarderYaml } from '../../forwarder/manifests';
 import { EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext } from './index';
@@ -18,7 +19,7 @@ const FIFO_QUEUE_URL = /^https:\/\/sqs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/\d{12
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 
-export function runForwarderManifest(ctx: CommandContext, flags: ForwarderManifestFlags): void {
+export async function runForwarderManifest(ctx: CommandContext, flags: ForwarderManifestFlags): Promise<void> {
   const problems: string[] = [];
   if (!CLUSTER_NAME.test(flags.cluster)) problems.push(`--cluster: "${flags.cluster}" is not a valid EKS cluster name`);
   if (!FIFO_QUEUE_URL.test(flags.queueUrl)) {
@@ -40,7 +41,9 @@ export function runForwarderManifest(ctx: CommandContext, flags: ForwarderManife
     ctx.result.code = EXIT_USAGE;
     return;
   }
-  ctx.io.out(forwarderYaml(flags));
+  // Without a private image the forwarder ships as one bundled file in a ConfigMap, run by the Node.js image.
+  const script = flags.image === undefined ? await bundleForwarder() : undefined;
+  ctx.io.out(forwarderYaml({ ...flags, ...(script !== undefined ? { script } : {}) }));
   ctx.result.code = EXIT_OK;
 }
 

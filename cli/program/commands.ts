@@ -118,12 +118,15 @@ export const registerForwarder: RegisterCommand = (program: Command, ctx: Comman
     .option('--cluster <name>', `EKS cluster name (the FIFO message group)${REQUIRED}`)
     .option('--queue-url <url>', `the cluster's SQS FIFO queue URL${REQUIRED}`)
     .option('--role-arn <arn>', 'IAM role for IRSA; omit with EKS Pod Identity (the stack creates the association)')
-    .option('--image <image>', 'forwarder image')
+    .option(
+      '--image <image>',
+      'a private forwarder image (forwarder/Dockerfile); by default the bundled forwarder runs from a ConfigMap on the official Node.js image',
+    )
     .option('--namespace <name>', 'namespace (as in the stack config forwarder.namespace)', FORWARDER_NAMESPACE)
     .option('--service-account <name>', 'service account (as in forwarder.serviceAccount)', FORWARDER_NAME)
     .action(async (flags: ForwarderManifestFlags) => {
       if (!requireAll(ctx, flags, { cluster: '--cluster <name>', queueUrl: '--queue-url <url>' })) return;
-      (await import('../commands/forwarder')).runForwarderManifest(ctx, flags);
+      await (await import('../commands/forwarder')).runForwarderManifest(ctx, flags);
     });
   forwarder
     .command('rbac')
