@@ -2,6 +2,7 @@
 // existing nodes. Topology asks it for the candidate domains of a spread or affinity group (README.md, Topology); the
 // answer depends only on the pod's shape, so it is computed once per shape and key.
 import type { ExistingNode } from './existingnode';
+import { isInstanceTypeLabel } from './labels';
 import type { PodShape } from './podshape';
 import { toleratesHardTaints } from './taints';
 import type { NodeClaimTemplate } from './template';
@@ -22,10 +23,12 @@ export class Domains implements TopologyDomains<PodShape> {
     const hit = this.cache.get(ck);
     if (hit) return hit;
     const out = new Set<string>();
-    const podReq = honorAffinity ? shape.requirements.get(key) : undefined;
+    // Strict requirements only: a preferred node-affinity term must not narrow the domains (podshape.ts).
+    const strict = shape.strictRequirements;
+    const podReq = honorAffinity ? strict.get(key) : undefined;
     // Template taints only: startup taints go away once the node is ready, so they never keep a pod off it.
     for (const t of this.templates) {
-      if (honorAffinity && t.incompatibility(shape.id, shape.requirements)) continue;
+      if (honorAffinity && t.requirements.incompatibility(strict, isInstanceTypeLabel)) continue;
       if (honorTaints && !toleratesHardTaints(t.taints, shape.tolerations)) continue;
       const tk = `${t.name}|${key}`;
       let ds = this.templateCache.get(tk);
@@ -37,7 +40,7 @@ export class Domains implements TopologyDomains<PodShape> {
     }
     for (const n of this.nodes) {
       const v = n.node.labels[key];
-      if (v === undefined || (honorAffinity && !shape.requirements.matchesLabels(n.node.labels))) continue;
+      if (v === undefined || (honorAffinity && !strict.matchesLabels(n.node.labels))) continue;
       if (honorTaints && !toleratesHardTaints(n.taints, shape.tolerations)) continue;
       out.add(v);
     }

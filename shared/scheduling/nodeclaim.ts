@@ -46,6 +46,7 @@ export class InflightClaim {
     private readonly minRequest: Float64Array,
   ) {
     this.used = new Float64Array(dims);
+    this.hostPorts.add(template.daemonHostPorts);
   }
 
   get hostname(): string {
@@ -67,8 +68,17 @@ export class InflightClaim {
   canAdd(shape: PodShape): ClaimFit {
     if (this.failed.has(shape.id)) return { ok: false, reason: 'cached' };
     const t = this.template;
+    // A pod that must share a node with pods here (hostname pod affinity) may grow the claim to a larger option:
+    // the type was chosen before the pod was known, and no other node can take it (as Karpenter's claims widen).
+    let grown: TypeOption | undefined;
+    if (!fitsVec(this.used, shape.requests, this.target.alloc)) {
+      grown = shape.coLocated ? this.cheapestFitting(this.options, shape) : undefined;
+      if (!grown) {
+        this.failed.add(shape.id);
+        return { ok: false, reason: 'does not fit' };
+      }
+    }
     if (
-      !fitsVec(this.used, shape.requests, this.target.alloc) ||
       t.untoleratedTaint(shape.id, shape.tolerations) ||
       t.incompatibility(shape.id, shape.requirements) ||
       (shape.hostPorts.length > 0 && this.hostPorts.conflict(shape.hostPorts)) ||
@@ -89,11 +99,13 @@ export class InflightClaim {
         const fit = this.options.filter((o) => fitsVec(this.used, shape.requests, o.alloc));
         if (minValuesShortfall(fit, this.requirements)) return { ok: false, reason: 'minValues' };
       }
+      if (grown)
+        return { ok: true, narrowed: { requirements: this.requirements, options: this.options, target: grown } };
       return FITS;
     }
     const requirements = reqs;
     const options = this.options.filter((o) => typeCompatible(o, requirements));
-    let target = this.target;
+    let target = grown ?? this.target;
     if (!options.includes(target)) {
       const next = this.cheapestFitting(options, shape);
       if (!next) return { ok: false, reason: 'no instance type option remains' };
@@ -268,7 +280,8 @@ export function finalizeClaim(
   const labels: Record<string, string> = { ...t.labels };
   for (const [k, v] of Object.entries(reqs.singleValueLabels())) if (k !== LabelHostname) labels[k] = v;
   const requests = new Float64Array(claim.used);
-  for (let i = 0; i < requests.length; i++) requests[i] = (requests[i] as number) + (t.daemonVector[i] ?? 0);
+  const daemon = t.daemonFor(first);
+  for (let i = 0; i < requests.length; i++) requests[i] = (requests[i] as number) + (daemon[i] ?? 0);
   return {
     name: claim.name,
     nodePool: t.name,
@@ -280,7 +293,7 @@ export function finalizeClaim(
     startupTaints: [...t.startupTaints],
     pods: claim.pods,
     requests: index.toList(requests),
-    daemonSetOverhead: { ...t.daemonOverhead },
+    daemonSetOverhead: index.toList(daemon),
     cheapest: { instanceType: first.name, zone: off.zone, capacityType: off.capacityType, price: off.price },
   };
 }

@@ -33,9 +33,14 @@ export interface PodShape extends TopologyShape {
   base: PodBase;
   level: number;
   requirements: Requirements;
+  /** The requirements without the preferred node-affinity term: topology domains come from these, so a preference
+   * is relaxed before a spread's skew is broken (as Karpenter does). */
+  strictRequirements: Requirements;
   tolerations: Toleration[];
   requests: Float64Array;
   hostPorts: HostPort[];
+  /** True when a hostname pod-affinity term ties the pod to the node of the pods it selects (nodeclaim.ts canAdd). */
+  coLocated: boolean;
   /** True when a hostname spread or anti-affinity limits how many of these share a node. */
   perNodeLimit: number;
 }
@@ -142,9 +147,10 @@ export class PodShapes {
     const requirements = Requirements.fromLabels(pod.spec.nodeSelector);
     const term = view.requiredTerms[0];
     if (term) requirements.addAll(termRequirements(term));
-    const preferred = view.preferredNode[0];
-    if (preferred) requirements.addAll(termRequirements(preferred.preference));
     requirements.addAll(base.volumeRequirements);
+    const preferred = view.preferredNode[0];
+    const strictRequirements = preferred ? requirements.clone() : requirements;
+    if (preferred) requirements.addAll(termRequirements(preferred.preference));
 
     const groups: TopologyGroup[] = [];
     const requiredAnti: TopologyGroup[] = [];
@@ -187,12 +193,14 @@ export class PodShapes {
       namespace: base.namespace,
       labels: base.labels,
       requirements,
+      strictRequirements,
       tolerations,
       requests: base.requests,
       hostPorts: base.hostPorts,
       groups,
       requiredAnti,
       perNodeLimit,
+      coLocated: groups.some((g) => g.kind === 'affinity' && g.isHostname),
     };
   }
 }

@@ -346,7 +346,8 @@ export class Scheduler {
     const claims = this.claims;
     for (let i = start; i < claims.length; i++) {
       const c = claims[i] as InflightClaim;
-      if (c.closed || c.failed.has(shape.id)) {
+      // A closed claim may still grow for a pod that must join its pods (nodeclaim.ts canAdd).
+      if ((c.closed && !shape.coLocated) || c.failed.has(shape.id)) {
         if (leading) start = i + 1;
         continue;
       }
@@ -368,6 +369,10 @@ export class Scheduler {
     if (why) return why;
     const selfConflict = shape.hostPorts.length > 1 ? new HostPortUsage().conflict(shape.hostPorts) : undefined;
     if (selfConflict) return `host port ${formatHostPort(selfConflict)} is requested twice`;
+    const daemonPorts = new HostPortUsage();
+    daemonPorts.add(t.daemonHostPorts);
+    const daemonConflict = shape.hostPorts.length > 0 ? daemonPorts.conflict(shape.hostPorts) : undefined;
+    if (daemonConflict) return `host port ${formatHostPort(daemonConflict)} is bound by a DaemonSet on every new node`;
     const { compatible, fitting } = t.typesFor(shape);
     if (compatible.length === 0) {
       return t.types.length === 0

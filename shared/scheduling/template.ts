@@ -7,6 +7,7 @@ import { parseResource } from '../api/quantity';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import type { RankedType } from './cost';
+import { type HostPort, podHostPorts } from './hostports';
 import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
 import { whyNoInstanceTypes } from './no-types';
@@ -32,6 +33,10 @@ export class NodeClaimTemplate {
   prices = new OfferingPrices([]);
   daemonOverhead: ResourceList = {};
   daemonVector: Float64Array = new Float64Array(0);
+  /** Host ports the pool's DaemonSets bind: every new node of the pool starts with them taken. */
+  daemonHostPorts: HostPort[] = [];
+  private daemons: { requests: ResourceList; alternatives: Requirements[] }[] = [];
+  private readonly daemonByType = new Map<string, Float64Array>();
   /** Limit per resource index; Infinity where unlimited. Undefined when the NodePool sets no limits. */
   remaining: Float64Array | undefined;
   limitList: ResourceList | undefined;
@@ -67,9 +72,15 @@ export class NodeClaimTemplate {
     }
   }
 
-  /** Which DaemonSets land on this pool's nodes: those that tolerate its taints and match its requirements. */
+  /**
+   * Which DaemonSets land on this pool's nodes: those that tolerate its taints and match its requirements and some
+   * of its types. `daemonOverhead` sums them all; each type is charged only the DaemonSets it can run (buildTypes),
+   * so one whose node affinity picks some sizes or families does not shut the others out.
+   */
   computeDaemonOverhead(daemonSets: readonly DaemonSet[]): void {
     const total: ResourceList = {};
+    this.daemons = [];
+    this.daemonHostPorts = [];
     for (const ds of daemonSets) {
       const pod: Pod = {
         metadata: {
@@ -81,37 +92,68 @@ export class NodeClaimTemplate {
       };
       const hard = this.taints.filter((t) => t.effect !== 'PreferNoSchedule');
       if (firstUntolerated(hard, pod.spec.tolerations ?? [])) continue;
-      if (!this.hostsDaemon(pod)) continue;
-      for (const [k, v] of Object.entries(podRequests(pod))) total[k] = (total[k] ?? 0) + v;
+      const alternatives = this.daemonAlternatives(pod);
+      if (alternatives.length === 0) continue;
+      const requests = podRequests(pod);
+      for (const [k, v] of Object.entries(requests)) total[k] = (total[k] ?? 0) + v;
+      this.daemons.push({ requests, alternatives });
+      this.daemonHostPorts.push(...podHostPorts(pod));
     }
     this.daemonOverhead = total;
   }
 
-  /** Whether some node of this pool can run the DaemonSet's pod: its nodeSelector and any one of its ORed required
-   * node-affinity terms fit the pool's requirements and an instance type. Only empty terms: it runs nowhere. */
-  private hostsDaemon(pod: Pod): boolean {
-    if (matchesNoNode(pod)) return false;
+  /** The DaemonSet pod's nodeSelector with each of its ORed required node-affinity terms that fits the pool's
+   * requirements and one of its types; none: it runs on no node of this pool (only empty terms: nowhere). */
+  private daemonAlternatives(pod: Pod): Requirements[] {
+    if (matchesNoNode(pod)) return [];
     const terms = matchableTerms(pod);
     const alternatives = terms.length ? terms : [{ matchExpressions: [] }];
-    return alternatives.some((term) => {
+    const out: Requirements[] = [];
+    for (const term of alternatives) {
       const reqs = Requirements.fromLabels(pod.spec.nodeSelector).addAll(
         Requirements.from(term.matchExpressions ?? []),
       );
-      if (this.requirements.incompatibility(reqs, isInstanceTypeLabel)) return false;
-      return this.rawTypes.some((it) => typeCompatible({ it, offerings: it.offerings }, reqs));
-    });
+      if (this.requirements.incompatibility(reqs, isInstanceTypeLabel)) continue;
+      if (this.rawTypes.some((it) => typeCompatible({ it, offerings: it.offerings }, reqs))) out.push(reqs);
+    }
+    return out;
+  }
+
+  /** The overhead of the DaemonSets that can run on this type. */
+  private daemonVectorFor(it: InstanceType, index: ResourceIndex): Float64Array {
+    const v = new Float64Array(index.names.length);
+    for (const d of this.daemons) {
+      if (!d.alternatives.some((reqs) => typeCompatible({ it, offerings: it.offerings }, reqs))) continue;
+      const r = index.vector(d.requests);
+      for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) + (r[i] as number);
+    }
+    return v;
+  }
+
+  /** The DaemonSet overhead a node of this type carries (what `alloc` already excludes). */
+  daemonFor(o: TypeOption): Float64Array {
+    return this.daemonByType.get(o.name) ?? this.daemonVector;
   }
 
   /** Builds the type options once the resource index is complete. */
   buildTypes(index: ResourceIndex): void {
     this.daemonVector = index.vector(this.daemonOverhead);
     const out: TypeOption[] = [];
+    const daemonOf = (it: InstanceType) => {
+      let v = this.daemonByType.get(it.name);
+      if (!v) {
+        v = this.daemonVectorFor(it, index);
+        this.daemonByType.set(it.name, v);
+      }
+      return v;
+    };
     for (const it of this.rawTypes) {
       const offerings = allowedOfferings(it.offerings, this.requirements);
       if (offerings.length === 0) continue;
       if (!typeCompatible({ it, offerings }, this.requirements)) continue;
       const alloc = index.vector(it.allocatable);
-      for (let i = 0; i < alloc.length; i++) alloc[i] = (alloc[i] as number) - (this.daemonVector[i] as number);
+      const daemon = daemonOf(it);
+      for (let i = 0; i < alloc.length; i++) alloc[i] = (alloc[i] as number) - (daemon[i] as number);
       if (alloc.some((v) => v < 0)) continue;
       let minPrice = Number.POSITIVE_INFINITY;
       for (const o of offerings) minPrice = Math.min(minPrice, o.price);
@@ -127,8 +169,10 @@ export class NodeClaimTemplate {
     }
     this.types = out;
     if (out.length === 0) {
-      const fits = (it: InstanceType) =>
-        index.vector(it.allocatable).every((v, i) => v >= (this.daemonVector[i] as number));
+      const fits = (it: InstanceType) => {
+        const daemon = daemonOf(it);
+        return index.vector(it.allocatable).every((v, i) => v >= (daemon[i] as number));
+      };
       this.noTypesReason = whyNoInstanceTypes(this.rawTypes, this.requirements, this.nodeClass, fits);
     }
     this.prices = new OfferingPrices(out);

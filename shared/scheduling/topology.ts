@@ -245,8 +245,8 @@ export class Topology<S extends TopologyShape = TopologyShape> {
       }
     }
     if (any) return undefined;
-    // Bootstrap: nothing matches yet and the pod selects itself, so any domain will do; the next ones follow it.
-    for (const v of g.counts.values()) if (v > 0) return undefined;
+    // Bootstrap: no domain the pod may use holds a match (matches elsewhere cannot help it) and the pod selects
+    // itself, so any of its domains will do; the next ones follow it.
     if (!g.selects(shape, shape.baseId)) return undefined;
     for (const d of domains) if (binReq.has(d)) return d;
     return undefined;
