@@ -99,7 +99,13 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
         [],
       );
     }
-    const overrides = fleetOverrides(request.instanceTypes, capacityType, resolved.subnetByZone, amiOf);
+    const overrides = fleetOverrides(
+      request.instanceTypes,
+      capacityType,
+      resolved.subnetByZone,
+      amiOf,
+      claim.requirements,
+    );
     const tags = instanceTags(this.o.cluster.name, claim, request.nodeClass.spec.tags);
 
     let output: CreateFleetCommandOutput | undefined;

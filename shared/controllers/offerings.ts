@@ -1,7 +1,7 @@
 // Offerings as the launch path sees them: the store's unavailable cache applied to the resolved instance types, and
 // a claim's requirements narrowing each type to the offerings it may launch into.
 import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
-import { LabelCapacityType, LabelZone } from '../api/labels';
+import { LabelCapacityType, LabelZone, LabelZoneId } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 
@@ -53,8 +53,14 @@ export function admits(requirements: NodeSelectorRequirementWithMinValues[], key
   return true;
 }
 
-/** The claim's instance-type options in its order (cheapest first), each cut to the available offerings its zone
- * and capacity-type requirements admit; types left with no offering are dropped. */
+/** A zone-id requirement admits an offering whose zone id is unknown only when it names no ids (NotIn, Exists). */
+function admitsZoneId(requirements: NodeSelectorRequirementWithMinValues[], zoneId: string | undefined): boolean {
+  if (zoneId !== undefined) return admits(requirements, LabelZoneId, zoneId);
+  return !requirements.some((r) => r.key === LabelZoneId && r.operator === 'In');
+}
+
+/** The claim's instance-type options in its order (cheapest first), each cut to the available offerings its zone,
+ * zone-id and capacity-type requirements admit; types left with no offering are dropped. */
 export function launchOptions(claim: NodeClaim, resolved: InstanceType[]): InstanceType[] {
   const byName = new Map(resolved.map((t) => [t.name, t]));
   const out: InstanceType[] = [];
@@ -65,6 +71,7 @@ export function launchOptions(claim: NodeClaim, resolved: InstanceType[]): Insta
       (o) =>
         o.available &&
         admits(claim.requirements, LabelZone, o.zone) &&
+        admitsZoneId(claim.requirements, o.zoneId) &&
         admits(claim.requirements, LabelCapacityType, o.capacityType),
     );
     if (offerings.length > 0) out.push({ ...type, offerings });

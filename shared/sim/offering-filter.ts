@@ -1,23 +1,27 @@
-// Narrows an instance type's offerings to those a NodeClaim's requirements allow (zone and capacity type), so the
-// simulated fleet only considers what the real CreateFleet request would carry.
+// Narrows an instance type's offerings to those a NodeClaim's requirements allow (zone, zone id and capacity type),
+// so the simulated fleet only considers what the real CreateFleet request would carry.
 import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
-import { LabelCapacityType, LabelZone } from '../api/labels';
+import { LabelCapacityType, LabelZone, LabelZoneId } from '../api/labels';
 import type { InstanceType, Offering } from '../catalog/types';
 
-function allows(requirements: NodeSelectorRequirementWithMinValues[], key: string, value: string): boolean {
+/** `value` undefined: the offering does not know it (a zone id outside the catalog's map); only In rejects that. */
+function allows(requirements: NodeSelectorRequirementWithMinValues[], key: string, value: string | undefined): boolean {
   for (const r of requirements) {
     if (r.key !== key) continue;
     const values = r.values ?? [];
-    if (r.operator === 'In' && !values.includes(value)) return false;
-    if (r.operator === 'NotIn' && values.includes(value)) return false;
-    if (r.operator === 'DoesNotExist') return false;
+    if (r.operator === 'In' && (value === undefined || !values.includes(value))) return false;
+    if (r.operator === 'NotIn' && value !== undefined && values.includes(value)) return false;
+    if (r.operator === 'DoesNotExist' && value !== undefined) return false;
+    if (r.operator === 'Exists' && value === undefined) return false;
   }
   return true;
 }
 
 export function offeringAllowed(requirements: NodeSelectorRequirementWithMinValues[], offering: Offering): boolean {
   return (
-    allows(requirements, LabelZone, offering.zone) && allows(requirements, LabelCapacityType, offering.capacityType)
+    allows(requirements, LabelZone, offering.zone) &&
+    allows(requirements, LabelZoneId, offering.zoneId) &&
+    allows(requirements, LabelCapacityType, offering.capacityType)
   );
 }
 

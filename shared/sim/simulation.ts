@@ -13,6 +13,7 @@ import type {
   StorageClass,
 } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
+import { isTerminal } from '../api/pods';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError, ValidationError } from '../errors';
@@ -178,6 +179,8 @@ function splitPods(objects: SimulationObjects, warnings: string[]): { bound: Pod
   const bound: Pod[] = [];
   const pending: Pod[] = [];
   for (const pod of objects.pods) {
+    // A Succeeded or Failed pod holds no resources and no topology slot, bound or not (as the controllers treat it).
+    if (isTerminal(pod)) continue;
     const nodeName = pod.spec.nodeName;
     if (!nodeName) pending.push(pod);
     else if (nodeNames.has(nodeName)) bound.push(pod);

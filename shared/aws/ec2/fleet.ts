@@ -5,7 +5,8 @@ import type {
   CreateFleetCommandOutput,
   FleetLaunchTemplateConfigRequest,
 } from '@aws-sdk/client-ec2';
-import { LabelCapacityType } from '../../api/labels';
+import type { NodeSelectorRequirementWithMinValues } from '../../api/karpenter';
+import { LabelCapacityType, LabelZoneId } from '../../api/labels';
 import type { NodeClaim } from '../../api/nodeclaim';
 import type { CapacityType, InstanceType, InstanceTypeInfo } from '../../catalog/types';
 import { INSUFFICIENT_CAPACITY_CODES } from './errors';
@@ -41,12 +42,30 @@ export function allowedCapacityTypes(claim: Pick<NodeClaim, 'requirements'>): Se
   return allowed;
 }
 
-/** Every launchable (type, zone) of one capacity type: offered, available, with a subnet and an image for it. */
+/**
+ * Whether a subnet may carry the claim: a `topology.k8s.aws/zone-id` requirement is judged on the subnet's own zone
+ * id (EC2's answer for this account), not on the catalog's name-to-id map, which differs between accounts.
+ */
+export function subnetAdmitted(requirements: NodeSelectorRequirementWithMinValues[], subnet: ResolvedSubnet): boolean {
+  for (const r of requirements) {
+    if (r.key !== LabelZoneId) continue;
+    const id = subnet.zoneId;
+    const values = r.values ?? [];
+    if (r.operator === 'In' && (id === undefined || !values.includes(id))) return false;
+    if (r.operator === 'NotIn' && id !== undefined && values.includes(id)) return false;
+    if (r.operator === 'DoesNotExist') return false;
+  }
+  return true;
+}
+
+/** Every launchable (type, zone) of one capacity type: offered, available, with a subnet the claim's zone-id
+ * requirement admits and an image for it. */
 export function fleetOverrides(
   types: InstanceType[],
   capacityType: CapacityType,
   subnetByZone: Map<string, ResolvedSubnet>,
   amiOf: AmiOf,
+  requirements: NodeSelectorRequirementWithMinValues[] = [],
 ): FleetOverride[] {
   const out: FleetOverride[] = [];
   let typeCount = 0;
@@ -58,6 +77,7 @@ export function fleetOverrides(
     for (const o of t.offerings) {
       const subnet = subnetByZone.get(o.zone);
       if (o.capacityType !== capacityType || !o.available || !subnet) continue;
+      if (!subnetAdmitted(requirements, subnet)) continue;
       out.push({ instanceType: t.name, zone: o.zone, subnetId: subnet.id, amiId, price: o.price });
       any = true;
     }
@@ -74,8 +94,9 @@ export function chooseCapacityType(
   amiOf: AmiOf,
 ): CapacityType | undefined {
   const allowed = allowedCapacityTypes(claim);
-  if (allowed.has('spot') && fleetOverrides(types, 'spot', subnetByZone, amiOf).length > 0) return 'spot';
-  if (allowed.has('on-demand') && fleetOverrides(types, 'on-demand', subnetByZone, amiOf).length > 0) {
+  const reqs = claim.requirements;
+  if (allowed.has('spot') && fleetOverrides(types, 'spot', subnetByZone, amiOf, reqs).length > 0) return 'spot';
+  if (allowed.has('on-demand') && fleetOverrides(types, 'on-demand', subnetByZone, amiOf, reqs).length > 0) {
     return 'on-demand';
   }
   return undefined;
