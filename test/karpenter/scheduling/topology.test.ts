@@ -1,0 +1,345 @@
+// Karpenter's pkg/controllers/provisioning/scheduling/topology_test.go, translated: each test names the Describe /
+// Context and It it mirrors. Karpless pins a claim to one zone and capacity type as soon as a constrained pod joins
+// it (as Karpenter narrows its claims), so per-zone counts are exact when the plan is made.
+import { describe, expect, it } from 'vitest';
+import { clusterNode, nodePool, pod, pods } from '../../../testkit/builders';
+import { CapacityType, Hostname, labels, skew, spread, Zone } from '../../../testkit/karpenter-scheduling';
+import { claimOf, run, scheduledCount, zoneOf } from '../../../testkit/solve';
+
+const T = 'topology_test.go Topology';
+
+describe(`${T}`, () => {
+  it('should ignore unknown topology keys', () => {
+    const r = run({ pods: pods(2, { labels, topologySpreadConstraints: [spread('unknown')] }) });
+    expect(scheduledCount(r)).toBe(0);
+    expect(r.unschedulable).toHaveLength(2);
+  });
+
+  it('should not spread when a nil label selector is defined', () => {
+    const c = { ...spread(Zone), labelSelector: undefined };
+    const r = run({ pods: pods(5, { labels, cpu: '100m', topologySpreadConstraints: [c] }) });
+    expect(scheduledCount(r)).toBe(5);
+    expect(r.nodeClaims).toHaveLength(1);
+  });
+});
+
+describe(`${T} Zonal`, () => {
+  it('should balance pods across zones (match labels)', () => {
+    const r = run({ pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }) });
+    expect(skew(r, Zone)).toEqual([2, 1, 1]);
+  });
+
+  it('should balance pods across zones (match expressions)', () => {
+    const c = spread(Zone, { labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['test'] }] } });
+    const r = run({ pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [c] }) });
+    expect(skew(r, Zone)).toEqual([2, 1, 1]);
+  });
+
+  it('should respect NodePool zonal constraints', () => {
+    const np = nodePool({ requirements: [{ key: Zone, operator: 'In', values: ['us-east-1a', 'us-east-1b'] }] });
+    const r = run({
+      nodePools: [np],
+      pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }),
+    });
+    expect(skew(r, Zone)).toEqual([2, 2]);
+  });
+
+  it('should respect NodePool zonal constraints (subset) with labels', () => {
+    const np = nodePool({ labels: { [Zone]: 'us-east-1b' } });
+    const r = run({
+      nodePools: [np],
+      pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }),
+    });
+    expect(skew(r, Zone)).toEqual([4]);
+    expect(zoneOf(r.nodeClaims[0])).toBe('us-east-1b');
+  });
+
+  it('should respect NodePool zonal constraints (subset) with labels across NodePools', () => {
+    const a = nodePool({ name: 'a', labels: { [Zone]: 'us-east-1a' } });
+    const b = nodePool({ name: 'b', labels: { [Zone]: 'us-east-1b' } });
+    const r = run({
+      nodePools: [a, b],
+      pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }),
+    });
+    expect(skew(r, Zone)).toEqual([2, 2]);
+  });
+
+  it('should respect NodePool zonal constraints (existing pod)', () => {
+    // The existing pod fills its node, so the node cannot take the new pods; it still counts in us-east-1c.
+    const existing = clusterNode({
+      name: 'n1',
+      zone: 'us-east-1c',
+      instanceType: 'm5.large',
+      pods: [pod({ labels, cpu: '1100m', nodeName: 'n1' })],
+    });
+    const np = nodePool({ requirements: [{ key: Zone, operator: 'In', values: ['us-east-1a', 'us-east-1b'] }] });
+    const r = run({
+      nodePools: [np],
+      existingNodes: [existing],
+      pods: pods(6, { labels, cpu: '1100m', topologySpreadConstraints: [spread(Zone)] }),
+    });
+    // Two per reachable zone before the skew against us-east-1c's one would break: ConsistOf(1, 2, 2).
+    expect(skew(r, Zone)).toEqual([2, 2]);
+    expect(r.unschedulable).toHaveLength(2);
+  });
+
+  it('should only schedule to minimum domains if already violating max skew', () => {
+    const n1 = clusterNode({ name: 'n1', zone: 'us-east-1a', pods: pods(3, { labels, cpu: '10m', nodeName: 'n1' }) });
+    const r = run({
+      existingNodes: [n1],
+      nodePools: [nodePool()],
+      pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }),
+    });
+    // 1a holds 3: the next four go to 1b and 1c only, two each.
+    expect(r.existingNodes[0]?.pods).toHaveLength(0);
+    expect(skew(r, Zone)).toEqual([2, 2]);
+    expect(r.nodeClaims.every((c) => zoneOf(c) !== 'us-east-1a')).toBe(true);
+  });
+
+  it('should not violate max-skew when unsat = do not schedule', () => {
+    const np = nodePool({ requirements: [{ key: Zone, operator: 'In', values: ['us-east-1a'] }] });
+    const n = clusterNode({ name: 'n1', zone: 'us-east-1b', pods: [pod({ labels, cpu: '10m', nodeName: 'n1' })] });
+    const cordoned = { ...n, markedForDeletion: true };
+    const r = run({
+      nodePools: [np],
+      existingNodes: [cordoned],
+      pods: pods(5, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }),
+    });
+    // 1b holds one and takes no more; 1a may reach two.
+    expect(skew(r, Zone)).toEqual([2]);
+    expect(r.unschedulable).toHaveLength(3);
+  });
+
+  it('should only count running/scheduled pods with matching labels scheduled to nodes with a corresponding domain', () => {
+    const other = pod({ labels: { app: 'other' }, cpu: '10m', nodeName: 'n1' });
+    const n1 = clusterNode({ name: 'n1', zone: 'us-east-1a', pods: [other] });
+    const r = run({
+      existingNodes: [n1],
+      pods: pods(3, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }),
+    });
+    const zones = [
+      ...r.nodeClaims.flatMap((c) => c.pods.map(() => zoneOf(c))),
+      ...(r.existingNodes[0]?.pods ?? []).map(() => 'us-east-1a'),
+    ];
+    expect(new Set(zones).size).toBe(3);
+  });
+
+  it('should match all pods when labelSelector is not specified', () => {
+    const c = { ...spread(Zone), labelSelector: {} };
+    const r = run({ pods: pods(3, { labels, cpu: '100m', topologySpreadConstraints: [c] }) });
+    expect(skew(r, Zone)).toEqual([1, 1, 1]);
+  });
+
+  it('should handle interdependent selectors', () => {
+    const r = run({ pods: pods(5, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }) });
+    expect(skew(r, Zone)).toEqual([2, 2, 1]);
+  });
+
+  it('should respect minDomains constraints', () => {
+    const np = nodePool({ requirements: [{ key: Zone, operator: 'In', values: ['us-east-1a', 'us-east-1b'] }] });
+    const c = spread(Zone, { minDomains: 3 });
+    const r = run({ nodePools: [np], pods: pods(3, { labels, cpu: '100m', topologySpreadConstraints: [c] }) });
+    // Two domains below minDomains 3: the global minimum is 0, so each zone holds at most maxSkew.
+    expect(skew(r, Zone)).toEqual([1, 1]);
+    expect(r.unschedulable).toHaveLength(1);
+  });
+
+  it('satisfied minDomains constraints (equal) should allow expected pod scheduling', () => {
+    const c = spread(Zone, { minDomains: 3 });
+    const r = run({ pods: pods(11, { labels, cpu: '100m', topologySpreadConstraints: [c] }) });
+    expect(skew(r, Zone)).toEqual([4, 4, 3]);
+  });
+
+  it('satisfied minDomains constraints (greater than minimum) should allow expected pod scheduling', () => {
+    const c = spread(Zone, { minDomains: 2 });
+    const r = run({ pods: pods(11, { labels, cpu: '100m', topologySpreadConstraints: [c] }) });
+    expect(skew(r, Zone)).toEqual([4, 4, 3]);
+  });
+});
+
+describe(`${T} Hostname`, () => {
+  it('should balance pods across nodes', () => {
+    const r = run({ pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [spread(Hostname)] }) });
+    expect(skew(r, Hostname)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('should balance pods on the same hostname up to maxskew', () => {
+    const c = spread(Hostname, { maxSkew: 4 });
+    const r = run({ pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [c] }) });
+    expect(skew(r, Hostname)).toEqual([4]);
+  });
+
+  it('balance multiple deployments with hostname topology spread', () => {
+    const a = pod({
+      labels: { app: 'a' },
+      cpu: '100m',
+      topologySpreadConstraints: [spread(Hostname, { labelSelector: { matchLabels: { app: 'a' } } })],
+    });
+    const b = pod({
+      labels: { app: 'b' },
+      cpu: '100m',
+      topologySpreadConstraints: [spread(Hostname, { labelSelector: { matchLabels: { app: 'b' } } })],
+    });
+    const r = run({ pods: [a, b] });
+    expect(scheduledCount(r)).toBe(2);
+    expect(r.nodeClaims).toHaveLength(1);
+  });
+});
+
+describe(`${T} CapacityType`, () => {
+  it('should balance pods across capacity types', () => {
+    const r = run({ pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [spread(CapacityType)] }) });
+    expect(skew(r, CapacityType)).toEqual([2, 2]);
+  });
+
+  it('should respect NodePool capacity type constraints', () => {
+    const np = nodePool({ requirements: [{ key: CapacityType, operator: 'In', values: ['spot', 'on-demand'] }] });
+    const r = run({
+      nodePools: [np],
+      pods: pods(4, { labels, cpu: '100m', topologySpreadConstraints: [spread(CapacityType)] }),
+    });
+    expect(skew(r, CapacityType)).toEqual([2, 2]);
+  });
+
+  it('should violate max-skew when unsat = schedule anyway (capacity type)', () => {
+    const np = nodePool({ requirements: [{ key: CapacityType, operator: 'In', values: ['spot'] }] });
+    const c = spread(CapacityType, { whenUnsatisfiable: 'ScheduleAnyway' });
+    const od = clusterNode({
+      name: 'n1',
+      pods: [pod({ labels, cpu: '10m', nodeName: 'n1' })],
+      markedForDeletion: true,
+    });
+    const r = run({
+      nodePools: [np],
+      existingNodes: [od],
+      pods: pods(3, { labels, cpu: '100m', topologySpreadConstraints: [c] }),
+    });
+    expect(scheduledCount(r)).toBe(3);
+    expect(r.nodeClaims.every((x) => x.labels[CapacityType] === 'spot')).toBe(true);
+  });
+
+  it('should balance pods across capacity-types (node required affinity constrained)', () => {
+    const p = pods(4, {
+      labels,
+      cpu: '100m',
+      topologySpreadConstraints: [spread(CapacityType)],
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: CapacityType, operator: 'In', values: ['spot'] }] }],
+          },
+        },
+      },
+    });
+    const r = run({ pods: p });
+    // The only eligible domain is spot: every pod goes there.
+    expect(skew(r, CapacityType)).toEqual([4]);
+  });
+});
+
+describe(`${T} Combined Hostname and Zonal Topology`, () => {
+  it('should spread pods while respecting both constraints (hostname and zonal)', () => {
+    const cs = [spread(Zone), spread(Hostname, { maxSkew: 3 })];
+    const r = run({ pods: pods(9, { labels, cpu: '100m', topologySpreadConstraints: cs }) });
+    expect(skew(r, Zone)).toEqual([3, 3, 3]);
+    expect(Math.max(...skew(r, Hostname))).toBeLessThanOrEqual(3);
+  });
+});
+
+describe(`${T} Combined Zonal and Capacity Type Topology`, () => {
+  it('should spread pods while respecting both constraints', () => {
+    const cs = [spread(Zone), spread(CapacityType)];
+    const r = run({ pods: pods(6, { labels, cpu: '100m', topologySpreadConstraints: cs }) });
+    expect(skew(r, Zone)).toEqual([2, 2, 2]);
+    expect(skew(r, CapacityType)).toEqual([3, 3]);
+  });
+});
+
+describe(`${T} Combined Zonal Topology and Node Affinity`, () => {
+  it('should limit spread options by nodeSelector', () => {
+    const r = run({
+      pods: pods(4, {
+        labels,
+        cpu: '100m',
+        topologySpreadConstraints: [spread(Zone)],
+        nodeSelector: { [Zone]: 'us-east-1a' },
+      }),
+    });
+    expect(skew(r, Zone)).toEqual([4]);
+  });
+
+  it('should limit spread options by node requirements', () => {
+    const p = pods(4, {
+      labels,
+      cpu: '100m',
+      topologySpreadConstraints: [spread(Zone)],
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: Zone, operator: 'In', values: ['us-east-1a', 'us-east-1b'] }] },
+            ],
+          },
+        },
+      },
+    });
+    expect(skew(run({ pods: p }), Zone)).toEqual([2, 2]);
+  });
+
+  it('should not limit spread options by preferred node affinity', () => {
+    const p = pods(6, {
+      labels,
+      cpu: '100m',
+      topologySpreadConstraints: [spread(Zone)],
+      affinity: {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 1, preference: { matchExpressions: [{ key: Zone, operator: 'In', values: ['us-east-1a'] }] } },
+          ],
+        },
+      },
+    });
+    const r = run({ pods: p });
+    // The preference is relaxed before the skew is broken: the spread holds over all three zones.
+    expect(skew(r, Zone)).toEqual([2, 2, 2]);
+  });
+});
+
+describe(`${T} Combined Capacity Type Topology and Node Affinity`, () => {
+  it('should limit spread options by nodeSelector', () => {
+    const r = run({
+      pods: pods(3, {
+        labels,
+        cpu: '100m',
+        topologySpreadConstraints: [spread(CapacityType)],
+        nodeSelector: { [CapacityType]: 'on-demand' },
+      }),
+    });
+    expect(skew(r, CapacityType)).toEqual([3]);
+    expect(r.nodeClaims.every((c) => c.labels[CapacityType] === 'on-demand')).toBe(true);
+  });
+});
+
+describe(`${T} Pod Affinity/Anti-Affinity (zone)`, () => {
+  it('should respect self pod affinity (zone)', () => {
+    const aff = {
+      podAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: Zone, labelSelector: { matchLabels: labels } }],
+      },
+    };
+    const r = run({ pods: pods(3, { labels, cpu: '100m', affinity: aff }) });
+    expect(new Set(r.nodeClaims.map(zoneOf)).size).toBe(1);
+    expect(scheduledCount(r)).toBe(3);
+  });
+
+  it('should respect self pod affinity (zone w/ constraint)', () => {
+    const aff = {
+      podAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: Zone, labelSelector: { matchLabels: labels } }],
+      },
+    };
+    const r = run({ pods: pods(3, { labels, cpu: '100m', affinity: aff, nodeSelector: { [Zone]: 'us-east-1b' } }) });
+    expect(r.nodeClaims.map(zoneOf)).toEqual(['us-east-1b']);
+    expect(claimOf(r, 'pod-0')).toBeDefined();
+  });
+});
