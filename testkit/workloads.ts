@@ -101,3 +101,73 @@ function benchPod(kind: BenchKind, name: string, r: () => number): Pod {
     }
   }
 }
+
+export interface DistinctMix {
+  /** Share of pods with a zone topology spread (maxSkew 1, DoNotSchedule). */
+  zoneSpread?: number;
+  /** Share of pods with required hostname anti-affinity (`app: nginx` against each other). */
+  antiAffinity?: number;
+  seed?: number;
+  /** Round requests to this many cpu and memory steps each (0: every request is its own). */
+  shapes?: number;
+}
+
+/**
+ * Pods whose requests are all different, the way VPA-sized and per-team pods are: cpu 50–2000m and memory
+ * 64–4096Mi drawn uniformly at 1m and 1Mi grain. With `shapes` set, the same draws are rounded to that many steps
+ * per resource, which gives the same workload in a handful of shapes for comparison.
+ */
+export function distinctPods(count: number, mix: DistinctMix = {}): Pod[] {
+  const r = rng(mix.seed ?? 7);
+  const round = (v: number, lo: number, hi: number): number => {
+    if (!mix.shapes) return Math.round(v);
+    const step = (hi - lo) / (mix.shapes - 1);
+    return Math.round(lo + Math.round((v - lo) / step) * step);
+  };
+  return Array.from({ length: count }, (_, i) => {
+    const cpu = round(50 + r() * 1950, 50, 2000);
+    const mem = round(64 + r() * 4032, 64, 4096);
+    const draw = r();
+    const requests = { cpu: `${cpu}m`, memory: `${mem}Mi` };
+    const containers = [{ name: 'app', resources: { requests } }];
+    const antiShare = mix.antiAffinity ?? 0;
+    const spreadShare = mix.zoneSpread ?? 0;
+    if (draw < antiShare) {
+      const labels = { app: 'nginx' };
+      return {
+        metadata: { name: `distinct-${i}`, namespace: 'default', labels },
+        spec: {
+          containers,
+          affinity: {
+            podAntiAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: [
+                { labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' },
+              ],
+            },
+          },
+        },
+      };
+    }
+    if (draw < antiShare + spreadShare) {
+      const labels = { app: 'spread' };
+      return {
+        metadata: { name: `distinct-${i}`, namespace: 'default', labels },
+        spec: {
+          containers,
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: 'topology.kubernetes.io/zone',
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: labels },
+            },
+          ],
+        },
+      };
+    }
+    return {
+      metadata: { name: `distinct-${i}`, namespace: 'default', labels: { app: 'plain' } },
+      spec: { containers },
+    };
+  });
+}

@@ -171,6 +171,8 @@ export function chooseTarget(
   preferSpot: boolean,
   canShare: (shape: PodShape, option: TypeOption) => boolean,
   duals: Float64Array,
+  /** The solve's deadline: once passed, the search settles for the best type so far and cuts fills short. */
+  outOfTime: () => boolean = () => false,
 ): TargetChoice | undefined {
   const dims = opening.requests.length;
   const used = new Float64Array(dims);
@@ -202,7 +204,7 @@ export function chooseTarget(
   }
   order.sort((a, b) => a.bound - b.bound || b.worth - a.worth);
   for (const { option, bound, price } of order) {
-    if (best && (bound >= bestScore || sinceImproved >= PATIENCE || evaluated >= MAX_EVALUATIONS)) break;
+    if (best && (bound >= bestScore || sinceImproved >= PATIENCE || evaluated >= MAX_EVALUATIONS || outOfTime())) break;
     evaluated++;
     used.set(opening.requests);
     let value = dualValue(duals, opening.requests);
@@ -212,6 +214,8 @@ export function chooseTarget(
     }
     const alloc = option.alloc;
     for (;;) {
+      // Out of time, the score rests on the fill so far: an estimate either way, and the claim itself is exact.
+      if (outOfTime()) break;
       const g = bestFitting(waiting, limit, used, alloc);
       if (g < 0) break;
       const w = waiting[g] as WaitingGroup;

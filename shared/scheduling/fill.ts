@@ -19,6 +19,8 @@ export class ClaimFiller {
   constructor(
     private readonly waiting: WaitingQueue,
     private readonly nodes: readonly ExistingNode[],
+    /** The solve's deadline: once passed, a fill stops where it is (the claim is valid with what it holds). */
+    private readonly outOfTime: () => boolean = () => false,
   ) {}
 
   /** Could an existing node take the shape? Once no node can, none ever will (nodes only fill up). */
@@ -38,6 +40,7 @@ export class ClaimFiller {
     const skip = new Set<Bucket>();
     this.fillProportionally(c, skip);
     for (;;) {
+      if (this.outOfTime()) return;
       let best: Bucket | undefined;
       let bestScore = -1;
       for (const b of this.waiting.buckets) {

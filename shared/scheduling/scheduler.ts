@@ -4,6 +4,7 @@
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import { chooseTarget, computeDuals, dualValue } from './cost';
+import { Deadline } from './deadline';
 import { Domains } from './domains';
 import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repack';
 import { ExistingNode, safePodRequests } from './existingnode';
@@ -45,11 +46,14 @@ export class Scheduler {
   private relaxations = 0;
   private readonly maxTypes: number;
   private readonly nameClaim: (pool: string, n: number) => string;
+  private readonly deadline: Deadline;
 
   constructor(private readonly input: SchedulingInput) {
     const opts = input.options ?? {};
     this.maxTypes = opts.maxInstanceTypes ?? DEFAULT_MAX_TYPES;
     this.nameClaim = opts.nameNodeClaim ?? ((pool, n) => `${pool}-${n}`);
+    const now = opts.now ?? Date.now;
+    this.deadline = new Deadline(now, opts.timeoutMs === undefined ? undefined : now() + opts.timeoutMs);
     const nsLabels = new Map<string, Record<string, string>>();
     for (const ns of input.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
     this.templates = [...input.nodePools]
@@ -58,7 +62,7 @@ export class Scheduler {
     this.topology = new Topology(nsLabels, new Domains(this.templates, this.nodes));
     const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
     this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
-    this.filler = new ClaimFiller(this.waiting, this.nodes);
+    this.filler = new ClaimFiller(this.waiting, this.nodes, () => this.deadline.passed());
     for (const np of input.nodePools) {
       if (!input.instanceTypes.has(np.metadata.name))
         this.warnings.push(`nodepool "${np.metadata.name}" has no instance types`);
@@ -67,27 +71,19 @@ export class Scheduler {
 
   solve(): SchedulingResult {
     const started = Date.now();
-    const now = this.input.options?.now ?? Date.now;
-    const t0 = now();
     const queue = this.prepare();
     const unschedulable: UnschedulablePod[] = [];
-    const timeoutMs = this.input.options?.timeoutMs;
-    let timedOut = false;
+    const deferred: Pod[] = [];
     let retry: { q: QueuedPod; level: number; reason: string }[] = [];
-    for (let i = 0; i < queue.length; i++) {
-      const q = queue[i] as QueuedPod;
+    let tried = false;
+    for (const q of queue) {
       if (q.done) continue;
-      if (timeoutMs !== undefined && (i & 31) === 0 && now() - t0 > timeoutMs) {
-        timedOut = true;
-        for (const rest of queue.slice(i)) {
-          if (rest.done) continue;
-          unschedulable.push({
-            pod: rest.pod,
-            reason: `scheduling timed out after ${timeoutMs}ms before this pod was tried`,
-          });
-        }
-        break;
+      // At least one entry is always tried, so every solve makes progress however small its budget.
+      if (tried && this.deadline.passed()) {
+        deferred.push(q.pod);
+        continue;
       }
+      tried = true;
       this.waiting.consume(q);
       const outcome = this.place(q, 0);
       if (outcome.ok) continue;
@@ -95,7 +91,7 @@ export class Scheduler {
       else retry.push({ q, level: outcome.level, reason: outcome.reason });
     }
     // Pods that failed may succeed once the pods they depend on (affinity) have landed.
-    for (let pass = 0; pass < 3 && retry.length > 0 && !timedOut; pass++) {
+    for (let pass = 0; pass < 3 && retry.length > 0 && !this.deadline.passed(); pass++) {
       const next: typeof retry = [];
       for (const r of retry) {
         const outcome = this.place(r.q, r.level);
@@ -105,8 +101,13 @@ export class Scheduler {
       retry = next;
       if (!progressed) break;
     }
-    for (const r of retry) unschedulable.push({ pod: r.q.pod, reason: r.reason });
-    const packing = timedOut ? undefined : packExactly(this.claims, this.repackContext());
+    // Out of time before the retries ran: those pods may yet fit, so they wait for the next pass like the rest.
+    const outOfTime = this.deadline.passed();
+    for (const r of retry) {
+      if (outOfTime) deferred.push(r.q.pod);
+      else unschedulable.push({ pod: r.q.pod, reason: r.reason });
+    }
+    const packing = outOfTime ? undefined : packExactly(this.claims, this.repackContext());
 
     const nodeClaims: PlannedNodeClaim[] = [];
     for (const c of this.claims) {
@@ -121,16 +122,18 @@ export class Scheduler {
           });
     }
     unschedulable.sort((a, b) => cmp(key(a.pod), key(b.pod)));
+    deferred.sort((a, b) => cmp(key(a), key(b)));
     return {
       nodeClaims,
       existingNodes: this.nodes.map((n) => ({ name: n.name, pods: n.placed })),
       unschedulable,
+      deferred,
       warnings: this.warnings,
       stats: {
         pods: this.input.pods.length,
         durationMs: Date.now() - started,
         relaxations: this.relaxations,
-        timedOut,
+        timedOut: deferred.length > 0,
         ...(packing ? { packing } : {}),
       },
     };
@@ -345,6 +348,8 @@ export class Scheduler {
     let leading = true;
     const claims = this.claims;
     for (let i = start; i < claims.length; i++) {
+      // A long scan gives up on the deadline; the pod then opens a claim of its own, which is still a valid plan.
+      if ((i & 1023) === 1023 && this.deadline.passed()) break;
       const c = claims[i] as InflightClaim;
       // A closed claim may still grow for a pod that must join its pods (nodeclaim.ts canAdd).
       if ((c.closed && !shape.coLocated) || c.failed.has(shape.id)) {
@@ -452,6 +457,7 @@ export class Scheduler {
       preferSpot,
       (s, o) => t.canShare(s, o),
       t.duals,
+      () => this.deadline.passed(),
     );
     if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waiting.size });
     return choice;

@@ -39,7 +39,8 @@ export interface ClusterNode {
 export interface SchedulingOptions {
   /** Cut each NodeClaim's instance-type options to this many cheapest types (minValues permitting). Default 60. */
   maxInstanceTypes?: number;
-  /** Stop placing new pods after this many milliseconds; the rest are returned unschedulable with a timeout reason. */
+  /** The solve's time budget on the `now` clock: past it the solver stops and returns the plan so far, with the pods
+   * it did not get to in `deferred` (docs/performance.md, A deadline that holds). */
   timeoutMs?: number;
   /** Names new NodeClaims; default `<nodepool>-<n>` with n counting from 1. */
   nameNodeClaim?: (nodePool: string, index: number) => string;
@@ -104,11 +105,15 @@ export interface SchedulingResult {
   nodeClaims: PlannedNodeClaim[];
   existingNodes: { name: string; pods: Pod[] }[];
   unschedulable: UnschedulablePod[];
+  /** Pods not tried (or not retried) before the time budget ran out; they may well fit, so the next pass plans them.
+   * Absent from results built without a budget. */
+  deferred?: Pod[];
   warnings: string[];
   stats: {
     pods: number;
     durationMs: number;
     relaxations: number;
+    /** The time budget ran out with pods deferred. */
     timedOut: boolean;
     /** How the new capacity was packed; absent when no new claim's pods could be packed exactly. */
     packing?: PackingStats;

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { pod, pods } from '../../testkit/builders';
+import { run } from '../../testkit/solve';
+import type { Pod } from '../api/kube';
+import type { SchedulingResult } from './types';
+
+/** A clock that moves one millisecond every time the solver reads it: the deadline falls mid-solve, deterministically. */
+function tickingClock(): { now: () => number; reads: () => number } {
+  let t = 0;
+  return { now: () => ++t, reads: () => t };
+}
+
+const names = (ps: readonly Pod[]): string[] => ps.map((p) => p.metadata.name).sort();
+
+function accountedFor(r: SchedulingResult): string[] {
+  return names([
+    ...r.nodeClaims.flatMap((c) => c.pods),
+    ...r.existingNodes.flatMap((n) => n.pods),
+    ...r.unschedulable.map((u) => u.pod),
+    ...(r.deferred ?? []),
+  ]);
+}
+
+/** Pods each of which needs a node of its own (distinct requests, hostname anti-affinity), so each opens a claim. */
+function spreadPods(n: number): Pod[] {
+  return Array.from({ length: n }, (_, i) =>
+    pod({
+      name: `spread-${i}`,
+      cpu: `${1000 + i}m`,
+      memory: `${1024 + i}Mi`,
+      labels: { app: 'spread' },
+      affinity: {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { labelSelector: { matchLabels: { app: 'spread' } }, topologyKey: 'kubernetes.io/hostname' },
+          ],
+        },
+      },
+    }),
+  );
+}
+
+describe('the solve deadline', () => {
+  it('stops on its deadline with a partial plan and defers the pods it did not get to', () => {
+    const input = spreadPods(200);
+    const clock = tickingClock();
+    const r = run({ pods: input, options: { timeoutMs: 300, now: clock.now } });
+    expect(r.stats.timedOut).toBe(true);
+    expect(r.nodeClaims.length).toBeGreaterThan(0);
+    expect(r.deferred?.length).toBeGreaterThan(0);
+    expect(r.nodeClaims.length + (r.deferred?.length ?? 0)).toBe(200);
+    expect(r.unschedulable).toEqual([]);
+    // Every pod is in exactly one place: planned, or deferred.
+    expect(accountedFor(r)).toEqual(names(input));
+    // Nothing was read from the clock long after the budget: the solver stopped where it ran out.
+    expect(clock.reads()).toBeLessThan(300 + 50);
+  });
+
+  it('places everything, defers nothing, when the budget is ample', () => {
+    const input = spreadPods(20);
+    const r = run({ pods: input, options: { timeoutMs: 1e9, now: tickingClock().now } });
+    expect(r.stats.timedOut).toBe(false);
+    expect(r.deferred).toEqual([]);
+    expect(r.nodeClaims).toHaveLength(20);
+  });
+
+  it('always places at least the first pod, however small the budget', () => {
+    const r = run({ pods: spreadPods(5), options: { timeoutMs: 0, now: tickingClock().now } });
+    expect(r.nodeClaims).toHaveLength(1);
+    expect(r.deferred).toHaveLength(4);
+  });
+
+  it('cuts short the fill of one new claim when the deadline falls inside it', () => {
+    // One large pod opens a claim that the fill would pack with all the small ones; the deadline stops the fill.
+    const input = [pod({ name: 'big', cpu: '30', memory: '60Gi' }), ...pods(400, { cpu: '10m', memory: '16Mi' })];
+    const clock = tickingClock();
+    const r = run({ pods: input, options: { timeoutMs: 20, now: clock.now } });
+    const ample = run({ pods: input, options: { timeoutMs: 1e9, now: tickingClock().now } });
+    expect(ample.deferred).toEqual([]);
+    expect(r.stats.timedOut).toBe(true);
+    expect(r.deferred?.length).toBeGreaterThan(0);
+    expect(accountedFor(r)).toEqual(names(input));
+    expect(clock.reads()).toBeLessThan(20 + 50);
+  });
+});
