@@ -27,7 +27,7 @@ describe('operations', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Resources).map(
       (a) => a.Properties,
     );
-    expect(alarms).toHaveLength(3 + 3 + DEPLOYED.length * 3 + 1);
+    expect(alarms).toHaveLength(3 + 3 + DEPLOYED.length * 3 + 2);
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length;
     expect(count('ApproximateNumberOfMessagesVisible')).toBe(3);
     expect(count('ApproximateAgeOfOldestMessage')).toBe(3);
@@ -50,6 +50,16 @@ describe('operations', () => {
         Threshold: 0,
         ComparisonOperator: 'GreaterThanThreshold',
         EvaluationPeriods: 5,
+      }),
+    ]);
+    // Provisioning passes that defer pods in every 5-minute period for 15 minutes: the deadline is not enough.
+    expect(alarms.filter((a) => a.MetricName === 'PodsDeferred')).toEqual([
+      expect.objectContaining({
+        Namespace: 'Karpless',
+        Statistic: 'Minimum',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 3,
       }),
     ]);
     const dlq = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');

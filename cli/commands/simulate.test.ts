@@ -267,3 +267,57 @@ spec:
     }
   });
 });
+
+describe('karpless simulate --time-budget', () => {
+  // Each replica needs a node of its own, so the solve has work for every pod after its setup (which alone outlasts
+  // a 1 ms budget): the first pod is placed, the rest are deferred.
+  const spread = `${deployment(
+    'spread',
+    40,
+    `      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            - labelSelector: { matchLabels: { app: spread } }
+              topologyKey: kubernetes.io/hostname
+`,
+  )}`;
+
+  it('lists the pods the budget left unplanned, and exits 0', async () => {
+    const file = yamlFile('spread.yaml', spread);
+    const { code, stdout } = await run('-f', file, '--time-budget', '1ms', '-o', 'json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as Report & { deferred: { pod: string; reason: string }[] };
+    expect(report.deferred.length).toBeGreaterThan(0);
+    expect(new Set(report.deferred.map((d) => d.reason))).toEqual(new Set(['time budget']));
+    const placed = report.nodeClaims.flatMap((c) => c.pods as string[]);
+    expect(placed.length).toBeGreaterThan(0);
+    // Every replica is either planned or deferred, exactly once.
+    const all = [...placed, ...report.deferred.map((d) => d.pod)];
+    expect(all).toHaveLength(40);
+    expect(new Set(all).size).toBe(40);
+    expect(report.unschedulable).toEqual([]);
+  });
+
+  it('says in the table how many pods were deferred', async () => {
+    const file = yamlFile('spread.yaml', spread);
+    const { code, stdout } = await run('-f', file, '--time-budget', '1ms');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Deferred pods \(\d+\): the time budget ran out/);
+  });
+
+  it('plans everything and lists nothing deferred with an ample budget', async () => {
+    const file = yamlFile('spread.yaml', spread);
+    const { code, stdout } = await run('-f', file, '--time-budget', '10m', '-o', 'json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as Report & { deferred: unknown[] };
+    expect(report.deferred).toEqual([]);
+    expect(report.nodeClaims).toHaveLength(40);
+  });
+
+  it('refuses a budget that is not a positive duration', async () => {
+    const file = yamlFile('spread.yaml', spread);
+    const { code, stderr } = await run('-f', file, '--time-budget', 'soon');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--time-budget: "soon" is not a duration/);
+  });
+});

@@ -1,6 +1,7 @@
 // `karpless simulate`: plans the given manifests onto new NodeClaims with the real engine, "launches" them on the
 // simulated cloud, and prints what it would run and what it costs.
 import { expandPods, loadManifests } from '../../shared/api';
+import { parseDuration } from '../../shared/api/quantity';
 import { catalogEngine } from '../../shared/sim/default-engine';
 import { runSimulation } from '../../shared/sim/simulation';
 import { buildSimulateReport } from '../format/simulate-report';
@@ -20,6 +21,7 @@ export interface SimulateOptions extends LimitOptions {
   decisionsOut?: string;
   /** Exit 1 when any pod stays unschedulable, so CI can gate on a plan. */
   failOnPending?: boolean;
+  timeBudget?: string;
 }
 
 export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): Promise<void> {
@@ -33,12 +35,15 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   if (!Number.isInteger(seed) || seed < 0) return usage(`--seed: "${opts.seed}" is not a non-negative integer`);
   if (opts.scenario && opts.file) return usage('give either --scenario or -f/--file, not both');
   if (opts.scenario && opts.failOnPending) return usage('--fail-on-pending needs -f/--file');
+  if (opts.scenario && opts.timeBudget) return usage('--time-budget applies to -f/--file plans, not to --scenario');
   if (opts.scenario) {
     const output = opts.output as 'table' | 'json' | 'html';
     return runScenarioCommand(ctx, { ...opts, scenario: opts.scenario, output, seed });
   }
   if (!opts.file) return usage("error: required option '-f, --file <path>' not specified (or --scenario FILE)");
   if (opts.decisionsOut) return usage('--decisions-out needs --scenario');
+  const timeBudgetMs = budgetOf(opts.timeBudget);
+  if (timeBudgetMs instanceof Error) return usage(timeBudgetMs.message);
   const set = await loadManifests(opts.file, limitsFrom(opts), ctx.io.readStdin);
   const expanded = expandPods(set);
   const pods = expanded.pods;
@@ -59,7 +64,11 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
       warnings: [...set.warnings, ...expanded.warnings],
     },
     catalogEngine(catalog),
-    { seed, onProgress: pods.length >= 1000 ? (m) => ctx.io.err(m) : undefined },
+    {
+      seed,
+      onProgress: pods.length >= 1000 ? (m) => ctx.io.err(m) : undefined,
+      ...(timeBudgetMs === undefined ? {} : { timeBudgetMs }),
+    },
   );
   const report = buildSimulateReport(result);
   if (result.defaultNodePool) ctx.io.err(`warning: ${result.warnings.find((w) => w.startsWith('no NodePool given'))}`);
@@ -72,6 +81,20 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
     );
     ctx.result.code = EXIT_FAILURE;
   }
+}
+
+/** --time-budget as milliseconds: a positive Go-style duration ("500ms", "2s"). */
+function budgetOf(text: string | undefined): number | Error | undefined {
+  if (text === undefined) return undefined;
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch {
+    return new Error(`--time-budget: "${text}" is not a duration (for example 500ms, 2s or 1m)`);
+  }
+  if (!(ms > 0) || !Number.isFinite(ms))
+    return new Error(`--time-budget: "${text}" must be a positive, finite duration`);
+  return ms;
 }
 
 const _collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -11,6 +11,8 @@ export interface SimulateReport {
   /** `pods`: placed by this plan; `boundPods`: already running there. */
   existingNodes: { name: string; pods: string[]; boundPods: string[] }[];
   unschedulable: { pod: string; reason: string }[];
+  /** With --time-budget: pods the budget left unplanned, for the next pass. */
+  deferred?: { pod: string; reason: 'time budget' }[];
   warnings: string[];
   summary: {
     pods: number;
@@ -79,6 +81,9 @@ export function buildSimulateReport(result: SimulationResult): SimulateReport {
       boundPods: n.boundPods.map(podKey),
     })),
     unschedulable: result.unschedulable.map((u) => ({ pod: podKey(u.pod), reason: u.reason })),
+    ...(result.deferred
+      ? { deferred: result.deferred.map((p) => ({ pod: podKey(p), reason: 'time budget' as const })) }
+      : {}),
     warnings: result.warnings,
     summary,
   };

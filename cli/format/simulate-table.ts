@@ -52,6 +52,12 @@ export function renderSimulateTable(report: SimulateReport): string {
     out.push('', `Unschedulable pods (${report.unschedulable.length}):`);
     for (const u of report.unschedulable) out.push(`  ${u.pod}: ${u.reason}`);
   }
+  if (report.deferred && report.deferred.length > 0) {
+    out.push(
+      '',
+      `Deferred pods (${report.deferred.length}): the time budget ran out before they were planned; the next pass plans them.`,
+    );
+  }
   if (report.warnings.length > 0) {
     out.push('', 'Warnings:');
     for (const w of report.warnings) out.push(`  ${w}`);

@@ -45,7 +45,11 @@ export const registerSimulate: RegisterCommand = (program: Command, ctx: Command
     .option('-o, --output <format>', 'table or json; html too with --scenario', 'table')
     .option('--seed <n>', 'seed for the simulated cloud (instance ids)', '1')
     .option('--fail-on-pending', 'exit 1 when any pod stays unschedulable, with the reasons on stderr')
-    .option('--decisions-out <file>', 'with --scenario: write every decision record as JSON (for karpless explain)');
+    .option('--decisions-out <file>', 'with --scenario: write every decision record as JSON (for karpless explain)')
+    .option(
+      '--time-budget <duration>',
+      'stop planning after this long (500ms, 2s, ...), as the provisioner does near its deadline; the rest are listed as deferred',
+    );
   addCatalogOption(cmd);
   addLimitOptions(cmd);
   cmd.action(async (opts: SimulateOptions) => (await import('../commands/simulate')).runSimulate(ctx, opts));

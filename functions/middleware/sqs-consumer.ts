@@ -10,8 +10,14 @@ import { coldStartPorts, type WithPorts } from './cold-start-ports';
 import { type Observability, powertools } from './powertools';
 import { type CountFn, type RecordHandler, type SqsPartialBatchOptions, sqsPartialBatch } from './sqs-partial-batch';
 
-/** One validated message, routed with the function's deps. Throwing fails the record; SQS redelivers it. */
-export type SqsRoute<T, P extends InstancePorts> = (deps: DepsOf<P>, message: T, record: SQSRecord) => Promise<void>;
+/** One validated message, routed with the function's deps (and the invocation's context, for its remaining time).
+ * Throwing fails the record; SQS redelivers it. */
+export type SqsRoute<T, P extends InstancePorts> = (
+  deps: DepsOf<P>,
+  message: T,
+  record: SQSRecord,
+  context: Context,
+) => Promise<void>;
 
 export function sqsConsumer<T, P extends InstancePorts>(
   factory: PortsFactory<P>,
@@ -20,7 +26,7 @@ export function sqsConsumer<T, P extends InstancePorts>(
   route: SqsRoute<T, P>,
 ) {
   const handle: RecordHandler<T> = async (message, info) =>
-    route(depsFor((info.context as WithPorts<P>).ports, logger, metrics), message, info.record);
+    route(depsFor((info.context as WithPorts<P>).ports, logger, metrics), message, info.record, info.context);
   const log = logFor(logger);
   const count: CountFn = (name, value) => metrics.addMetric(name, 'Count', value);
   return middy<SQSEvent, SQSBatchResponse, Error, Context>()

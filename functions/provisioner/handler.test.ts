@@ -5,7 +5,7 @@ import { provision } from '../../shared/controllers';
 import { makePod } from '../../testkit/bed';
 import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
-import { createHandler } from './handler';
+import { AFTER_SOLVE_RESERVE, createHandler } from './handler';
 
 let lines: () => Record<string, unknown>[];
 beforeEach(() => {
@@ -55,6 +55,35 @@ describe('provisioner handler', () => {
     const live = await t.store.list({ states: ['Launched'] });
     const placed = live.flatMap((c) => c.nominatedPods.map((p) => p.name)).sort();
     expect(placed).toEqual(['inflate-0', 'inflate-1', 'inflate-2', 'inflate-3', 'inflate-4']);
+    expect(await t.cloud.list()).toHaveLength(live.length);
+  });
+
+  it('launches part of a batch larger than its time budget, continues with the rest, and a second run finishes', async () => {
+    const { t, handler } = bed();
+    const names = Array.from({ length: 6 }, (_, i) => `batch-${i}`);
+    for (const [i, name] of names.entries())
+      t.cluster.addPod(makePod(name, { cpu: `${1000 + i * 100}m`, memory: '1Gi' }));
+    // Only the reserve for launching is left: the solve gets no time, places its first pod and defers the rest.
+    const short = fakeContext(() => AFTER_SOLVE_RESERVE.minMs);
+    expect(await handler(sqsEvent([readFixture('pods-pending.json')]), short)).toEqual({ batchItemFailures: [] });
+    const first = await t.store.list({ states: ['Launched'] });
+    const placedFirst = first.flatMap((c) => c.nominatedPods.map((p) => p.name));
+    expect(first.length).toBeGreaterThan(0);
+    expect(placedFirst.length).toBeGreaterThan(0);
+    expect(placedFirst.length).toBeLessThan(names.length);
+    const continuation = t.queue.take();
+    expect(continuation).toHaveLength(1);
+    const refs = (JSON.parse(continuation[0]?.body ?? '{}') as { refs: { name: string }[] }).refs.map((r) => r.name);
+    expect(refs.sort()).toEqual(names.filter((n) => !placedFirst.includes(n)).sort());
+    const emf = lines().filter((l) => '_aws' in l);
+    expect(emf.some((l) => l.PodsDeferred === names.length - placedFirst.length)).toBe(true);
+    expect(emf.some((l) => l.SolveDeadlineReached === 1)).toBe(true);
+
+    // The continuation, with time to spare, plans the rest; every pod ends on exactly one launched claim.
+    expect(await handler(sqsEvent([continuation[0]?.body ?? '']), fakeContext())).toEqual({ batchItemFailures: [] });
+    const live = await t.store.list({ states: ['Launched'] });
+    expect(live.flatMap((c) => c.nominatedPods.map((p) => p.name)).sort()).toEqual([...names].sort());
+    expect(t.queue.take()).toEqual([]);
     expect(await t.cloud.list()).toHaveLength(live.length);
   });
 

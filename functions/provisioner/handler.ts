@@ -25,14 +25,26 @@ export function disruptionOptions(): DispatchOptions {
   return { sweep: (deps, run) => disruptionSweep(deps, { keepMemo, progressOnly: run.progressOnly }) };
 }
 
+/** Time kept back from planning for what follows it in the same invocation: writing the NodeClaims, launching them
+ * (CreateFleet, eight at a time), the decision record and the pods' events. The share scales with the invocation's
+ * length; the floor covers a small plan's launches. docs/performance.md (A deadline that holds) has the measurements
+ * behind both numbers. */
+export const AFTER_SOLVE_RESERVE = { minMs: 20_000, share: 0.35 } as const;
+
+/** When, on the deps' clock, planning must stop for an invocation with `remainingMs` left. */
+export function solveDeadline(now: number, remainingMs: number): number {
+  return now + remainingMs - Math.max(AFTER_SOLVE_RESERVE.minMs, remainingMs * AFTER_SOLVE_RESERVE.share);
+}
+
 /** The handler with its ports (and, for tests, its observability and the disruption sweep) injected. */
 export const createHandler = (
   factory: PortsFactory,
   obs: Observability = observability,
   options: DispatchOptions = disruptionOptions(),
 ) =>
-  sqsConsumer(factory, obs, parseControlMessage, async (deps, message) => {
-    const outcome = await handleControlMessage(deps, message, options);
+  sqsConsumer(factory, obs, parseControlMessage, async (deps, message, _record, context) => {
+    const deadline = solveDeadline(deps.clock.now(), context.getRemainingTimeInMillis());
+    const outcome = await handleControlMessage(deps, message, { ...options, solveDeadline: deadline });
     // A launch that hit a retryable error stays Pending; redelivery of this message finishes it.
     if (outcome.kind === 'provision' && outcome.result.retry) {
       throw new Error(`retryable launch failure while handling ${message.kind}`);

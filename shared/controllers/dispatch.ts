@@ -38,6 +38,9 @@ export interface DispatchOptions {
    * as a DisruptionDue message. Undefined means the sweep keeps its own account (the scenario runner's driver
    * schedules its own re-checks), so nothing is reported here. Wire it only in the cluster queue's one consumer. */
   sweep?: (deps: ControlPlaneDeps, run: SweepRun) => Promise<SweepOutcome | undefined>;
+  /** When (on deps.clock) planning must stop so the invocation can still launch and record what it planned; the
+   * provisioner derives it from the Lambda's remaining time (docs/performance.md, A deadline that holds). */
+  solveDeadline?: number;
 }
 
 const PLANNING: SweepRun = { progressOnly: false };
@@ -52,7 +55,10 @@ export async function handleControlMessage(
   switch (message.kind) {
     case 'PodsPending':
     case 'NodePoolChanged':
-      return { kind: 'provision', result: await provision(deps, { trigger: message.kind, triggeredAt: message.at }) };
+      return {
+        kind: 'provision',
+        result: await provision(deps, { trigger: message.kind, triggeredAt: message.at, ...deadlineOf(options) }),
+      };
     case 'NodeChanged': {
       const result = await reconcileNodes(deps);
       // A node that just initialized may be the replacement a disruption command waits for: move the command on now
@@ -68,7 +74,7 @@ export async function handleControlMessage(
       // The sweep tick also drives the lifecycle timers (launch and registration timeouts) and the status report.
       const lifecycle = await reconcileNodes(deps);
       if (options.sweep) await afterSweep(deps, await options.sweep(deps, PLANNING), PLANNING);
-      const result = await provision(deps, { trigger: 'Sweep' });
+      const result = await provision(deps, { trigger: 'Sweep', ...deadlineOf(options) });
       const status = await publishStatusQuietly(deps);
       return { kind: 'sweep', lifecycle, result, ...(status ? { status } : {}) };
     }
@@ -76,6 +82,8 @@ export async function handleControlMessage(
       return { kind: 'disruption-due', action: await disruptionDue(deps, message, options) };
   }
 }
+
+const deadlineOf = (o: DispatchOptions) => (o.solveDeadline === undefined ? {} : { solveDeadline: o.solveDeadline });
 
 /** A validation re-check came due: it runs where the sweep is wired. The termination function relays it here from
  * its delayed queue (termination-queue.ts); anywhere else, its command is re-checked by the next Sweep tick. */

@@ -13,6 +13,10 @@ export const MetricNames = {
   UnschedulablePods: 'UnschedulablePods',
   /** One solve (Milliseconds). */
   SolveDuration: 'SolveDuration',
+  /** Pods a solve ran out of time for, planned by a continuation pass (Count; 0 when none, so the alarm sees data). */
+  PodsDeferred: 'PodsDeferred',
+  /** Solves that reached their deadline with pods deferred (Count). */
+  SolveDeadlineReached: 'SolveDeadlineReached',
   /** One provisioning pass, snapshot to launches (Milliseconds). */
   ProvisionDuration: 'ProvisionDuration',
   /** NodeClaims launched, with the NODEPOOL_DIMENSION (Count). */

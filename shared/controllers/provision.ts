@@ -33,6 +33,9 @@ export interface ProvisionOptions {
   /** Claims (by claim or node name) about to be disrupted: plan and launch capacity for their pods now, before they
    * drain. The replacements hold those pods, so draining later plans nothing twice. */
   replacing?: readonly string[];
+  /** When (on deps.clock) the pass must have finished planning so it can still write and launch what it planned:
+   * the solve's budget ends here (docs/performance.md, A deadline that holds). */
+  solveDeadline?: number;
 }
 
 export interface ProvisionResult {
@@ -51,6 +54,8 @@ export interface ProvisionResult {
   unschedulable: { pod: string; reason: string }[];
   /** A launch hit a retryable error: the caller should let the message be redelivered. */
   retry: boolean;
+  /** Pods the solve had no time for; a continuation message asks for the pass that plans them. */
+  deferred: string[];
   decision?: string;
 }
 
@@ -74,6 +79,7 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
     nominated: 0,
     unschedulable: [],
     retry: false,
+    deferred: [],
   };
 
   const pods = [
@@ -100,11 +106,11 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
       pvs: snapshot.pvs,
       storageClasses: snapshot.storageClasses,
       namespaces: snapshot.namespaces,
-      options: { timeoutMs: deps.config.solveTimeoutMs, now: () => deps.clock.now() },
+      options: { timeoutMs: solveBudget(deps, options), now: () => deps.clock.now() },
     });
     solved = plan;
     deps.metric('SolveDuration', plan.stats.durationMs, 'Milliseconds');
-    if (plan.stats.timedOut) deps.log.warn('solve hit its time cap; the rest wait for the next pass', {});
+    await continueDeferred(deps, plan, result);
     result.nominated = await nominateToExisting(deps, view, plan);
     own = await writeClaims(deps, snapshot, plan.nodeClaims);
     result.created = own.map((c) => c.name);
@@ -138,6 +144,17 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
     }
   }
 
+  if (result.deferred.length > 0 && result.launched.length === 0 && result.nominated === 0) {
+    // Progress is the point of deferring: a pass that deferred pods and launched nothing says why.
+    deps.log.warn('deferred pods but launched nothing', {
+      deferred: result.deferred.length,
+      created: result.created.length,
+      withdrawn: result.withdrawn.length,
+      dropped: result.dropped.length,
+      failed: result.failed.length,
+      unschedulable: result.unschedulable.length,
+    });
+  }
   reportFleet(deps, [
     ...snapshot.claims,
     ...outcomes.flatMap((o) => (o.outcome.kind === 'launched' ? [o.outcome.claim] : [])),
@@ -156,11 +173,42 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
     failed: result.failed.length,
     nominated: result.nominated,
     unschedulable: result.unschedulable.length,
+    deferred: result.deferred.length,
   });
   return result;
 }
 
 const keyOf = (p: Pod): string => `${p.metadata.namespace}/${p.metadata.name}`;
+
+/** The solve's budget: the configured cap, cut to what is left before the pass's own deadline. Never negative; a
+ * zero budget still places the first pod (the solver always tries one), so every pass makes progress. */
+function solveBudget(deps: ControlPlaneDeps, options: ProvisionOptions): number {
+  const cap = deps.config.solveTimeoutMs;
+  if (options.solveDeadline === undefined) return cap;
+  return Math.max(0, Math.min(cap, options.solveDeadline - deps.clock.now()));
+}
+
+/** Pods the solve ran out of time for are planned by a continuation pass, asked for at once: this pass launches
+ * what it planned, so the same message never meets the same wall again, and the continuation finds the pods this
+ * pass placed already held by its claims. */
+async function continueDeferred(
+  deps: ControlPlaneDeps,
+  plan: SchedulingResult,
+  result: ProvisionResult,
+): Promise<void> {
+  const deferred = plan.deferred ?? [];
+  deps.metric('PodsDeferred', deferred.length, 'Count');
+  if (deferred.length === 0) return;
+  deps.metric('SolveDeadlineReached', 1, 'Count');
+  result.deferred = deferred.map(keyOf);
+  const placed = plan.nodeClaims.reduce((n, c) => n + c.pods.length, 0);
+  deps.log.warn('solve reached its deadline; launching the partial plan and continuing with the rest', {
+    deferred: deferred.length,
+    placed,
+    durationMs: plan.stats.durationMs,
+  });
+  await requestReplan(deps, 'solve deadline reached', deferred.map(podRef));
+}
 
 function tally(result: ProvisionResult, claim: NodeClaim, outcome: LaunchOutcome, stale: boolean): void {
   switch (outcome.kind) {

@@ -54,6 +54,9 @@ export interface SimulationOptions {
   seed?: number;
   onProgress?: (message: string) => void;
   clock?: VirtualClock;
+  /** A wall-clock budget for the solve (the provisioner's deadline mechanism): pods it has no time for are reported
+   * in `deferred` instead of planned. The plan then depends on the machine's speed, so simulations leave it unset. */
+  timeBudgetMs?: number;
 }
 
 export interface LaunchedNodeClaim {
@@ -67,6 +70,8 @@ export interface SimulationResult {
   /** Nodes given as input: `pods` are the pending pods this plan put there, `boundPods` those already running. */
   existingNodes: { name: string; pods: Pod[]; boundPods: Pod[] }[];
   unschedulable: { pod: Pod; reason: string }[];
+  /** Pods the time budget left unplanned; present only when a budget was given. */
+  deferred?: Pod[];
   warnings: string[];
   /** Set when no NodePool was given and the embedded default was used. */
   defaultNodePool?: string;
@@ -115,7 +120,10 @@ export async function runSimulation(
     pvs: objects.pvs ?? [],
     storageClasses: objects.storageClasses ?? [],
     namespaces: objects.namespaces ?? [],
-    options: { now: () => clock.now() },
+    options:
+      options.timeBudgetMs === undefined
+        ? { now: () => clock.now() }
+        : { timeoutMs: options.timeBudgetMs, now: () => performance.now() },
   });
   progress(`planned ${result.nodeClaims.length} NodeClaim(s) in ${Math.round(result.stats.durationMs)} ms`);
 
@@ -152,6 +160,7 @@ export async function runSimulation(
     stats: result.stats,
   };
   if (defaultPool) out.defaultNodePool = defaultPool;
+  if (options.timeBudgetMs !== undefined) out.deferred = result.deferred ?? [];
   return out;
 }
 

@@ -104,6 +104,21 @@ export class Operations extends Construct {
       evaluationPeriods: 5,
       treatMissingData: cw.TreatMissingData.NOT_BREACHING,
     });
+    alarm('PodsDeferredPersist', {
+      alarmDescription: `Karpless ${props.cluster}: provisioning passes keep running out of time and deferring pods (docs/performance.md, A deadline that holds)`,
+      metric: new cw.Metric({
+        namespace: METRIC_NAMESPACE,
+        metricName: MetricNames.PodsDeferred,
+        dimensionsMap: { [CLUSTER_DIMENSION]: props.cluster, service: 'provisioner' },
+        period: Duration.minutes(5),
+        statistic: 'Minimum',
+      }),
+      // A big batch defers for a pass or two and then drains; deferrals in every pass for 15 minutes do not.
+      threshold: 0,
+      comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+    });
     this.dashboard = this.buildDashboard(props);
   }
 
@@ -168,6 +183,10 @@ export class Operations extends Construct {
     dashboard.addWidgets(
       graph('Cost per hour (USD)', [summed(MetricNames.CostPerHour, 'USD/h', 'Maximum')]),
       graph('NodePools not ready', [summed(MetricNames.NodePoolsNotReady, 'not ready', 'Maximum')]),
+      graph('Solve deadline', [
+        summed(MetricNames.PodsDeferred, 'pods deferred'),
+        summed(MetricNames.SolveDeadlineReached, 'solves out of time'),
+      ]),
       graph(
         'Queue depth',
         props.queues.flatMap(({ name, queue, dlq }) => [
