@@ -14,6 +14,7 @@ import type {
   Taint,
 } from './api/kube';
 import type { DecisionRecord, NodeClaim, NodeClaimState } from './api/nodeclaim';
+import type { NodeOverlay } from './api/nodeoverlay';
 import type { EC2NodeClassStatus, StatusUpdate } from './api/status';
 import type { CapacityType, InstanceType, UnavailableOffering } from './catalog/types';
 
@@ -102,6 +103,9 @@ export interface ClusterApi {
   listNamespaces(): Promise<Namespace[]>;
   listNodePools(): Promise<NodePool[]>;
   listNodeClasses(): Promise<EC2NodeClass[]>;
+  /** NodeOverlays (karpenter.sh/v1alpha1); empty when the CRD is not installed. Optional: a ClusterApi without
+   * it has none. */
+  listNodeOverlays?(): Promise<NodeOverlay[]>;
   bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome>;
   cordon(nodeName: string): Promise<void>;
   setDisruptedTaint(nodeName: string, present: boolean): Promise<void>;

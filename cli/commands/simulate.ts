@@ -61,6 +61,7 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
       storageClasses: set.storageClasses,
       namespaces: set.namespaces,
       pdbs: set.pdbs,
+      nodeOverlays: set.nodeOverlays,
       warnings: [...set.warnings, ...expanded.warnings],
     },
     catalogEngine(catalog),

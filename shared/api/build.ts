@@ -26,6 +26,7 @@ import {
   validateWorkload,
 } from './validate-kube';
 import { validateNodeClass } from './validate-nodeclass';
+import { validateNodeOverlay } from './validate-nodeoverlay';
 import { validateNodePool } from './validate-nodepool';
 
 interface KindHandler {
@@ -60,6 +61,15 @@ const HANDLERS: Record<string, KindHandler> = {
       validateNodeClass(p, d);
     },
     add: (set, d) => set.nodeClasses.push(withNodeClassDefaults(d as unknown as EC2NodeClass)),
+  },
+  NodeOverlay: {
+    apiVersions: ['karpenter.sh/v1alpha1'],
+    namespaced: false,
+    validate: (p, d) => {
+      validateMetadata(p, d);
+      validateNodeOverlay(p, d);
+    },
+    add: push('nodeOverlays'),
   },
   Pod: {
     namespaced: true,

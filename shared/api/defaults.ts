@@ -41,6 +41,7 @@ export interface NodePoolInput {
     disruption?: Partial<NodePoolSpec['disruption']>;
     limits?: Record<string, string | number>;
     weight?: number;
+    replicas?: number;
   };
 }
 
@@ -67,6 +68,7 @@ export function withNodePoolDefaults(input: NodePoolInput): NodePool {
     },
     ...(input.spec.limits ? { limits: input.spec.limits } : {}),
     weight: input.spec.weight ?? DEFAULT_WEIGHT,
+    ...(input.spec.replicas !== undefined && input.spec.replicas !== null ? { replicas: input.spec.replicas } : {}),
   };
   return { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { ...input.metadata }, spec };
 }

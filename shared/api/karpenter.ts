@@ -41,6 +41,9 @@ export interface NodePoolSpec {
   };
   limits?: Record<string, string | number>;
   weight: number;
+  /** A static NodePool keeps exactly this many nodes whatever the pods need (docs/disruption.md, "Static
+   * NodePools"); absent for a dynamic one. */
+  replicas?: number;
 }
 
 /** What Karpless keeps of a Karpenter object's metadata; `generation` is echoed in status conditions. */

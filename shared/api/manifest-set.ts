@@ -15,10 +15,12 @@ import type {
   StatefulSet,
   StorageClass,
 } from './kube';
+import type { NodeOverlay } from './nodeoverlay';
 
 export interface ManifestSet {
   nodePools: NodePool[];
   nodeClasses: EC2NodeClass[];
+  nodeOverlays: NodeOverlay[];
   pods: Pod[];
   deployments: Deployment[];
   replicaSets: ReplicaSet[];
@@ -40,6 +42,7 @@ export function emptyManifestSet(): ManifestSet {
   return {
     nodePools: [],
     nodeClasses: [],
+    nodeOverlays: [],
     pods: [],
     deployments: [],
     replicaSets: [],

@@ -45,6 +45,18 @@ export function validateNodePool(p: Problems, doc: Obj): void {
     for (const [k, v] of Object.entries(limits)) expectQuantity(p, at('spec.limits', `[${JSON.stringify(k)}]`), v);
   }
   expectInt(p, 'spec.weight', spec.weight, { min: 1, max: 100 });
+  validateStatic(p, spec);
+}
+
+/** Karpenter's CEL rules for static NodePools (`replicas` set): no weight, and no limit but `nodes`. */
+function validateStatic(p: Problems, spec: Obj): void {
+  if (spec.replicas === undefined || spec.replicas === null) return;
+  expectInt(p, 'spec.replicas', spec.replicas, { min: 0 });
+  if (spec.weight !== undefined) p.error('spec.weight', "'weight' is not supported on static NodePools");
+  const limits = isObj(spec.limits) ? Object.keys(spec.limits) : [];
+  if (limits.some((k) => k !== 'nodes')) {
+    p.error('spec.limits', "only 'limits.nodes' is supported on static NodePools");
+  }
 }
 
 function validateTemplate(p: Problems, template: Obj): void {

@@ -54,6 +54,8 @@ export interface Offering {
   capacityType: CapacityType;
   price: number;
   available: boolean;
+  /** The NodeOverlay that set this price and the price before it (shared/catalog/overlay.ts). */
+  overlay?: { name: string; basePrice: number };
 }
 
 /** An instance type as seen through one EC2NodeClass: capacity, overhead and allocatable depend on its kubelet. */
@@ -66,6 +68,8 @@ export interface InstanceType {
   overhead: { kubeReserved: ResourceList; systemReserved: ResourceList; evictionThreshold: ResourceList };
   allocatable: ResourceList;
   offerings: Offering[];
+  /** Extended resources a NodeOverlay added, by resource, naming the overlay (shared/catalog/overlay.ts). */
+  capacityOverlays?: Record<string, string>;
 }
 
 /** An offering the cloud recently refused (insufficient capacity), skipped until it expires. */

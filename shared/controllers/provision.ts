@@ -15,6 +15,7 @@ import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Pod, PodRef } from '../api/kube';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { podRef, refKey } from '../api/pods';
+import { isStaticNodePool } from '../api/static-nodepool';
 import { ConflictError } from '../errors';
 import { solve as defaultSolve, loadLpSolver } from '../scheduling';
 import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../scheduling/types';
@@ -24,6 +25,7 @@ import { emitEvent } from './events';
 import { type LaunchOutcome, launchClaim } from './launch';
 import { requestReplan } from './messages';
 import { type ClusterSnapshot, readSnapshot } from './snapshot';
+import { scaleDownStatic, writeStaticClaims } from './static-pools';
 
 export interface ProvisionOptions {
   /** Why this pass runs, for logs and the decision record ("PodsPending", "SpotInterruption i-0abc", ...). */
@@ -57,6 +59,8 @@ export interface ProvisionResult {
   /** Pods the solve had no time for; a continuation message asks for the pass that plans them. */
   deferred: string[];
   decision?: string;
+  /** Static NodePool claims terminated because the pool has more than its replicas. */
+  scaledDown?: string[];
 }
 
 const MAX_PODS_IN_DECISION = 200;
@@ -93,7 +97,10 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
   let solved: SchedulingResult | undefined;
   let own: NodeClaim[] = [];
   if (pods.length > 0) {
-    const nodePools = snapshot.nodePools.filter((p) => snapshot.instanceTypes.has(p.metadata.name));
+    // A static NodePool never gets nodes for pods: only its replicas decide its size.
+    const nodePools = snapshot.nodePools.filter(
+      (p) => snapshot.instanceTypes.has(p.metadata.name) && !isStaticNodePool(p),
+    );
     await loadLpSolver();
     const plan = await (deps.solve ?? defaultSolve)({
       pods,
@@ -119,6 +126,10 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
     result.decision = await recordDecision(deps, snapshot, pods.length, plan, own, options.trigger);
   }
 
+  const statics = await writeStaticClaims(deps, snapshot);
+  result.created.push(...statics.map((c) => c.name));
+  own = [...own, ...statics];
+  result.scaledDown = await scaleDownStatic(deps, snapshot);
   const staleNames = new Set(stale.map((c) => c.name));
   const outcomes = await mapLimit([...own, ...stale], LAUNCH_CONCURRENCY, async (claim) => ({
     claim,

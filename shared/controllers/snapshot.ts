@@ -12,6 +12,8 @@ import type {
   StorageClass,
 } from '../api/kube';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
+import type { NodeOverlay } from '../api/nodeoverlay';
+import { applyNodeOverlays, type OverlayConflict, type OverlayPool } from '../catalog/overlay';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 import type { ControlPlaneDeps } from './deps';
 import { applyUnavailable } from './offerings';
@@ -35,7 +37,16 @@ export interface ClusterSnapshot {
   instanceTypes: Map<string, InstanceType[]>;
   /** NodePools that could not be resolved, with the reason (missing EC2NodeClass, cloud error). */
   problems: { nodePool: string; reason: string }[];
+  nodeOverlays: NodeOverlay[];
+  /** NodeOverlays left out because they conflict with another of the same weight. */
+  overlayConflicts: OverlayConflict[];
 }
+
+/** The NodePool facts a NodeOverlay may select on: its name and template labels. */
+export const overlayPool = (p: NodePool): OverlayPool => ({
+  name: p.metadata.name,
+  ...(p.spec.template.metadata?.labels ? { labels: p.spec.template.metadata.labels } : {}),
+});
 
 export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnapshot> {
   const { kube, store } = deps;
@@ -52,16 +63,19 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
     pvs: kube.listPersistentVolumes(),
     storageClasses: kube.listStorageClasses(),
     namespaces: kube.listNamespaces(),
+    nodeOverlays: kube.listNodeOverlays ? kube.listNodeOverlays() : Promise.resolve([]),
     unavailable: store.listUnavailable(now),
   };
   const read = await allByName(reads);
-  const { instanceTypes, problems } = await resolveInstanceTypes(
-    deps,
-    read.nodePools,
-    read.nodeClasses,
-    read.unavailable,
+  const resolved = await resolveInstanceTypes(deps, read.nodePools, read.nodeClasses, read.unavailable);
+  // NodeOverlays change prices and capacities once, here, before anything reads them (docs/api.md, "NodeOverlay").
+  const { instanceTypes, conflicts } = applyNodeOverlays(
+    read.nodeOverlays,
+    read.nodePools.map(overlayPool),
+    resolved.instanceTypes,
   );
-  return { now, ...read, instanceTypes, problems };
+  for (const c of conflicts) deps.log.warn('NodeOverlay not applied', { nodeOverlay: c.overlay, reason: c.reason });
+  return { now, ...read, instanceTypes, problems: resolved.problems, overlayConflicts: conflicts };
 }
 
 /** Promise.all over an object's values, keeping each result under its key. */

@@ -8,6 +8,7 @@
 //    new nodes can hold, then a bounded local search adding later candidates one at a time;
 // 4. candidates with constrained pods (topology, pod affinity, volumes, host ports): one full solve each, bounded.
 import { LabelCapacityType } from '../api/labels';
+import { isStaticNodePool } from '../api/static-nodepool';
 import type { PlannedNodeClaim } from '../scheduling/types';
 import { batchRelocate, type Component } from './batch';
 import { gracefulBlocker, type NodeFacts } from './candidate';
@@ -31,6 +32,8 @@ function eligible(sw: Sweep): NodeFacts[] {
   for (const f of sw.facts) {
     if (sw.taken.has(f.idx) || f.disrupting || f.empty || !f.pool || !f.initialized) continue;
     if (f.pool.spec.disruption.consolidationPolicy !== 'WhenEmptyOrUnderutilized') continue;
+    // A static NodePool's nodes are never consolidated (docs/disruption.md, "Static NodePools").
+    if (isStaticNodePool(f.pool)) continue;
     const blocker = consolidationBlocker(sw, f) ?? gracefulBlocker(f, sw.pdbs);
     if (blocker) {
       sw.reject(f.idx, blocker);

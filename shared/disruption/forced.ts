@@ -4,6 +4,7 @@
 // terminationGracePeriod is not blocked by its pods (gracefulBlocker).
 import { claimExpireAfter } from '../api/claim-template';
 import { formatDuration, parseDuration } from '../api/quantity';
+import { isStaticNodePool } from '../api/static-nodepool';
 import { batchRelocate, type Component } from './batch';
 import { budgetCap } from './budgets';
 import { gracefulBlocker, type NodeFacts } from './candidate';
@@ -32,7 +33,9 @@ export function consolidationBlocker(sw: Sweep, f: NodeFacts): string | undefine
 
 export function emptiness(sw: Sweep): void {
   const empty = sw.facts
-    .filter((f) => f.empty && f.initialized && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
+    .filter(
+      (f) => f.empty && f.initialized && f.pool && !isStaticNodePool(f.pool) && !sw.taken.has(f.idx) && !f.disrupting,
+    )
     .sort((a, b) => b.price - a.price || a.name.localeCompare(b.name));
   const group: NodeFacts[] = [];
   const used = new Map<string, number>();

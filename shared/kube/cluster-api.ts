@@ -15,7 +15,9 @@ import type {
   StorageClass,
   Taint,
 } from '../api/kube';
+import type { NodeOverlay } from '../api/nodeoverlay';
 import type { StatusUpdate } from '../api/status';
+import { ClusterApiError } from '../errors';
 import type { BindOutcome, Clock, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
 import { systemClock } from '../ports';
 import { classifyKubeError, type KubeAction, statusOf } from './errors';
@@ -180,6 +182,16 @@ export class KubeClusterApi implements ClusterApi {
 
   listNodeClasses(): Promise<EC2NodeClass[]> {
     return this.listCustom<EC2NodeClass>('karpenter.k8s.aws', 'v1', 'ec2nodeclasses');
+  }
+
+  async listNodeOverlays(): Promise<NodeOverlay[]> {
+    try {
+      return await this.listCustom<NodeOverlay>('karpenter.sh', 'v1alpha1', 'nodeoverlays');
+    } catch (err) {
+      // The NodeOverlay CRD is optional (Karpenter's is alpha): a cluster without it has no overlays.
+      if (err instanceof ClusterApiError && err.status === 404) return [];
+      throw err;
+    }
   }
 
   async replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'> {

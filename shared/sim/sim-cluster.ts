@@ -25,6 +25,7 @@ import {
   LabelZone,
   TaintDisrupted,
 } from '../api/labels';
+import type { NodeOverlay } from '../api/nodeoverlay';
 import { formatResourceList } from '../api/resources';
 import type { StatusUpdate } from '../api/status';
 import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
@@ -70,6 +71,7 @@ export class SimCluster implements ClusterApi {
   private readonly namespaces: Namespace[] = [];
   private readonly nodePools: NodePool[] = [];
   private readonly nodeClasses: EC2NodeClass[] = [];
+  private readonly nodeOverlays: NodeOverlay[] = [];
   private readonly listeners: ((change: ClusterChange) => void)[] = [];
   private readonly rng: Rng;
   private readonly clock: VirtualClock;
@@ -112,6 +114,9 @@ export class SimCluster implements ClusterApi {
           break;
         case 'EC2NodeClass':
           this.nodeClasses.push(o as EC2NodeClass);
+          break;
+        case 'NodeOverlay':
+          this.nodeOverlays.push(o as NodeOverlay);
           break;
       }
     }
@@ -158,14 +163,15 @@ export class SimCluster implements ClusterApi {
     return true;
   }
 
-  /** Replaces a NodePool or EC2NodeClass of the same name (an update through the API), or adds it. */
-  upsert(object: NodePool | EC2NodeClass): void {
+  /** Replaces a NodePool, EC2NodeClass or NodeOverlay of the same name (an update through the API), or adds it. */
+  upsert(object: NodePool | EC2NodeClass | NodeOverlay): void {
     const put = <T extends { metadata: { name: string } }>(list: T[], o: T): void => {
       const i = list.findIndex((x) => x.metadata.name === o.metadata.name);
       if (i >= 0) list.splice(i, 1, o);
       else list.push(o);
     };
     if (object.kind === 'NodePool') put(this.nodePools, object);
+    else if (object.kind === 'NodeOverlay') put(this.nodeOverlays, object);
     else put(this.nodeClasses, object);
   }
 
@@ -281,6 +287,10 @@ export class SimCluster implements ClusterApi {
 
   async listNodeClasses(): Promise<EC2NodeClass[]> {
     return [...this.nodeClasses];
+  }
+
+  async listNodeOverlays(): Promise<NodeOverlay[]> {
+    return [...this.nodeOverlays];
   }
 
   async replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'> {

@@ -1,6 +1,7 @@
 // One provisioning pass over a set of manifests: what `karpless simulate` runs. Pending pods are planned by the
 // solver onto existing nodes and new NodeClaims, and each planned claim is launched on the simulated cloud, which
 // picks the offering CreateFleet would. Deterministic for the same objects and seed.
+
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
   DaemonSet,
@@ -13,9 +14,12 @@ import type {
   StorageClass,
 } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
+import type { NodeOverlay } from '../api/nodeoverlay';
 import { isTerminal } from '../api/pods';
 import type { ResourceList } from '../api/resources';
+import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
+import { overlayPool } from '../controllers/snapshot';
 import { InsufficientCapacityError, LaunchError, ValidationError } from '../errors';
 import type { CloudInstance } from '../ports';
 import { loadLpSolver } from '../scheduling';
@@ -38,6 +42,8 @@ export interface SimulationObjects {
   storageClasses?: StorageClass[];
   namespaces?: Namespace[];
   pdbs?: PodDisruptionBudget[];
+  /** Applied to every NodePool's instance types before the solve (docs/api.md, "NodeOverlay"). */
+  nodeOverlays?: NodeOverlay[];
   /** Warnings from loading (conversions, defaults), carried into the result. */
   warnings?: string[];
 }
@@ -97,7 +103,13 @@ export async function runSimulation(
   const progress = options.onProgress ?? (() => {});
   const warnings = [...(objects.warnings ?? [])];
   const { nodePools, nodeClasses, defaultPool } = withDefaultPool(objects, engine, warnings);
-  const instanceTypes = resolveInstanceTypes(nodePools, nodeClasses, engine);
+  const overlaid = applyNodeOverlays(
+    objects.nodeOverlays ?? [],
+    nodePools.map(overlayPool),
+    resolveInstanceTypes(nodePools, nodeClasses, engine),
+  );
+  const instanceTypes = overlaid.instanceTypes;
+  for (const c of overlaid.conflicts) warnings.push(`NodeOverlay/${c.overlay}: not applied: ${c.reason}`);
   const typesByName = new Map<string, InstanceType>();
   for (const types of instanceTypes.values())
     for (const t of types) if (!typesByName.has(t.name)) typesByName.set(t.name, t);

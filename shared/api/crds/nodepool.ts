@@ -176,7 +176,21 @@ const specProps: PropsOf<NodePoolSpec> = {
     additionalProperties: quantity(),
   },
   weight: int('NodePools with higher weight are tried first; unset counts as 0.', { minimum: 1, maximum: 100 }),
+  replicas: int('A static NodePool keeps exactly this many nodes, whatever the pods need.', { minimum: 0 }),
 };
+
+/** Karpenter's rules for static NodePools, on the spec. */
+const STATIC_RULES = [
+  {
+    rule: 'has(self.replicas) == has(oldSelf.replicas)',
+    message: 'Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) provisioning modes',
+  },
+  {
+    rule: "!has(self.replicas) || (!has(self.limits) || size(self.limits) == 0 || (size(self.limits) == 1 && 'nodes' in self.limits))",
+    message: "only 'limits.nodes' is supported on static NodePools",
+  },
+  { rule: '!has(self.replicas) || !has(self.weight)', message: "'weight' is not supported on static NodePools" },
+];
 
 export function nodePoolCRD(): CustomResourceDefinition {
   return {
@@ -210,7 +224,7 @@ export function nodePoolCRD(): CustomResourceDefinition {
           schema: {
             openAPIV3Schema: resourceSchema(
               'NodePool sets the constraints of the nodes Karpless launches for pending pods.',
-              obj('NodePoolSpec', specProps, { required: ['template'] }),
+              obj('NodePoolSpec', specProps, { required: ['template'], 'x-kubernetes-validations': STATIC_RULES }),
             ),
           },
         },
