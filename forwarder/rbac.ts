@@ -27,6 +27,8 @@ export const CONTROLLER_RULES: PolicyRule[] = [
   { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: READ },
   { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: READ },
   { apiGroups: ['karpenter.sh'], resources: ['nodepools'], verbs: READ },
+  // The provisioner only lists NodeOverlays on each pass (docs/api.md, "NodeOverlay").
+  { apiGroups: ['karpenter.sh'], resources: ['nodeoverlays'], verbs: ['list'] },
   { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses'], verbs: READ },
   { apiGroups: [''], resources: ['pods/binding', 'pods/eviction'], verbs: ['create'] },
   { apiGroups: [''], resources: ['nodes'], verbs: ['patch', 'delete'] },
