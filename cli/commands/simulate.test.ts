@@ -140,7 +140,7 @@ describe('karpless simulate on the examples', () => {
     expect(lines[0]).toMatch(
       /^NODECLAIM\s+NODEPOOL\s+INSTANCE TYPE\s+CAPACITY\s+ZONE\s+CPU\s+MEMORY\s+\$\/HOUR\s+PODS$/,
     );
-    expect(lines.filter((l) => /^(general|gpu)-\d+\s/.test(l))).toHaveLength(report.nodeClaims.length);
+    expect(lines.filter((l) => /^(general|gpu)-[a-z0-9]{5}\s/.test(l))).toHaveLength(report.nodeClaims.length);
     expect(first.stdout).toMatch(
       /Summary: 15\/15 pods scheduled, \d+ new NodeClaim\(s\), \$\d+\.\d{4}\/h; LP lower bound/,
     );

@@ -64,6 +64,8 @@ export interface ProvisionResult {
 }
 
 const MAX_PODS_IN_DECISION = 200;
+/** How many names a planned claim may try: its pods' name, then salted ones when that name is taken. */
+export const CLAIM_NAME_SALTS = 5;
 const LAUNCH_CONCURRENCY = 8;
 
 export async function provision(deps: ControlPlaneDeps, options: ProvisionOptions = {}): Promise<ProvisionResult> {
@@ -264,7 +266,7 @@ async function writeClaims(
     const refs = p.pods.map(podRef);
     const pool = s.nodePools.find((np) => np.metadata.name === p.nodePool);
     const nodeClass = s.nodeClasses.find((c) => c.metadata.name === p.nodeClass);
-    for (let salt = 0; salt < 5; salt++) {
+    for (let salt = 0; salt < CLAIM_NAME_SALTS; salt++) {
       const claim: NodeClaim = {
         name: claimName(p.nodePool, refs, salt),
         uid: newUid(deps),

@@ -21,13 +21,16 @@ const node: Node = {
   status: { allocatable: { cpu: '2' } },
 };
 
-/** A stand-in solver: every pending pod on one claim in the zone the test asks for. */
-function engine(zone = 'us-east-1a'): SimulationEngine & { inputs: SchedulingInput[] } {
+/** A stand-in solver: every pending pod on one claim in the zone the test asks for (per pass, when given a list;
+ * the last zone repeats). */
+function engine(zones: string | string[] = 'us-east-1a'): SimulationEngine & { inputs: SchedulingInput[] } {
   const inputs: SchedulingInput[] = [];
+  const perPass = typeof zones === 'string' ? [zones] : zones;
   return {
     inputs,
     solve(input): SchedulingResult {
       inputs.push(input);
+      const zone = perPass[Math.min(inputs.length, perPass.length) - 1] as string;
       const claim: PlannedNodeClaim = {
         name: 'general-1',
         nodePool: input.nodePools[0]!.metadata.name,
@@ -114,6 +117,42 @@ describe('runSimulation', () => {
     await expect(run).rejects.toThrow(
       'NodePool/general: spec.template.spec.nodeClassRef.name: EC2NodeClass "default" not found',
     );
+  });
+
+  it('plans the pods of a claim dropped at launch again on the next pass, as the provisioner does', async () => {
+    // The first plan asks for a zone with no offering, so the launch finds no capacity and drops the claim.
+    const e = engine(['us-east-1z', 'us-east-1b']);
+    const result = await runSimulation(
+      { pods: [pod('a'), pod('b')], nodePools: [fixtureNodePool], nodeClasses: [fixtureNodeClass] },
+      e,
+    );
+    expect(e.inputs.map((i) => i.pods.map((p) => p.metadata.name))).toEqual([
+      ['a', 'b'],
+      ['a', 'b'],
+    ]);
+    expect(result.unschedulable).toEqual([]);
+    expect(result.nodeClaims).toHaveLength(1);
+    expect(result.nodeClaims[0]?.instance).toMatchObject({ zone: 'us-east-1b', pricePerHour: 0.02 });
+    expect(result.summary).toMatchObject({ pods: 2, scheduledPods: 2, nodeClaims: 1, costPerHour: 0.02 });
+  });
+
+  it('reports the pods of a claim that never finds capacity, with the reason, after a bounded number of passes', async () => {
+    const e = engine('us-east-1z');
+    const result = await runSimulation(
+      { pods: [pod('a')], nodePools: [fixtureNodePool], nodeClasses: [fixtureNodeClass] },
+      e,
+    );
+    expect(e.inputs).toHaveLength(20);
+    expect(result.nodeClaims).toEqual([]);
+    expect(result.unschedulable).toEqual([
+      {
+        pod: expect.objectContaining({ metadata: expect.objectContaining({ name: 'a' }) }),
+        reason: expect.stringMatching(
+          /^launch of general-[a-z0-9]{5} failed: insufficient capacity after 20 provisioning passes$/,
+        ),
+      },
+    ]);
+    expect(result.summary).toMatchObject({ pods: 1, scheduledPods: 0, nodeClaims: 0, costPerHour: 0 });
   });
 
   it('repeats instance ids for a seed', async () => {

@@ -1,7 +1,9 @@
-// One provisioning pass over a set of manifests: what `karpless simulate` runs. Pending pods are planned by the
-// solver onto existing nodes and new NodeClaims, and each planned claim is launched on the simulated cloud, which
-// picks the offering CreateFleet would. Deterministic for the same objects and seed.
-
+// What `karpless simulate -f` runs: the manifests are loaded into a simulated world (world.ts) and the Lambda's
+// provisioning use-case (controllers/provision.ts) plans and launches on it, so the command shows the production
+// path: the same solve, the same NodeClaims and claim names, the same launch onto the offering CreateFleet would
+// pick. Passes repeat while a launch is dropped for insufficient capacity (see provisionUntilSettled). The report adds
+// the LP lower bound on cost. Deterministic for the same objects and seed.
+import { claimName } from '../api/ids';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
   DaemonSet,
@@ -13,23 +15,27 @@ import type {
   PodDisruptionBudget,
   StorageClass,
 } from '../api/kube';
+import { podKey } from '../api/kube';
+import { LabelHostname, LabelInstanceType } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { NodeOverlay } from '../api/nodeoverlay';
-import { isTerminal } from '../api/pods';
-import type { ResourceList } from '../api/resources';
+import { isTerminal, podRef } from '../api/pods';
+import { formatResourceList, type ResourceList } from '../api/resources';
 import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
+import { CLAIM_NAME_SALTS, provision } from '../controllers/provision';
 import { overlayPool } from '../controllers/snapshot';
-import { InsufficientCapacityError, LaunchError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
 import type { CloudInstance } from '../ports';
-import { loadLpSolver } from '../scheduling';
 import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../scheduling/types';
-import { toClusterNodes } from './existing-nodes';
-import { restrictOfferings } from './offering-filter';
 import { typesAllowedBy } from './pool-types';
-import { createRng } from './rng';
-import { SimCloud } from './sim-cloud';
-import { VirtualClock } from './virtual-clock';
+import { createSimWorld, type SimWorld } from './world';
+
+const CLUSTER = 'sim';
+/** Seeds the simulated cluster (pod uids, hence claim names) and the control plane's random source. */
+const WORLD_SEED = 1;
+/** Enough passes for a run of insufficient-capacity refusals; each pass refuses at least one more offering. */
+const MAX_PASSES = 20;
 
 export interface SimulationObjects {
   pods: Pod[];
@@ -57,9 +63,9 @@ export interface SimulationEngine {
 }
 
 export interface SimulationOptions {
+  /** Seeds the simulated cloud's instance ids. */
   seed?: number;
   onProgress?: (message: string) => void;
-  clock?: VirtualClock;
   /** A wall-clock budget for the solve (the provisioner's deadline mechanism): pods it has no time for are reported
    * in `deferred` instead of planned. The plan then depends on the machine's speed, so simulations leave it unset. */
   timeBudgetMs?: number;
@@ -99,81 +105,211 @@ export async function runSimulation(
   engine: SimulationEngine,
   options: SimulationOptions = {},
 ): Promise<SimulationResult> {
-  await loadLpSolver();
   const progress = options.onProgress ?? (() => {});
   const warnings = [...(objects.warnings ?? [])];
   const { nodePools, nodeClasses, defaultPool } = withDefaultPool(objects, engine, warnings);
-  const overlaid = applyNodeOverlays(
-    objects.nodeOverlays ?? [],
-    nodePools.map(overlayPool),
-    resolveInstanceTypes(nodePools, nodeClasses, engine),
-  );
+  const catalogTypes = resolveInstanceTypes(nodePools, nodeClasses, engine);
+  // The cloud serves the catalog's types; the provisioning pass applies the NodeOverlays to them, as in production.
+  // The overlaid types here serve the node allocatable, the progress line and the LP bound.
+  const typesByClass = new Map<string, InstanceType[]>();
+  for (const pool of nodePools) {
+    typesByClass.set(pool.spec.template.spec.nodeClassRef.name, catalogTypes.get(pool.metadata.name) ?? []);
+  }
+  const overlaid = applyNodeOverlays(objects.nodeOverlays ?? [], nodePools.map(overlayPool), catalogTypes);
   const instanceTypes = overlaid.instanceTypes;
   for (const c of overlaid.conflicts) warnings.push(`NodeOverlay/${c.overlay}: not applied: ${c.reason}`);
   const typesByName = new Map<string, InstanceType>();
   for (const types of instanceTypes.values())
     for (const t of types) if (!typesByName.has(t.name)) typesByName.set(t.name, t);
-
   const { bound, pending } = splitPods(objects, warnings);
-  const existingNodes = toClusterNodes(objects.nodes ?? [], bound, typesByName);
+  const givenNodes = (objects.nodes ?? []).map((n) => asRegistered(n, typesByName));
 
-  progress(
-    `solving ${pending.length} pending pods over ${nodePools.length} NodePool(s) and ${typesByName.size} instance types`,
-  );
-  const clock = options.clock ?? new VirtualClock();
-  const result = engine.solve({
-    pods: pending,
-    nodePools,
-    nodeClasses,
-    instanceTypes,
-    existingNodes,
-    daemonSets: objects.daemonSets ?? [],
-    pvcs: objects.pvcs ?? [],
-    pvs: objects.pvs ?? [],
-    storageClasses: objects.storageClasses ?? [],
-    namespaces: objects.namespaces ?? [],
-    options:
-      options.timeBudgetMs === undefined
-        ? { now: () => clock.now() }
-        : { timeoutMs: options.timeBudgetMs, now: () => performance.now() },
+  const solves: SchedulingResult[] = [];
+  const world = createSimWorld({
+    cluster: CLUSTER,
+    // Pod uids (and so claim names) come from `seed`; --seed varies only the cloud's instance ids.
+    seed: WORLD_SEED,
+    cloudSeed: options.seed ?? 1,
+    instanceTypes: (nc) => typesByClass.get(nc.metadata.name) ?? engine.instanceTypesFor(nc),
+    objects: [
+      ...nodeClasses.map((o) => ({ ...o, kind: 'EC2NodeClass' })),
+      ...nodePools.map((o) => ({ ...o, kind: 'NodePool' })),
+      ...givenNodes,
+      ...[...bound, ...pending].map((o) => ({ ...o, kind: 'Pod' })),
+      ...kinded('DaemonSet', objects.daemonSets),
+      ...kinded('PersistentVolumeClaim', objects.pvcs),
+      ...kinded('PersistentVolume', objects.pvs),
+      ...kinded('StorageClass', objects.storageClasses),
+      ...kinded('Namespace', objects.namespaces),
+      ...kinded('PodDisruptionBudget', objects.pdbs),
+      ...kinded('NodeOverlay', objects.nodeOverlays),
+    ],
+    solve: (input) => {
+      progress(
+        `solving ${input.pods.length} pending pods over ${input.nodePools.length} NodePool(s) and ${typesByName.size} instance types`,
+      );
+      // Without a budget the pass's own cap runs on the virtual clock, which a solve never moves: no deadline.
+      const budget = options.timeBudgetMs;
+      const result = engine.solve(
+        budget === undefined
+          ? input
+          : { ...input, options: { ...input.options, timeoutMs: budget, now: () => performance.now() } },
+      );
+      progress(`planned ${result.nodeClaims.length} NodeClaim(s) in ${Math.round(result.stats.durationMs)} ms`);
+      solves.push(result);
+      return result;
+    },
   });
-  progress(`planned ${result.nodeClaims.length} NodeClaim(s) in ${Math.round(result.stats.durationMs)} ms`);
+  const outcome = await provisionUntilSettled(world, solves, new Set(givenNodes.map((n) => n.metadata.name)));
 
-  const unschedulable = result.unschedulable.map((u) => ({ pod: u.pod, reason: u.reason }));
-  const cloud = new SimCloud({ clock, seed: options.seed ?? 1, instanceTypes: (nc) => engine.instanceTypesFor(nc) });
-  const launched = await launchPlans(
-    result.nodeClaims,
-    { nodePools, nodeClasses },
-    cloud,
-    clock,
-    options.seed ?? 1,
-    unschedulable,
-  );
-
+  const launched = outcome.launched;
   const placedPods = launched.reduce((n, c) => n + c.plan.pods.length, 0);
   const lowerBoundPerHour = await poolLowerBounds(launched, nodePools, instanceTypes, engine);
-  const scheduledPods = placedPods + result.existingNodes.reduce((n, e) => n + e.pods.length, 0);
+  const onNodes = [...outcome.onNodes.values()].reduce((n, pods) => n + pods.length, 0);
   const out: SimulationResult = {
     nodeClaims: launched,
-    existingNodes: existingNodes.map((n) => ({
-      name: n.name,
-      pods: result.existingNodes.find((e) => e.name === n.name)?.pods ?? [],
-      boundPods: n.pods,
+    existingNodes: givenNodes.map((n) => ({
+      name: n.metadata.name,
+      pods: outcome.onNodes.get(n.metadata.name) ?? [],
+      boundPods: bound.filter((p) => p.spec.nodeName === n.metadata.name),
     })),
-    unschedulable,
-    warnings: [...warnings, ...result.warnings],
+    unschedulable: outcome.unschedulable,
+    warnings: [...warnings, ...solverWarnings(solves)],
     summary: {
       pods: pending.length,
-      scheduledPods,
+      scheduledPods: placedPods + onNodes,
       nodeClaims: launched.length,
       costPerHour: launched.reduce((sum, c) => sum + c.instance.pricePerHour, 0),
       lowerBoundPerHour,
     },
-    stats: result.stats,
+    stats: {
+      pods: solves.reduce((n, r) => n + r.stats.pods, 0),
+      durationMs: solves.reduce((n, r) => n + r.stats.durationMs, 0),
+      relaxations: solves.reduce((n, r) => n + r.stats.relaxations, 0),
+      timedOut: solves.some((r) => r.stats.timedOut),
+    },
   };
   if (defaultPool) out.defaultNodePool = defaultPool;
-  if (options.timeBudgetMs !== undefined) out.deferred = result.deferred ?? [];
+  if (options.timeBudgetMs !== undefined) out.deferred = solves.at(-1)?.deferred ?? [];
   return out;
+}
+
+/** The first solve's warnings, then any a later pass added. */
+function solverWarnings(solves: readonly SchedulingResult[]): string[] {
+  const [first, ...later] = solves;
+  const out = [...(first?.warnings ?? [])];
+  for (const r of later) for (const w of r.warnings) if (!out.includes(w)) out.push(w);
+  return out;
+}
+
+interface PassesOutcome {
+  launched: LaunchedNodeClaim[];
+  /** Pending pods placed on each given Node, by node name. */
+  onNodes: Map<string, Pod[]>;
+  unschedulable: { pod: Pod; reason: string }[];
+}
+
+/**
+ * Runs the Lambda's provisioning pass on the simulated world until no launch is dropped for insufficient capacity.
+ * A dropped claim's pods re-plan on the next pass, as the replan message makes the Lambda do, without the offerings
+ * the cloud refused (cached as unavailable); MAX_PASSES bounds a claim that keeps finding none. Pods placed on a given
+ * Node are bound there after each pass, as kube-scheduler would bind them, so no later pass plans them again.
+ */
+async function provisionUntilSettled(
+  world: SimWorld,
+  solves: SchedulingResult[],
+  nodeNames: ReadonlySet<string>,
+): Promise<PassesOutcome> {
+  const { cluster, store, cloud } = world;
+  const planOf = new Map<string, PlannedNodeClaim>();
+  const onNodes = new Map<string, Pod[]>();
+  // Why each pod is not placed, as of the latest pass that said so; pods placed later are filtered out below.
+  const reasons = new Map<string, { pod: Pod; reason: string }>();
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    const solvedBefore = solves.length;
+    const result = await provision(world.deps, { trigger: 'simulate' });
+    const solved = solves[solvedBefore];
+    if (!solved) break;
+    for (const u of solved.unschedulable) reasons.set(podKey(u.pod), { pod: u.pod, reason: u.reason });
+    const byName = plansByClaimName(solved.nodeClaims);
+    for (const name of result.created) {
+      const plan = byName.get(name);
+      if (!plan) continue;
+      planOf.set(name, { ...plan, name });
+      const claim = await store.get(name);
+      const why = launchFailure(name, claim, result.dropped.includes(name), pass === MAX_PASSES);
+      if (why) for (const pod of plan.pods) reasons.set(podKey(pod), { pod, reason: why });
+    }
+    for (const placement of solved.existingNodes) {
+      if (!nodeNames.has(placement.name)) continue;
+      for (const pod of placement.pods) {
+        if (pod.spec.nodeName || (await cluster.bindPod(podRef(pod), placement.name)) !== 'bound') continue;
+        onNodes.set(placement.name, [...(onNodes.get(placement.name) ?? []), pod]);
+      }
+    }
+    if (result.dropped.length === 0) break;
+  }
+
+  const launched: LaunchedNodeClaim[] = [];
+  const placed = new Set([...onNodes.values()].flatMap((pods) => pods.map(podKey)));
+  for (const [name, plan] of planOf) {
+    const claim = await store.get(name);
+    const launch = claim?.state === 'Launched' && claim.instanceId ? cloud.launchOf(claim.instanceId) : undefined;
+    if (!claim || !launch) continue;
+    // A later pass may have nominated more pods to the claim: it carries them all.
+    const pods = claim.nominatedPods.flatMap((r) => cluster.getPod(r) ?? []);
+    launched.push({ plan: { ...plan, pods }, instance: launch.instance, instanceType: launch.instanceType });
+    for (const p of pods) placed.add(podKey(p));
+  }
+  const unschedulable = [...reasons.values()].filter((u) => !placed.has(podKey(u.pod)));
+  return { launched, onNodes, unschedulable };
+}
+
+/** Why a claim this pass wrote holds no instance, or undefined when it launched. A dropped claim's pods are planned
+ * again by the next pass, which replaces this reason, unless this was the last pass. */
+function launchFailure(
+  name: string,
+  claim: NodeClaim | undefined,
+  dropped: boolean,
+  lastPass: boolean,
+): string | undefined {
+  if (claim?.state === 'Failed') return `launch of ${name} failed: ${claim.failure?.message ?? 'unknown error'}`;
+  if (dropped) {
+    return `launch of ${name} failed: insufficient capacity${lastPass ? ` after ${MAX_PASSES} provisioning passes` : ''}`;
+  }
+  if (claim?.state === 'Pending') return `launch of ${name} did not complete: the cloud asked to retry`;
+  return undefined;
+}
+
+/** Each plan under the names the provisioning pass may write it as (claim names derive from the pods, salted when
+ * the name is taken). */
+function plansByClaimName(plans: readonly PlannedNodeClaim[]): Map<string, PlannedNodeClaim> {
+  const out = new Map<string, PlannedNodeClaim>();
+  for (const p of plans) {
+    const refs = p.pods.map(podRef);
+    for (let salt = 0; salt < CLAIM_NAME_SALTS; salt++) out.set(claimName(p.nodePool, refs, salt), p);
+  }
+  return out;
+}
+
+function kinded<T extends object>(kind: string, list: readonly T[] | undefined): (T & { kind: string })[] {
+  return (list ?? []).map((o) => ({ ...o, kind }));
+}
+
+/** A given Node as kubelet registers it: labelled with its hostname, and with its type's allocatable when the
+ * manifest gives none. */
+function asRegistered(node: Node, typesByName: Map<string, InstanceType>): Node {
+  const labels: Record<string, string> = { [LabelHostname]: node.metadata.name, ...node.metadata.labels };
+  const typeName = labels[LabelInstanceType];
+  const type = typeName ? typesByName.get(typeName) : undefined;
+  const allocatable = node.status?.allocatable ?? (type ? formatResourceList(type.allocatable) : undefined);
+  return {
+    ...node,
+    kind: 'Node',
+    metadata: { ...node.metadata, labels },
+    spec: { ...node.spec },
+    status: { ...node.status, ...(allocatable ? { allocatable } : {}) },
+  };
 }
 
 /** The given NodePools, or the embedded default (with its EC2NodeClass) and a warning saying so. */
@@ -214,35 +350,6 @@ function splitPods(objects: SimulationObjects, warnings: string[]): { bound: Pod
     }
   }
   return { bound, pending };
-}
-
-/** Launches each plan on the cloud with the offerings its requirements allow; a refused launch leaves its pods
- * unschedulable with the cloud's reason. */
-async function launchPlans(
-  plans: PlannedNodeClaim[],
-  pools: { nodePools: NodePool[]; nodeClasses: EC2NodeClass[] },
-  cloud: SimCloud,
-  clock: VirtualClock,
-  seed: number,
-  unschedulable: { pod: Pod; reason: string }[],
-): Promise<LaunchedNodeClaim[]> {
-  const uids = createRng(seed ^ 0x5eed);
-  const launched: LaunchedNodeClaim[] = [];
-  for (const plan of plans) {
-    const nodePool = pools.nodePools.find((p) => p.metadata.name === plan.nodePool) as NodePool;
-    const nodeClass = pools.nodeClasses.find((c) => c.metadata.name === plan.nodeClass) as EC2NodeClass;
-    const offered = restrictOfferings(plan.instanceTypeOptions, plan.requirements);
-    try {
-      const claim = toNodeClaim(plan, uids.hex(32), clock.iso());
-      const instance = await cloud.create({ claim, nodePool, nodeClass, instanceTypes: offered });
-      const instanceType = offered.find((t) => t.name === instance.instanceType) as InstanceType;
-      launched.push({ plan, instance, instanceType });
-    } catch (err) {
-      if (!(err instanceof InsufficientCapacityError || err instanceof LaunchError)) throw err;
-      for (const pod of plan.pods) unschedulable.push({ pod, reason: `launch of ${plan.name} failed: ${err.message}` });
-    }
-  }
-  return launched;
 }
 
 /** The LP lower bound summed over NodePools: each pool's pods on the types and offerings that pool allows, less
@@ -302,29 +409,4 @@ function resolveInstanceTypes(
   }
   if (problems.length > 0) throw new ValidationError(problems);
   return out;
-}
-
-function toNodeClaim(plan: PlannedNodeClaim, uid: string, now: string): NodeClaim {
-  return {
-    name: plan.name,
-    uid,
-    cluster: 'sim',
-    nodePool: plan.nodePool,
-    nodeClass: plan.nodeClass,
-    state: 'Pending',
-    version: 1,
-    requirements: plan.requirements,
-    instanceTypeOptions: plan.instanceTypeOptions.map((t) => t.name),
-    labels: plan.labels,
-    taints: plan.taints,
-    startupTaints: plan.startupTaints,
-    requests: plan.requests,
-    nominatedPods: plan.pods.map((p) => ({
-      namespace: p.metadata.namespace,
-      name: p.metadata.name,
-      ...(p.metadata.uid ? { uid: p.metadata.uid } : {}),
-    })),
-    createdAt: now,
-    stateTimes: { Pending: now },
-  };
 }

@@ -26,6 +26,8 @@ export interface SimWorldOptions<Q extends WorkQueue, S extends NodeClaimStore> 
   cluster: string;
   /** Seeds the cloud's and the cluster's ids. */
   seed: number;
+  /** Seeds the cloud's instance ids alone; defaults to `seed`. */
+  cloudSeed?: number;
   /** Seeds the control plane's random source (NodeClaim uids, decision ids); defaults to `seed`. */
   randomSeed?: number;
   /** The virtual clock's start (epoch ms or ISO time). */
@@ -61,7 +63,12 @@ export function createSimWorld<Q extends WorkQueue = SimQueue, S extends NodeCla
 ): SimWorld<Q, S> {
   const { cluster: name, seed } = options;
   const clock = new VirtualClock(options.start);
-  const cloud = new SimCloud({ clock, seed, cluster: name, instanceTypes: options.instanceTypes });
+  const cloud = new SimCloud({
+    clock,
+    seed: options.cloudSeed ?? seed,
+    cluster: name,
+    instanceTypes: options.instanceTypes,
+  });
   const cluster = new SimCluster({
     clock,
     seed,
