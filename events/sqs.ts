@@ -12,6 +12,8 @@ export interface SqsEventOptions {
   /** Epoch ms of SentTimestamp; defaults to a fixed time so events are deterministic. */
   sentAt?: number;
   region?: string;
+  /** SenderId: the sending principal's unique id and session, as SQS records it. */
+  senderId?: string;
 }
 
 const DEFAULT_QUEUE = 'arn:aws:sqs:us-west-2:111122223333:karpless-demo-events.fifo';
@@ -30,7 +32,7 @@ export function sqsRecord(body: string, index = 0, options: SqsEventOptions = {}
     attributes: {
       ApproximateReceiveCount: String(options.receiveCount ?? 1),
       SentTimestamp: String(sentAt),
-      SenderId: 'AROAEXAMPLE:karpless',
+      SenderId: options.senderId ?? 'AROAEXAMPLE:karpless',
       ApproximateFirstReceiveTimestamp: String(sentAt + 5),
       ...(fifo && {
         MessageGroupId: group,

@@ -3,6 +3,8 @@
 // settings. A missing or malformed variable is named in the error, so a bad deployment fails at cold start.
 import { type ControlPlaneConfig, controlPlaneConfig, type RebalancePolicy } from '../../shared/controllers';
 import { DISRUPTION_SETTINGS_ENV, disruptionSettingsFromEnv } from '../../shared/disruption/settings';
+import { ValidationError } from '../../shared/errors';
+import { parseTrustedSenders, type TrustedSenders } from '../../shared/events/trust';
 
 export interface ControlPlaneEnv {
   cluster: string;
@@ -19,6 +21,9 @@ export interface ControlPlaneEnv {
   serviceCidr?: string;
   kubernetesVersion?: string;
   catalogPath?: string;
+  /** The roles that may send the cluster queue's commands (TRUSTED_SENDERS); the stack sets it for the queue's
+   * consumer, which refuses to start without it (functions/provisioner/handler.ts). */
+  trustedSenders?: TrustedSenders;
   config: ControlPlaneConfig;
 }
 
@@ -43,6 +48,12 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneEnv {
     problems.push(`REBALANCE: "${rebalance}" is not one of record, interrupt`);
   }
   const disruption = disruptionSettingsFromEnv(env[DISRUPTION_SETTINGS_ENV], (m) => problems.push(m));
+  let trustedSenders: TrustedSenders | undefined;
+  try {
+    if (env.TRUSTED_SENDERS) trustedSenders = parseTrustedSenders(env.TRUSTED_SENDERS);
+  } catch (err) {
+    problems.push(err instanceof ValidationError ? err.problems.join('; ') : String(err));
+  }
   if (problems.length) throw new Error(`invalid function configuration: ${problems.join('; ')}`);
   const o = {
     ...optional('TERMINATION_QUEUE_URL'),
@@ -65,6 +76,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneEnv {
     ...(o.SERVICE_CIDR ? { serviceCidr: o.SERVICE_CIDR } : {}),
     ...(o.KUBERNETES_VERSION ? { kubernetesVersion: o.KUBERNETES_VERSION } : {}),
     ...(o.CATALOG_PATH ? { catalogPath: o.CATALOG_PATH } : {}),
+    ...(trustedSenders ? { trustedSenders } : {}),
     config: controlPlaneConfig({ bindPods: bind === 'true', rebalance: rebalance as RebalancePolicy, disruption }),
   };
 }

@@ -11,6 +11,7 @@ import { createEksKubeConfig } from '../../shared/aws/eks-auth';
 import { AwsInstanceProvider } from '../../shared/aws/instance-provider';
 import { SqsWorkQueue, sqsDeadLetter } from '../../shared/aws/sqs';
 import type { ControlPlaneDeps, InstanceDeps } from '../../shared/controllers';
+import type { TrustedSenders } from '../../shared/events/trust';
 import { KubeClusterApi } from '../../shared/kube';
 import { systemClock } from '../../shared/ports';
 import type { DeadLetter } from '../middleware/sqs-partial-batch';
@@ -18,10 +19,17 @@ import type { ControlPlaneEnv } from './env';
 
 /** Everything a handler needs except logging and metrics, which belong to the function. An SQS consumer also gets
  * its queue's DLQ, where poison messages go at once (functions/middleware/sqs-partial-batch.ts). */
-export type ControlPlanePorts = Omit<ControlPlaneDeps, 'log' | 'metric'> & { deadLetter?: DeadLetter };
+export type ControlPlanePorts = Omit<ControlPlaneDeps, 'log' | 'metric'> & ConsumerPorts;
 
 /** The ports of a function that never plans or launches (termination, GC); ControlPlanePorts are also these. */
-export type InstancePorts = Omit<InstanceDeps, 'log' | 'metric'> & { deadLetter?: DeadLetter };
+export type InstancePorts = Omit<InstanceDeps, 'log' | 'metric'> & ConsumerPorts;
+
+/** What an SQS consumer adds: its queue's DLQ, and who may send the cluster queue's commands (shared/events/trust.ts;
+ * every deployed function has them, a harness without IAM identities may leave them out). */
+export interface ConsumerPorts {
+  deadLetter?: DeadLetter;
+  trustedSenders?: TrustedSenders;
+}
 
 /** Builds a handler's ports once per container (functions/middleware/cold-start-ports.ts). */
 export type PortsFactory<P extends InstancePorts = ControlPlanePorts> = (context: Context) => Promise<P> | P;
@@ -47,6 +55,7 @@ export function statePorts(env: ControlPlaneEnv): Omit<InstancePorts, 'kube' | '
     queue: new SqsWorkQueue(sqs, env.queueUrl),
     ...(env.terminationQueueUrl ? { terminationQueue: new SqsWorkQueue(sqs, env.terminationQueueUrl) } : {}),
     ...(env.deadLetterQueueUrl ? { deadLetter: sqsDeadLetter(sqs, env.deadLetterQueueUrl) } : {}),
+    ...(env.trustedSenders ? { trustedSenders: env.trustedSenders } : {}),
     clock: systemClock,
     config: env.config,
   };

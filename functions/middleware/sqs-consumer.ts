@@ -8,7 +8,7 @@ import { type DepsOf, depsFor, logFor } from '../_wiring/observability';
 import type { InstancePorts, PortsFactory } from '../_wiring/ports';
 import { coldStartPorts, type WithPorts } from './cold-start-ports';
 import { type Observability, powertools } from './powertools';
-import { type CountFn, type RecordHandler, type SqsPartialBatchOptions, sqsPartialBatch } from './sqs-partial-batch';
+import { type CountFn, type ParseContext, type RecordHandler, sqsPartialBatch } from './sqs-partial-batch';
 
 /** One validated message, routed with the function's deps (and the invocation's context, for its remaining time).
  * Throwing fails the record; SQS redelivers it. */
@@ -19,10 +19,13 @@ export type SqsRoute<T, P extends InstancePorts> = (
   context: Context,
 ) => Promise<void>;
 
+/** Validates a record's body, and may check its sender against the function's ports (shared/events/trust.ts). */
+export type SqsParse<T, P extends InstancePorts> = (body: string, options: ParseContext & { ports: P }) => T;
+
 export function sqsConsumer<T, P extends InstancePorts>(
   factory: PortsFactory<P>,
   { logger, metrics }: Observability,
-  parse: SqsPartialBatchOptions<T>['parse'],
+  parse: SqsParse<T, P>,
   route: SqsRoute<T, P>,
 ) {
   const handle: RecordHandler<T> = async (message, info) =>
@@ -33,8 +36,14 @@ export function sqsConsumer<T, P extends InstancePorts>(
     .use(powertools(logger, metrics))
     .use(coldStartPorts(factory))
     .handler((event, context) => {
-      const { deadLetter } = (context as WithPorts<P>).ports;
-      const batch = sqsPartialBatch(handle, { parse, log, count, ...(deadLetter && { deadLetter }) });
+      const { ports } = context as WithPorts<P>;
+      const { deadLetter } = ports;
+      const batch = sqsPartialBatch(handle, {
+        parse: (body, options) => parse(body, { ...options, ports }),
+        log,
+        count,
+        ...(deadLetter && { deadLetter }),
+      });
       return batch(event, context);
     });
 }

@@ -2,15 +2,18 @@
 // writer). It routes every kind on that queue through the dispatcher: PodsPending and NodePoolChanged run a
 // provisioning pass, NodeChanged the lifecycle, Sweep the lifecycle timers, the disruption sweep and a provisioning
 // pass, a DisruptionDue (relayed by the termination function when a decided command's 15 s re-check is due) the
-// in-flight disruption commands, and a stray Terminate a termination step.
+// in-flight disruption commands. Each message is first checked against its sender (shared/events/trust.ts): the
+// forwarder may only report observations, and a Terminate never runs from this queue.
 import { type DispatchOptions, handleControlMessage } from '../../shared/controllers';
 import { disruptionSweep } from '../../shared/controllers/disruption';
 import { parseControlMessage } from '../../shared/events';
-import { readEnv } from '../_wiring/env';
+import { checkClusterQueueMessage } from '../../shared/events/trust';
+import type { ControlMessage } from '../../shared/messages';
+import { type ControlPlaneEnv, readEnv } from '../_wiring/env';
 import { awsPorts } from '../_wiring/launch-ports';
-import type { PortsFactory } from '../_wiring/ports';
+import type { ControlPlanePorts, PortsFactory } from '../_wiring/ports';
 import { createObservability, type Observability } from '../middleware';
-import { sqsConsumer } from '../middleware/sqs-consumer';
+import { type SqsParse, sqsConsumer } from '../middleware/sqs-consumer';
 
 export const observability: Observability = createObservability({
   cluster: process.env.CLUSTER_NAME ?? 'unknown',
@@ -36,13 +39,22 @@ export function solveDeadline(now: number, remainingMs: number): number {
   return now + remainingMs - Math.max(AFTER_SOLVE_RESERVE.minMs, remainingMs * AFTER_SOLVE_RESERVE.share);
 }
 
+/** A cluster-queue message this function may act on: valid, for its cluster, and from a sender allowed its kind. */
+export const parseClusterQueueMessage: SqsParse<ControlMessage, ControlPlanePorts> = (body, o) =>
+  checkClusterQueueMessage(parseControlMessage(body, o), {
+    cluster: o.ports.cluster,
+    senderId: o.senderId,
+    trusted: o.ports.trustedSenders,
+    source: o.source,
+  });
+
 /** The handler with its ports (and, for tests, its observability and the disruption sweep) injected. */
 export const createHandler = (
   factory: PortsFactory,
   obs: Observability = observability,
   options: DispatchOptions = disruptionOptions(),
 ) =>
-  sqsConsumer(factory, obs, parseControlMessage, async (deps, message, _record, context) => {
+  sqsConsumer(factory, obs, parseClusterQueueMessage, async (deps, message, _record, context) => {
     const deadline = solveDeadline(deps.clock.now(), context.getRemainingTimeInMillis());
     const outcome = await handleControlMessage(deps, message, { ...options, solveDeadline: deadline });
     // A launch that hit a retryable error stays Pending; redelivery of this message finishes it.
@@ -51,4 +63,13 @@ export const createHandler = (
     }
   });
 
-export const handler = createHandler(() => awsPorts(readEnv()));
+export const handler = createHandler(() => awsPorts(consumerEnv()));
+
+/** The cluster queue's consumer never runs without knowing who may send its commands. */
+function consumerEnv(): ControlPlaneEnv {
+  const env = readEnv();
+  if (!env.trustedSenders) {
+    throw new Error('invalid function configuration: environment variable TRUSTED_SENDERS is required');
+  }
+  return env;
+}
