@@ -203,3 +203,53 @@ describe('sqsPartialBatch', () => {
     expect(await handler(sqsEvent([msg('a')]), fakeContext())).toEqual({ batchItemFailures: [] });
   });
 });
+
+describe('sqsPartialBatch on malformed envelopes', () => {
+  const setup = () => {
+    const rec = recorder();
+    const seen: string[] = [];
+    const dead: { id: string; reason: string }[] = [];
+    const handler = sqsPartialBatch<ControlMessage>(
+      async (m) => {
+        seen.push(m.cluster);
+      },
+      {
+        parse: parseControlMessage,
+        log: rec.log,
+        count: rec.count,
+        deadLetter: async (record, reason) => {
+          dead.push({ id: record.messageId, reason });
+        },
+      },
+    );
+    return { rec, seen, dead, handler };
+  };
+
+  it.each([
+    ['{}', {}],
+    ['null', null],
+    ['an event without Records', { records: [] }],
+    ['Records that is not a list', { Records: 'x' }],
+  ])('processes nothing and throws nothing for %s', async (_name, event) => {
+    const { rec, seen, handler } = setup();
+    expect(await handler(event as never, fakeContext())).toEqual({ batchItemFailures: [] });
+    expect(seen).toEqual([]);
+    expect(rec.lines.some((l) => l.level === 'error' && l.message.startsWith('not an SQS event'))).toBe(true);
+    expect(rec.counts.PoisonMessages).toBe(1);
+  });
+
+  it('dead-letters a record without attributes or body at once and handles the rest of the batch', async () => {
+    const { seen, dead, handler } = setup();
+    const good = sqsEvent([msg('a'), msg('c')], { queueArn: 'arn:aws:sqs:us-west-2:1:q' }).Records;
+    const { attributes: _dropped, ...noAttributes } = sqsEvent([msg('b')]).Records[0] as NonNullable<(typeof good)[0]>;
+    const event = { Records: [good[0], noAttributes, null, good[1]] };
+    expect(await handler(event as never, fakeContext())).toEqual({ batchItemFailures: [] });
+    expect(seen).toEqual(['a', 'c']);
+    expect(dead.map((d) => d.reason)).toEqual([
+      expect.stringMatching(/malformed SQS record: attributes is missing$/),
+      expect.stringMatching(
+        /malformed SQS record: messageId is missing, body is missing, eventSourceARN is missing, attributes is missing$/,
+      ),
+    ]);
+  });
+});

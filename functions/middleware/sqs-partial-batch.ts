@@ -25,11 +25,19 @@ export interface RecordInfo {
   source: string;
   receiveCount: number;
   context: Context;
+  /** Set when the SQS envelope itself was malformed: the record is poison whatever its body says. */
+  envelopeProblem?: string;
+}
+
+/** What a parser learns of a record besides its body: how to name it, and who sent it (SQS's SenderId). */
+export interface ParseContext {
+  source: string;
+  senderId: string | undefined;
 }
 
 export interface SqsPartialBatchOptions<T> {
   /** Validates the body; a ValidationError marks the record as poison. */
-  parse: (body: string, options: { source: string }) => T;
+  parse: (body: string, options: ParseContext) => T;
   log?: BatchLog;
   count?: CountFn;
   /** Where poison records go at once; without it they are reported and reach the DLQ after maxReceiveCount. */
@@ -53,7 +61,8 @@ export function sqsPartialBatch<T>(
     // FIFO order within a group must hold: after a failure, later records of that group are not processed.
     const blockedGroups = new Set<string>();
     let outOfTime = false;
-    for (const record of event.Records) {
+    const records = recordsOf(event, log, options);
+    for (const record of records) {
       const group = record.attributes.MessageGroupId;
       if (outOfTime || (group !== undefined && blockedGroups.has(group))) {
         failures.push(record.messageId);
@@ -87,7 +96,8 @@ async function processRecord<T>(
 ): Promise<boolean> {
   let message: T;
   try {
-    message = options.parse(info.record.body, { source: info.source });
+    if (info.envelopeProblem) throw new ValidationError([`${info.source}: ${info.envelopeProblem}`]);
+    message = options.parse(info.record.body, { source: info.source, senderId: info.record.attributes.SenderId });
   } catch (error) {
     const problems = error instanceof ValidationError ? error.problems : [String(error)];
     options.count?.('PoisonMessages', 1);
@@ -131,12 +141,57 @@ async function deadLetterPoison(
   return true;
 }
 
-function recordInfo(record: SQSRecord, context: Context): RecordInfo {
+function recordInfo(record: EnvelopedRecord, context: Context): RecordInfo {
   const queue = record.eventSourceARN.split(':').at(-1) ?? record.eventSourceARN;
   return {
     record,
     source: `SQS message ${record.messageId} (${queue})`,
     receiveCount: Number(record.attributes.ApproximateReceiveCount) || 1,
     context,
+    ...(record.envelopeProblem ? { envelopeProblem: record.envelopeProblem } : {}),
   };
 }
+
+/** A record made safe to read, with what was wrong with its envelope (it is then poison, whatever its body). */
+type EnvelopedRecord = SQSRecord & { envelopeProblem?: string };
+
+/**
+ * The records of an event, each with every field the consumer reads. Lambda's SQS integration always sends whole
+ * envelopes; anything else (a hand-made invoke, a misrouted event) must not crash the batch with a TypeError.
+ */
+function recordsOf<T>(event: unknown, log: BatchLog, options: SqsPartialBatchOptions<T>): EnvelopedRecord[] {
+  const raw = typeof event === 'object' && event !== null ? (event as { Records?: unknown }).Records : undefined;
+  if (!Array.isArray(raw)) {
+    log.error('not an SQS event: no Records list; nothing to process', { eventType: describe(event) });
+    options.count?.('PoisonMessages', 1);
+    return [];
+  }
+  return raw.map((r, i) => envelope(r, i));
+}
+
+function envelope(raw: unknown, index: number): EnvelopedRecord {
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<Record<keyof SQSRecord, unknown>>;
+  const problems: string[] = [];
+  const text = (key: keyof SQSRecord): string | undefined => {
+    const v = r[key];
+    if (typeof v === 'string' && v !== '') return v;
+    problems.push(`${key} is missing`);
+    return undefined;
+  };
+  const messageId = text('messageId') ?? `record-${index}`;
+  const body = text('body') ?? JSON.stringify(raw ?? null);
+  const eventSourceARN = text('eventSourceARN') ?? 'unknown-queue';
+  const attributes = typeof r.attributes === 'object' && r.attributes !== null ? r.attributes : undefined;
+  if (!attributes) problems.push('attributes is missing');
+  return {
+    ...(r as SQSRecord),
+    messageId,
+    body,
+    eventSourceARN,
+    attributes: (attributes ?? {}) as SQSRecord['attributes'],
+    messageAttributes: (r.messageAttributes ?? {}) as SQSRecord['messageAttributes'],
+    ...(problems.length ? { envelopeProblem: `malformed SQS record: ${problems.join(', ')}` } : {}),
+  };
+}
+
+const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
