@@ -27,9 +27,11 @@ describe('operations', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Resources).map(
       (a) => a.Properties,
     );
-    expect(alarms).toHaveLength(3 + 3 + DEPLOYED.length * 3 + 2);
+    // Three DLQs and the scheduled-failures queue, three queue ages, three per function, the NodePool and the
+    // persistent-deferral alarms.
+    expect(alarms).toHaveLength(4 + 3 + DEPLOYED.length * 3 + 2);
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length;
-    expect(count('ApproximateNumberOfMessagesVisible')).toBe(3);
+    expect(count('ApproximateNumberOfMessagesVisible')).toBe(4);
     expect(count('ApproximateAgeOfOldestMessage')).toBe(3);
     expect(count('Errors')).toBe(DEPLOYED.length);
     expect(count('Throttles')).toBe(DEPLOYED.length);

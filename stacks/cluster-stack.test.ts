@@ -58,10 +58,14 @@ describe('queues', () => {
         maxReceiveCount: count,
       });
     }
-    template.resourceCountIs('AWS::SQS::Queue', 6);
+    // The seventh: scheduled work that failed (undelivered ticks, failed GC runs), a standard queue without redrive.
+    const failures = template.toJSON().Resources[logicalId(stack.queues.scheduledFailures)].Properties;
+    expect(failures.FifoQueue).toBeUndefined();
+    expect(failures.RedrivePolicy).toBeUndefined();
+    template.resourceCountIs('AWS::SQS::Queue', 7);
   });
 
-  it('denies every non-TLS request on all six queues', () => {
+  it('denies every non-TLS request on all seven queues', () => {
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy') as Resources);
     const tlsOnly = policies.filter((p) =>
       (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.some(
@@ -69,7 +73,7 @@ describe('queues', () => {
       ),
     );
     const covered = tlsOnly.flatMap((p) => (p.Properties.Queues as { Ref: string }[]).map((q) => q.Ref));
-    expect(new Set(covered).size).toBe(6);
+    expect(new Set(covered).size).toBe(7);
   });
 
   it('encrypts with a rotated KMS key when configured', () => {
@@ -236,6 +240,7 @@ describe('events and schedules', () => {
     expect(statements.map((s) => [s.Sid, s.Action])).toEqual([
       ['SendSweep', 'sqs:SendMessage'],
       ['InvokeGc', 'lambda:InvokeFunction'],
+      ['DeadLetterUndeliveredTicks', 'sqs:SendMessage'],
     ]);
   });
 });

@@ -2,10 +2,11 @@
 // forwarder identities, EKS access entries, alarms and a dashboard.
 
 import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { disruptionSettingsEnv } from '../shared/disruption/settings';
+import type { TrustedSenders } from '../shared/events/trust';
 import type { ClusterConfig } from './config';
 import { CONTROLLER_GROUP, stackName } from './constants';
 import { FunctionAccessEntries } from './constructs/cluster-access';
@@ -14,6 +15,7 @@ import { ForwarderIdentity } from './constructs/forwarder-identity';
 import { InterruptionRules } from './constructs/interruption-rules';
 import { NodeIdentity } from './constructs/node-identity';
 import { Operations } from './constructs/operations';
+import { onlySenders } from './constructs/queue-senders';
 import { ControlQueues } from './constructs/queues';
 import { Schedules } from './constructs/schedules';
 import { StateTable } from './constructs/state-table';
@@ -25,6 +27,7 @@ import {
   type FunctionSpec,
   type QueueName,
 } from './functions';
+import { sendTo } from './permissions';
 
 export interface ClusterStackProps extends StackProps {
   config: ClusterConfig;
@@ -109,15 +112,27 @@ export class ClusterStack extends Stack {
       },
     });
 
-    new InterruptionRules(this, 'InterruptionRules', this.queues.interruption);
-    new Schedules(this, 'Schedules', {
+    new InterruptionRules(this, 'InterruptionRules', {
+      cluster: config.name,
+      queue: this.queues.interruption,
+      ...(this.queues.key ? { key: this.queues.key } : {}),
+    });
+    const schedules = new Schedules(this, 'Schedules', {
       cluster: config.name,
       sweepSchedule: config.sweepSchedule,
       gcSchedule: config.gcSchedule,
       eventsQueue: this.queues.events,
       queueKey: this.queues.key,
       gcFunction: this.function('gc'),
+      failures: this.queues.scheduledFailures,
     });
+    // Who may send the cluster queue's commands; its consumer checks every message's SenderId against these roles'
+    // unique ids (shared/events/trust.ts, docs/architecture.md "Trust boundaries").
+    const trusted: TrustedSenders = {
+      Sweep: [schedules.role.roleId],
+      DisruptionDue: [(this.functions.roles.termination as iam.Role).roleId],
+    };
+    this.function('provisioner').addEnvironment('TRUSTED_SENDERS', Stack.of(this).toJsonString(trusted));
     new FunctionAccessEntries(this, 'FunctionAccess', config.name, this.functions.roles as Record<string, iam.IRole>);
     this.forwarder = new ForwarderIdentity(
       this,
@@ -127,10 +142,27 @@ export class ClusterStack extends Stack {
       this.queues.events,
       this.queues.key,
     );
+    const roles = this.functions.roles as Record<FunctionName, iam.Role>;
+    roles.gc.attachInlinePolicy(
+      new iam.Policy(this, 'GcFailuresPolicy', {
+        statements: sendTo('SendFailedRuns', this.queues.scheduledFailures, this.queues.key),
+      }),
+    );
+    onlySenders(this.queues.events, 'OnlyForwarderScheduleAndFunctions', [
+      this.forwarder.role,
+      schedules.role,
+      ...this.functions.names.map((n) => roles[n]),
+    ]);
+    onlySenders(
+      this.queues.termination,
+      'OnlyFunctions',
+      this.functions.names.map((n) => roles[n]),
+    );
     this.operations = new Operations(this, 'Operations', {
       cluster: config.name,
       alarms: config.alarms,
       queues: this.queues.all,
+      scheduledFailures: this.queues.scheduledFailures,
       functions: this.functions.names.map((name) => ({
         name,
         fn: this.function(name),

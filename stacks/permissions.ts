@@ -245,7 +245,8 @@ export function deadLetterStatements(dlq: sqs.IQueue, key: kms.IKey | undefined)
   return sendTo('DeadLetterPoisonMessages', dlq, key);
 }
 
-function sendTo(sid: string, queue: sqs.IQueue, key: kms.IKey | undefined): iam.PolicyStatement[] {
+/** The right to send to one queue (and to encrypt for it when it has a key), under the given statement id. */
+export function sendTo(sid: string, queue: sqs.IQueue, key: kms.IKey | undefined): iam.PolicyStatement[] {
   const statements = [new iam.PolicyStatement({ sid, actions: ['sqs:SendMessage'], resources: [queue.queueArn] })];
   if (key) {
     statements.push(

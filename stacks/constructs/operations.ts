@@ -1,6 +1,6 @@
 // Alarms to the cluster's SNS topic and a dashboard of the EMF metrics the functions emit (namespace Karpless,
 // dimension cluster). Powertools adds a `service` dimension per function, so widgets SEARCH across it.
-import { Duration } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import * as cw from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -17,6 +17,8 @@ export interface OperationsProps {
   cluster: string;
   alarms: Alarms;
   queues: { name: string; queue: sqs.IQueue; dlq: sqs.IQueue }[];
+  /** Ticks the Scheduler could not deliver and failed GC runs (stacks/constructs/schedules.ts). */
+  scheduledFailures: sqs.IQueue;
   functions: { name: string; fn: lambda.IFunction; timeoutSeconds: number }[];
 }
 
@@ -47,6 +49,17 @@ export class Operations extends Construct {
       this.alarms.push(created);
     };
 
+    alarm('ScheduledFailures', {
+      alarmDescription: `Karpless ${props.cluster}: a scheduled sweep or GC run failed or was not delivered`,
+      metric: props.scheduledFailures.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+    });
     for (const { name, queue, dlq } of props.queues) {
       alarm(`${name}DlqDepth`, {
         alarmDescription: `Karpless ${props.cluster}: messages in the ${name} DLQ (poison or repeatedly failing)`,
@@ -127,12 +140,25 @@ export class Operations extends Construct {
       description: 'Encrypts Karpless alarm notifications',
       enableKeyRotation: true,
     });
-    // CloudWatch alarms publish to the encrypted topic; they need exactly these two actions on the key.
+    // CloudWatch alarms publish to the encrypted topic; they need exactly these two actions on the key, and only this
+    // account's alarms may use them (a service principal without a source condition is a confused deputy).
+    const stack = Stack.of(this);
     key.addToResourcePolicy(
       new iam.PolicyStatement({
         actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
         principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
         resources: ['*'],
+        conditions: {
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+          StringEquals: { 'aws:SourceAccount': stack.account },
+        },
       }),
     );
     const topic = new sns.Topic(this, 'Topic', { displayName: 'Karpless alarms', masterKey: key, enforceSSL: true });

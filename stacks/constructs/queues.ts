@@ -21,6 +21,8 @@ export class ControlQueues extends Construct {
   readonly interruptionDlq: sqs.Queue;
   readonly termination: sqs.Queue;
   readonly terminationDlq: sqs.Queue;
+  /** Failed scheduled work: ticks the Scheduler could not deliver, and GC invocations that failed. */
+  readonly scheduledFailures: sqs.Queue;
   readonly key?: kms.Key;
 
   constructor(scope: Construct, id: string, props: ControlQueuesProps) {
@@ -72,6 +74,7 @@ export class ControlQueues extends Construct {
       deadLetterQueue: { queue: this.interruptionDlq, maxReceiveCount: MAX_RECEIVE_COUNT.interruption },
     });
 
+    this.scheduledFailures = dlq('ScheduledFailures', false);
     this.terminationDlq = dlq('TerminationDlq', false);
     this.termination = new sqs.Queue(this, 'Termination', {
       ...common,

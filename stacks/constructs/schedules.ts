@@ -4,7 +4,7 @@
 import { Aws } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -17,6 +17,8 @@ export interface SchedulesProps {
   eventsQueue: sqs.IQueue;
   queueKey?: kms.IKey;
   gcFunction: lambda.IFunction;
+  /** Where a tick the Scheduler could not deliver goes, and a failed GC invocation (its on-failure destination). */
+  failures: sqs.IQueue;
 }
 
 export class Schedules extends Construct {
@@ -44,6 +46,13 @@ export class Schedules extends Construct {
         resources: [props.gcFunction.functionArn],
       }),
     ];
+    statements.push(
+      new iam.PolicyStatement({
+        sid: 'DeadLetterUndeliveredTicks',
+        actions: ['sqs:SendMessage'],
+        resources: [props.failures.queueArn],
+      }),
+    );
     if (props.queueKey) {
       statements.push(
         new iam.PolicyStatement({
@@ -67,6 +76,7 @@ export class Schedules extends Construct {
         sqsParameters: { messageGroupId: props.cluster },
         // A late sweep is worthless: the next one is a period away.
         retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 60 },
+        deadLetterConfig: { arn: props.failures.queueArn },
       },
     });
     this.gc = new scheduler.CfnSchedule(this, 'Gc', {
@@ -78,7 +88,16 @@ export class Schedules extends Construct {
         roleArn: this.role.roleArn,
         input: gcTickTemplate(props.cluster),
         retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: 60 },
+        deadLetterConfig: { arn: props.failures.queueArn },
       },
+    });
+    // The Scheduler invokes GC asynchronously: a run that fails lands in the same queue, where its depth alarms. The
+    // GC role's right to send there is granted by the stack (SendFailedRuns), with no wildcard KMS action.
+    new lambda.CfnEventInvokeConfig(this, 'GcFailures', {
+      functionName: props.gcFunction.functionName,
+      qualifier: '$LATEST',
+      maximumRetryAttempts: 0,
+      destinationConfig: { onFailure: { destination: props.failures.queueArn } },
     });
     this.sweep.node.addDependency(policy);
     this.gc.node.addDependency(policy);
