@@ -46,6 +46,7 @@ export const parseClusterQueueMessage: SqsParse<ControlMessage, ControlPlanePort
     senderId: o.senderId,
     trusted: o.ports.trustedSenders,
     source: o.source,
+    separateTerminationQueue: o.ports.terminationQueue !== undefined,
   });
 
 /** The handler with its ports (and, for tests, its observability and the disruption sweep) injected. */

@@ -28,6 +28,8 @@ async function bedWithNodes() {
     () => ({
       ...portsOf(t),
       deadLetter: memoryDeadLetter(dlq),
+      // Deployed functions always have their own termination queue, so no Terminate belongs on the cluster queue.
+      terminationQueue: portsOf(t).terminationQueue ?? portsOf(t).queue,
       trustedSenders: { Sweep: ['AROASCHEDULER000'], DisruptionDue: ['AROATERMINATION0'] },
     }),
     observability,

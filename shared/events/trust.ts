@@ -27,6 +27,9 @@ export interface TrustCheck {
   trusted: TrustedSenders | undefined;
   /** Names the message in errors. */
   source: string;
+  /** Whether termination steps have a queue of their own (always, when deployed). Only a harness without one routes
+   * them through the cluster queue (shared/controllers/messages.ts). */
+  separateTerminationQueue: boolean;
 }
 
 /**
@@ -44,7 +47,7 @@ export function checkClusterQueueMessage(message: ControlMessage, check: TrustCh
       `${JSON.stringify(message.cluster)} is not this function's cluster ${JSON.stringify(check.cluster)}`,
     );
   }
-  if (message.kind === 'Terminate') {
+  if (message.kind === 'Terminate' && check.separateTerminationQueue) {
     refuse('kind', 'Terminate is not accepted on the cluster queue; termination steps travel on the termination queue');
   }
   if ((OBSERVATION_KINDS as readonly string[]).includes(message.kind) || !check.trusted) return message;
