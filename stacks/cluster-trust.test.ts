@@ -68,7 +68,7 @@ describe.each(['sqs-managed', 'kms'] as const)('trust boundaries with %s queues'
       (f) => f.Properties.FunctionName === 'karpless-demo-provisioner',
     );
     const trusted = JSON.stringify(
-      (fn?.Properties.Environment as { Variables: Record<string, unknown> }).Variables.TRUSTED_SENDERS,
+      (fn?.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.TRUSTED_SENDERS,
     );
     expect(trusted).toContain('RoleId');
     expect(trusted).toContain('Sweep');
