@@ -219,6 +219,8 @@ describe('karpless forwarder rbac', () => {
         ...read('storage.k8s.io', ['storageclasses']),
         ...read('karpenter.sh', ['nodepools']),
         ...read('karpenter.k8s.aws', ['ec2nodeclasses']),
+        // NodeOverlays are listed on each provisioning pass (issue 16), never watched or written.
+        'karpenter.sh/nodeoverlays:list',
       ].sort(),
     );
     expect(docs[1]?.subjects).toEqual([

@@ -21,6 +21,7 @@ const MOTO_CANNOT_CREATE = [
   'AWS::CloudWatch::Alarm',
   'AWS::EKS::AccessEntry',
   'AWS::EKS::PodIdentityAssociation',
+  'AWS::Lambda::EventInvokeConfig',
   'AWS::SNS::Subscription',
   'AWS::SNS::TopicPolicy',
   'AWS::SQS::QueuePolicy',
@@ -94,9 +95,10 @@ describe('the cluster stack deployed on the emulator', () => {
     expect(listed.every((r) => r.ResourceStatus === 'CREATE_COMPLETE')).toBe(true);
   });
 
-  it('creates the six queues with FIFO, deduplication, visibility and redrive as configured', async () => {
+  it('creates the seven queues with FIFO, deduplication, visibility and redrive as configured', async () => {
+    // Three queues, their three DLQs, and the queue that keeps failed scheduled work (undelivered ticks, GC runs).
     const urls = (await aws.sqs.send(new ListQueuesCommand({}))).QueueUrls ?? [];
-    expect(urls).toHaveLength(6);
+    expect(urls).toHaveLength(7);
     const events = await queueAttributes(outputs.EventsQueueUrl as string);
     expect(events).toMatchObject({ FifoQueue: 'true', ContentBasedDeduplication: 'true', VisibilityTimeout: '270' });
     const eventsDlq = await queueAttributes(physical('QueuesEventsDlq'));
