@@ -6,7 +6,7 @@ import { registerCrds } from '../program/commands';
 import type { CommandContext } from './index';
 
 describe('karpless crds', () => {
-  it('prints the NodePool and EC2NodeClass CRDs as YAML and exits 0', async () => {
+  it('prints the NodePool, EC2NodeClass and NodeOverlay CRDs as YAML and exits 0', async () => {
     const io = bufferIO();
     const ctx: CommandContext = { io, result: { code: -1 } };
     const program = new Command('karpless').exitOverride();
@@ -18,6 +18,7 @@ describe('karpless crds', () => {
     expect(docs.map((d) => `${d.kind} ${d.spec.group}/${d.spec.versions[0].name} ${d.spec.names.kind}`)).toEqual([
       'CustomResourceDefinition karpenter.sh/v1 NodePool',
       'CustomResourceDefinition karpenter.k8s.aws/v1 EC2NodeClass',
+      'CustomResourceDefinition karpenter.sh/v1alpha1 NodeOverlay',
     ]);
   });
 });
