@@ -13,6 +13,7 @@ import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import { LabelCapacityType, LabelNodePool, LabelZone, LabelZoneId } from '../api/labels';
 import { byOverlayPrecedence, type NodeOverlay, overlaidPrice } from '../api/nodeoverlay';
 import { parseResource } from '../api/quantity';
+import { requirementAllows } from '../api/selector';
 import type { InstanceType, Offering } from './types';
 
 /** The NodePool facts an overlay may select on. */
@@ -48,42 +49,18 @@ interface TypeUpdate {
 
 const offeringKey = (o: Offering): string => `${o.zone}/${o.capacityType}`;
 
-function allowed(r: NodeSelectorRequirementWithMinValues, value: string | undefined): boolean {
-  const values = r.values ?? [];
-  const n = Number(value);
-  const bound = Number(values[0]);
-  switch (r.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-      return value !== undefined && n > bound;
-    case 'Lt':
-      return value !== undefined && n < bound;
-    case 'Gte':
-      return value !== undefined && n >= bound;
-    case 'Lte':
-      return value !== undefined && n <= bound;
-  }
-}
-
 const OFFERING_KEYS: ReadonlySet<string> = new Set([LabelZone, LabelZoneId, LabelCapacityType]);
 
 /** The offerings of `type` in `pool` that `overlay` selects; none when it does not select the type. */
 export function selectedOfferings(overlay: NodeOverlay, pool: OverlayPool, type: InstanceType): Offering[] {
   const reqs = overlay.spec.requirements ?? [];
   const typeLabels: Record<string, string> = { ...type.labels, ...(pool.labels ?? {}), [LabelNodePool]: pool.name };
-  if (!reqs.every((r) => OFFERING_KEYS.has(r.key) || allowed(r, typeLabels[r.key]))) return [];
+  if (!reqs.every((r) => OFFERING_KEYS.has(r.key) || requirementAllows(r, typeLabels[r.key]))) return [];
   const offeringReqs = reqs.filter((r) => OFFERING_KEYS.has(r.key));
   return type.offerings.filter((o) =>
     offeringReqs.every((r) => {
       const value = r.key === LabelZone ? o.zone : r.key === LabelZoneId ? o.zoneId : o.capacityType;
-      return allowed(r, value);
+      return requirementAllows(r, value);
     }),
   );
 }

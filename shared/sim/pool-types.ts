@@ -2,32 +2,9 @@
 // price the lower bound per NodePool, so a pool limited to on-demand GPUs is not bounded by spot CPU prices.
 import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import { LabelCapacityType, LabelZone } from '../api/labels';
+import { requirementAllows } from '../api/selector';
 import type { InstanceType } from '../catalog/types';
 import { offeringAllowed } from './offering-filter';
-
-function labelAllowed(r: NodeSelectorRequirementWithMinValues, value: string | undefined): boolean {
-  const values = r.values ?? [];
-  const n = Number(value);
-  const bound = Number(values[0]);
-  switch (r.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-      return value !== undefined && n > bound;
-    case 'Lt':
-      return value !== undefined && n < bound;
-    case 'Gte':
-      return value !== undefined && n >= bound;
-    case 'Lte':
-      return value !== undefined && n <= bound;
-  }
-}
 
 /** Types whose labels meet every requirement on a label they carry, with offerings cut to allowed zones and
  * capacity types; requirements on keys a type does not label (custom NodePool labels) do not exclude it. */
@@ -38,7 +15,7 @@ export function typesAllowedBy(
   const labelReqs = requirements.filter((r) => r.key !== LabelZone && r.key !== LabelCapacityType);
   const out: InstanceType[] = [];
   for (const t of types) {
-    if (!labelReqs.every((r) => !(r.key in t.labels) || labelAllowed(r, t.labels[r.key]))) continue;
+    if (!labelReqs.every((r) => !(r.key in t.labels) || requirementAllows(r, t.labels[r.key]))) continue;
     const offerings = t.offerings.filter((o) => o.available && offeringAllowed(requirements, o));
     if (offerings.length > 0) out.push({ ...t, offerings });
   }
