@@ -10,6 +10,7 @@ import { Requirements } from './requirements';
 import { addVec, fitsVec, podRequests, type ResourceIndex } from './resources';
 import { firstUntolerated, formatTaint } from './taints';
 import type { Topology } from './topology';
+import type { TopologyGroup } from './topologygroup';
 import type { ClusterNode } from './types';
 
 export class ExistingNode {
@@ -72,6 +73,30 @@ export class ExistingNode {
     this.hostPorts.add(shape.hostPorts);
     this.placed.push(pod);
     this.topology.record(shape, this.requirements, this.hostname, this.taints, false);
+  }
+
+  /** Counts the pods already on the node in every group that selects them and counts on this node. */
+  countPods(groups: readonly TopologyGroup[]): void {
+    for (const p of this.node.pods) {
+      const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
+      for (const g of groups) {
+        if (!g.selects(id) || !g.countsOn(this.taints, this.requirements, false)) continue;
+        const d = this.domainOf(g);
+        if (d !== undefined) g.record(d);
+      }
+    }
+  }
+
+  /** Records the node's domain as held by a pod on it that owns these required anti-affinity groups. */
+  recordOwner(groups: readonly TopologyGroup[]): void {
+    for (const g of groups) {
+      const d = this.domainOf(g);
+      if (d !== undefined) g.recordOwner(d);
+    }
+  }
+
+  private domainOf(g: TopologyGroup): string | undefined {
+    return g.isHostname ? this.hostname : this.node.labels[g.key];
   }
 
   /** Whether the node accepts pods and has room, tolerated taints and matching labels (topology and ports aside). */

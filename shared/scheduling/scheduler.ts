@@ -9,15 +9,13 @@ import { Domains } from './domains';
 import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repack';
 import { ExistingNode, safePodRequests } from './existingnode';
 import { ClaimFiller } from './fill';
-import { formatHostPort, HostPortUsage } from './hostports';
 import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
 import { type PodShape, PodShapes } from './podshape';
 import { type QueuedPod, WaitingQueue } from './queue';
-import { describeReqs, limitText, nodeReasons, resourceFailure } from './reasons';
+import { describeReqs, nodeReasons } from './reasons';
 import { narrowed, type Requirements } from './requirements';
 import { addVec, ResourceIndex } from './resources';
-import { formatTaint } from './taints';
 import { NodeClaimTemplate } from './template';
 import { Topology } from './topology';
 import type { TopologyGroup } from './topologygroup';
@@ -228,23 +226,9 @@ export class Scheduler {
   }
 
   private countExisting(existingAnti: { node: number; pod: Pod; groups: TopologyGroup[] }[]): void {
-    this.nodes.forEach((node) => {
-      for (const p of node.node.pods) {
-        const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
-        for (const g of this.allGroups()) {
-          if (!g.selects(id) || !g.countsOn(node.taints, node.requirements, false)) continue;
-          const d = g.isHostname ? node.hostname : node.node.labels[g.key];
-          if (d !== undefined) g.record(d);
-        }
-      }
-    });
-    for (const e of existingAnti) {
-      const node = this.nodes[e.node] as ExistingNode;
-      for (const g of e.groups) {
-        const d = g.isHostname ? node.hostname : node.node.labels[g.key];
-        if (d !== undefined) g.recordOwner(d);
-      }
-    }
+    const groups = this.allGroups();
+    for (const node of this.nodes) node.countPods(groups);
+    for (const e of existingAnti) (this.nodes[e.node] as ExistingNode).recordOwner(e.groups);
   }
 
   private allGroupsCache: TopologyGroup[] | undefined;
@@ -368,35 +352,16 @@ export class Scheduler {
 
   /** Opens a NodeClaim for the pod from this template, or says why it cannot. */
   private openClaim(t: NodeClaimTemplate, pod: Pod, shape: PodShape): string | undefined {
-    const taint = t.untoleratedTaint(shape.id, shape.tolerations);
-    if (taint) return `taint ${formatTaint(taint)} is not tolerated`;
-    const why = t.incompatibility(shape.id, shape.requirements);
-    if (why) return why;
-    const selfConflict = shape.hostPorts.length > 1 ? new HostPortUsage().conflict(shape.hostPorts) : undefined;
-    if (selfConflict) return `host port ${formatHostPort(selfConflict)} is requested twice`;
-    const daemonPorts = new HostPortUsage();
-    daemonPorts.add(t.daemonHostPorts);
-    const daemonConflict = shape.hostPorts.length > 0 ? daemonPorts.conflict(shape.hostPorts) : undefined;
-    if (daemonConflict) return `host port ${formatHostPort(daemonConflict)} is bound by a DaemonSet on every new node`;
-    const { compatible, fitting } = t.typesFor(shape);
-    if (compatible.length === 0) {
-      return t.types.length === 0
-        ? `no instance types are available to this nodepool: ${t.noTypesReason}`
-        : `no instance type satisfies the requirements ${describeReqs(shape.requirements) || describeReqs(t.requirements)}`;
-    }
-    if (fitting.length === 0) return resourceFailure(compatible, shape, t, this.index);
-    const inLimits = t.remaining ? fitting.filter((o) => t.withinLimits(o.capacity)) : fitting;
-    if (inLimits.length === 0) return `limits would be exceeded (${limitText(t, this.index)})`;
-    let reqs =
-      inLimits === fitting ? t.fittingOfferingRequirements(shape) : t.offeringRequirements(inLimits, t.merged(shape));
+    const admitted = t.admit(shape, this.index);
+    if ('reason' in admitted) return admitted.reason;
+    let { options, reqs } = admitted;
     const n = (this.claimCount.get(t.name) ?? 0) + 1;
     const name = this.nameClaim(t.name, n);
     const topo = this.topology.check(shape, reqs, name);
     if (!topo.ok) return topo.reason;
-    let options = inLimits;
     if (topo.requirements.length > 0) {
       reqs = narrowed(reqs, topo.requirements) ?? reqs;
-      options = inLimits.filter((o) => typeCompatible(o, reqs));
+      options = options.filter((o) => typeCompatible(o, reqs));
       if (options.length === 0) return `no instance type is offered in the domain ${describeReqs(reqs)}`;
     }
     if (t.hasMinValues) {

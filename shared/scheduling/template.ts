@@ -7,16 +7,17 @@ import { parseResource } from '../api/quantity';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import type { RankedType } from './cost';
-import { type HostPort, podHostPorts } from './hostports';
+import { formatHostPort, type HostPort, HostPortUsage, podHostPorts } from './hostports';
 import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
 import { whyNoInstanceTypes } from './no-types';
 import type { PodShape } from './podshape';
 import { matchableTerms, matchesNoNode } from './preferences';
+import { describeReqs, limitText, resourceFailure } from './reasons';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
 import { fitsVec, podRequests, type ResourceIndex } from './resources';
-import { firstUntolerated } from './taints';
+import { firstUntolerated, formatTaint } from './taints';
 
 export class NodeClaimTemplate {
   readonly name: string;
@@ -221,6 +222,42 @@ export class NodeClaimTemplate {
       this.reqCache.set(shapeId, hit);
     }
     return hit ?? undefined;
+  }
+
+  /**
+   * Whether this NodePool can open a claim for the shape: the types that hold one such pod within the limits, with
+   * their offering requirements; or why not (an untolerated taint, incompatible requirements, a host port clash, no
+   * type that fits, the limits).
+   */
+  admit(shape: PodShape, index: ResourceIndex): { options: TypeOption[]; reqs: Requirements } | { reason: string } {
+    const taint = this.untoleratedTaint(shape.id, shape.tolerations);
+    if (taint) return { reason: `taint ${formatTaint(taint)} is not tolerated` };
+    const why = this.incompatibility(shape.id, shape.requirements);
+    if (why) return { reason: why };
+    const selfConflict = shape.hostPorts.length > 1 ? new HostPortUsage().conflict(shape.hostPorts) : undefined;
+    if (selfConflict) return { reason: `host port ${formatHostPort(selfConflict)} is requested twice` };
+    const daemonPorts = new HostPortUsage();
+    daemonPorts.add(this.daemonHostPorts);
+    const daemonConflict = shape.hostPorts.length > 0 ? daemonPorts.conflict(shape.hostPorts) : undefined;
+    if (daemonConflict)
+      return { reason: `host port ${formatHostPort(daemonConflict)} is bound by a DaemonSet on every new node` };
+    const { compatible, fitting } = this.typesFor(shape);
+    if (compatible.length === 0) {
+      return {
+        reason:
+          this.types.length === 0
+            ? `no instance types are available to this nodepool: ${this.noTypesReason}`
+            : `no instance type satisfies the requirements ${describeReqs(shape.requirements) || describeReqs(this.requirements)}`,
+      };
+    }
+    if (fitting.length === 0) return { reason: resourceFailure(compatible, shape, this, index) };
+    const inLimits = this.remaining ? fitting.filter((o) => this.withinLimits(o.capacity)) : fitting;
+    if (inLimits.length === 0) return { reason: `limits would be exceeded (${limitText(this, index)})` };
+    const reqs =
+      inLimits === fitting
+        ? this.fittingOfferingRequirements(shape)
+        : this.offeringRequirements(inLimits, this.merged(shape));
+    return { options: inLimits, reqs };
   }
 
   /** Values this pool can give a node for a topology key (zones and capacity types come from offerings). */
