@@ -321,3 +321,80 @@ describe('karpless simulate --time-budget', () => {
     expect(stderr).toMatch(/--time-budget: "soon" is not a duration/);
   });
 });
+
+describe('karpless simulate with a static NodePool', () => {
+  const nodeClass = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: { name: default }
+spec:
+  amiSelectorTerms: [{ alias: al2023@latest }]
+  role: KarpenterNodeRole-demo
+  subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: demo } }]
+  securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: demo } }]
+---
+`;
+  const staticPool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: fixed }
+spec:
+  replicas: 3
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }
+      requirements:
+        - { key: node.kubernetes.io/instance-type, operator: In, values: [m5.large] }
+        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+---
+`;
+  const dynamicPool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: general }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }
+      requirements:
+        - { key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m, r] }
+---
+`;
+
+  it('reports the claims its replicas create beside the planned ones, in JSON and in the table', async () => {
+    const file = yamlFile('static.yaml', nodeClass + staticPool + dynamicPool + deployment('web', 2));
+    const json = await run('-f', file, '-o', 'json');
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as Report;
+    const fixed = report.nodeClaims.filter((c) => c.nodePool === 'fixed');
+    expect(fixed).toHaveLength(3);
+    for (const c of fixed) {
+      expect(c).toMatchObject({ instanceType: 'm5.large', capacityType: 'on-demand', pods: [] });
+      expect(c.instanceTypeOptions).toEqual(['m5.large']);
+    }
+    // The pods still go to the dynamic pool: provisioning never plans pods onto a static pool's new nodes.
+    const general = report.nodeClaims.filter((c) => c.nodePool === 'general');
+    expect(general.flatMap((c) => c.pods as string[]).sort()).toEqual(['default/web-0', 'default/web-1']);
+    const price = (c: Record<string, unknown>) => c.pricePerHour as number;
+    const cost = report.nodeClaims.reduce((sum, c) => sum + price(c), 0);
+    expect(report.summary).toMatchObject({ pods: 2, scheduledPods: 2, nodeClaims: fixed.length + general.length });
+    expect(report.summary.costPerHour).toBeCloseTo(cost, 4);
+    // Three m5.large at their on-demand price bound the static pool from below, on top of the pods' bound.
+    expect(report.summary.lowerBoundPerHour).toBeGreaterThanOrEqual(3 * price(fixed[0] as Record<string, unknown>));
+
+    const table = await run('-f', file);
+    expect(table.code).toBe(0);
+    const rows = table.stdout.split('\n').filter((l) => /^fixed-\S+\s+fixed\s+m5\.large\s+on-demand/.test(l));
+    expect(rows).toHaveLength(3);
+    expect(table.stdout).toContain(`${fixed.length + general.length} new NodeClaim(s)`);
+  });
+
+  it('reports them when no pod is pending at all', async () => {
+    const out = await run('-f', yamlFile('static-only.yaml', nodeClass + staticPool), '-o', 'json');
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout) as Report;
+    expect(report.nodeClaims.map((c) => [c.nodePool, c.instanceType, c.pods])).toEqual([
+      ['fixed', 'm5.large', []],
+      ['fixed', 'm5.large', []],
+      ['fixed', 'm5.large', []],
+    ]);
+    expect(report.summary).toMatchObject({ pods: 0, scheduledPods: 0, nodeClaims: 3 });
+  });
+});

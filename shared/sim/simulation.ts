@@ -21,6 +21,7 @@ import type { NodeClaim } from '../api/nodeclaim';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import { isTerminal, podRef } from '../api/pods';
 import { formatResourceList, type ResourceList } from '../api/resources';
+import { isStaticNodePool } from '../api/static-nodepool';
 import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
 import { CLAIM_NAME_SALTS, provision } from '../controllers/provision';
@@ -160,7 +161,12 @@ export async function runSimulation(
       return result;
     },
   });
-  const outcome = await provisionUntilSettled(world, solves, new Set(givenNodes.map((n) => n.metadata.name)));
+  const outcome = await provisionUntilSettled(
+    world,
+    solves,
+    new Set(givenNodes.map((n) => n.metadata.name)),
+    typesByName,
+  );
 
   const launched = outcome.launched;
   const placedPods = launched.reduce((n, c) => n + c.plan.pods.length, 0);
@@ -213,15 +219,17 @@ interface PassesOutcome {
  * Runs the Lambda's provisioning pass on the simulated world until no launch is dropped for insufficient capacity.
  * A dropped claim's pods re-plan on the next pass, as the replan message makes the Lambda do, without the offerings
  * the cloud refused (cached as unavailable); MAX_PASSES bounds a claim that keeps finding none. Pods placed on a given
- * Node are bound there after each pass, as kube-scheduler would bind them, so no later pass plans them again.
+ * Node are bound there after each pass, as kube-scheduler would bind them, so no later pass plans them again. Claims
+ * a pass writes without a plan are a static NodePool's replicas (controllers/static-pools.ts); they are reported too.
  */
 async function provisionUntilSettled(
   world: SimWorld,
   solves: SchedulingResult[],
   nodeNames: ReadonlySet<string>,
+  typesByName: ReadonlyMap<string, InstanceType>,
 ): Promise<PassesOutcome> {
   const { cluster, store, cloud } = world;
-  const planOf = new Map<string, PlannedNodeClaim>();
+  const planOf = new Map<string, PlannedNodeClaim | 'static'>();
   const onNodes = new Map<string, Pod[]>();
   // Why each pod is not placed, as of the latest pass that said so; pods placed later are filtered out below.
   const reasons = new Map<string, { pod: Pod; reason: string }>();
@@ -229,18 +237,20 @@ async function provisionUntilSettled(
     const solvedBefore = solves.length;
     const result = await provision(world.deps, { trigger: 'simulate' });
     const solved = solves[solvedBefore];
-    if (!solved) break;
-    for (const u of solved.unschedulable) reasons.set(podKey(u.pod), { pod: u.pod, reason: u.reason });
-    const byName = plansByClaimName(solved.nodeClaims);
+    for (const u of solved?.unschedulable ?? []) reasons.set(podKey(u.pod), { pod: u.pod, reason: u.reason });
+    const byName = plansByClaimName(solved?.nodeClaims ?? []);
     for (const name of result.created) {
       const plan = byName.get(name);
-      if (!plan) continue;
+      if (!plan) {
+        planOf.set(name, 'static');
+        continue;
+      }
       planOf.set(name, { ...plan, name });
       const claim = await store.get(name);
       const why = launchFailure(name, claim, result.dropped.includes(name), pass === MAX_PASSES);
       if (why) for (const pod of plan.pods) reasons.set(podKey(pod), { pod, reason: why });
     }
-    for (const placement of solved.existingNodes) {
+    for (const placement of solved?.existingNodes ?? []) {
       if (!nodeNames.has(placement.name)) continue;
       for (const pod of placement.pods) {
         if (pod.spec.nodeName || (await cluster.bindPod(podRef(pod), placement.name)) !== 'bound') continue;
@@ -258,11 +268,40 @@ async function provisionUntilSettled(
     if (!claim || !launch) continue;
     // A later pass may have nominated more pods to the claim: it carries them all.
     const pods = claim.nominatedPods.flatMap((r) => cluster.getPod(r) ?? []);
-    launched.push({ plan: { ...plan, pods }, instance: launch.instance, instanceType: launch.instanceType });
+    const planned = plan === 'static' ? staticPlan(claim, launch.instance, typesByName) : plan;
+    launched.push({ plan: { ...planned, pods }, instance: launch.instance, instanceType: launch.instanceType });
     for (const p of pods) placed.add(podKey(p));
   }
   const unschedulable = [...reasons.values()].filter((u) => !placed.has(podKey(u.pod)));
   return { launched, onNodes, unschedulable };
+}
+
+/** A static NodePool's claim as a plan: the pool's requirements and types, no pods of its own, and the offering the
+ * cloud launched as its cheapest. */
+function staticPlan(
+  claim: NodeClaim,
+  instance: CloudInstance,
+  typesByName: ReadonlyMap<string, InstanceType>,
+): PlannedNodeClaim {
+  return {
+    name: claim.name,
+    nodePool: claim.nodePool,
+    nodeClass: claim.nodeClass,
+    requirements: claim.requirements,
+    instanceTypeOptions: claim.instanceTypeOptions.flatMap((n) => typesByName.get(n) ?? []),
+    labels: claim.labels,
+    taints: claim.taints,
+    startupTaints: claim.startupTaints,
+    pods: [],
+    requests: claim.requests,
+    daemonSetOverhead: {},
+    cheapest: {
+      instanceType: instance.instanceType,
+      zone: instance.zone,
+      capacityType: instance.capacityType,
+      price: instance.pricePerHour,
+    },
+  };
 }
 
 /** Why a claim this pass wrote holds no instance, or undefined when it launched. A dropped claim's pods are planned
@@ -353,7 +392,8 @@ function splitPods(objects: SimulationObjects, warnings: string[]): { bound: Pod
 }
 
 /** The LP lower bound summed over NodePools: each pool's pods on the types and offerings that pool allows, less
- * the smallest DaemonSet overhead among its claims. It bounds the packing, not the pool assignment. */
+ * the smallest DaemonSet overhead among its claims. It bounds the packing, not the pool assignment. A static
+ * NodePool's claims are bounded by its cheapest allowed offering each, since its replicas exist whatever the pods. */
 async function poolLowerBounds(
   launched: LaunchedNodeClaim[],
   nodePools: NodePool[],
@@ -365,6 +405,11 @@ async function poolLowerBounds(
     const claims = launched.filter((c) => c.plan.nodePool === pool.metadata.name);
     if (claims.length === 0) continue;
     const types = typesAllowedBy(pool.spec.template.spec.requirements, instanceTypes.get(pool.metadata.name) ?? []);
+    if (isStaticNodePool(pool)) {
+      const cheapest = Math.min(...types.flatMap((t) => t.offerings.map((o) => o.price)));
+      if (Number.isFinite(cheapest)) total += claims.length * cheapest;
+      continue;
+    }
     total += await engine.lowerBound(
       claims.flatMap((c) => c.plan.pods),
       types,
