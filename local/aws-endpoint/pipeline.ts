@@ -23,6 +23,7 @@ import { VirtualClock } from '../../shared/sim/virtual-clock';
 import { type FeedQueue, ForwarderFeed } from '../forwarder-feed';
 import { captureJsonLines, isMetricsRecord, type LogRecord } from '../log-capture';
 import { JoinedCloud, type ReadBack, readBack } from './joined-cloud';
+import { withAmazonLinuxStandIn } from './public-parameters';
 import { type EndpointClients, type EndpointResources, endpointClients, ensureResources } from './resources';
 
 export interface AwsEndpointOptions {
@@ -90,7 +91,7 @@ export class AwsEndpointPipeline {
     const aws = new AwsCloudProvider({
       cluster: { name: cluster, region: clients.region, endpoint: `https://${cluster}.local`, ...LOCAL_CLUSTER },
       ec2: clients.ec2,
-      ssm: clients.ssm,
+      ssm: withAmazonLinuxStandIn(clients.ssm, (line) => this.event(line)),
       iam: clients.iam,
       clock: this.clock,
       instanceTypes: (nodeClass: EC2NodeClass) => instanceTypesFor(catalog, nodeClass),

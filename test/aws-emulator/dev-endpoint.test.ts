@@ -43,19 +43,24 @@ afterAll(() => {
   vi.unstubAllEnvs();
 });
 
-const args = ['dev', '-f', 'examples/cluster/web.yaml', '-f', 'examples/aws-endpoint/', '--cluster', CLUSTER];
+// The command docs/aws.md shows, on examples/cluster as it is (alias al2023@latest). moto has no NVIDIA image, so
+// the GPU job (train-0, train-1) stays pending there; three virtual minutes are enough for the rest to bind.
+const args = ['dev', '-f', 'examples/cluster', '--cluster', CLUSTER, '--until', '3m'];
+const GPU_PODS = ['train-0', 'train-1'];
+/** A run makes a few hundred calls to moto_server; on a loaded machine that is well over the default 30 s. */
+const DEV_TIMEOUT = 240_000;
 
-async function dev(extra: string[] = []) {
+async function dev(extra: string[] = [], base = args) {
   const io = bufferIO();
-  const code = await main([...args, '--aws-endpoint', aws.endpoint, ...extra], io);
+  const code = await main([...base, '--aws-endpoint', aws.endpoint, ...extra], io);
   return { code, out: io.stdout.join(''), err: io.stderr.join('') };
 }
 
-async function clusterInstances() {
+async function clusterInstances(cluster = CLUSTER) {
   const out = await aws.ec2.send(
     new DescribeInstancesCommand({
       Filters: [
-        { Name: 'tag:karpless.dev/cluster', Values: [CLUSTER] },
+        { Name: 'tag:karpless.dev/cluster', Values: [cluster] },
         { Name: 'instance-state-name', Values: ['pending', 'running'] },
       ],
     }),
@@ -63,39 +68,69 @@ async function clusterInstances() {
   return (out.Reservations ?? []).flatMap((r) => r.Instances ?? []);
 }
 
-describe('karpless dev --aws-endpoint', () => {
-  it('creates its queues and table, launches tagged instances, and lists them in the summary', async () => {
-    const { code, out } = await dev();
-    expect(code).toBe(0);
-    expect(out).toContain(`created table karpless-${CLUSTER}`);
-    expect(out).toContain(`created queue karpless-${CLUSTER}-events.fifo`);
-    expect(out).toMatch(/pods: +10 bound, 0 pending/);
-    const instances = await clusterInstances();
-    expect(instances.length).toBeGreaterThan(0);
-    const launched = out.match(/launched: +(\d+) instance\(s\) this run/);
-    expect(Number(launched?.[1])).toBe(instances.length);
-    for (const i of instances) {
-      expect(out).toContain(i.InstanceId as string);
-      const tags = Object.fromEntries((i.Tags ?? []).map((t) => [t.Key, t.Value]));
-      expect(tags).toMatchObject({
-        'karpless.dev/cluster': CLUSTER,
-        team: 'platform',
-        'karpenter.sh/nodepool': 'general',
-      });
-      expect(['ami-0ed094fb1304fd857', 'ami-0d6fc8f787cd9a417']).toContain(i.ImageId);
-    }
-  });
+/** moto 5.2.1's us-east-1 Amazon Linux 2023 images, served as /aws/service/ami-amazon-linux-latest/al2023-*. */
+const MOTO_AL2023 = { x86_64: 'ami-0ed094fb1304fd857', arm64: 'ami-0d6fc8f787cd9a417' };
 
-  it('launches nothing on a second run for the same pods: claims and instances are read back', async () => {
-    const before = (await clusterInstances()).map((i) => i.InstanceId).sort();
-    const { code, out } = await dev();
-    expect(code).toBe(0);
-    expect(out).not.toContain('created table');
-    expect(out).toMatch(new RegExp(`read back: +${before.length} node\\(s\\) of an earlier run`));
-    expect(out).toMatch(/launched: +0 instance\(s\) this run/);
-    expect(out).toMatch(/pods: +10 bound, 0 pending/);
-    expect((await clusterInstances()).map((i) => i.InstanceId).sort()).toEqual(before);
-  });
+describe('karpless dev -f examples/cluster --aws-endpoint', () => {
+  it(
+    'creates its queues and table, launches tagged instances, lists them, and exits 1 for the GPU pods',
+    async () => {
+      const { code, out } = await dev();
+      expect(code).toBe(1);
+      expect(out).toContain(`created table karpless-${CLUSTER}`);
+      expect(out).toContain(`created queue karpless-${CLUSTER}-events.fifo`);
+      // The alias reads the EKS parameter; moto lacks it, so dev says which Amazon Linux parameter stood in.
+      expect(out).toContain(
+        'the endpoint has no /aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id;' +
+          ` using its /aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64 (${MOTO_AL2023.x86_64})`,
+      );
+      expect(out).toMatch(new RegExp(`pods: +13 bound, 2 pending \\(${GPU_PODS.join(', ')}\\)`));
+      const instances = await clusterInstances();
+      expect(instances.length).toBeGreaterThan(0);
+      const launched = out.match(/launched: +(\d+) instance\(s\) this run/);
+      expect(Number(launched?.[1])).toBe(instances.length);
+      for (const i of instances) {
+        expect(out).toContain(i.InstanceId as string);
+        const tags = Object.fromEntries((i.Tags ?? []).map((t) => [t.Key, t.Value]));
+        expect(tags).toMatchObject({
+          'karpless.dev/cluster': CLUSTER,
+          team: 'platform',
+          'karpenter.sh/nodepool': 'general',
+        });
+        expect(i.ImageId).toBe(i.Architecture === 'arm64' ? MOTO_AL2023.arm64 : MOTO_AL2023.x86_64);
+      }
+    },
+    DEV_TIMEOUT,
+  );
+
+  it(
+    'launches nothing on a second run for the same pods: claims and instances are read back',
+    async () => {
+      const before = (await clusterInstances()).map((i) => i.InstanceId).sort();
+      const { out } = await dev();
+      expect(out).not.toContain('created table');
+      expect(out).toMatch(new RegExp(`read back: +${before.length} node\\(s\\) of an earlier run`));
+      expect(out).toMatch(/launched: +0 instance\(s\) this run/);
+      expect(out).toMatch(/pods: +13 bound, 2 pending/);
+      expect((await clusterInstances()).map((i) => i.InstanceId).sort()).toEqual(before);
+    },
+    DEV_TIMEOUT,
+  );
+
+  it(
+    'exits 0 with an EC2NodeClass that selects its images by id, once every pod is bound',
+    async () => {
+      const byId = ['dev', '-f', 'examples/cluster/web.yaml', '-f', 'examples/aws-endpoint/', '--cluster', 'devbyid'];
+      const { code, out } = await dev([], byId);
+      expect(code).toBe(0);
+      expect(out).toMatch(/pods: +10 bound, 0 pending/);
+      expect(out).not.toContain('the endpoint has no');
+      const instances = await clusterInstances('devbyid');
+      expect(instances.length).toBeGreaterThan(0);
+      for (const i of instances) expect(Object.values(MOTO_AL2023)).toContain(i.ImageId);
+    },
+    DEV_TIMEOUT,
+  );
 
   it('rejects an endpoint that is not a URL, and a missing region, as usage errors', async () => {
     const io = bufferIO();
