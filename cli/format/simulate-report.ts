@@ -20,6 +20,8 @@ export interface SimulateReport {
     nodeClaims: number;
     costPerHour: number;
     lowerBoundPerHour: number;
+    /** Pending pods that request no CPU or memory; the bound then counts only their pod slots. */
+    podsWithoutRequests?: number;
     /** How the new NodeClaims were packed (shared/scheduling/exact); absent when no claim could be judged. */
     packing?: {
       /** Every new NodeClaim's packing is proven optimal. */
@@ -62,6 +64,7 @@ export function buildSimulateReport(result: SimulationResult): SimulateReport {
     costPerHour: roundPrice(result.summary.costPerHour),
     lowerBoundPerHour: roundPrice(result.summary.lowerBoundPerHour),
   };
+  if (result.summary.podsWithoutRequests) summary.podsWithoutRequests = result.summary.podsWithoutRequests;
   const packing = result.stats.packing;
   if (packing) {
     summary.packing = {

@@ -63,7 +63,12 @@ export function renderSimulateTable(report: SimulateReport): string {
     for (const w of report.warnings) out.push(`  ${w}`);
   }
   const s = report.summary;
-  const ratio = s.lowerBoundPerHour > 0 ? ` (${(s.costPerHour / s.lowerBoundPerHour).toFixed(3)}× the bound)` : '';
+  // Without requests the bound counts pod slots only, so the ratio says how many pods fit per node, not packing.
+  const requestless = s.podsWithoutRequests
+    ? `; ${s.podsWithoutRequests} pod(s) request no CPU or memory, so the bound counts only their pod slots`
+    : '';
+  const ratio =
+    s.lowerBoundPerHour > 0 ? ` (${(s.costPerHour / s.lowerBoundPerHour).toFixed(3)}× the bound${requestless})` : '';
   out.push(
     '',
     `Summary: ${s.scheduledPods}/${s.pods} pods scheduled, ${s.nodeClaims} new NodeClaim(s), ` +

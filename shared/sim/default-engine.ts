@@ -12,5 +12,6 @@ export function catalogEngine(catalog: Catalog, options: InstanceTypeOptions = {
     lowerBound: (pods, types, overhead) => lowerBound(pods, types, overhead),
     instanceTypesFor: (nodeClass) => instanceTypesFor(catalog, nodeClass, options),
     defaultNodePool: () => defaultNodePool(),
+    catalog: { region: catalog.region, zones: catalog.zones.map((z) => z.name) },
   };
 }

@@ -10,9 +10,13 @@ const spotA = fixtureType('m5.large', 2, [
   { zone: 'us-east-1b', capacityType: 'spot', price: 0.02 },
   { zone: 'us-east-1a', capacityType: 'on-demand', price: 0.096 },
 ]);
+// With a request: pods without one add a load-time warning (load-warnings.ts) these tests are not about.
 const pod = (name: string, nodeName?: string): Pod => ({
   metadata: { name, namespace: 'default' },
-  spec: { containers: [], ...(nodeName ? { nodeName } : {}) },
+  spec: {
+    containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' } } }],
+    ...(nodeName ? { nodeName } : {}),
+  },
 });
 const node: Node = {
   kind: 'Node',

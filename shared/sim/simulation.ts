@@ -29,6 +29,13 @@ import { overlayPool } from '../controllers/snapshot';
 import { ValidationError } from '../errors';
 import type { CloudInstance } from '../ports';
 import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../scheduling/types';
+import {
+  type CatalogScope,
+  nodePoolWarnings,
+  podZoneWarnings,
+  requestlessPods,
+  requestlessWarning,
+} from './load-warnings';
 import { typesAllowedBy } from './pool-types';
 import { createSimWorld, type SimWorld } from './world';
 
@@ -61,6 +68,8 @@ export interface SimulationEngine {
   lowerBound(pods: Pod[], instanceTypes: InstanceType[], daemonOverhead?: ResourceList): Promise<number> | number;
   instanceTypesFor(nodeClass: EC2NodeClass): InstanceType[];
   defaultNodePool(): { nodePool: NodePool; nodeClass: EC2NodeClass };
+  /** The catalog's region and zones, for the load-time zone warnings (load-warnings.ts). */
+  catalog?: CatalogScope;
 }
 
 export interface SimulationOptions {
@@ -94,6 +103,8 @@ export interface SimulationResult {
     nodeClaims: number;
     costPerHour: number;
     lowerBoundPerHour: number;
+    /** Pending pods that request no CPU or memory: the lower bound counts only their pod slots. */
+    podsWithoutRequests?: number;
   };
   stats: SchedulingResult['stats'];
 }
@@ -123,6 +134,10 @@ export async function runSimulation(
   for (const types of instanceTypes.values())
     for (const t of types) if (!typesByName.has(t.name)) typesByName.set(t.name, t);
   const { bound, pending } = splitPods(objects, warnings);
+  warnings.push(...nodePoolWarnings(nodePools, nodeClasses, catalogTypes, engine.catalog));
+  if (engine.catalog) warnings.push(...podZoneWarnings(pending, engine.catalog));
+  const requestless = requestlessPods(pending);
+  warnings.push(...requestlessWarning(requestless, pending.length));
   const givenNodes = (objects.nodes ?? []).map((n) => asRegistered(n, typesByName));
 
   const solves: SchedulingResult[] = [];
@@ -187,6 +202,7 @@ export async function runSimulation(
       nodeClaims: launched.length,
       costPerHour: launched.reduce((sum, c) => sum + c.instance.pricePerHour, 0),
       lowerBoundPerHour,
+      ...(requestless.length > 0 ? { podsWithoutRequests: requestless.length } : {}),
     },
     stats: {
       pods: solves.reduce((n, r) => n + r.stats.pods, 0),
