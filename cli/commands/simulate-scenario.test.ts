@@ -116,7 +116,7 @@ describe('karpless simulate --scenario', () => {
     expect(out.code).toBe(0);
     const html = out.stdout;
     expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html.match(/<svg xmlns/g)?.length).toBe(2);
+    expect(html.match(/<svg xmlns/g)?.length).toBe(3);
     expect(html).toContain('LP lower bound $/h');
     expect(html).toContain('NodePool general');
     expect(html).toMatch(/<td class="at">\d/);

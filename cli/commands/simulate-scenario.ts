@@ -16,12 +16,20 @@ export interface ScenarioCommandOptions {
   seed: number;
   catalog?: string;
   decisionsOut?: string;
+  /** Force progress lines; without it they go to stderr only when stderr is a terminal. */
+  progress?: boolean;
 }
 
 export async function runScenarioCommand(ctx: CommandContext, opts: ScenarioCommandOptions): Promise<void> {
   const scenario = await loadScenario(opts.scenario);
   const engine = catalogEngine(resolveCatalog(opts));
-  const run = await runScenario(scenario, engine, { seed: opts.seed, sweep: productionSweepEngine() });
+  // Progress is for people watching a long run: on stderr, never stdout (which may be the JSON or HTML report).
+  const showProgress = opts.progress === true || ctx.io.errIsTTY;
+  const run = await runScenario(scenario, engine, {
+    seed: opts.seed,
+    sweep: productionSweepEngine(),
+    ...(showProgress ? { onProgress: (line: string) => ctx.io.err(line) } : {}),
+  });
   const report = await buildScenarioReport(run);
   if (opts.decisionsOut) {
     const decisions = run.world.store.allDecisions();

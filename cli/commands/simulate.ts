@@ -22,6 +22,8 @@ export interface SimulateOptions extends LimitOptions {
   /** Exit 1 when any pod stays unschedulable, so CI can gate on a plan. */
   failOnPending?: boolean;
   timeBudget?: string;
+  /** Progress lines on stderr for a scenario even when stderr is not a terminal. */
+  progress?: boolean;
 }
 
 export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): Promise<void> {
@@ -36,6 +38,7 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   if (opts.scenario && opts.file) return usage('give either --scenario or -f/--file, not both');
   if (opts.scenario && opts.failOnPending) return usage('--fail-on-pending needs -f/--file');
   if (opts.scenario && opts.timeBudget) return usage('--time-budget applies to -f/--file plans, not to --scenario');
+  if (!opts.scenario && opts.progress) return usage('--progress needs --scenario');
   if (opts.scenario) {
     const output = opts.output as 'table' | 'json' | 'html';
     return runScenarioCommand(ctx, { ...opts, scenario: opts.scenario, output, seed });

@@ -47,6 +47,10 @@ export const registerSimulate: RegisterCommand = (program: Command, ctx: Command
     .option('--fail-on-pending', 'exit 1 when any pod stays unschedulable, with the reasons on stderr')
     .option('--decisions-out <file>', 'with --scenario: write every decision record as JSON (for karpless explain)')
     .option(
+      '--progress',
+      'with --scenario: progress lines (simulated and wall time) on stderr even when it is not a terminal',
+    )
+    .option(
       '--time-budget <duration>',
       'stop planning after this long (500ms, 2s, ...), as the provisioner does near its deadline; the rest are listed as deferred',
     );

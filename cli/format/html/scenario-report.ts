@@ -1,6 +1,7 @@
 // A self-contained HTML report of a scenario run (`karpless simulate --scenario FILE --output html`): the headline
-// numbers, cost against the LP lower bound with disruptions marked, nodes by NodePool, and the timeline. Inline CSS
-// and SVG only, so the file can be mailed or attached to a ticket as is.
+// numbers, cost against the LP lower bound with disruptions marked, nodes by NodePool, pending pods over time (what
+// users watch after an interruption: time to capacity), the NodeClaims at the end and the timeline. Inline CSS and
+// SVG only, so the file can be mailed or attached to a ticket as is.
 import { parseDuration } from '../../../shared/api/quantity';
 import type { ScenarioReport } from '../../../shared/sim/scenario/report';
 import { escapeHtml, lineChart, type Marker, type Series, stackedChart } from './svg';
@@ -45,6 +46,13 @@ export function renderScenarioHtml(report: ScenarioReport): string {
     color: POOL_COLORS[i % POOL_COLORS.length] as string,
     points: report.nodesOverTime.map((s) => [seconds(s.at), s.byNodePool[pool] ?? 0]),
   }));
+  const pendingSeries: Series[] = [
+    {
+      name: 'pending pods (peak until the next sample)',
+      color: '#cf222e',
+      points: report.pendingOverTime.map((p) => [seconds(p.at), p.peak]),
+    },
+  ];
   const t = report.totals;
   const v = report.violations;
   const violated = v.pdb + v.doNotDisrupt + v.budget > 0;
@@ -68,7 +76,7 @@ export function renderScenarioHtml(report: ScenarioReport): string {
 <html lang="en"><head><meta charset="utf-8">
 <title>Karpless scenario ${escapeHtml(report.scenario)}</title>
 <style>
-body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;margin:24px auto;max-width:960px;padding:0 16px}
+body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;margin:24px auto;max-width:1280px;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}.sub{color:#59636e;margin:0 0 16px}
 .cards{display:grid;grid-template-columns:repeat(3,1fr);gap:10px}.card{border:1px solid #d0d7de;border-radius:6px;padding:10px 12px}
 .card .k{color:#59636e;font-size:12px;text-transform:uppercase;letter-spacing:.04em}.card .v{font-size:22px;font-weight:600}
@@ -78,6 +86,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}.sub{color:
 table{border-collapse:collapse;width:100%;font-size:12.5px}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eaeef2;vertical-align:top}
 th{background:#f6f8fa;position:sticky;top:0}td.at{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .ev{display:inline-block;padding:0 6px;border-radius:10px;color:#fff;font-size:11.5px}code{font-size:12px}
+td.claim,td.ev-cell{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
 </style></head><body>
 <h1>Scenario <code>${escapeHtml(report.scenario)}</code></h1>
 <p class="sub">${escapeHtml(report.until)} of simulated time from ${escapeHtml(report.startedAt)}; ${report.timeline.length} timeline entries, ${events.length} shown below.</p>
@@ -87,12 +96,17 @@ ${lineChart(costSeries, { yLabel: '$ / hour', formatY: (x) => `$${x.toFixed(x < 
 <p class="sub">Dotted verticals: disruptions (amber) and interruptions (red); hover for details.</p>
 <h2>Nodes by NodePool</h2>
 ${stackedChart(poolSeries, times, { yLabel: 'nodes', formatY: (x) => String(Math.round(x)), end, height: 200, markers })}
+<h2>Pending pods</h2>
+${lineChart(pendingSeries, { yLabel: 'pods', formatY: (x) => String(Math.round(x)), end, height: 180, markers })}
+<p class="sub">The most pods pending at once in each sampling period; the longest any pod waited: ${t.maxPendingSeconds}s.</p>
+<h2>NodeClaims at the end</h2>
+${claimsTable(report)}
 <h2>Timeline</h2>
 <table><thead><tr><th>At</th><th>Event</th><th>NodeClaim</th><th>Reason</th><th>Detail</th></tr></thead><tbody>
 ${events
   .map(
     (e) =>
-      `<tr><td class="at">${escapeHtml(e.at)}</td><td><span class="ev" style="background:${EVENT_COLORS[e.type] ?? '#57606a'}">${e.type}</span></td><td><code>${escapeHtml(e.nodeClaim)}</code></td><td>${escapeHtml(e.reason)}</td><td>${escapeHtml(e.detail)}</td></tr>`,
+      `<tr><td class="at">${escapeHtml(e.at)}</td><td class="ev-cell"><span class="ev" style="background:${EVENT_COLORS[e.type] ?? '#57606a'}">${e.type}</span></td><td class="claim"><code>${escapeHtml(e.nodeClaim)}</code></td><td>${escapeHtml(e.reason)}</td><td>${escapeHtml(e.detail)}</td></tr>`,
   )
   .join('\n')}
 </tbody></table>
@@ -100,6 +114,17 @@ ${report.violationDetails.length ? `<h2>Violations</h2><ul>${report.violationDet
 ${report.warnings.length ? `<h2>Warnings</h2><ul>${report.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>` : ''}
 </body></html>
 `;
+}
+
+function claimsTable(report: ScenarioReport): string {
+  if (report.nodeClaims.length === 0) return '<p class="sub">None.</p>';
+  const rows = report.nodeClaims.map(
+    (c) =>
+      `<tr><td class="claim"><code>${escapeHtml(c.name)}</code></td><td>${escapeHtml(c.nodePool)}</td><td>${escapeHtml(c.instanceType)}</td><td>${escapeHtml(c.capacityType)}</td><td>${escapeHtml(c.zone)}</td><td class="num">$${c.pricePerHour.toFixed(4)}</td><td class="num">${c.pods.length}</td></tr>`,
+  );
+  return `<table><thead><tr><th>NodeClaim</th><th>NodePool</th><th>Instance type</th><th>Capacity</th><th>Zone</th><th>$/hour</th><th>Pods</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>`;
 }
 
 function card(key: string, value: string, detail: string, tone = ''): string {

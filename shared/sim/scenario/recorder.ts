@@ -37,6 +37,14 @@ export interface FleetSample {
   byNodePool: Record<string, number>;
 }
 
+/** Pods pending at `at`, and the most pending at any instant until the next sample (time-to-capacity after an
+ * interruption is often shorter than the sampling period, so the peak is what shows it). */
+export interface PendingSample {
+  at: string;
+  pending: number;
+  peak: number;
+}
+
 export interface Totals {
   nodeHours: number;
   cost: number;
@@ -52,6 +60,7 @@ export class Recorder {
   readonly timeline: TimelineEntry[] = [];
   readonly costOverTime: CostSample[] = [];
   readonly fleetOverTime: FleetSample[] = [];
+  readonly pendingOverTime: PendingSample[] = [];
   /** Times (offset ms) of each disruption start, per NodePool: churn tests read it. */
   readonly disruptionTimes: { at: number; nodePool: string; reason: string; nodeClaim: string }[] = [];
   private readonly states = new Map<string, NodeClaimState>();
@@ -153,9 +162,11 @@ export class Recorder {
       }
     }
     for (const uid of current) if (!this.pendingSince.has(uid)) this.pendingSince.set(uid, now);
+    const last = this.pendingOverTime.at(-1);
+    if (last) last.peak = Math.max(last.peak, current.size);
   }
 
-  sample(now: number, instances: CloudInstance[], lowerBoundPerHour: number): void {
+  sample(now: number, instances: CloudInstance[], lowerBoundPerHour: number, pending: number): void {
     const byNodePool: Record<string, number> = {};
     for (const i of instances) {
       const pool = i.tags['karpenter.sh/nodepool'] ?? '?';
@@ -168,6 +179,7 @@ export class Recorder {
       lowerBoundPerHour: round(lowerBoundPerHour),
     });
     this.fleetOverTime.push({ at, nodes: instances.length, byNodePool });
+    this.pendingOverTime.push({ at, pending, peak: pending });
   }
 
   totals(now: number, podEvictions: number): Totals {

@@ -4,7 +4,7 @@
 import { formatResourceList } from '../../api/resources';
 import { instanceFields, nodeLabels, type ReportedNodeClaim } from '../node-report';
 import type { ViolationRecord, Violations } from './observer';
-import type { CostSample, FleetSample, TimelineEntry, Totals } from './recorder';
+import type { CostSample, FleetSample, PendingSample, TimelineEntry, Totals } from './recorder';
 import type { ScenarioRun } from './runner';
 
 /** A claim as the scenario left it: the simulate report's fields plus its state, node and creation time. */
@@ -27,6 +27,7 @@ export interface ScenarioReport {
   timeline: TimelineEntry[];
   costOverTime: CostSample[];
   nodesOverTime: FleetSample[];
+  pendingOverTime: PendingSample[];
   totals: Totals;
   violations: Violations;
   violationDetails: ViolationRecord[];
@@ -99,6 +100,7 @@ export async function buildScenarioReport(run: ScenarioRun): Promise<ScenarioRep
     timeline: run.timeline,
     costOverTime: run.costOverTime,
     nodesOverTime: run.fleetOverTime,
+    pendingOverTime: run.pendingOverTime,
     totals: run.totals,
     violations: run.violations,
     violationDetails: run.violationRecords,

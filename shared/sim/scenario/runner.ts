@@ -34,7 +34,14 @@ import { LowerBoundTracker } from './lower-bound';
 import { mergePatch } from './merge-patch';
 import { applyObjectStep } from './object-steps';
 import { ViolationObserver, type ViolationRecord, type Violations } from './observer';
-import { type CostSample, type FleetSample, Recorder, type TimelineEntry, type Totals } from './recorder';
+import {
+  type CostSample,
+  type FleetSample,
+  type PendingSample,
+  Recorder,
+  type TimelineEntry,
+  type Totals,
+} from './recorder';
 import type { Scenario, ScenarioStep, StepAction } from './types';
 import { WorkloadController } from './workloads';
 
@@ -52,8 +59,16 @@ export interface ScenarioOptions {
   /** The disruption decisions; without one, no sweep disrupts anything (provisioning still runs). */
   sweep?: SweepEngine;
   disruptionOptions?: DisruptionOptions;
+  /** Progress lines for long runs: a start line, then simulated and wall time every `progressEveryMs` of wall time,
+   * then a done line. */
   onProgress?: (message: string) => void;
+  /** Wall-clock milliseconds between progress lines; 2 s by default. */
+  progressEveryMs?: number;
+  /** The wall clock progress lines read (milliseconds); performance.now by default, a fake one in tests. */
+  wallClock?: () => number;
 }
+
+const PROGRESS_EVERY_MS = 2_000;
 
 export interface ScenarioRun {
   scenario: string;
@@ -63,6 +78,7 @@ export interface ScenarioRun {
   timeline: TimelineEntry[];
   costOverTime: CostSample[];
   fleetOverTime: FleetSample[];
+  pendingOverTime: PendingSample[];
   totals: Totals;
   violations: Violations;
   violationRecords: ViolationRecord[];
@@ -83,6 +99,10 @@ export async function runScenario(
   await loadLpSolver();
   const seed = options.seed ?? 1;
   const progress = options.onProgress ?? (() => {});
+  const wall = options.wallClock ?? (() => performance.now());
+  const wallStart = wall();
+  let nextReport = wallStart + (options.progressEveryMs ?? PROGRESS_EVERY_MS);
+  const wallText = (): string => `${((wall() - wallStart) / 1000).toFixed(1)} s wall`;
   const instanceTypesFor = memoByNodeClass(engine.instanceTypesFor);
   const readyPart = Math.min(15_000, Math.round(scenario.nodeReadyAfter / 3));
   const world = createSimWorld({
@@ -327,16 +347,16 @@ export async function runScenario(
       const claim = claims.find((c) => c.nodeName === node);
       if (claim) recorder.add(now, 'Bound', claim.name, 'Nominated', `${n} pod(s) bound to ${node}`);
     }
-    recorder.observePending(
-      now,
-      (await cluster.listPendingPods()).map((p) => p.metadata.uid ?? p.metadata.name),
-    );
+    const pendingUids = (await cluster.listPendingPods()).map((p) => p.metadata.uid ?? p.metadata.name);
     const instances = await cloud.list();
+    // Sampled before the pending pods are observed, so pods turning pending at a sample's instant count towards
+    // that sample's peak, not the one before.
     if (nextSample <= now) {
       nextSample += sampleEvery;
       lastLowerBound = await lowerBound.compute(await lowerBoundInputs(cluster, claims));
-      recorder.sample(now, instances, lastLowerBound);
+      recorder.sample(now, instances, lastLowerBound, pendingUids.length);
     }
+    recorder.observePending(now, pendingUids);
 
     const next = Math.min(
       occurrences[nextOccurrence]?.at ?? Number.POSITIVE_INFINITY,
@@ -359,11 +379,23 @@ export async function runScenario(
     recorder.accrue(target - now, instances);
     if (now >= end) break;
     clock.advanceTo(target);
+    if (options.onProgress && wall() >= nextReport) {
+      nextReport = wall() + (options.progressEveryMs ?? PROGRESS_EVERY_MS);
+      const done = Math.floor(((target - start) / scenario.until) * 100);
+      const pending = (await cluster.listPendingPods()).length;
+      progress(
+        `scenario ${scenario.name}: ${recorder.offset(target)} of ${recorder.offset(end)} simulated (${done}%), ` +
+          `${wallText()}; ${instances.length} node(s), ${pending} pod(s) pending`,
+      );
+    }
   }
 
   const claims = await store.list();
   recorder.observeClaims(clock.now(), claims, (n) => driver?.replacementOf.get(n));
-  progress(`scenario ${scenario.name}: done, ${recorder.timeline.length} timeline entries`);
+  progress(
+    `scenario ${scenario.name}: done, ${recorder.offset(end)} simulated in ${wallText()}, ` +
+      `${recorder.timeline.length} timeline entries`,
+  );
   return {
     scenario: scenario.name,
     seed,
@@ -372,6 +404,7 @@ export async function runScenario(
     timeline: recorder.timeline,
     costOverTime: recorder.costOverTime,
     fleetOverTime: recorder.fleetOverTime,
+    pendingOverTime: recorder.pendingOverTime,
     totals: recorder.totals(clock.now(), activity.evictions),
     violations: { ...observer.counts },
     violationRecords: observer.records,
