@@ -55,3 +55,9 @@ export const patchPool = (spec: Record<string, unknown>, name = 'general'): Step
   target: { kind: 'NodePool', namespace: '', name },
   mergePatch: { spec },
 });
+
+export const nodeCondition = (selector: Record<string, string>, status: 'True' | 'False' | 'Unknown'): StepAction => ({
+  type: 'nodeCondition',
+  target: { kind: 'Node', namespace: 'default', selector },
+  status,
+});

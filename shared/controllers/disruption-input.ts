@@ -4,6 +4,7 @@
 // there a node's last pod change is the later of the `podsChangedAt` its claim carries (a planning sweep stores it when
 // the node's pod set changes, departures included; see pod-activity.ts) and its newest pod's creation, and its last
 // nomination is the claim's `lastNominatedAt` (written by the provisioner).
+import type { Node } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { DisruptionHistory, DisruptionInput, DisruptionNode, DisruptionOptions } from '../disruption/types';
 import type { ClusterNode } from '../scheduling/types';
@@ -64,6 +65,7 @@ export async function readDisruptionInput(
       ...(lastPodEventAt !== undefined ? { lastPodEventAt } : {}),
       ...(nominatedAt !== undefined ? { nominatedAt } : {}),
       ...(cloudDrift ? { cloudDrift } : {}),
+      ...(object && !isReady(object) ? { notReady: true } : {}),
     });
   }
   const pendingPods = snapshot.pending.filter((p) => !view.held.has(`${p.metadata.namespace}/${p.metadata.name}`));
@@ -91,6 +93,9 @@ function lastPodChange(claim: NodeClaim, pods: ClusterNode['pods']): number | un
   if (stored === undefined) return newest;
   return newest === undefined ? stored : Math.max(stored, newest);
 }
+
+const isReady = (node: Node): boolean =>
+  node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 function isoTime(text: string | undefined): number | undefined {
   const at = text ? Date.parse(text) : Number.NaN;

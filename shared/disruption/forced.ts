@@ -13,9 +13,7 @@ import type { Sweep } from './sweep';
 
 export function budgetBlocker(sw: Sweep, f: NodeFacts, reason: 'Empty' | 'Drifted' | 'Underutilized'): string {
   const pool = sw.pools.get(f.poolName);
-  const cap = pool
-    ? budgetCap(pool, sw.facts.filter((x) => x.poolName === f.poolName).length, reason, sw.input.now)
-    : undefined;
+  const cap = pool ? budgetCap(pool, sw.poolSize(f.poolName), reason, sw.input.now) : undefined;
   const by = cap?.by
     ? ` (budget nodes: ${cap.by.nodes}${cap.by.schedule ? `, schedule ${cap.by.schedule} for ${cap.by.duration}` : ''})`
     : '';

@@ -58,8 +58,12 @@ export class Sweep {
     this.pools = new Map(input.nodePools.map((p) => [p.metadata.name, p]));
     this.instanceTypes = withoutUnavailable(input);
     for (const f of this.facts) {
-      this.poolNodes.set(f.poolName, (this.poolNodes.get(f.poolName) ?? 0) + 1);
-      if (f.disrupting) this.disrupting.set(f.poolName, (this.disrupting.get(f.poolName) ?? 0) + 1);
+      // Budgets count as Karpenter does (docs/disruption.md, Budgets): only initialized nodes make up the pool (a
+      // replacement still coming does not raise a percentage), and a node already going or not Ready uses up a slot.
+      if (f.initialized || f.disrupting) {
+        this.poolNodes.set(f.poolName, (this.poolNodes.get(f.poolName) ?? 0) + 1);
+        if (f.disrupting || f.n.notReady) this.disrupting.set(f.poolName, (this.disrupting.get(f.poolName) ?? 0) + 1);
+      }
       // Drifted and expired nodes are going soon: moving pods onto them would move those pods twice.
       if (f.drift || f.expired) this.model.closed[f.idx] = 1;
     }

@@ -24,6 +24,9 @@ export interface DisruptionNode {
   kubeletVersion?: string;
   /** Drift the cloud provider found (AMI, subnet or security group no longer resolved). */
   cloudDrift?: string;
+  /** The Node's Ready condition is not True: it counts against its NodePool's disruption budget, as a disrupting
+   * node does (Karpenter's rule, docs/disruption.md). */
+  notReady?: boolean;
 }
 
 /** One past disruption of a NodePool, kept between sweeps for back-off. */
