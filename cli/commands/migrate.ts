@@ -1,14 +1,28 @@
 // `karpless migrate FILE|DIR...`: converts Karpenter v1alpha5 Provisioners and v1alpha1 AWSNodeTemplates to v1
 // NodePools and EC2NodeClasses. The converted manifests (every document, in input order) go to stdout, ready for
 // `kubectl apply -f -`; what changed meaning goes to stderr. Invalid input prints nothing on stdout.
+// `karpless migrate --check DUMP`: the cut-over preflight (shared/api/convert/preflight.ts) on a cluster dump.
 import { stringify } from 'yaml';
-import { loadDocuments } from '../../shared/api';
+import { loadDocuments, readSourceDocuments } from '../../shared/api';
+import { migrationPreflight, type PreflightFinding } from '../../shared/api/convert/preflight';
 import { inputLimits } from '../../shared/api/limits';
 import { ValidationError } from '../../shared/errors';
-import { EXIT_OK, EXIT_USAGE } from '../io';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import type { CommandContext } from './index';
 
-export async function runMigrate(ctx: CommandContext, paths: string[]): Promise<void> {
+export interface MigrateOptions {
+  file?: string[];
+  check?: boolean;
+  nodepool?: string[];
+}
+
+export async function runMigrate(ctx: CommandContext, paths: string[], opts: MigrateOptions = {}): Promise<void> {
+  if (opts.nodepool && !opts.check) {
+    ctx.io.err('--nodepool needs --check');
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  if (opts.check) return runCheck(ctx, paths, opts.nodepool);
   let result: Awaited<ReturnType<typeof loadDocuments>>;
   try {
     // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
@@ -24,4 +38,35 @@ export async function runMigrate(ctx: CommandContext, paths: string[]): Promise<
   for (const w of result.set.warnings) ctx.io.err(`warning: ${w}`);
   if (yaml) ctx.io.out(yaml);
   ctx.result.code = EXIT_OK;
+}
+
+async function runCheck(ctx: CommandContext, paths: string[], nodePools: string[] | undefined): Promise<void> {
+  let docs: Awaited<ReturnType<typeof readSourceDocuments>>;
+  try {
+    docs = await readSourceDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    ctx.io.err(err.message);
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  const { nodePools: checked, findings } = migrationPreflight(docs, nodePools);
+  const blockers = findings.filter((f) => f.severity === 'blocker');
+  const notes = findings.filter((f) => f.severity === 'note');
+  const pools = checked.length ? `NodePool(s) ${checked.join(', ')}` : 'no NodePool (none in the dump)';
+  const out = [`Cut-over preflight for ${pools}: ${docs.length} object(s) read.`];
+  if (blockers.length) out.push('', `Blockers (${blockers.length}):`, ...blockers.flatMap(line));
+  if (notes.length) out.push('', `Notes (${notes.length}):`, ...notes.flatMap(line));
+  out.push(
+    '',
+    blockers.length
+      ? `${blockers.length} blocker(s): fix them before the cut-over (docs/deploy.md, "Migrating from Karpenter").`
+      : 'No blockers: ready to cut over.',
+  );
+  ctx.io.out(out.join('\n'));
+  ctx.result.code = blockers.length ? EXIT_FAILURE : EXIT_OK;
+}
+
+function line(f: PreflightFinding): string[] {
+  return [`  ${f.object}: ${f.message}`, ...(f.fix ? [`    fix: ${f.fix}`] : [])];
 }

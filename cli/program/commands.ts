@@ -11,6 +11,7 @@ import type { ExplainOptions } from '../commands/explain';
 import type { ForwarderManifestFlags } from '../commands/forwarder';
 import type { CommandContext, RegisterCommand } from '../commands/index';
 import type { InvokeOptions } from '../commands/invoke';
+import type { MigrateOptions } from '../commands/migrate';
 import type { NodeClaimsOptions } from '../commands/nodeclaims';
 import type { SimulateOptions } from '../commands/simulate';
 import { EXIT_USAGE } from '../io';
@@ -107,8 +108,22 @@ export const registerMigrate: RegisterCommand = (program: Command, ctx: CommandC
     .description(
       'convert Karpenter v1alpha5 (Provisioner, AWSNodeTemplate) and v1beta1 manifests to v1 NodePool and EC2NodeClass',
     )
-    .argument('<paths...>', 'YAML files, or folders of them, or - for standard input')
-    .action(async (paths: string[]) => (await import('../commands/migrate')).runMigrate(ctx, paths));
+    .argument('[paths...]', 'YAML files, or folders of them, or - for standard input')
+    .option('-f, --file <path>', 'a YAML file or a folder of them, or - for standard input (repeatable)', collect)
+    .option(
+      '--check',
+      'read a `kubectl get ... -o yaml` dump instead and list what blocks the cut-over from Karpenter (exit 1 if anything does)',
+    )
+    .option('--nodepool <name>', 'with --check: only the NodePools being moved now (repeatable; default: all)', collect)
+    .action(async (paths: string[], opts: MigrateOptions) => {
+      const all = [...paths, ...(opts.file ?? [])];
+      if (all.length === 0) {
+        ctx.io.err("error: missing required argument 'paths' (or -f, --file <path>)");
+        ctx.result.code = EXIT_USAGE;
+        return;
+      }
+      await (await import('../commands/migrate')).runMigrate(ctx, all, opts);
+    });
 };
 
 export const registerCrds: RegisterCommand = (program: Command, ctx: CommandContext) => {

@@ -13,6 +13,6 @@ export {
 } from './defaults';
 export { type ExpandedPods, expandPods, PENDING_STATUS, uidFor } from './expand';
 export { emptyManifestSet, type ManifestSet } from './manifest-set';
-export { loadDocuments, loadManifests, parseManifests } from './parse';
+export { loadDocuments, loadManifests, parseManifests, readSourceDocuments } from './parse';
 export { restrictedLabelReason } from './restricted';
 export { matchesLabelSelector } from './selector';

@@ -61,6 +61,32 @@ export async function loadDocuments(
   stdin: ReadStdin = noStdin,
 ): Promise<BuildResult> {
   const errors: string[] = [];
+  const { docs, placeholders } = await readSources(paths, limits, stdin, errors);
+  const result = buildManifestSet(docs, errors, limits);
+  if (errors.length > 0) throw new ValidationError(errors);
+  result.set.warnings.push(...placeholders);
+  return result;
+}
+
+/** The documents of files, folders and `-` as parsed, neither converted nor validated (for `migrate --check`, which
+ * reads whole `kubectl get -o yaml` dumps); throws ValidationError on unreadable files and YAML errors. */
+export async function readSourceDocuments(
+  paths: string[],
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  stdin: ReadStdin = noStdin,
+): Promise<SourceDocument[]> {
+  const errors: string[] = [];
+  const { docs } = await readSources(paths, limits, stdin, errors);
+  if (errors.length > 0) throw new ValidationError(errors);
+  return docs;
+}
+
+async function readSources(
+  paths: string[],
+  limits: InputLimits,
+  stdin: ReadStdin,
+  errors: string[],
+): Promise<{ docs: SourceDocument[]; placeholders: string[] }> {
   const docs: SourceDocument[] = [];
   const placeholders: string[] = [];
   if (paths.filter((p) => p === STDIN_PATH).length > 1) errors.push('-: standard input can be read only once');
@@ -97,10 +123,7 @@ export async function loadDocuments(
     docs.push(...readDocuments(text, file, errors, limits));
     placeholders.push(...placeholderWarnings(text, file));
   }
-  const result = buildManifestSet(docs, errors, limits);
-  if (errors.length > 0) throw new ValidationError(errors);
-  result.set.warnings.push(...placeholders);
-  return result;
+  return { docs, placeholders };
 }
 
 const YAML_FILE = /\.ya?ml$/i;
