@@ -229,10 +229,20 @@ export interface PodDisruptionBudget {
   status?: { disruptionsAllowed?: number; currentHealthy?: number; desiredHealthy?: number; expectedPods?: number };
 }
 
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+
+export interface NodeCondition {
+  type: string;
+  status: ConditionStatus;
+  reason?: string;
+  /** When the status last changed (RFC 3339); node repair measures an unhealthy condition's age from it. */
+  lastTransitionTime?: string;
+}
+
 export interface NodeStatus {
   capacity?: QuantityMap;
   allocatable?: QuantityMap;
-  conditions?: { type: string; status: 'True' | 'False' | 'Unknown'; reason?: string }[];
+  conditions?: NodeCondition[];
   nodeInfo?: { kubeletVersion?: string };
 }
 

@@ -110,7 +110,9 @@ export function trimNode(raw: unknown): Node {
     status: plain({
       capacity: status.capacity,
       allocatable: status.allocatable,
-      conditions: (status.conditions as RawObject[] | undefined)?.map((c) => pick(c, ['type', 'status', 'reason'])),
+      conditions: (status.conditions as RawObject[] | undefined)?.map((c) =>
+        pick(c, ['type', 'status', 'reason', 'lastTransitionTime']),
+      ),
       nodeInfo: nodeInfo ? { kubeletVersion: nodeInfo.kubeletVersion } : undefined,
     }),
   };

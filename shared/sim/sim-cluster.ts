@@ -219,7 +219,9 @@ export class SimCluster implements ClusterApi {
         status: {
           capacity: formatResourceList(instanceType.capacity),
           allocatable: formatResourceList(instanceType.allocatable),
-          conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }],
+          conditions: [
+            { type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: this.clock.iso() },
+          ],
         },
       };
       this.nodes.set(name, node);
@@ -227,7 +229,9 @@ export class SimCluster implements ClusterApi {
       this.clock.setTimer(this.options.readyDelayMs ?? 15_000, () => {
         const current = this.nodes.get(name);
         if (current !== node || !node.status) return;
-        node.status.conditions = [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }];
+        node.status.conditions = [
+          { type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: this.clock.iso() },
+        ];
         this.emit({ type: 'node-ready', node: name });
       });
     });

@@ -37,7 +37,9 @@ describe('object steps and settings in a scenario', () => {
     - at: 4m
       complete: { selector: { app: batch }, phase: Succeeded }
     - at: 5m
-      nodeCondition: { name: n1, type: Ready, status: Unknown }`),
+      nodeCondition: { name: n1, type: Ready, status: Unknown }
+    - at: 6m
+      nodeCondition: { name: n1, type: KernelReady, status: "False" }`),
       'scen.yaml',
       noFiles,
     );
@@ -60,7 +62,18 @@ describe('object steps and settings in a scenario', () => {
         target: { kind: 'Pod', namespace: 'default', selector: { app: 'batch' } },
         phase: 'Succeeded',
       },
-      { type: 'nodeCondition', target: { kind: 'Node', namespace: 'default', name: 'n1' }, status: 'Unknown' },
+      {
+        type: 'nodeCondition',
+        target: { kind: 'Node', namespace: 'default', name: 'n1' },
+        condition: 'Ready',
+        status: 'Unknown',
+      },
+      {
+        type: 'nodeCondition',
+        target: { kind: 'Node', namespace: 'default', name: 'n1' },
+        condition: 'KernelReady',
+        status: 'False',
+      },
     ]);
   });
 
@@ -74,7 +87,9 @@ describe('object steps and settings in a scenario', () => {
     - at: 3m
       complete: { name: p, phase: Done, extra: 1 }
     - at: 4m
-      nodeCondition: { kind: Node, namespace: x, name: n, status: Maybe }`),
+      nodeCondition: { kind: Node, namespace: x, name: n, status: Maybe }
+    - at: 5m
+      nodeCondition: { name: n, type: "not a type", status: "False" }`),
       ),
     ).toEqual([
       'scen.yaml#1 Scenario/test: spec.steps[0].annotate.kind: "Service" is not one of Node, Pod',
@@ -85,6 +100,7 @@ describe('object steps and settings in a scenario', () => {
       'scen.yaml#1 Scenario/test: spec.steps[2].complete.phase: "Done" is not one of Succeeded, Failed',
       'scen.yaml#1 Scenario/test: spec.steps[3].nodeCondition.namespace: unknown field',
       'scen.yaml#1 Scenario/test: spec.steps[3].nodeCondition.status: "Maybe" is not one of True, False, Unknown',
+      'scen.yaml#1 Scenario/test: spec.steps[4].nodeCondition.type: must be a condition type such as Ready or KernelReady, got "not a type"',
     ]);
   });
 

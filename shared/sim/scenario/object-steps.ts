@@ -1,6 +1,6 @@
 // Scenario steps that change running Nodes and pods the way people and controllers do in a real cluster: annotate or
 // label one (karpenter.sh/do-not-disrupt on a Node), taint a Node, complete a pod (Succeeded or Failed), set a
-// Node's Ready condition. Targets are named, or chosen by labels (`selector`), since a simulated node's name is only
+// Node's condition (Ready, or one a node monitoring agent publishes, such as KernelReady) as node repair reads it. Targets are named, or chosen by labels (`selector`), since a simulated node's name is only
 // known once it registers. Parsing (with field paths) and applying live together, one concept.
 import { expectEnum, expectObject, expectString, isObj, type Obj, show } from '../../api/check';
 import type { Node, Pod, Taint, TaintEffect } from '../../api/kube';
@@ -23,9 +23,11 @@ export type ObjectStepAction =
   | { type: 'annotate' | 'label'; target: ObjectSelector; values: Record<string, string | null> }
   | { type: 'taint'; target: ObjectSelector; add: Taint[]; remove: Taint[] }
   | { type: 'complete'; target: ObjectSelector; phase: 'Succeeded' | 'Failed' }
-  | { type: 'nodeCondition'; target: ObjectSelector; status: 'True' | 'False' | 'Unknown' };
+  | { type: 'nodeCondition'; target: ObjectSelector; condition: string; status: 'True' | 'False' | 'Unknown' };
 
 const EFFECTS: readonly TaintEffect[] = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+/** A Kubernetes condition type: a CamelCase name (Ready, AcceleratedHardwareReady). */
+const CONDITION_TYPE = /^[A-Za-z][A-Za-z0-9]{0,62}$/;
 
 function parseTarget(
   p: Problems,
@@ -128,9 +130,14 @@ export function parseObjectStep(
     }
     case 'nodeCondition': {
       const target = parseTarget(p, path, o, ['Node']);
-      expectEnum(p, `${path}.type`, o.type ?? 'Ready', ['Ready'] as const, true);
+      const condition = expectString(p, `${path}.type`, o.type) ?? 'Ready';
+      if (!CONDITION_TYPE.test(condition)) {
+        p.error(`${path}.type`, `must be a condition type such as Ready or KernelReady, got ${show(condition)}`);
+      }
       const status = expectEnum(p, `${path}.status`, o.status, ['True', 'False', 'Unknown'] as const, true);
-      return target && status ? { type: 'nodeCondition', target, status } : undefined;
+      return target && status && CONDITION_TYPE.test(condition)
+        ? { type: 'nodeCondition', target, condition, status }
+        : undefined;
     }
   }
 }
@@ -149,14 +156,15 @@ function merge(current: Record<string, string> | undefined, values: Record<strin
 
 const sameTaint = (a: Taint, b: Taint): boolean => a.key === b.key && a.effect === b.effect;
 
-/** Applies the step to every object it names; returns how many it changed (0: the caller warns). */
-export async function applyObjectStep(cluster: SimCluster, action: ObjectStepAction): Promise<number> {
+/** Applies the step to every object it names at `at` (ISO time: a condition's lastTransitionTime); returns how many
+ * it changed (0: the caller warns). */
+export async function applyObjectStep(cluster: SimCluster, action: ObjectStepAction, at: string): Promise<number> {
   const { target } = action;
   if (target.kind === 'Node') {
     const nodes = (await cluster.listNodes()).filter((n) =>
       target.name ? n.metadata.name === target.name : matches(n.metadata.labels, target.selector ?? {}),
     );
-    for (const n of nodes) cluster.updateNode(n.metadata.name, (node) => changeNode(node, action));
+    for (const n of nodes) cluster.updateNode(n.metadata.name, (node) => changeNode(node, action, at));
     return nodes.length;
   }
   const pods = cluster
@@ -171,7 +179,7 @@ export async function applyObjectStep(cluster: SimCluster, action: ObjectStepAct
   return pods.length;
 }
 
-function changeNode(node: Node, action: ObjectStepAction): Node {
+function changeNode(node: Node, action: ObjectStepAction, at: string): Node {
   switch (action.type) {
     case 'annotate':
       return { ...node, metadata: { ...node.metadata, annotations: merge(node.metadata.annotations, action.values) } };
@@ -183,13 +191,21 @@ function changeNode(node: Node, action: ObjectStepAction): Node {
       return { ...node, spec: { ...node.spec, taints: [...kept, ...added] } };
     }
     case 'nodeCondition': {
-      const others = (node.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
+      const conditions = node.status?.conditions ?? [];
+      const previous = conditions.find((c) => c.type === action.condition);
+      const others = conditions.filter((c) => c !== previous);
+      // As the kubelet and the agents do: the transition time moves only when the status changes.
+      const lastTransitionTime = previous?.status === action.status ? (previous.lastTransitionTime ?? at) : at;
       const reason =
-        action.status === 'True' ? 'KubeletReady' : action.status === 'False' ? 'KubeletNotReady' : 'NodeStatusUnknown';
-      return {
-        ...node,
-        status: { ...node.status, conditions: [...others, { type: 'Ready', status: action.status, reason }] },
-      };
+        action.condition !== 'Ready'
+          ? `${action.condition}${action.status === 'True' ? '' : 'Not'}Healthy`
+          : action.status === 'True'
+            ? 'KubeletReady'
+            : action.status === 'False'
+              ? 'KubeletNotReady'
+              : 'NodeStatusUnknown';
+      const condition = { type: action.condition, status: action.status, reason, lastTransitionTime };
+      return { ...node, status: { ...node.status, conditions: [...others, condition] } };
     }
     case 'complete':
       return node;

@@ -213,7 +213,7 @@ export async function runScenario(
       case 'taint':
       case 'complete':
       case 'nodeCondition':
-        if ((await applyObjectStep(cluster, action)) === 0) {
+        if ((await applyObjectStep(cluster, action, new Date(now).toISOString())) === 0) {
           warnings.push(`${recorder.offset(now)}: ${action.type} matched no ${action.target.kind}`);
         }
         break;
