@@ -114,6 +114,13 @@ describe('operations', () => {
       expect(expressions.some((e) => e.includes(`MetricName="${metric}" cluster="demo"`))).toBe(true);
     }
     expect(expressions.find((e) => e.includes('"Nodes"'))).toContain('{Karpless,cluster,nodePool,service}');
+    // Every dimension the metric is emitted with, or SEARCH finds nothing.
+    expect(expressions.find((e) => e.includes('"NodeClaimsDisrupted"'))).toContain(
+      '{Karpless,cluster,nodePool,reason,service}',
+    );
+    expect(expressions.find((e) => e.includes('"NodeClaimsUnhealthyDisrupted"'))).toContain(
+      '{Karpless,cluster,condition,nodePool,service}',
+    );
     expect(body.widgets.map((w) => w.properties.title)).toEqual(
       expect.arrayContaining([
         'Pending pods',

@@ -56,8 +56,13 @@ export const patchPool = (spec: Record<string, unknown>, name = 'general'): Step
   mergePatch: { spec },
 });
 
-export const nodeCondition = (selector: Record<string, string>, status: 'True' | 'False' | 'Unknown'): StepAction => ({
+export const nodeCondition = (
+  selector: Record<string, string>,
+  status: 'True' | 'False' | 'Unknown',
+  condition = 'Ready',
+): StepAction => ({
   type: 'nodeCondition',
   target: { kind: 'Node', namespace: 'default', selector },
+  condition,
   status,
 });

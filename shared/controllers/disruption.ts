@@ -1,7 +1,8 @@
 // The disruption use-case: one sweep decides (planDisruption), and in-flight commands move on across sweeps:
 // Validating → (15 s after the decision) re-check → disrupted taint + replacements (launchClaim) →
 // Launching until the replacements are Initialized → startTermination (the claim turns Draining; the drain runs as
-// queued terminateStep calls). Forceful (expiration) commands act at once, without waiting.
+// queued terminateStep calls). Forceful (expiration) commands act at once, without waiting. A planning sweep first
+// repairs unhealthy nodes (shared/controllers/repair.ts).
 //
 // Resumable: nothing lives in memory between sweeps. A command's phase is written on each candidate claim
 // (`disruption.phase`, `commandId`, `validateAfter`/`deadline`, and the JSON-encoded command), every write
@@ -33,6 +34,7 @@ import type { PlannedNodeClaim } from '../scheduling/types';
 import type { ControlPlaneDeps } from './deps';
 import { type PodActivity, readDisruptionInput } from './disruption-input';
 import { launchClaim } from './launch';
+import { type RepairResult, repairUnhealthyNodes } from './repair';
 import { startTermination } from './termination';
 
 /** The pure decision functions; injectable so scripted tests can drive the orchestration. */
@@ -102,6 +104,8 @@ export interface DisruptionSweepResult {
   inflight: number;
   /** The earliest validateAfter among in-flight commands, ms. */
   nextValidationAt?: number;
+  /** Node repair's part of a planning sweep (shared/controllers/repair.ts); undefined when planning was skipped. */
+  repair?: RepairResult;
 }
 
 const HISTORY_KEEP_MS = 24 * 3_600_000;
@@ -124,6 +128,18 @@ export async function disruptionSweep(
 
   for (const flight of await run.inFlight()) await run.progress(flight);
   if (!opts.progressOnly) {
+    // Repairs first: they are forceful, and the plan must not count a node that is already going.
+    result.repair = await repairUnhealthyNodes(deps);
+    if (result.repair.repaired.length > 0 && opts.onStart) {
+      const repaired = await Promise.all(result.repair.repaired.map((name) => deps.store.get(name)));
+      opts.onStart(
+        repaired.flatMap((c) =>
+          c?.nodeName
+            ? [{ node: c.nodeName, nodeClaim: c.name, nodePool: c.nodePool, reason: 'Unhealthy', forceful: true }]
+            : [],
+        ),
+      );
+    }
     const claims = await deps.store.list();
     const history = opts.history ?? historyFrom(claims, deps.clock.now());
     const { input } = await readDisruptionInput(deps, { ...run.inputExtra(claims), history, trackPodChanges: true });

@@ -54,6 +54,12 @@ export const MetricNames = {
   DisruptionStarted: 'DisruptionStarted',
   /** Disruption commands dropped at validation or abandoned (Count). */
   DisruptionDropped: 'DisruptionDropped',
+  /** NodeClaims the control plane began to disrupt (Karpenter's karpenter_nodeclaims_disrupted_total), with a `reason`
+   * (empty, underutilized, drifted, expired, interrupted, unhealthy) and the NODEPOOL_DIMENSION (Count). */
+  NodeClaimsDisrupted: 'NodeClaimsDisrupted',
+  /** NodeClaims node repair terminated (Karpenter's karpenter_nodeclaims_unhealthy_disrupted_total), with the
+   * unhealthy `condition` in snake case and the NODEPOOL_DIMENSION (Count). */
+  NodeClaimsUnhealthyDisrupted: 'NodeClaimsUnhealthyDisrupted',
   /** Pods evicted by a drain step (Count). */
   PodsEvicted: 'PodsEvicted',
   /** Drains that reached their terminationGracePeriod deadline (Count). */

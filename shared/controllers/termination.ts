@@ -19,6 +19,7 @@ import { ConflictError } from '../errors';
 import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
 import { queueTermination } from './messages';
+import { NODEPOOL_DIMENSION } from './metrics';
 
 export interface TerminationStep {
   done: boolean;
@@ -63,6 +64,14 @@ export async function startTermination(
         drain: { startedAt: at, ...(options.deadline ? { deadline: options.deadline } : {}), step: 'cordon' },
       });
       deps.metric('DisruptionStarted', 1, 'Count', { cause: options.cause });
+      // Karpenter's karpenter_nodeclaims_disrupted_total: every NodeClaim the control plane disrupts, by reason (a
+      // manual delete is the user's, not a disruption).
+      if (options.cause !== 'Deleted') {
+        deps.metric('NodeClaimsDisrupted', 1, 'Count', {
+          reason: options.cause.toLowerCase(),
+          [NODEPOOL_DIMENSION]: claim.nodePool,
+        });
+      }
       deps.log.info('termination started', { nodeClaim: claim.name, cause: options.cause, deadline: options.deadline });
       await queueTermination(deps, draining.name);
       return draining;

@@ -21,6 +21,9 @@ export interface DisruptionSettings {
   minSavingFraction: number;
   /** Karpless: consolidation may split one node over several cheaper new ones (Karpenter never does). */
   splitConsolidation: boolean;
+  /** Karpenter's NodeRepair feature gate (FEATURE_GATES), off by default: nodes whose conditions stay unhealthy past
+   * their toleration are terminated (shared/disruption/repair.ts). */
+  nodeRepair: boolean;
 }
 
 export const DISRUPTION_SETTINGS_DEFAULTS: DisruptionSettings = {
@@ -30,6 +33,7 @@ export const DISRUPTION_SETTINGS_DEFAULTS: DisruptionSettings = {
   nominationWindowMs: 20_000,
   minSavingFraction: 0.05,
   splitConsolidation: true,
+  nodeRepair: false,
 };
 
 /** The YAML names, what each is in DisruptionSettings, and how it is read. */
@@ -40,6 +44,7 @@ const FIELDS = {
   nominationWindow: { key: 'nominationWindowMs', kind: 'duration' },
   minSavingFraction: { key: 'minSavingFraction', kind: 'fraction' },
   splitConsolidation: { key: 'splitConsolidation', kind: 'bool' },
+  nodeRepair: { key: 'nodeRepair', kind: 'bool' },
 } as const satisfies Record<string, { key: keyof DisruptionSettings; kind: 'bool' | 'duration' | 'fraction' }>;
 
 export const DISRUPTION_SETTING_NAMES = Object.keys(FIELDS) as (keyof typeof FIELDS)[];

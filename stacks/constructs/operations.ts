@@ -207,6 +207,31 @@ export class Operations extends Construct {
       ]),
     );
     dashboard.addWidgets(
+      // Karpenter's karpenter_nodeclaims_disrupted_total by reason, and node repair's unhealthy conditions.
+      graph('NodeClaims disrupted', [
+        new cw.MathExpression({
+          expression: search(
+            MetricNames.NodeClaimsDisrupted,
+            'Sum',
+            `${CLUSTER_DIMENSION},${NODEPOOL_DIMENSION},reason,service`,
+          ),
+          label: '',
+          period: Duration.minutes(1),
+        }),
+      ]),
+      graph('Node repairs by condition', [
+        new cw.MathExpression({
+          expression: search(
+            MetricNames.NodeClaimsUnhealthyDisrupted,
+            'Sum',
+            `${CLUSTER_DIMENSION},condition,${NODEPOOL_DIMENSION},service`,
+          ),
+          label: '',
+          period: Duration.minutes(1),
+        }),
+      ]),
+    );
+    dashboard.addWidgets(
       graph('Cost per hour (USD)', [summed(MetricNames.CostPerHour, 'USD/h', 'Maximum')]),
       graph('NodePools not ready', [summed(MetricNames.NodePoolsNotReady, 'not ready', 'Maximum')]),
       graph('Solve deadline', [

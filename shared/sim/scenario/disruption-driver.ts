@@ -94,9 +94,13 @@ export class DisruptionDriver {
     if (!plan) return undefined;
     this.sweepsPlanned++;
     const waiting = plan.rejected.some((r) => r.blockers.some((b) => TIME_BASED.test(b)));
+    const repairDue = result.repair?.nextRepairAt ?? Number.POSITIVE_INFINITY;
     this.quiet =
-      plan.commands.length === 0 && !waiting
-        ? { signature, until: Math.min(now + QUIET_TTL_MS, nextExpiry(result.input ?? { nodes: [], nodePools: [] })) }
+      plan.commands.length === 0 && !waiting && (result.repair?.repaired.length ?? 0) === 0
+        ? {
+            signature,
+            until: Math.min(now + QUIET_TTL_MS, nextExpiry(result.input ?? { nodes: [], nodePools: [] }), repairDue),
+          }
         : undefined;
     return plan;
   }
