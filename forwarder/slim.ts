@@ -1,6 +1,7 @@
 // What the forwarder keeps from a watched object: its key, a reference for the message, and a fingerprint of the
 // fields whose change is worth a message. Everything else is dropped as soon as the watch line is parsed.
 
+import { REPAIR_CONDITION_TYPES } from '../shared/disruption/repair';
 import { isProvisionable } from '../shared/kube/pending';
 import type { ObjectRef } from '../shared/messages';
 
@@ -60,9 +61,15 @@ export function slimPod(raw: Raw): Slim {
   return { key: keyOf(raw), ref: ref(raw), relevant: isProvisionable(pod as never), fingerprint: '' };
 }
 
-/** Readiness, schedulability, taints, Karpenter labels and deletion: what changes placement or lifecycle. */
+/** Readiness and the other conditions node repair watches, schedulability, taints, Karpenter labels and deletion:
+ * what changes placement, lifecycle or repair. A condition is carried as a change of the fingerprint, so the control
+ * plane re-reads the Node; the message never carries the condition itself (docs/architecture.md, Node repair). */
 export function slimNode(raw: Raw): Slim {
   const ready = raw.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? 'Unknown';
+  const watched = (raw.status?.conditions ?? [])
+    .filter((c) => c.type !== 'Ready' && REPAIR_CONDITION_TYPES.includes(c.type))
+    .map((c) => `${c.type}=${c.status}`)
+    .sort();
   const taints = (raw.spec?.taints ?? []).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`).sort();
   const labels = Object.entries(raw.metadata?.labels ?? {})
     .filter(([k]) => k.startsWith('karpenter.') || k.startsWith('node.kubernetes.io/') || k.startsWith('topology.'))
@@ -74,6 +81,7 @@ export function slimNode(raw: Raw): Slim {
     raw.metadata?.deletionTimestamp ? 'deleting' : '',
     taints.join(','),
     labels.join(','),
+    watched.join(','),
   ].join('|');
   return { key: keyOf(raw), ref: ref(raw), relevant: true, fingerprint };
 }

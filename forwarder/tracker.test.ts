@@ -48,6 +48,40 @@ describe('ChangeTracker', () => {
     expect(keys(t)).toEqual({ NodeChanged: ['n1'] });
   });
 
+  it('sends a node change when a condition node repair watches changes, and not for others', () => {
+    const t = new ChangeTracker();
+    const node = (conditions: { type: string; status: string; lastTransitionTime?: string }[]) =>
+      slimFor('nodes', readyNode('n1', { conditions }));
+    t.onEvent('nodes', 'ADDED', node([{ type: 'KernelReady', status: 'True' }]));
+    t.takeOutbox();
+    expect(t.onEvent('nodes', 'MODIFIED', node([{ type: 'KernelReady', status: 'False' }]))).toBe(true);
+    t.takeOutbox();
+    // A heartbeat of the same status, and conditions no repair policy names (MemoryPressure), are no news.
+    expect(
+      t.onEvent('nodes', 'MODIFIED', node([{ type: 'KernelReady', status: 'False', lastTransitionTime: 'later' }])),
+    ).toBe(false);
+    expect(
+      t.onEvent(
+        'nodes',
+        'MODIFIED',
+        node([
+          { type: 'KernelReady', status: 'False' },
+          { type: 'MemoryPressure', status: 'True' },
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      t.onEvent(
+        'nodes',
+        'MODIFIED',
+        node([
+          { type: 'KernelReady', status: 'False' },
+          { type: 'AcceleratedHardwareReady', status: 'False' },
+        ]),
+      ),
+    ).toBe(true);
+  });
+
   it('reports NodePool and EC2NodeClass spec changes as NodePoolChanged with their kinds', () => {
     const t = new ChangeTracker();
     const np = (generation: number) => ({

@@ -111,7 +111,9 @@ export class ForwarderFeed {
         return;
       }
       case 'node-registered':
-      case 'node-ready': {
+      case 'node-ready':
+      case 'node-updated': {
+        // node-updated: another actor changed the Node (its conditions, labels, taints); the watch sees a MODIFIED.
         const node = sim.getNode(change.node);
         if (node) this.event('nodes', change.type === 'node-registered' ? 'ADDED' : 'MODIFIED', node);
         return;

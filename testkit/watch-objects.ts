@@ -38,12 +38,22 @@ export function pendingPod(
   };
 }
 
-export function readyNode(name: string, extra: { taints?: { key: string; effect: string }[]; ready?: boolean } = {}) {
+export function readyNode(
+  name: string,
+  extra: {
+    taints?: { key: string; effect: string }[];
+    ready?: boolean;
+    /** More conditions, as a node monitoring agent or node-problem-detector adds them. */
+    conditions?: { type: string; status: string; lastTransitionTime?: string }[];
+  } = {},
+) {
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name, uid: `uid-${name}`, labels: { 'karpenter.sh/nodepool': 'default' } },
     spec: { providerID: `aws:///us-east-1a/i-${name}`, taints: extra.taints ?? [] },
-    status: { conditions: [{ type: 'Ready', status: extra.ready === false ? 'False' : 'True' }] },
+    status: {
+      conditions: [{ type: 'Ready', status: extra.ready === false ? 'False' : 'True' }, ...(extra.conditions ?? [])],
+    },
   };
 }
