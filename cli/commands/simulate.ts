@@ -3,6 +3,7 @@
 import { expandPods, loadManifests } from '../../shared/api';
 import { parseDuration } from '../../shared/api/quantity';
 import { catalogEngine } from '../../shared/sim/default-engine';
+import { simulationObjectsOf } from '../../shared/sim/manifest-objects';
 import { runSimulation } from '../../shared/sim/simulation';
 import { buildSimulateReport } from '../format/simulate-report';
 import { renderSimulateTable } from '../format/simulate-table';
@@ -52,28 +53,11 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   const pods = expanded.pods;
   if (pods.length >= 1000) ctx.io.err(`loaded ${pods.length} pods from ${opts.file.join(', ')}`);
   const catalog = resolveCatalog(opts);
-  const result = await runSimulation(
-    {
-      pods,
-      nodes: set.nodes,
-      nodePools: set.nodePools,
-      nodeClasses: set.nodeClasses,
-      daemonSets: set.daemonSets,
-      pvcs: [...set.pvcs, ...expanded.pvcs],
-      pvs: set.pvs,
-      storageClasses: set.storageClasses,
-      namespaces: set.namespaces,
-      pdbs: set.pdbs,
-      nodeOverlays: set.nodeOverlays,
-      warnings: [...set.warnings, ...expanded.warnings],
-    },
-    catalogEngine(catalog),
-    {
-      seed,
-      onProgress: pods.length >= 1000 ? (m) => ctx.io.err(m) : undefined,
-      ...(timeBudgetMs === undefined ? {} : { timeBudgetMs }),
-    },
-  );
+  const result = await runSimulation(simulationObjectsOf(set, expanded), catalogEngine(catalog), {
+    seed,
+    onProgress: pods.length >= 1000 ? (m) => ctx.io.err(m) : undefined,
+    ...(timeBudgetMs === undefined ? {} : { timeBudgetMs }),
+  });
   const report = buildSimulateReport(result);
   if (result.defaultNodePool) ctx.io.err(`warning: ${result.warnings.find((w) => w.startsWith('no NodePool given'))}`);
   ctx.io.out(opts.output === 'json' ? JSON.stringify(report, null, 2) : renderSimulateTable(report));

@@ -1,6 +1,8 @@
 // Turns source documents into a ManifestSet: converts v1alpha5 objects, validates every document, fills in
 // Karpenter's defaults, and collects every problem of every document before failing.
 import type { Obj } from './check';
+import { expectObject } from './check';
+import { validateConditions, validateCSINode, validateNodeClaimObject, validateRuntimeClass } from './cluster-state';
 import { convertLegacy } from './convert/convert';
 import { type NodePoolInput, withNodeClassDefaults, withNodePoolDefaults } from './defaults';
 import type { SourceDocument } from './documents';
@@ -50,6 +52,8 @@ const HANDLERS: Record<string, KindHandler> = {
     validate: (p, d) => {
       validateMetadata(p, d);
       validateNodePool(p, d);
+      const status = expectObject(p, 'status', d.status);
+      if (status) validateConditions(p, 'status.conditions', status.conditions);
     },
     add: (set, d) => set.nodePools.push(withNodePoolDefaults(d as unknown as NodePoolInput)),
   },
@@ -88,6 +92,19 @@ const HANDLERS: Record<string, KindHandler> = {
   StorageClass: { namespaced: false, validate: validateStorageClass, add: push('storageClasses') },
   PriorityClass: { namespaced: false, validate: validatePriorityClass, add: push('priorityClasses') },
   Namespace: { namespaced: false, validate: validateNamespace, add: push('namespaces') },
+  NodeClaim: {
+    apiVersions: ['karpenter.sh/v1'],
+    namespaced: false,
+    validate: validateNodeClaimObject,
+    add: push('nodeClaims'),
+  },
+  CSINode: { apiVersions: ['storage.k8s.io/v1'], namespaced: false, validate: validateCSINode, add: push('csiNodes') },
+  RuntimeClass: {
+    apiVersions: ['node.k8s.io/v1'],
+    namespaced: false,
+    validate: validateRuntimeClass,
+    add: push('runtimeClasses'),
+  },
 };
 
 export const SUPPORTED_KINDS: readonly string[] = Object.keys(HANDLERS);

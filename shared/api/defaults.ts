@@ -26,6 +26,7 @@ export interface NodePoolInput {
   apiVersion?: string;
   kind?: string;
   metadata: NodePool['metadata'];
+  status?: NodePool['status'];
   spec: {
     template: {
       metadata?: NodePoolSpec['template']['metadata'];
@@ -70,7 +71,14 @@ export function withNodePoolDefaults(input: NodePoolInput): NodePool {
     weight: input.spec.weight ?? DEFAULT_WEIGHT,
     ...(input.spec.replicas !== undefined && input.spec.replicas !== null ? { replicas: input.spec.replicas } : {}),
   };
-  return { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { ...input.metadata }, spec };
+  // A dump's status is kept: its Ready condition decides whether the pool is provisioned from.
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { ...input.metadata },
+    spec,
+    ...(input.status ? { status: input.status } : {}),
+  };
 }
 
 export const DEFAULT_METADATA_OPTIONS: Required<NonNullable<EC2NodeClassSpec['metadataOptions']>> = {

@@ -13,6 +13,7 @@ import type {
   Volume,
 } from './kube';
 import type { ManifestSet } from './manifest-set';
+import { withRuntimeClass } from './runtime-class';
 
 export interface ExpandedPods {
   pods: Pod[];
@@ -41,9 +42,11 @@ export const PENDING_STATUS: PodStatus = {
 export function expandPods(set: ManifestSet): ExpandedPods {
   const out: ExpandedPods = { pods: [], pvcs: [], warnings: [] };
   const priority = priorityResolver(set.priorityClasses, out.warnings);
+  const runtimeClasses = new Map((set.runtimeClasses ?? []).map((rc) => [rc.metadata.name, rc]));
   const finish = (pod: Pod): Pod => {
     const p = priority(pod);
-    return p === undefined ? pod : { ...pod, spec: { ...pod.spec, ...p } };
+    const prioritized = p === undefined ? pod : { ...pod, spec: { ...pod.spec, ...p } };
+    return withRuntimeClass(prioritized, runtimeClasses, out.warnings);
   };
   for (const pod of set.pods) {
     const ns = pod.metadata.namespace ?? 'default';

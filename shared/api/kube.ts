@@ -148,6 +148,8 @@ export interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
   overhead?: QuantityMap;
+  /** The RuntimeClass whose `overhead.podFixed` admission copies into `overhead` (shared/api/runtime-class.ts). */
+  runtimeClassName?: string;
   topologySpreadConstraints?: TopologySpreadConstraint[];
   priority?: number;
   priorityClassName?: string;
@@ -286,6 +288,22 @@ export interface StorageClass {
   volumeBindingMode?: 'Immediate' | 'WaitForFirstConsumer';
   allowedTopologies?: { matchLabelExpressions?: { key: string; values: string[] }[] }[];
   parameters?: Record<string, string>;
+}
+
+/** A node's CSI drivers and how many volumes each may attach there (`allocatable.count`; absent: no limit). */
+export interface CSINode {
+  kind: 'CSINode';
+  metadata: ObjectMeta;
+  spec: { drivers?: { name: string; nodeID?: string; allocatable?: { count?: number } }[] };
+}
+
+/** What a pod's `runtimeClassName` brings: fixed per-pod overhead and scheduling constraints. */
+export interface RuntimeClass {
+  kind: 'RuntimeClass';
+  metadata: ObjectMeta;
+  handler: string;
+  overhead?: { podFixed?: QuantityMap };
+  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Toleration[] };
 }
 
 export interface PriorityClass {

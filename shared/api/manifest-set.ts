@@ -1,6 +1,8 @@
 // Everything read from a set of manifests, sorted by kind. Arrays keep file order, so results are deterministic.
+import type { NodeClaimObject } from './cluster-state';
 import type { EC2NodeClass, NodePool } from './karpenter';
 import type {
+  CSINode,
   DaemonSet,
   Deployment,
   Job,
@@ -12,6 +14,7 @@ import type {
   PodDisruptionBudget,
   PriorityClass,
   ReplicaSet,
+  RuntimeClass,
   StatefulSet,
   StorageClass,
 } from './kube';
@@ -34,6 +37,10 @@ export interface ManifestSet {
   storageClasses: StorageClass[];
   priorityClasses: PriorityClass[];
   namespaces: Namespace[];
+  /** Cluster state from a dump (docs/simulate-dump.md): Karpenter's NodeClaims, CSINodes, RuntimeClasses. */
+  nodeClaims: NodeClaimObject[];
+  csiNodes: CSINode[];
+  runtimeClasses: RuntimeClass[];
   /** Unknown kinds skipped, conversions made, fields that changed meaning: print them. */
   warnings: string[];
 }
@@ -56,6 +63,9 @@ export function emptyManifestSet(): ManifestSet {
     storageClasses: [],
     priorityClasses: [],
     namespaces: [],
+    nodeClaims: [],
+    csiNodes: [],
+    runtimeClasses: [],
     warnings: [],
   };
 }

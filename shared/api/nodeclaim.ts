@@ -103,6 +103,9 @@ export interface NodeClaim {
   terminationGracePeriod?: string;
   /** Sum of the nominated pods' requests plus DaemonSet overhead. */
   requests: ResourceList;
+  /** What the node will offer, when known before it registers (Karpenter's NodeClaim status.allocatable, read from a
+   * cluster dump); the cluster view prefers it to the instance type's. */
+  allocatable?: ResourceList;
   nominatedPods: PodRef[];
   instanceId?: string;
   providerID?: string;

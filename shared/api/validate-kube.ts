@@ -53,6 +53,7 @@ export function validatePodSpec(p: Problems, path: string, v: unknown): void {
   checkTolerations(p, at(path, 'tolerations'), spec.tolerations);
   expectString(p, at(path, 'nodeName'), spec.nodeName);
   expectString(p, at(path, 'priorityClassName'), spec.priorityClassName);
+  expectString(p, at(path, 'runtimeClassName'), spec.runtimeClassName);
   expectInt(p, at(path, 'priority'), spec.priority);
   expectBool(p, at(path, 'hostNetwork'), spec.hostNetwork);
   const affinity = expectObject(p, at(path, 'affinity'), spec.affinity);
@@ -172,7 +173,21 @@ function validateSpread(p: Problems, path: string, v: unknown): void {
 
 export function validatePod(p: Problems, doc: Obj): void {
   validateMetadata(p, doc);
+  expectString(p, 'metadata.deletionTimestamp', (doc.metadata as Obj | undefined)?.deletionTimestamp);
   validatePodSpec(p, 'spec', doc.spec);
+  // A dump's pods carry status: the phase and PodScheduled condition decide whether a pod is provisioned for.
+  const status = expectObject(p, 'status', doc.status);
+  if (!status) return;
+  expectEnum(p, 'status.phase', status.phase, ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const);
+  expectString(p, 'status.nominatedNodeName', status.nominatedNodeName);
+  expectArray(p, 'status.conditions', status.conditions)?.forEach((c, i) => {
+    const cp = at('status.conditions', i);
+    const o = expectObject(p, cp, c, true);
+    if (!o) return;
+    expectString(p, at(cp, 'type'), o.type, true);
+    expectEnum(p, at(cp, 'status'), o.status, ['True', 'False', 'Unknown'] as const, true);
+    expectString(p, at(cp, 'reason'), o.reason);
+  });
 }
 
 /** Deployment, ReplicaSet and StatefulSet: replicas, a selector that matches the template, and the pod template. */

@@ -193,6 +193,7 @@ function claimLabels(claim: NodeClaim, types: InstanceType[]): Record<string, st
 /** The launched type's allocatable, or before launch the least any option would offer, so pods placed on a pending
  * claim fit whichever type CreateFleet picks. */
 function claimAllocatable(claim: NodeClaim, types: InstanceType[]): ResourceList {
+  if (claim.allocatable) return { ...claim.allocatable };
   const byName = new Map(types.map((t) => [t.name, t]));
   if (claim.instanceType) {
     const t = byName.get(claim.instanceType);

@@ -67,7 +67,15 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
     unavailable: store.listUnavailable(now),
   };
   const read = await allByName(reads);
-  const resolved = await resolveInstanceTypes(deps, read.nodePools, read.nodeClasses, read.unavailable);
+  // A NodePool whose status says Ready=False is not provisioned from (as Karpenter skips it); it is named in the
+  // problems so FailedScheduling events and the decision record say why it was not tried.
+  const notReady = read.nodePools.flatMap((p) => {
+    const reason = nodePoolNotReady(p);
+    return reason ? [{ nodePool: p.metadata.name, reason }] : [];
+  });
+  const readyPools = read.nodePools.filter((p) => !nodePoolNotReady(p));
+  const resolved = await resolveInstanceTypes(deps, readyPools, read.nodeClasses, read.unavailable);
+  resolved.problems.unshift(...notReady);
   // NodeOverlays change prices and capacities once, here, before anything reads them (docs/api.md, "NodeOverlay").
   const { instanceTypes, conflicts } = applyNodeOverlays(
     read.nodeOverlays,
@@ -76,6 +84,15 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
   );
   for (const c of conflicts) deps.log.warn('NodeOverlay not applied', { nodeOverlay: c.overlay, reason: c.reason });
   return { now, ...read, instanceTypes, problems: resolved.problems, overlayConflicts: conflicts };
+}
+
+/** Why a NodePool is not ready, from the Ready condition of its status; undefined when Ready is True or absent (a
+ * NodePool file from disk carries no status). */
+export function nodePoolNotReady(pool: NodePool): string | undefined {
+  const ready = pool.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status !== 'False') return undefined;
+  const why = [ready.reason, ready.message].filter(Boolean).join(': ');
+  return `status.conditions Ready=False${why ? ` (${why})` : ''}`;
 }
 
 /** Promise.all over an object's values, keeping each result under its key. */

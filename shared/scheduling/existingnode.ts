@@ -1,5 +1,5 @@
-// An existing node or in-flight NodeClaim as a bin: fixed labels, its taints (startup and not-yet-registered taints
-// ignored while in flight, since they will go away), what its pods already use, and the host ports they hold. It
+// An existing node or in-flight NodeClaim as a bin: fixed labels, its taints (startup and ephemeral taints ignored
+// while in flight, since they will go away; respected once the node is initialized), what its pods already use, and the host ports they hold. It
 // decides whether a pod shape fits (resources, taints, labels, host ports, topology) and records the pods it takes.
 import type { Pod, Taint } from '../api/kube';
 import { LabelHostname, TaintUnregistered } from '../api/labels';
@@ -37,7 +37,7 @@ export class ExistingNode {
     const startup = node.startupTaints ?? [];
     this.taints = node.inflight
       ? node.taints.filter(
-          (t) => t.key !== TaintUnregistered.key && !startup.some((s) => s.key === t.key && s.effect === t.effect),
+          (t) => !isEphemeralTaint(t) && !startup.some((s) => s.key === t.key && s.effect === t.effect),
         )
       : node.taints;
     this.cap = index.vector(node.allocatable);
@@ -78,6 +78,8 @@ export class ExistingNode {
   /** Counts the pods already on the node in every group that selects them and counts on this node. */
   countPods(groups: readonly TopologyGroup[]): void {
     for (const p of this.node.pods) {
+      // A terminating pod still holds its resources but no longer counts for topology (as Karpenter ignores it).
+      if (p.metadata.deletionTimestamp) continue;
       const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
       for (const g of groups) {
         if (!g.selects(id) || !g.countsOn(this.taints, this.requirements, false)) continue;
@@ -119,6 +121,25 @@ export class ExistingNode {
     if (!fitsVec(this.used, shape.requests, this.cap)) return 'not enough free resources';
     return undefined;
   }
+}
+
+/** Taints a node carries while it comes up and loses once initialized (Karpenter's known ephemeral taints): kubelet's
+ * not-ready and unreachable, the cloud provider's uninitialized taint, Karpenter's unregistered taint, and the Node
+ * Readiness Controller's readiness.k8s.io/ family. Matched on key and effect, as Kubernetes matches taints. */
+const EPHEMERAL_TAINTS: readonly Pick<Taint, 'key' | 'effect'>[] = [
+  { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
+  { key: 'node.cloudprovider.kubernetes.io/uninitialized', effect: 'NoSchedule' },
+  TaintUnregistered,
+];
+const EPHEMERAL_TAINT_PREFIXES = ['readiness.k8s.io/'];
+
+export function isEphemeralTaint(t: Taint): boolean {
+  return (
+    EPHEMERAL_TAINTS.some((e) => e.key === t.key && e.effect === t.effect) ||
+    EPHEMERAL_TAINT_PREFIXES.some((prefix) => t.key.startsWith(prefix))
+  );
 }
 
 export function safePodRequests(p: Pod): ResourceList {

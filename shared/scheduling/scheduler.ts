@@ -32,6 +32,8 @@ export class Scheduler {
   private readonly shapes: PodShapes;
   /** Filled once resource vectors are final (prepare); Domains reads the same array. */
   private readonly nodes: ExistingNode[] = [];
+  /** The existing nodes in the order a pod tries them: initialized first, then in flight. */
+  private placementOrder: ExistingNode[] = [];
   private readonly claims: InflightClaim[] = [];
   private readonly claimCount = new Map<string, number>();
   private readonly waiting = new WaitingQueue();
@@ -186,6 +188,7 @@ export class Scheduler {
     const existingAnti: { node: number; pod: Pod; groups: TopologyGroup[] }[] = [];
     (this.input.existingNodes ?? []).forEach((n, ni) => {
       for (const p of n.pods) {
+        if (p.metadata.deletionTimestamp) continue;
         const terms = p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
         if (terms.length === 0) continue;
         const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
@@ -201,6 +204,8 @@ export class Scheduler {
     for (const n of this.input.existingNodes ?? [])
       this.nodes.push(new ExistingNode(n, this.index, safePodRequests, this.topology));
     this.countExisting(existingAnti);
+    // Initialized nodes take pods before in-flight ones (as Karpenter orders them), so a pod lands where it can run now.
+    this.placementOrder = [...this.nodes.filter((n) => !n.node.inflight), ...this.nodes.filter((n) => n.node.inflight)];
     this.consumeLimits();
 
     queue.sort((a, b) => {
@@ -301,7 +306,7 @@ export class Scheduler {
 
   /** Places the pod at this relaxation level, or returns why no node and no NodePool could take it. */
   private placeShape(pod: Pod, shape: PodShape): string | undefined {
-    for (const n of this.nodes) {
+    for (const n of this.placementOrder) {
       if (n.accepting && n.canAdd(shape)) {
         n.add(pod, shape);
         return undefined;

@@ -3,9 +3,13 @@
 // path: the same solve, the same NodeClaims and claim names, the same launch onto the offering CreateFleet would
 // pick. Passes repeat while a launch is dropped for insufficient capacity (see provisionUntilSettled). The report adds
 // the LP lower bound on cost. Deterministic for the same objects and seed.
+
+import type { NodeClaimObject } from '../api/cluster-state';
+import { PENDING_STATUS } from '../api/expand';
 import { claimName } from '../api/ids';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
+  CSINode,
   DaemonSet,
   Namespace,
   Node,
@@ -25,10 +29,12 @@ import { isStaticNodePool } from '../api/static-nodepool';
 import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
 import { CLAIM_NAME_SALTS, provision } from '../controllers/provision';
-import { overlayPool } from '../controllers/snapshot';
+import { nodePoolNotReady, overlayPool } from '../controllers/snapshot';
 import { ValidationError } from '../errors';
+import { isDaemonSetOwned, isProvisionable } from '../kube/pending';
 import type { CloudInstance } from '../ports';
 import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../scheduling/types';
+import { claimsFromDump } from './dump-claims';
 import {
   type CatalogScope,
   nodePoolWarnings,
@@ -58,6 +64,10 @@ export interface SimulationObjects {
   pdbs?: PodDisruptionBudget[];
   /** Applied to every NodePool's instance types before the solve (docs/api.md, "NodeOverlay"). */
   nodeOverlays?: NodeOverlay[];
+  /** Karpenter's NodeClaims from a cluster dump: launched ones are in-flight capacity (docs/simulate-dump.md). */
+  nodeClaims?: NodeClaimObject[];
+  /** Per-node CSI attach limits from a cluster dump. */
+  csiNodes?: CSINode[];
   /** Warnings from loading (conversions, defaults), carried into the result. */
   warnings?: string[];
 }
@@ -89,8 +99,9 @@ export interface LaunchedNodeClaim {
 
 export interface SimulationResult {
   nodeClaims: LaunchedNodeClaim[];
-  /** Nodes given as input: `pods` are the pending pods this plan put there, `boundPods` those already running. */
-  existingNodes: { name: string; pods: Pod[]; boundPods: Pod[] }[];
+  /** Nodes given as input, and launched NodeClaims not yet registered: `pods` are the pending pods this plan put
+   * there, `boundPods` those already running; `inflight` when the node is not initialized yet. */
+  existingNodes: { name: string; pods: Pod[]; boundPods: Pod[]; inflight?: true }[];
   unschedulable: { pod: Pod; reason: string }[];
   /** Pods the time budget left unplanned; present only when a budget was given. */
   deferred?: Pod[];
@@ -176,25 +187,60 @@ export async function runSimulation(
       return result;
     },
   });
-  const outcome = await provisionUntilSettled(
-    world,
-    solves,
-    new Set(givenNodes.map((n) => n.metadata.name)),
-    typesByName,
+  // Claims read from a dump are stamped with the simulated clock's start, so none looks abandoned to the pass.
+  const dump = claimsFromDump(
+    objects.nodeClaims ?? [],
+    givenNodes,
+    nodePools,
+    CLUSTER,
+    new Date(world.clock.now()).toISOString(),
   );
+  warnings.push(...dump.warnings);
+  const claimOnly = dump.claims.filter((c) => !c.nodeName || !givenNodes.some((n) => n.metadata.name === c.nodeName));
+  for (const claim of dump.claims) await world.store.create(claim);
+  const placeable = new Set([
+    ...givenNodes.map((n) => n.metadata.name),
+    ...claimOnly.filter((c) => c.state !== 'Draining').map((c) => c.name),
+  ]);
+  const outcome = await provisionUntilSettled(world, solves, placeable, typesByName);
+  // NodePools the pass skipped (status Ready=False) are named in every unschedulable reason, as the controller's
+  // FailedScheduling event names them.
+  const skippedPools = nodePools.flatMap((p) => {
+    const reason = nodePoolNotReady(p);
+    return reason ? [`NodePool ${p.metadata.name} skipped: ${reason}`] : [];
+  });
+  for (const s of skippedPools) warnings.push(s);
+  const unschedulable = outcome.unschedulable.map((u) => ({
+    pod: u.pod,
+    reason: [u.reason, ...skippedPools].join('; '),
+  }));
 
   const launched = outcome.launched;
+  const inflightNames = new Set(
+    dump.claims.filter((c) => c.state !== 'Initialized' && c.state !== 'Draining').map((c) => c.nodeName ?? c.name),
+  );
   const placedPods = launched.reduce((n, c) => n + c.plan.pods.length, 0);
   const lowerBoundPerHour = await poolLowerBounds(launched, nodePools, instanceTypes, engine);
   const onNodes = [...outcome.onNodes.values()].reduce((n, pods) => n + pods.length, 0);
   const out: SimulationResult = {
     nodeClaims: launched,
-    existingNodes: givenNodes.map((n) => ({
-      name: n.metadata.name,
-      pods: outcome.onNodes.get(n.metadata.name) ?? [],
-      boundPods: bound.filter((p) => p.spec.nodeName === n.metadata.name),
-    })),
-    unschedulable: outcome.unschedulable,
+    existingNodes: [
+      ...givenNodes.map((n) => ({
+        name: n.metadata.name,
+        pods: outcome.onNodes.get(n.metadata.name) ?? [],
+        boundPods: bound.filter((p) => p.spec.nodeName === n.metadata.name),
+        ...(inflightNames.has(n.metadata.name) ? { inflight: true as const } : {}),
+      })),
+      ...claimOnly
+        .filter((c) => placeable.has(c.name))
+        .map((c) => ({
+          name: c.name,
+          pods: outcome.onNodes.get(c.name) ?? [],
+          boundPods: [],
+          inflight: true as const,
+        })),
+    ],
+    unschedulable,
     warnings: [...warnings, ...solverWarnings(solves)],
     summary: {
       pods: pending.length,
@@ -268,8 +314,12 @@ async function provisionUntilSettled(
     }
     for (const placement of solved?.existingNodes ?? []) {
       if (!nodeNames.has(placement.name)) continue;
+      const known = new Set((onNodes.get(placement.name) ?? []).map(podKey));
       for (const pod of placement.pods) {
-        if (pod.spec.nodeName || (await cluster.bindPod(podRef(pod), placement.name)) !== 'bound') continue;
+        if (pod.spec.nodeName || known.has(podKey(pod))) continue;
+        // A launched claim with no Node yet holds its pods as nominations (recorded on the claim by the pass).
+        if (cluster.getNode(placement.name) && (await cluster.bindPod(podRef(pod), placement.name)) !== 'bound')
+          continue;
         onNodes.set(placement.name, [...(onNodes.get(placement.name) ?? []), pod]);
       }
     }
@@ -385,26 +435,59 @@ function withDefaultPool(
   };
 }
 
-/** Pods bound to a given Node stay there; the rest are pending. A pod bound to a Node not given is re-planned. */
+/**
+ * Which input pods the plan sees, as the controller sees a cluster (docs/simulate-dump.md, "Which pods count"):
+ * - Succeeded and Failed pods count nowhere;
+ * - pods bound to a given Node stay there, terminating or not (they hold their resources until they are gone);
+ * - unbound pods are provisioned for only when kube-scheduler gave up on them (PodScheduled=False, Unschedulable; plain
+ *   manifests get that status when they have none) and they are not terminating, preempting, DaemonSet- or
+ *   Node-owned; the rest are left out, each reason named once in the warnings;
+ * - a pod bound to a Node not given is planned again (with a warning), unless it is terminating or DaemonSet-owned.
+ */
 function splitPods(objects: SimulationObjects, warnings: string[]): { bound: Pod[]; pending: Pod[] } {
   const nodeNames = new Set((objects.nodes ?? []).map((n) => n.metadata.name));
   const bound: Pod[] = [];
   const pending: Pod[] = [];
+  const skipped = new Map<string, string[]>();
+  const skip = (pod: Pod, why: string): void => {
+    skipped.set(why, [...(skipped.get(why) ?? []), podKey(pod)]);
+  };
   for (const pod of objects.pods) {
     // A Succeeded or Failed pod holds no resources and no topology slot, bound or not (as the controllers treat it).
     if (isTerminal(pod)) continue;
     const nodeName = pod.spec.nodeName;
-    if (!nodeName) pending.push(pod);
-    else if (nodeNames.has(nodeName)) bound.push(pod);
-    else {
+    if (nodeName && nodeNames.has(nodeName)) {
+      bound.push(pod);
+      continue;
+    }
+    if (nodeName) {
+      if (pod.metadata.deletionTimestamp || isDaemonSetOwned(pod)) continue;
       warnings.push(
         `${pod.metadata.namespace}/${pod.metadata.name}: spec.nodeName "${nodeName}" is not among the given Nodes; treated as pending`,
       );
       const { nodeName: _unknown, ...spec } = pod.spec;
-      pending.push({ ...pod, spec });
+      pending.push({ ...pod, spec, status: { ...pod.status, ...PENDING_STATUS } });
+      continue;
     }
+    // A pod with no status at all is a plain manifest: it stands for a pod kube-scheduler could not place.
+    const candidate: Pod = pod.status ? pod : { ...pod, status: structuredClone(PENDING_STATUS) };
+    if (isProvisionable(candidate)) pending.push(candidate);
+    else skip(pod, notProvisionableReason(pod));
+  }
+  for (const [why, pods] of skipped) {
+    const shown = pods.slice(0, 5).join(', ') + (pods.length > 5 ? `, and ${pods.length - 5} more` : '');
+    warnings.push(`${pods.length} pod(s) not provisioned for: ${why}: ${shown}`);
   }
   return { bound, pending };
+}
+
+/** Why the controller leaves an unbound, non-terminal pod alone (the rules of shared/kube/pending.ts). */
+function notProvisionableReason(pod: Pod): string {
+  if (pod.metadata.deletionTimestamp) return 'terminating (metadata.deletionTimestamp is set)';
+  if (pod.status?.nominatedNodeName) return 'preempting (status.nominatedNodeName is set)';
+  if (isDaemonSetOwned(pod)) return 'owned by a DaemonSet (counted as DaemonSet overhead)';
+  if (pod.metadata.ownerReferences?.some((o) => o.kind === 'Node')) return 'a static (mirror) pod';
+  return 'kube-scheduler has not marked it unschedulable (no PodScheduled=False condition with reason Unschedulable)';
 }
 
 /** The LP lower bound summed over NodePools: each pool's pods on the types and offerings that pool allows, less

@@ -1,0 +1,24 @@
+// What `simulate -f` hands the simulation from loaded manifests (plain files or a cluster dump): the expanded pods
+// and every object kind the plan reads. One mapping, used by the command and by the tests that run it.
+import type { ExpandedPods } from '../api/expand';
+import type { ManifestSet } from '../api/manifest-set';
+import type { SimulationObjects } from './simulation';
+
+export function simulationObjectsOf(set: ManifestSet, expanded: ExpandedPods): SimulationObjects {
+  return {
+    pods: expanded.pods,
+    nodes: set.nodes,
+    nodePools: set.nodePools,
+    nodeClasses: set.nodeClasses,
+    daemonSets: set.daemonSets,
+    pvcs: [...set.pvcs, ...expanded.pvcs],
+    pvs: set.pvs,
+    storageClasses: set.storageClasses,
+    namespaces: set.namespaces,
+    pdbs: set.pdbs,
+    nodeOverlays: set.nodeOverlays,
+    nodeClaims: set.nodeClaims,
+    csiNodes: set.csiNodes,
+    warnings: [...set.warnings, ...expanded.warnings],
+  };
+}
