@@ -66,3 +66,32 @@ export const nodeCondition = (
   condition,
   status,
 });
+
+/** The cloud steps: publish an AMI release for an alias family, retag a subnet or security group, change the
+ * cluster's Kubernetes version. */
+export const publishAmi = (alias: string, o: { kubernetesVersion?: string; id?: string } = {}): StepAction => {
+  const [family = '', version = ''] = alias.split('@');
+  return { type: 'publishAmi', family, version, ...o };
+};
+
+export const retag = (
+  kind: 'subnet' | 'securityGroup',
+  id: string,
+  tags: Record<string, string>,
+  zone?: string,
+): StepAction => ({ type: 'retag', kind, id, tags, ...(zone ? { zone } : {}) });
+
+export const kubernetesVersion = (version: string): StepAction => ({ type: 'kubernetesVersion', version });
+
+/** Why each drifted node drifted, as the Disrupt decisions recorded it (node name → reason). */
+export async function driftReasons(r: ScenarioRun): Promise<string[]> {
+  const claims = new Set(events(r, 'Disrupting', 'Drifted').map((e) => e.nodeClaim));
+  const out: string[] = [];
+  for (const claim of claims) {
+    for (const d of await r.world.store.listDecisions(claim)) {
+      const drift = d.kind === 'Disrupt' ? (d.detail as { drift?: Record<string, string> }).drift : undefined;
+      if (drift) out.push(...Object.values(drift));
+    }
+  }
+  return [...new Set(out)];
+}

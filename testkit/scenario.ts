@@ -2,6 +2,7 @@
 // workloads by name and size, and a runner with the real disruption sweep. Not part of any bundle.
 
 import { buildManifestSet } from '../shared/api/build';
+import type { EC2NodeClass } from '../shared/api/karpenter';
 import type { Deployment, PodDisruptionBudget } from '../shared/api/kube';
 import { emptyManifestSet, type ManifestSet } from '../shared/api/manifest-set';
 import { loadCatalog } from '../shared/catalog';
@@ -79,7 +80,10 @@ export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
   };
 }
 
-export const nodeClass = (): Record<string, unknown> => ({ ...ec2NodeClass({}, 'default', 'test') });
+/** The EC2NodeClass `default`: alias al2023@latest, subnets and security groups tagged karpenter.sh/discovery: test. */
+export const nodeClass = (spec: Partial<EC2NodeClass['spec']> = {}): Record<string, unknown> => ({
+  ...ec2NodeClass(spec, 'default', 'test'),
+});
 
 export function deployment(
   name: string,

@@ -6,6 +6,7 @@ import type { CapacityType, InstanceType, Offering, UnavailableOffering } from '
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { Clock, CloudInstance, CloudProvider, LaunchRequest } from '../ports';
 import { createRng, type Rng } from './rng';
+import { SimAccount, stableHex } from './sim-account';
 
 export type OfferingKey = Pick<UnavailableOffering, 'instanceType' | 'zone' | 'capacityType'>;
 
@@ -30,6 +31,8 @@ const key = (o: OfferingKey): string => `${o.instanceType}/${o.zone}/${o.capacit
 
 export class SimCloud implements CloudProvider {
   readonly cluster: string;
+  /** The AMIs, subnets, security groups and Kubernetes version the classes resolve against; scenario steps change it. */
+  readonly account = new SimAccount();
   private readonly rng: Rng;
   private readonly instances = new Map<string, SimLaunch>();
   private readonly byClaimUid = new Map<string, string>();
@@ -77,7 +80,7 @@ export class SimCloud implements CloudProvider {
     if (request.instanceTypes.length === 0) {
       throw new LaunchError('invalid-config', `no instance types for ${request.claim.name}`);
     }
-    const choice = this.choose(request.instanceTypes);
+    const choice = this.choose(request.instanceTypes, (zone) => !!this.account.subnetFor(request.nodeClass, zone));
     if (!choice.pick) {
       throw new InsufficientCapacityError(
         `insufficient capacity for ${request.claim.name}: ${choice.refused.length} offering(s) refused`,
@@ -96,8 +99,8 @@ export class SimCloud implements CloudProvider {
       state: 'running',
       launchedAt: new Date(this.options.clock.now()).toISOString(),
       imageId: this.imageFor(request.nodeClass),
-      subnetId: `subnet-${offering.zone}`,
-      securityGroupIds: ['sg-sim'],
+      subnetId: this.account.subnetFor(request.nodeClass, offering.zone) ?? `subnet-${offering.zone}`,
+      securityGroupIds: this.launchGroups(request.nodeClass),
       tags: {
         ...(request.nodeClass.spec.tags ?? {}),
         'karpenter.sh/nodepool': request.nodePool.metadata.name,
@@ -147,17 +150,32 @@ export class SimCloud implements CloudProvider {
     const instance = claim.instanceId ? this.instances.get(claim.instanceId)?.instance : undefined;
     const actual = claim.imageId ?? instance?.imageId;
     if (actual && actual !== wanted) return `AMIDrift: instance runs ${actual}, EC2NodeClass resolves to ${wanted}`;
-    return undefined;
+    return instance ? this.account.networkDrift(instance, nodeClass) : undefined;
   }
 
-  private imageFor(nodeClass: EC2NodeClass): string {
+  /** The AMI a launch through this class uses now: an alias follows the account's published images for the cluster's
+   * Kubernetes version; other terms stand for one stable image each. */
+  imageFor(nodeClass: EC2NodeClass): string {
     if (this.options.imageFor) return this.options.imageFor(nodeClass);
-    return `ami-${stableHex(JSON.stringify(nodeClass.spec.amiSelectorTerms ?? []), 17)}`;
+    return (
+      this.account.aliasImage(nodeClass) ??
+      `ami-${stableHex(JSON.stringify(nodeClass.spec.amiSelectorTerms ?? []), 17)}`
+    );
+  }
+
+  /** The class's security groups; the account's default when the class selects none (the simulator still launches). */
+  private launchGroups(nodeClass: EC2NodeClass): string[] {
+    const groups = this.account.securityGroupsFor(nodeClass);
+    return groups.length > 0 ? groups : ['sg-sim'];
   }
 
   /** Spot when any spot offering is available (Karpenter asks CreateFleet for spot first), else on-demand; the
-   * cheapest offering of that capacity type wins, ties going to the earlier option, then zone order. */
-  private choose(types: InstanceType[]): { pick?: { type: InstanceType; offering: Offering }; refused: OfferingKey[] } {
+   * cheapest offering of that capacity type wins, ties going to the earlier option, then zone order. A zone where the
+   * class selects no subnet is refused (Karpenter offers only zones its subnets cover). */
+  private choose(
+    types: InstanceType[],
+    zoneHasSubnet: (zone: string) => boolean,
+  ): { pick?: { type: InstanceType; offering: Offering }; refused: OfferingKey[] } {
     const refused: OfferingKey[] = [];
     let best: Record<CapacityType, { type: InstanceType; offering: Offering } | undefined> = {
       spot: undefined,
@@ -167,7 +185,7 @@ export class SimCloud implements CloudProvider {
       for (const offering of type.offerings) {
         if (!offering.available) continue;
         const k = { instanceType: type.name, zone: offering.zone, capacityType: offering.capacityType };
-        if (this.noCapacity.has(key(k))) {
+        if (this.noCapacity.has(key(k)) || !zoneHasSubnet(offering.zone)) {
           refused.push(k);
           continue;
         }
@@ -179,16 +197,4 @@ export class SimCloud implements CloudProvider {
     }
     return { pick: best.spot ?? best['on-demand'], refused };
   }
-}
-
-/** FNV-1a, stretched to `length` hex digits: stable ids derived from content. */
-function stableHex(text: string, length: number): string {
-  let out = '';
-  let salt = 0;
-  while (out.length < length) {
-    let h = 0x811c9dc5 ^ salt++;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    out += (h >>> 0).toString(16).padStart(8, '0');
-  }
-  return out.slice(0, length);
 }

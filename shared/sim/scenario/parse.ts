@@ -24,8 +24,9 @@ import { parseDuration } from '../../api/quantity';
 import { parseYaml } from '../../api/yaml';
 import { parseDisruptionSettings } from '../../disruption/settings';
 import { ValidationError } from '../../errors';
+import { CLOUD_STEPS, type CloudStepName, parseCloudStep } from './cloud-steps';
 import { checkScenarioSize } from './limits';
-import { OBJECT_STEPS, parseObjectStep } from './object-steps';
+import { OBJECT_STEPS, type ObjectStepName, parseObjectStep } from './object-steps';
 import {
   DELETABLE_KINDS,
   type DeletableKind,
@@ -42,7 +43,7 @@ import {
 
 const DEFAULT_NODE_READY_AFTER = '45s';
 const DEFAULT_SWEEP_EVERY = '1m';
-const ACTIONS = ['apply', 'scale', 'delete', 'patch', 'interrupt', ...OBJECT_STEPS] as const;
+const ACTIONS = ['apply', 'scale', 'delete', 'patch', 'interrupt', ...OBJECT_STEPS, ...CLOUD_STEPS] as const;
 const STEP_KEYS = new Set<string>(['at', 'every', 'manifests', ...ACTIONS]);
 
 /** Reads and validates a scenario file and the manifests it applies. Throws ValidationError listing every problem. */
@@ -187,7 +188,10 @@ async function parseAction(
     case 'interrupt':
       return parseInterrupt(p, `${path}.interrupt`, step.interrupt);
     default:
-      return parseObjectStep(p, `${path}.${kind}`, kind, step[kind]);
+      if ((CLOUD_STEPS as readonly string[]).includes(kind)) {
+        return parseCloudStep(p, `${path}.${kind}`, kind as CloudStepName, step[kind]);
+      }
+      return parseObjectStep(p, `${path}.${kind}`, kind as ObjectStepName, step[kind]);
   }
 }
 

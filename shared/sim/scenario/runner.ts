@@ -29,6 +29,7 @@ import type { SimCluster } from '../sim-cluster';
 import type { SimulationEngine } from '../simulation';
 import { createSimWorld, type SimWorld } from '../world';
 import { ClusterActivity, nominatedNode } from './activity';
+import { applyCloudStep } from './cloud-steps';
 import { DisruptionDriver, type SweepEngine } from './disruption-driver';
 import { LowerBoundTracker } from './lower-bound';
 import { mergePatch } from './merge-patch';
@@ -216,6 +217,11 @@ export async function runScenario(
         if ((await applyObjectStep(cluster, action, new Date(now).toISOString())) === 0) {
           warnings.push(`${recorder.offset(now)}: ${action.type} matched no ${action.target.kind}`);
         }
+        break;
+      case 'publishAmi':
+      case 'retag':
+      case 'kubernetesVersion':
+        applyCloudStep(cloud.account, action);
         break;
       case 'interrupt': {
         const claims = (await store.list({ states: ['Launched', 'Registered', 'Initialized'] })).filter((c) =>

@@ -4,6 +4,7 @@
 import type { ManifestSet } from '../../api/manifest-set';
 import type { CapacityType } from '../../catalog/types';
 import type { DisruptionSettings } from '../../disruption/settings';
+import type { CloudStepAction } from './cloud-steps';
 import type { ObjectStepAction } from './object-steps';
 
 export const SCENARIO_API_VERSION = 'karpless.dev/v1alpha1';
@@ -29,6 +30,7 @@ export type StepAction =
   | { type: 'delete'; targets: ObjectTarget<DeletableKind>[] }
   | { type: 'patch'; target: ObjectTarget<PatchableKind>; mergePatch: Record<string, unknown> }
   | ObjectStepAction
+  | CloudStepAction
   | {
       type: 'interrupt';
       nodeClaim?: string;

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { ManifestSet } from '../../api/manifest-set';
+import { ValidationError } from '../../errors';
+import { SimAccount } from '../sim-account';
+import { applyCloudStep } from './cloud-steps';
+import { parseScenario } from './parse';
+
+const noFiles = async (): Promise<ManifestSet> => {
+  throw new ValidationError(['no files']);
+};
+const scenario = (steps: string): string => `apiVersion: karpless.dev/v1alpha1
+kind: Scenario
+metadata: { name: test }
+spec:
+  until: 1h
+  steps:
+${steps}`;
+
+async function problems(text: string): Promise<string[]> {
+  try {
+    await parseScenario(text, 'scen.yaml', noFiles);
+  } catch (err) {
+    if (err instanceof ValidationError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('cloud steps in a scenario', () => {
+  it('reads publishAmi, retag and kubernetesVersion', async () => {
+    const s = await parseScenario(
+      scenario(`    - at: 1m
+      publishAmi: { alias: al2023@v20260110, id: ami-0abc }
+    - at: 2m
+      retag: { subnet: subnet-us-east-1a, tags: { Name: legacy } }
+    - at: 3m
+      retag: { securityGroup: sg-0new, tags: { karpenter.sh/discovery: demo } }
+    - at: 4m
+      kubernetesVersion: "1.32"`),
+      'scen.yaml',
+      noFiles,
+    );
+    expect(s.steps.map((x) => x.action)).toEqual([
+      { type: 'publishAmi', family: 'al2023', version: 'v20260110', id: 'ami-0abc' },
+      { type: 'retag', kind: 'subnet', id: 'subnet-us-east-1a', tags: { Name: 'legacy' } },
+      { type: 'retag', kind: 'securityGroup', id: 'sg-0new', tags: { 'karpenter.sh/discovery': 'demo' } },
+      { type: 'kubernetesVersion', version: '1.32' },
+    ]);
+  });
+
+  it('names the field path of every bad cloud step', async () => {
+    const errors = await problems(
+      scenario(`    - at: 1m
+      publishAmi: { alias: al2023@latest }
+    - at: 2m
+      publishAmi: { alias: ubuntu@v1, extra: 1 }
+    - at: 3m
+      retag: { subnet: subnet-0abc, tags: { Name: x } }
+    - at: 4m
+      retag: { subnet: subnet-us-east-1a, securityGroup: sg-1, tags: {} }
+    - at: 5m
+      retag: { securityGroup: sg-1, tags: { a: 1 } }
+    - at: 6m
+      kubernetesVersion: 1.3x`),
+    );
+    const at = (i: number, rest: string) => errors.find((e) => e.includes(`spec.steps[${i}].${rest}`));
+    expect(at(0, 'publishAmi.alias')).toMatch(/not @latest/);
+    expect(at(1, 'publishAmi.extra')).toMatch(/unknown field/);
+    expect(at(1, 'publishAmi.alias')).toMatch(/family one of al2023/);
+    expect(at(2, 'retag.zone')).toMatch(/required: subnet-0abc is not a default/);
+    expect(at(3, 'retag')).toMatch(/exactly one of subnet or securityGroup/);
+    expect(at(4, 'retag.tags.a')).toMatch(/must be a string/);
+    expect(at(5, 'kubernetesVersion')).toMatch(/Kubernetes minor version/);
+  });
+});
+
+describe('SimAccount', () => {
+  const cls = (alias: string) =>
+    ({
+      spec: {
+        amiSelectorTerms: [{ alias }],
+        subnetSelectorTerms: [{ tags: { team: 'a' } }],
+        securityGroupSelectorTerms: [{ tags: { team: 'a' } }],
+      },
+    }) as never;
+
+  it('resolves an alias to the newest release for the cluster version', () => {
+    const account = new SimAccount();
+    const before = account.aliasImage(cls('al2023@latest'));
+    applyCloudStep(account, { type: 'publishAmi', family: 'al2023', version: 'v2', id: 'ami-2' });
+    expect(account.aliasImage(cls('al2023@latest'))).toBe('ami-2');
+    expect(account.aliasImage(cls('al2023@latest'))).not.toBe(before);
+    applyCloudStep(account, { type: 'kubernetesVersion', version: '1.40' });
+    expect(account.aliasImage(cls('al2023@latest'))).not.toBe('ami-2');
+    expect(account.aliasImage({ spec: { amiSelectorTerms: [{ id: 'ami-1' }] } } as never)).toBeUndefined();
+  });
+
+  it('finds subnet and security-group drift from tags', () => {
+    const account = new SimAccount();
+    const placed = { subnetId: 'subnet-us-east-1a', securityGroupIds: ['sg-sim'] };
+    expect(account.networkDrift(placed, cls('al2023@latest'))).toBeUndefined();
+    account.retag('subnet', 'subnet-us-east-1a', { team: 'b' });
+    expect(account.networkDrift(placed, cls('al2023@latest'))).toMatch(/^SubnetDrift/);
+    expect(account.subnetFor(cls('al2023@latest'), 'us-east-1a')).toBeUndefined();
+    account.retag('subnet', 'subnet-us-east-1a', { team: 'a' });
+    account.retag('securityGroup', 'sg-new', { team: 'a' });
+    expect(account.networkDrift(placed, cls('al2023@latest'))).toMatch(/^SecurityGroupDrift/);
+    expect(() => account.retag('subnet', 'subnet-0x', {})).toThrow(/give its zone/);
+  });
+});

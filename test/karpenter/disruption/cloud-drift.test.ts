@@ -1,0 +1,168 @@
+// aws/karpenter-provider-aws pkg/cloudprovider/suite_test.go (Drift) and karpenter.sh's Drift page, on the scenario
+// runner: drift the way it happens in AWS, by changing the account under running nodes (a new AMI for an alias, a
+// retagged subnet or security group, a Kubernetes upgrade), never by editing the nodes.
+import { describe, expect, it } from 'vitest';
+import type { StepAction } from '../../../shared/sim/scenario/types';
+import {
+  apply,
+  deployment,
+  disrupted,
+  driftReasons,
+  kubernetesVersion,
+  liveClaims,
+  MINUTE,
+  NO_VIOLATIONS,
+  nodeClass,
+  nodePool,
+  publishAmi,
+  replacementsFor,
+  retag,
+  run,
+  scenario,
+  step,
+} from '../../../testkit/karpenter';
+
+const DISCOVERY = { 'karpenter.sh/discovery': 'test' };
+
+/** One m5.large node holding `web` in us-east-1a; `change` happens at 5m. */
+async function withChange(change: StepAction | undefined, classSpec: Parameters<typeof nodeClass>[0] = {}) {
+  return run(
+    scenario(20 * MINUTE, [
+      step(
+        0,
+        apply(
+          nodePool({ types: ['m5.large'], consolidateAfter: 'Never' }),
+          nodeClass(classSpec),
+          deployment('web', 1, { cpu: '1' }),
+        ),
+      ),
+      ...(change ? [step(5 * MINUTE, change)] : []),
+    ]),
+  );
+}
+
+const images = async (r: Awaited<ReturnType<typeof withChange>>) => (await r.world.cloud.list()).map((i) => i.imageId);
+
+describe('cloudprovider/suite_test.go Drift', () => {
+  it('should return drifted if the AMI is not valid (a new AMI published for al2023@latest)', async () => {
+    const r = await withChange(publishAmi('al2023@v20260110', { id: 'ami-0new2026' }));
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toMatch(/^AMIDrift/);
+    expect(replacementsFor(r, 'Drifted')).toHaveLength(1);
+    // The replacement runs the published image; the old node is gone.
+    expect(await images(r)).toEqual(['ami-0new2026']);
+    expect(r.violations).toEqual(NO_VIOLATIONS);
+  });
+
+  it('should not return drifted if the NodeClaim is valid (nothing changes in the account)', async () => {
+    const r = await withChange(undefined);
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('should not return drifted if the NodeClaim is valid (a pinned alias ignores newer releases)', async () => {
+    const r = await withChange(publishAmi('al2023@v20260110'), { amiSelectorTerms: [{ alias: 'al2023@v20251201' }] });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('should not return drifted if the NodeClaim is valid (a release of another family)', async () => {
+    const r = await withChange(publishAmi('bottlerocket@v1.30.0'));
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('should return drifted if the subnet is not valid (its tags no longer match; the replacement goes to a selected subnet)', async () => {
+    const r = await run(
+      scenario(20 * MINUTE, [
+        step(
+          0,
+          apply(
+            nodePool({ types: ['m5.large'], consolidateAfter: 'Never' }),
+            nodeClass(),
+            deployment('web', 1, { cpu: '1' }),
+          ),
+        ),
+        step(4 * MINUTE, retag('subnet', 'subnet-0b2', DISCOVERY, 'us-east-1a')),
+        step(5 * MINUTE, retag('subnet', 'subnet-us-east-1a', { Name: 'legacy' })),
+      ]),
+    );
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toMatch(/^SubnetDrift: instance is in subnet-us-east-1a/);
+    expect((await r.world.cloud.list()).map((i) => i.subnetId)).toEqual(['subnet-0b2']);
+    // The replacement in the selected subnet is not drifted in turn.
+    expect(disrupted(r)).toHaveLength(1);
+  });
+
+  it('should return drifted if there are more security groups present than in the nodeclass (a new group is tagged into the selector)', async () => {
+    const r = await withChange(retag('securityGroup', 'sg-0extra', DISCOVERY));
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toBe(
+      'SecurityGroupDrift: instance has sg-sim, EC2NodeClass resolves to sg-0extra, sg-sim',
+    );
+    expect((await r.world.cloud.list()).map((i) => i.securityGroupIds)).toEqual([['sg-0extra', 'sg-sim']]);
+  });
+
+  it("should return drifted if the instance security groups doesn't match the discovered values (the group is untagged)", async () => {
+    const r = await run(
+      scenario(20 * MINUTE, [
+        step(
+          0,
+          apply(
+            nodePool({ types: ['m5.large'], consolidateAfter: 'Never' }),
+            nodeClass(),
+            deployment('web', 1, { cpu: '1' }),
+          ),
+        ),
+        step(4 * MINUTE, retag('securityGroup', 'sg-0next', DISCOVERY)),
+        step(4 * MINUTE, retag('securityGroup', 'sg-sim', {})),
+      ]),
+    );
+    expect((await driftReasons(r)).join()).toMatch(/^SecurityGroupDrift/);
+    expect((await r.world.cloud.list()).map((i) => i.securityGroupIds)).toEqual([['sg-0next']]);
+  });
+
+  it('should return an error if subnets are empty (no subnet left in the zone: no replacement, no drift churn)', async () => {
+    const r = await withChange(retag('subnet', 'subnet-us-east-1a', { Name: 'legacy' }));
+    // The node drifted, but its zone has no selected subnet: the replacement cannot launch, so the node stays.
+    expect(disrupted(r, 'Drifted').length).toBeLessThanOrEqual(1);
+    expect(await liveClaims(r)).toHaveLength(1);
+    expect(await r.world.cluster.listPendingPods()).toEqual([]);
+  });
+
+  it('should return an error if the security groups are empty (broken discovery never drifts nodes)', async () => {
+    const r = await withChange(retag('securityGroup', 'sg-sim', { Name: 'other' }));
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('should not return drifted if the security groups match (an unrelated group is tagged)', async () => {
+    const r = await withChange(retag('securityGroup', 'sg-0other', { 'karpenter.sh/discovery': 'another-cluster' }));
+    expect(disrupted(r)).toEqual([]);
+  });
+});
+
+describe('karpenter.sh Drift: Kubernetes version (AMI alias resolution follows the control plane)', () => {
+  it('drifts nodes of an alias when the cluster is upgraded to another minor version', async () => {
+    const r = await withChange(kubernetesVersion('1.32'));
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toMatch(/^AMIDrift/);
+    expect(replacementsFor(r, 'Drifted')).toHaveLength(1);
+    const [claim] = await liveClaims(r);
+    expect(claim?.imageId ?? (await images(r))[0]).toBe(r.world.cloud.imageFor(nodeClassObject()));
+  });
+
+  it('drifts nodes of a pinned alias too (the pinned release is looked up for the new version)', async () => {
+    const r = await withChange(kubernetesVersion('1.32'), { amiSelectorTerms: [{ alias: 'al2023@v20251201' }] });
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+  });
+
+  it('does not drift nodes whose AMI is chosen by id (Karpenter resolves ids without the version)', async () => {
+    const r = await withChange(kubernetesVersion('1.32'), {
+      amiFamily: 'AL2023',
+      amiSelectorTerms: [{ id: 'ami-0123456789abcdef0' }],
+    });
+    expect(disrupted(r)).toEqual([]);
+  });
+});
+
+/** The `default` class as the runner stores it (for the image it resolves to now). */
+function nodeClassObject() {
+  return nodeClass() as unknown as Parameters<Awaited<ReturnType<typeof withChange>>['world']['cloud']['imageFor']>[0];
+}
