@@ -8,6 +8,7 @@ import { loadLpSolver, lowerBound, solve } from '../shared/scheduling/index';
 import { input, nodePool } from '../testkit/builders';
 import { syntheticInstanceTypes } from '../testkit/instance-types';
 import { benchmarkPods, mixedPods } from '../testkit/workloads';
+import { WORKLOAD_SEED } from './workloads';
 
 // The embedded default NodePool's shape: linux, amd64, c/m/r, generation > 2.
 const defaultPool = nodePool({
@@ -48,8 +49,8 @@ const sizes = process.argv
   .map(Number)
   .filter((n) => n > 0);
 for (const n of sizes.length ? sizes : [1000, 5000]) {
-  measure('bench-mix synthetic', benchmarkPods(n), synthetic, synthetic, false);
-  measure('bench-mix catalog', benchmarkPods(n), real, realEligible, false);
+  measure('bench-mix synthetic', benchmarkPods(n, WORKLOAD_SEED), synthetic, synthetic, false);
+  measure('bench-mix catalog', benchmarkPods(n, WORKLOAD_SEED), real, realEligible, false);
   measure('mixed synthetic', mixedPods(n), synthetic, synthetic, true);
   measure('mixed catalog', mixedPods(n), real, realEligible, true);
 }

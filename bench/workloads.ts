@@ -3,7 +3,7 @@
 import type { EC2NodeClass, NodePool } from '../shared/api/karpenter';
 import type { Pod } from '../shared/api/kube';
 import { ec2NodeClass, nodePool } from '../testkit/builders';
-import { benchmarkPods, MIXED_SHAPES, type PodShape } from './workload-pods';
+import { benchmarkPods, MIXED_SHAPES, type PodShape } from '../testkit/workloads';
 
 export type CatalogKind = 'synthetic' | 'real';
 

@@ -17,7 +17,7 @@ import type { QueueMessage, WorkQueue } from '../shared/ports';
 import type { SimCloud, SimCluster, VirtualClock } from '../shared/sim';
 import type { MemoryNodeClaimStore } from '../shared/sim/memory-store';
 import { createSimWorld } from '../shared/sim/world';
-import { ec2NodeClass, nodePool } from './builders';
+import { ec2NodeClass, nodePool, ownedBy, pod } from './builders';
 
 export interface QueuedMessage extends QueueMessage {
   /** Virtual time at which the message becomes visible. */
@@ -114,38 +114,33 @@ export interface PodOptions {
   resources?: Record<string, string>;
 }
 
+/** A bed pod: a ReplicaSet's (unless `owner` says otherwise), 500m and 512Mi, pending and unschedulable unless
+ * `nodeName` binds it. */
 export function makePod(name: string, o: PodOptions = {}): Pod {
   const owner = o.owner ?? 'ReplicaSet';
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name,
-      namespace: o.namespace ?? 'default',
-      labels: o.labels ?? { app: name.replace(/-\d+$/, '') },
-      ...(o.annotations ? { annotations: o.annotations } : {}),
-      ...(owner === 'none'
-        ? {}
-        : { ownerReferences: [{ apiVersion: 'apps/v1', kind: owner, name: `${name}-owner`, controller: true }] }),
-    },
-    spec: {
-      containers: [
-        {
-          name: 'main',
-          resources: { requests: { cpu: o.cpu ?? '500m', memory: o.memory ?? '512Mi', ...(o.resources ?? {}) } },
-        },
-      ],
-      ...(o.priorityClassName ? { priorityClassName: o.priorityClassName } : {}),
-      ...(o.nodeName ? { nodeName: o.nodeName } : {}),
-      ...(o.tolerations ? { tolerations: o.tolerations } : {}),
-    },
+  return pod({
+    typed: true,
+    name,
+    namespace: o.namespace ?? 'default',
+    labels: o.labels ?? { app: name.replace(/-\d+$/, '') },
+    ...(o.annotations ? { annotations: o.annotations } : {}),
+    ...(owner === 'none' ? {} : { ownerReferences: ownedBy(owner, `${name}-owner`, { controller: true }) }),
+    containers: [
+      {
+        name: 'main',
+        resources: { requests: { cpu: o.cpu ?? '500m', memory: o.memory ?? '512Mi', ...(o.resources ?? {}) } },
+      },
+    ],
+    ...(o.priorityClassName ? { priorityClassName: o.priorityClassName } : {}),
+    ...(o.nodeName ? { nodeName: o.nodeName } : {}),
+    ...(o.tolerations ? { tolerations: o.tolerations } : {}),
     status: {
       phase: o.nodeName ? 'Running' : 'Pending',
       ...(o.nodeName
         ? {}
         : { conditions: [{ type: 'PodScheduled', status: 'False' as const, reason: 'Unschedulable' }] }),
     },
-  };
+  });
 }
 
 /**

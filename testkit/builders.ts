@@ -1,7 +1,8 @@
 // Small builders for tests: pods, NodePools, EC2NodeClasses, nodes and DaemonSets with Karpenter's defaults, so a
 // test states only what it is about.
 import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../shared/api/karpenter';
-import type { Container, DaemonSet, Pod, PodSpec, Taint } from '../shared/api/kube';
+import type { Container, DaemonSet, OwnerReference, Pod, PodSpec, PodStatus, Taint } from '../shared/api/kube';
+import type { NodeClaim } from '../shared/api/nodeclaim';
 import type { InstanceType } from '../shared/catalog/types';
 import type { ClusterNode, SchedulingInput } from '../shared/scheduling/types';
 import { fixtureInstanceTypes } from './instance-types';
@@ -11,23 +12,59 @@ let podCounter = 0;
 export interface PodOptions extends Partial<Omit<PodSpec, 'containers'>> {
   name?: string;
   namespace?: string;
+  uid?: string;
   labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  /** Writes `apiVersion` and `kind`, as a manifest or the API server has them. */
+  typed?: boolean;
   cpu?: string;
   memory?: string;
   requests?: Record<string, string | number>;
+  /** The containers; one named `app` requesting `cpu`, `memory` and `requests` unless given. */
   containers?: Container[];
+  status?: PodStatus;
 }
 
+/** The one pod builder: every pod fixture (bed, disruption, watch objects, workloads) presets fields through it. */
 export function pod(o: PodOptions = {}): Pod {
-  const { name, namespace, labels, cpu, memory, requests, containers, ...spec } = o;
+  const {
+    name,
+    namespace,
+    uid,
+    labels,
+    annotations,
+    ownerReferences,
+    typed,
+    cpu,
+    memory,
+    requests,
+    containers,
+    status,
+    ...spec
+  } = o;
   const req: Record<string, string | number> = { ...(requests ?? {}) };
   if (cpu) req.cpu = cpu;
   if (memory) req.memory = memory;
   podCounter++;
   return {
-    metadata: { name: name ?? `pod-${podCounter}`, namespace: namespace ?? 'default', labels: labels ?? {} },
+    ...(typed ? { apiVersion: 'v1' as const, kind: 'Pod' as const } : {}),
+    metadata: {
+      name: name ?? `pod-${podCounter}`,
+      namespace: namespace ?? 'default',
+      ...(uid ? { uid } : {}),
+      labels: labels ?? {},
+      ...(annotations ? { annotations } : {}),
+      ...(ownerReferences ? { ownerReferences } : {}),
+    },
     spec: { containers: containers ?? [{ name: 'app', resources: { requests: req } }], ...spec },
+    ...(status ? { status } : {}),
   };
+}
+
+/** A pod owned by a controller of this kind (what makes it evictable and replaced rather than lost). */
+export function ownedBy(kind: string, name: string, extra: Partial<OwnerReference> = {}): OwnerReference[] {
+  return [{ apiVersion: 'apps/v1', kind, name, ...extra }];
 }
 
 export function pods(n: number, o: PodOptions = {}): Pod[] {
@@ -45,6 +82,10 @@ export interface NodePoolOptions {
   terminationGracePeriod?: string;
   /** The EC2NodeClass the template refers to; `default` unless given. */
   nodeClass?: string;
+  /** The template's annotations (copied to NodeClaims and Nodes). */
+  annotations?: Record<string, string>;
+  /** `720h` unless given. */
+  expireAfter?: string;
 }
 
 export function nodePool(o: NodePoolOptions = {}): NodePool {
@@ -54,14 +95,21 @@ export function nodePool(o: NodePoolOptions = {}): NodePool {
     metadata: { name: o.name ?? 'default' },
     spec: {
       template: {
-        ...(o.labels ? { metadata: { labels: o.labels } } : {}),
+        ...(o.labels || o.annotations
+          ? {
+              metadata: {
+                ...(o.labels ? { labels: o.labels } : {}),
+                ...(o.annotations ? { annotations: o.annotations } : {}),
+              },
+            }
+          : {}),
         spec: {
           nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: o.nodeClass ?? 'default' },
           requirements: o.requirements ?? [],
           ...(o.taints ? { taints: o.taints } : {}),
           ...(o.startupTaints ? { startupTaints: o.startupTaints } : {}),
           ...(o.terminationGracePeriod ? { terminationGracePeriod: o.terminationGracePeriod } : {}),
-          expireAfter: '720h',
+          expireAfter: o.expireAfter ?? '720h',
         },
       },
       disruption: {
@@ -95,6 +143,31 @@ export function ec2NodeClass(
       role: `KarpenterNodeRole-${discovery}`,
       ...spec,
     },
+  };
+}
+
+/** The one NodeClaim builder: a Pending claim of `default` for one m5.large and one nominated pod; `overrides`
+ * replace any field. */
+export function nodeClaim(overrides: Partial<NodeClaim> = {}): NodeClaim {
+  const name = overrides.name ?? 'default-abc12';
+  return {
+    name,
+    uid: `uid-${name}`,
+    cluster: 'test-cluster',
+    nodePool: 'default',
+    nodeClass: 'default',
+    state: 'Pending',
+    version: 1,
+    requirements: [],
+    instanceTypeOptions: ['m5.large'],
+    labels: { 'karpenter.sh/nodepool': 'default' },
+    taints: [],
+    startupTaints: [],
+    requests: { cpu: 1000, memory: 1024 },
+    nominatedPods: [{ namespace: 'default', name: 'web-1', uid: 'pod-1' }],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    stateTimes: {},
+    ...overrides,
   };
 }
 

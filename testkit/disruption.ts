@@ -6,7 +6,7 @@ import type { Pod, PodDisruptionBudget } from '../shared/api/kube';
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import type { CapacityType, InstanceType } from '../shared/catalog/types';
 import type { DisruptionInput, DisruptionNode } from '../shared/disruption/types';
-import { nodePool as basePool, ec2NodeClass } from './builders';
+import { nodePool as basePool, ec2NodeClass, nodeClaim, ownedBy, pod } from './builders';
 import { fixtureInstanceTypes } from './instance-types';
 
 export const T0 = Date.parse('2026-01-05T12:00:00Z');
@@ -43,6 +43,7 @@ export function pool(o: PoolOptions = {}): NodePool {
 
 let podSeq = 0;
 
+/** A running ReplicaSet pod bound to `nodeName` (label `app: web` unless given). */
 export function boundPod(
   nodeName: string,
   cpu: string,
@@ -50,18 +51,17 @@ export function boundPod(
   extra: { labels?: Record<string, string>; annotations?: Record<string, string>; name?: string } = {},
 ): Pod {
   podSeq++;
-  return {
-    metadata: {
-      name: extra.name ?? `p${podSeq}`,
-      namespace: 'default',
-      uid: `uid-p${podSeq}`,
-      labels: extra.labels ?? { app: 'web' },
-      ...(extra.annotations ? { annotations: extra.annotations } : {}),
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'rs' }],
-    },
-    spec: { nodeName, containers: [{ name: 'app', resources: { requests: { cpu, memory } } }] },
+  return pod({
+    name: extra.name ?? `p${podSeq}`,
+    uid: `uid-p${podSeq}`,
+    labels: extra.labels ?? { app: 'web' },
+    ...(extra.annotations ? { annotations: extra.annotations } : {}),
+    ownerReferences: ownedBy('ReplicaSet', 'web-1', { uid: 'rs' }),
+    nodeName,
+    cpu,
+    memory,
     status: { phase: 'Running' },
-  };
+  });
 }
 
 export interface NodeOptions {
@@ -98,19 +98,14 @@ export function node(name: string, o: NodeOptions = {}): DisruptionNode {
   const createdAt = new Date(o.createdAt ?? T0 - HOUR).toISOString();
   const pods = [...(o.pods ?? []), ...(o.cpus ?? []).map((c) => boundPod(name, c))];
   const price = priceOf(type, capacityType, zone);
-  const claim: NodeClaim = {
+  const claim = nodeClaim({
     name: `claim-${name}`,
     uid: `uid-${name}`,
     cluster: 'test',
     nodePool: p.metadata.name,
-    nodeClass: 'default',
     state: o.state ?? 'Initialized',
-    version: 1,
-    requirements: [],
     instanceTypeOptions: [type.name],
     labels: {},
-    taints: [],
-    startupTaints: [],
     requests: {},
     nominatedPods: [],
     nodeName: name,
@@ -121,7 +116,7 @@ export function node(name: string, o: NodeOptions = {}): DisruptionNode {
     createdAt,
     stateTimes: { Initialized: createdAt },
     ...claimHashes(p, nodeClass),
-  };
+  });
   return {
     node: {
       name,

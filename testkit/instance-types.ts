@@ -1,11 +1,62 @@
 // Instance-type fixtures for the solver's tests and timing script: a small realistic set (m5, c5, r5, m6g in sizes
 // large to 4xlarge, and g4dn GPUs, in three zones with spot and on-demand prices), and Karpenter's synthetic
 // benchmark types. Allocatable follows the EKS formulas (docs/catalog.md), so m5.large has 1930m, 6903Mi, 29 pods.
+import type { ResourceList } from '../shared/api/resources';
 import type { Arch, InstanceType, InstanceTypeInfo, Offering } from '../shared/catalog/types';
 
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;
 export const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+
+export interface InstanceTypeOptions {
+  name: string;
+  vcpu: number;
+  memoryMiB: number;
+  capacity: ResourceList;
+  /** Defaults to `capacity` (no overhead). */
+  allocatable?: ResourceList;
+  overhead?: InstanceType['overhead'];
+  offerings: Offering[];
+  /** Defaults to the instance-type label alone. */
+  labels?: Record<string, string>;
+  /** Info that differs from the defaults: family and size from the name, generation 5, amd64, 3 ENIs of 10 IPv4,
+   * nitro, prices and zones from the offerings. */
+  info?: Partial<InstanceTypeInfo>;
+}
+
+/** The one instance-type builder: every fixture set below (and `fixtureType` in sim-fixtures.ts) presets it. */
+export function instanceType(o: InstanceTypeOptions): InstanceType {
+  const [family = o.name, size = ''] = o.name.split('.');
+  const onDemand = o.offerings.filter((x) => x.capacityType === 'on-demand');
+  const spot = o.offerings.filter((x) => x.capacityType === 'spot');
+  return {
+    name: o.name,
+    info: {
+      name: o.name,
+      family,
+      category: family.replace(/\d.*$/, ''),
+      generation: 5,
+      size,
+      vcpu: o.vcpu,
+      memoryMiB: o.memoryMiB,
+      arch: 'amd64',
+      maxEnis: 3,
+      ipv4PerEni: 10,
+      hypervisor: 'nitro',
+      bareMetal: false,
+      currentGeneration: true,
+      onDemandPrice: onDemand[0]?.price ?? 0,
+      spotPrice: Object.fromEntries(spot.map((x) => [x.zone, x.price])),
+      zones: [...new Set(o.offerings.map((x) => x.zone))],
+      ...o.info,
+    },
+    labels: o.labels ?? { 'node.kubernetes.io/instance-type': o.name },
+    capacity: o.capacity,
+    overhead: o.overhead ?? { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
+    allocatable: o.allocatable ?? { ...o.capacity },
+    offerings: o.offerings,
+  };
+}
 
 interface Spec {
   family: string;
@@ -58,22 +109,14 @@ function realisticType(s: Spec): InstanceType {
     // Spot runs about a third of on-demand, a little different in each zone.
     offerings.push({ zone, capacityType: 'spot', price: round(s.price * (0.32 + 0.03 * zi)), available: true });
   });
-  const info: InstanceTypeInfo = {
-    name,
+  const info: Partial<InstanceTypeInfo> = {
     family: s.family,
     category,
     generation,
-    size: s.size,
-    vcpu: s.vcpu,
-    memoryMiB: memMiB,
     arch,
     maxEnis: s.enis,
     ipv4PerEni: s.ipv4,
-    hypervisor: 'nitro',
-    bareMetal: false,
-    currentGeneration: true,
     onDemandPrice: s.price,
-    spotPrice: Object.fromEntries(offerings.filter((o) => o.capacityType === 'spot').map((o) => [o.zone, o.price])),
     zones: [...ZONES],
     ...(s.gpu ? { gpu: { ...s.gpu, manufacturer: 'nvidia' } } : {}),
   };
@@ -112,15 +155,17 @@ function realisticType(s: Spec): InstanceType {
     memory: (memMiB - vmOverheadMiB - kubeReservedMiB - 100) * MIB,
     'ephemeral-storage': storage - GIB - storageEviction,
   };
-  return {
+  return instanceType({
     name,
+    vcpu: s.vcpu,
+    memoryMiB: memMiB,
     info,
     labels,
     capacity,
     overhead: { kubeReserved, systemReserved: {}, evictionThreshold },
     allocatable,
     offerings,
-  };
+  });
 }
 
 /** m5, c5, r5 and m6g in sizes large…4xlarge, plus g4dn.xlarge and g4dn.2xlarge. */
@@ -192,33 +237,28 @@ export function syntheticInstanceTypes(count: number, price = priceFromResources
       ...zones.map((zone) => ({ zone, capacityType: 'on-demand' as const, price: p, available: true })),
       ...zones.slice(0, 2).map((zone) => ({ zone, capacityType: 'spot' as const, price: p, available: true })),
     ];
-    const capacity = { cpu: cpu * 1000, memory, pods: 10 * (i + 1) };
-    out.push({
-      name,
-      info: {
+    out.push(
+      instanceType({
         name,
-        family: 'fake',
-        category: 'fake',
-        generation: 1,
-        size: String(cpu),
         vcpu: cpu,
         memoryMiB: memory / MIB,
-        arch: 'amd64',
-        maxEnis: 1,
-        ipv4PerEni: 10 * (i + 1),
-        hypervisor: 'nitro',
-        bareMetal: false,
-        currentGeneration: true,
-        onDemandPrice: p,
-        spotPrice: { 'test-zone-1': p, 'test-zone-2': p },
-        zones,
-      },
-      labels: { 'node.kubernetes.io/instance-type': name, 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux' },
-      capacity,
-      overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
-      allocatable: { ...capacity },
-      offerings,
-    });
+        info: {
+          family: 'fake',
+          category: 'fake',
+          generation: 1,
+          size: String(cpu),
+          maxEnis: 1,
+          ipv4PerEni: 10 * (i + 1),
+        },
+        labels: {
+          'node.kubernetes.io/instance-type': name,
+          'kubernetes.io/arch': 'amd64',
+          'kubernetes.io/os': 'linux',
+        },
+        capacity: { cpu: cpu * 1000, memory, pods: 10 * (i + 1) },
+        offerings,
+      }),
+    );
   }
   return out;
 }
@@ -246,32 +286,18 @@ export function makeInstanceType(
     })),
     ...zones.map((zone) => ({ zone, capacityType: 'on-demand' as const, price: onDemand, available: true })),
   ];
-  const [family = name, size = 'large'] = name.split('.');
-  const capacity = { cpu: 2000, memory: 8192 * 2 ** 20, pods: o.pods ?? 29 };
-  return {
+  return instanceType({
     name,
+    vcpu: 2,
+    memoryMiB: 8192,
     info: {
-      name,
-      family,
-      category: family.replace(/\d.*$/, ''),
-      generation: 5,
-      size,
-      vcpu: 2,
-      memoryMiB: 8192,
+      size: name.split('.')[1] ?? 'large',
       arch: o.arch ?? 'amd64',
-      maxEnis: 3,
-      ipv4PerEni: 10,
-      hypervisor: 'nitro',
-      bareMetal: false,
-      currentGeneration: true,
       onDemandPrice: onDemand,
       spotPrice: o.spot ?? {},
       zones,
     },
-    labels: { 'node.kubernetes.io/instance-type': name },
-    capacity,
-    overhead: { kubeReserved: {}, systemReserved: {}, evictionThreshold: {} },
-    allocatable: capacity,
+    capacity: { cpu: 2000, memory: 8192 * 2 ** 20, pods: o.pods ?? 29 },
     offerings,
-  };
+  });
 }

@@ -11,7 +11,7 @@ import { catalogEngine } from '../shared/sim/default-engine';
 import { productionSweepEngine } from '../shared/sim/scenario/default-sweep';
 import { runScenario, type ScenarioOptions, type ScenarioRun } from '../shared/sim/scenario/runner';
 import type { Scenario, ScenarioStep, StepAction } from '../shared/sim/scenario/types';
-import { ec2NodeClass } from './builders';
+import { nodePool as basePool, ec2NodeClass } from './builders';
 
 const engine = catalogEngine(loadCatalog());
 
@@ -41,37 +41,33 @@ export interface PoolOptions {
   expireAfter?: string;
 }
 
+/** A scenario NodePool manifest: on-demand m5 large to 4xlarge in us-east-1a, consolidating after 2m, never
+ * expiring, with the API's default budget unless `budgets` is given. */
 export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name: o.name ?? 'general' },
-    spec: {
-      template: {
-        ...(o.labels || o.annotations
-          ? {
-              metadata: {
-                ...(o.labels ? { labels: o.labels } : {}),
-                ...(o.annotations ? { annotations: o.annotations } : {}),
-              },
-            }
-          : {}),
-        spec: {
-          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-          requirements: [
-            {
-              key: 'node.kubernetes.io/instance-type',
-              operator: 'In',
-              values: o.types ?? ['m5.large', 'm5.xlarge', 'm5.2xlarge', 'm5.4xlarge'],
-            },
-            { key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] },
-            { key: 'topology.kubernetes.io/zone', operator: 'In', values: o.zones ?? ['us-east-1a'] },
-          ],
-          expireAfter: o.expireAfter ?? 'Never',
-          ...(o.terminationGracePeriod ? { terminationGracePeriod: o.terminationGracePeriod } : {}),
-        },
+  const p = basePool({
+    name: o.name ?? 'general',
+    requirements: [
+      {
+        key: 'node.kubernetes.io/instance-type',
+        operator: 'In',
+        values: o.types ?? ['m5.large', 'm5.xlarge', 'm5.2xlarge', 'm5.4xlarge'],
       },
+      { key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] },
+      { key: 'topology.kubernetes.io/zone', operator: 'In', values: o.zones ?? ['us-east-1a'] },
+    ],
+    ...(o.labels ? { labels: o.labels } : {}),
+    ...(o.annotations ? { annotations: o.annotations } : {}),
+    ...(o.terminationGracePeriod ? { terminationGracePeriod: o.terminationGracePeriod } : {}),
+    expireAfter: o.expireAfter ?? 'Never',
+  });
+  const { weight: _weight, ...spec } = p.spec;
+  const { budgets: _budgets, ...disruption } = spec.disruption;
+  return {
+    ...p,
+    spec: {
+      ...spec,
       disruption: {
+        ...disruption,
         consolidationPolicy: o.policy ?? 'WhenEmptyOrUnderutilized',
         consolidateAfter: o.consolidateAfter ?? '2m',
         ...(o.budgets ? { budgets: o.budgets } : {}),

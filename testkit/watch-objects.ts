@@ -1,40 +1,40 @@
 // Builders for raw watch objects, shared by the forwarder's tests and the memory benchmark.
 import { unschedulableCondition } from '../test/fake-kube-api/fixtures';
+import { ownedBy, pod } from './builders';
 
+/** A pending pod as a watch delivers it: typed, with an image, env, the default not-ready toleration, the
+ * Unschedulable condition and a QoS class (fields the forwarder must slim away). */
 export function pendingPod(
   name: string,
   namespace = 'default',
   extra: { nodeName?: string; daemonSet?: boolean } = {},
 ) {
+  const p = pod({
+    typed: true,
+    name,
+    namespace,
+    uid: `uid-${namespace}-${name}`,
+    labels: { app: name.replace(/-\d+$/, '') },
+    ...(extra.daemonSet ? { ownerReferences: ownedBy('DaemonSet', 'ds') } : {}),
+    ...(extra.nodeName ? { nodeName: extra.nodeName } : {}),
+    containers: [
+      {
+        name: 'app',
+        image: 'public.ecr.aws/nginx/nginx:1.27',
+        resources: { requests: { cpu: '250m', memory: '256Mi' } },
+      },
+    ],
+    tolerations: [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ],
+  });
   return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name,
-      namespace,
-      uid: `uid-${namespace}-${name}`,
-      labels: { app: name.replace(/-\d+$/, '') },
-      ...(extra.daemonSet ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds' }] } : {}),
-    },
+    ...p,
     spec: {
-      ...(extra.nodeName ? { nodeName: extra.nodeName } : {}),
-      containers: [
-        {
-          name: 'app',
-          image: 'public.ecr.aws/nginx/nginx:1.27',
-          resources: { requests: { cpu: '250m', memory: '256Mi' } },
-          env: [{ name: 'MODE', value: 'production' }],
-        },
-      ],
-      tolerations: [
-        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-      ],
+      ...p.spec,
+      containers: p.spec.containers.map((c) => ({ ...c, env: [{ name: 'MODE', value: 'production' }] })),
     },
-    status: {
-      phase: 'Pending',
-      conditions: [unschedulableCondition()],
-      qosClass: 'Burstable',
-    },
+    status: { phase: 'Pending', conditions: [unschedulableCondition()], qosClass: 'Burstable' },
   };
 }
 

@@ -1,11 +1,13 @@
-// Workloads for tests and the timing script: Karpenter's benchmark mix (pods drawn with a fixed seed) and plain
-// unconstrained mixes for cost checks.
+// Workloads for tests and the benchmark: Karpenter's benchmark mix (pods drawn with a fixed seed), plain
+// unconstrained mixes for cost checks, and pods whose requests all differ.
 import type { Pod, PodSpec } from '../shared/api/kube';
-import { createRng } from '../shared/sim/rng';
+import { LabelHostname, LabelZone } from '../shared/api/labels';
+import { createRng, type Rng } from '../shared/sim/rng';
+import { pod } from './builders';
 
 const CPU = [100, 250, 500, 1000, 1500];
 const MEMORY = [100, 256, 512, 1024, 2048, 4096];
-const LABEL_VALUES = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+const LABEL_VALUES = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const;
 
 /** A seeded uniform generator in [0, 1) (shared/sim's mulberry32), so every run draws the same pods. */
 export function rng(seed: number): () => number {
@@ -17,15 +19,7 @@ function pick<T>(r: () => number, list: readonly T[]): T {
 }
 
 function mkPod(name: string, r: () => number, labels: Record<string, string>, extra: Partial<PodSpec> = {}): Pod {
-  return {
-    metadata: { name, namespace: 'default', labels },
-    spec: {
-      containers: [
-        { name: 'app', resources: { requests: { cpu: `${pick(r, CPU)}m`, memory: `${pick(r, MEMORY)}Mi` } } },
-      ],
-      ...extra,
-    },
-  };
+  return pod({ name, labels, cpu: `${pick(r, CPU)}m`, memory: `${pick(r, MEMORY)}Mi`, ...extra });
 }
 
 /** Unconstrained pods with cpu from {100…1500}m and memory from {100…4096}Mi. */
@@ -34,72 +28,85 @@ export function mixedPods(count: number, seed = 1): Pod[] {
   return Array.from({ length: count }, (_, i) => mkPod(`mixed-${i}`, r, { 'my-label': pick(r, LABEL_VALUES) }));
 }
 
-export type BenchKind = 'generic' | 'zoneSpread' | 'hostnameSpread' | 'zoneAffinity' | 'hostnameAntiAffinity';
+export const CPU_CHOICES = ['100m', '250m', '500m', '1', '1500m'] as const;
+export const MEMORY_CHOICES = ['100Mi', '256Mi', '512Mi', '1Gi', '2Gi', '4Gi'] as const;
+export type PodShape = 'generic' | 'zone-spread' | 'hostname-spread' | 'zone-affinity' | 'hostname-anti-affinity';
+export const MIXED_SHAPES: readonly PodShape[] = [
+  'generic',
+  'zone-spread',
+  'hostname-spread',
+  'zone-affinity',
+  'hostname-anti-affinity',
+];
 
-/**
- * Karpenter's scheduling-benchmark mix, one fifth each: no constraints, zone spread, hostname spread, zone
- * self-affinity and hostname anti-affinity (labels drawn from a..g like Karpenter's benchmark).
- */
-export function benchmarkPods(count: number, seed = 42): Pod[] {
-  const r = rng(seed);
-  const kinds: BenchKind[] = ['generic', 'zoneSpread', 'hostnameSpread', 'zoneAffinity', 'hostnameAntiAffinity'];
-  const per = Math.floor(count / kinds.length);
-  const out: Pod[] = [];
-  kinds.forEach((kind, k) => {
-    const n = k === kinds.length - 1 ? count - per * (kinds.length - 1) : per;
-    for (let i = 0; i < n; i++) out.push(benchPod(kind, `${kind}-${i}`, r));
+function basePod(rng: Rng, name: string, labels: Record<string, string>): Pod {
+  return pod({
+    typed: true,
+    name,
+    namespace: 'bench',
+    uid: `${name}-uid`,
+    labels,
+    cpu: rng.pick(CPU_CHOICES),
+    memory: rng.pick(MEMORY_CHOICES),
   });
-  return out;
 }
 
-function benchPod(kind: BenchKind, name: string, r: () => number): Pod {
-  switch (kind) {
+function benchPod(rng: Rng, shape: PodShape, name: string): Pod {
+  switch (shape) {
     case 'generic':
-      return mkPod(name, r, { 'my-label': pick(r, LABEL_VALUES) });
-    case 'zoneSpread':
-    case 'hostnameSpread': {
-      const key = kind === 'zoneSpread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname';
-      return mkPod(
-        name,
-        r,
-        { 'my-label': pick(r, LABEL_VALUES) },
+      return basePod(rng, name, { 'my-label': rng.pick(LABEL_VALUES) });
+    case 'zone-spread':
+    case 'hostname-spread': {
+      const pod = basePod(rng, name, { 'my-label': rng.pick(LABEL_VALUES) });
+      pod.spec.topologySpreadConstraints = [
         {
-          topologySpreadConstraints: [
-            {
-              maxSkew: 1,
-              topologyKey: key,
-              whenUnsatisfiable: 'DoNotSchedule',
-              labelSelector: { matchLabels: { 'my-label': pick(r, LABEL_VALUES) } },
-            },
+          maxSkew: 1,
+          topologyKey: shape === 'zone-spread' ? LabelZone : LabelHostname,
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { 'my-label': rng.pick(LABEL_VALUES) } },
+        },
+      ];
+      return pod;
+    }
+    case 'zone-affinity': {
+      const labels = { 'my-affinity': rng.pick(LABEL_VALUES) };
+      const pod = basePod(rng, name, labels);
+      pod.spec.affinity = {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { labelSelector: { matchLabels: labels }, topologyKey: LabelZone },
           ],
         },
-      );
+      };
+      return pod;
     }
-    case 'zoneAffinity': {
-      const labels = { 'my-affinity': pick(r, LABEL_VALUES) };
-      return mkPod(name, r, labels, {
-        affinity: {
-          podAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [
-              { labelSelector: { matchLabels: labels }, topologyKey: 'topology.kubernetes.io/zone' },
-            ],
-          },
+    case 'hostname-anti-affinity': {
+      const labels = { 'my-anti-affinity': rng.pick(LABEL_VALUES) };
+      const pod = basePod(rng, name, labels);
+      pod.spec.affinity = {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { labelSelector: { matchLabels: labels }, topologyKey: LabelHostname },
+          ],
         },
-      });
-    }
-    case 'hostnameAntiAffinity': {
-      const labels = { app: 'nginx' };
-      return mkPod(name, r, labels, {
-        affinity: {
-          podAntiAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [
-              { labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' },
-            ],
-          },
-        },
-      });
+      };
+      return pod;
     }
   }
+}
+
+/**
+ * Karpenter's scheduling-benchmark mix (what `npm run bench` plans): `count` pods split evenly over `shapes` (in blocks, as Karpenter builds them), named
+ * `<shape>-<i>`. Labels come from a small alphabet, so many pods share a selector, as in Karpenter's benchmark.
+ */
+export function benchmarkPods(count: number, seed: number, shapes: readonly PodShape[] = MIXED_SHAPES): Pod[] {
+  const rng = createRng(seed);
+  const pods: Pod[] = [];
+  shapes.forEach((shape, s) => {
+    const n = Math.floor(count / shapes.length) + (s < count % shapes.length ? 1 : 0);
+    for (let i = 0; i < n; i++) pods.push(benchPod(rng, shape, `${shape}-${i}`));
+  });
+  return pods;
 }
 
 export interface DistinctMix {
@@ -128,46 +135,38 @@ export function distinctPods(count: number, mix: DistinctMix = {}): Pod[] {
     const cpu = round(50 + r() * 1950, 50, 2000);
     const mem = round(64 + r() * 4032, 64, 4096);
     const draw = r();
-    const requests = { cpu: `${cpu}m`, memory: `${mem}Mi` };
-    const containers = [{ name: 'app', resources: { requests } }];
+    const base = { name: `distinct-${i}`, cpu: `${cpu}m`, memory: `${mem}Mi` };
     const antiShare = mix.antiAffinity ?? 0;
     const spreadShare = mix.zoneSpread ?? 0;
     if (draw < antiShare) {
       const labels = { app: 'nginx' };
-      return {
-        metadata: { name: `distinct-${i}`, namespace: 'default', labels },
-        spec: {
-          containers,
-          affinity: {
-            podAntiAffinity: {
-              requiredDuringSchedulingIgnoredDuringExecution: [
-                { labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' },
-              ],
-            },
+      return pod({
+        ...base,
+        labels,
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' },
+            ],
           },
         },
-      };
+      });
     }
     if (draw < antiShare + spreadShare) {
       const labels = { app: 'spread' };
-      return {
-        metadata: { name: `distinct-${i}`, namespace: 'default', labels },
-        spec: {
-          containers,
-          topologySpreadConstraints: [
-            {
-              maxSkew: 1,
-              topologyKey: 'topology.kubernetes.io/zone',
-              whenUnsatisfiable: 'DoNotSchedule',
-              labelSelector: { matchLabels: labels },
-            },
-          ],
-        },
-      };
+      return pod({
+        ...base,
+        labels,
+        topologySpreadConstraints: [
+          {
+            maxSkew: 1,
+            topologyKey: 'topology.kubernetes.io/zone',
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: labels },
+          },
+        ],
+      });
     }
-    return {
-      metadata: { name: `distinct-${i}`, namespace: 'default', labels: { app: 'plain' } },
-      spec: { containers },
-    };
+    return pod({ ...base, labels: { app: 'plain' } });
   });
 }

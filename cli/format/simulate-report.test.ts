@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../shared/api/kube';
 import type { SimulationResult } from '../../shared/sim/simulation';
+import { pod as buildPod } from '../../testkit/builders';
 import { fixtureType } from '../../testkit/sim-fixtures';
 import { buildSimulateReport } from './simulate-report';
 import { renderSimulateTable } from './simulate-table';
 
-const pod = (ns: string, name: string): Pod => ({ metadata: { name, namespace: ns }, spec: { containers: [] } });
+const pod = (ns: string, name: string): Pod => buildPod({ name, namespace: ns, containers: [] });
 const type = fixtureType('m5.large', 2, [{ zone: 'us-east-1b', capacityType: 'spot', price: 0.035 }]);
 
 function result(over: Partial<SimulationResult> = {}): SimulationResult {

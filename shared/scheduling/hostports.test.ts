@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { pod as buildPod } from '../../testkit/builders';
 import type { Pod } from '../api/kube';
 import { conflicts, HostPortUsage, podHostPorts } from './hostports';
 
-const pod = (ports: { hostPort?: number; hostIP?: string; protocol?: 'TCP' | 'UDP' }[]): Pod => ({
-  metadata: { name: 'p', namespace: 'default' },
-  spec: { containers: [{ name: 'c', ports: ports.map((p) => ({ containerPort: 80, ...p })) }] },
-});
+const pod = (ports: { hostPort?: number; hostIP?: string; protocol?: 'TCP' | 'UDP' }[]): Pod =>
+  buildPod({ name: 'p', containers: [{ name: 'c', ports: ports.map((p) => ({ containerPort: 80, ...p })) }] });
 
 describe('host ports', () => {
   it('collects only ports with a hostPort', () => {

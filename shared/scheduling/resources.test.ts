@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { pod as buildPod } from '../../testkit/builders';
 import type { Pod } from '../api/kube';
 import { fitsVec, podRequests, ResourceIndex } from './resources';
 
-const pod = (spec: Partial<Pod['spec']>): Pod => ({
-  metadata: { name: 'p', namespace: 'default' },
-  spec: { containers: [], ...spec },
-});
+const pod = (spec: Partial<Pod['spec']>): Pod => buildPod({ name: 'p', containers: [], ...spec });
 const c = (cpu: string, memory = '0') => ({ name: 'c', resources: { requests: { cpu, memory } } });
 
 describe('podRequests', () => {

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { pod as buildPod } from '../../testkit/builders';
 import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../api/kube';
 import { VolumeIndex } from './volumes';
 
-const pod = (claimName: string): Pod => ({
-  metadata: { name: 'db-0', namespace: 'prod' },
-  spec: { containers: [], volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }] },
-});
+const pod = (claimName: string): Pod =>
+  buildPod({
+    name: 'db-0',
+    namespace: 'prod',
+    containers: [],
+    volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }],
+  });
 const pvc = (name: string, spec: PersistentVolumeClaim['spec']): PersistentVolumeClaim => ({
   metadata: { name, namespace: 'prod' },
   spec,

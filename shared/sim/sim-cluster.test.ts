@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pod as buildPod, ownedBy } from '../../testkit/builders';
 import { fixtureClaim, fixtureNodeClass, fixtureNodePool, fixtureType } from '../../testkit/sim-fixtures';
 import type { Pod, PodDisruptionBudget } from '../api/kube';
 import { connectCloudToCluster } from './connect';
@@ -6,16 +7,15 @@ import { SimCloud } from './sim-cloud';
 import { SimCluster } from './sim-cluster';
 import { VirtualClock } from './virtual-clock';
 
-const pod = (name: string, labels: Record<string, string> = { app: 'web' }, nodeName?: string): Pod => ({
-  kind: 'Pod',
-  metadata: {
+const pod = (name: string, labels: Record<string, string> = { app: 'web' }, nodeName?: string): Pod =>
+  buildPod({
+    typed: true,
     name,
-    namespace: 'default',
     labels,
-    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', controller: true }],
-  },
-  spec: { containers: [{ name: 'c' }], ...(nodeName ? { nodeName } : {}) },
-});
+    ownerReferences: ownedBy('ReplicaSet', 'web', { controller: true }),
+    containers: [{ name: 'c' }],
+    ...(nodeName ? { nodeName } : {}),
+  });
 
 const pdb = (spec: PodDisruptionBudget['spec']): PodDisruptionBudget => ({
   kind: 'PodDisruptionBudget',

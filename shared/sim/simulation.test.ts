@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pod as buildPod } from '../../testkit/builders';
 import { fixtureNodeClass, fixtureNodePool, fixtureType } from '../../testkit/sim-fixtures';
 import type { Node, Pod } from '../api/kube';
 import { ValidationError } from '../errors';
@@ -11,13 +12,12 @@ const spotA = fixtureType('m5.large', 2, [
   { zone: 'us-east-1a', capacityType: 'on-demand', price: 0.096 },
 ]);
 // With a request: pods without one add a load-time warning (load-warnings.ts) these tests are not about.
-const pod = (name: string, nodeName?: string): Pod => ({
-  metadata: { name, namespace: 'default' },
-  spec: {
+const pod = (name: string, nodeName?: string): Pod =>
+  buildPod({
+    name,
     containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m' } } }],
     ...(nodeName ? { nodeName } : {}),
-  },
-});
+  });
 const node: Node = {
   kind: 'Node',
   metadata: { name: 'n1', labels: {} },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseResourceList } from '../shared/api/resources';
-import { benchmarkPods, CPU_CHOICES, MEMORY_CHOICES } from './workload-pods';
+import { benchmarkPods, CPU_CHOICES, MEMORY_CHOICES } from './workloads';
 
 describe('benchmarkPods', () => {
   it('is the same for the same seed and differs for another', () => {
