@@ -2,7 +2,7 @@
 // CLI's own client, as a user would run it against the stack's table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
-import { makeClaim } from '../../testkit/aws/claims';
+import { nodeClaim } from '../../testkit/builders';
 import { type LocalTable, startLocalTable } from '../../testkit/local-table';
 import { bufferIO } from '../io';
 import { main } from '../main';
@@ -13,7 +13,7 @@ beforeAll(async () => {
   local = await startLocalTable();
   const store = local.store('prod');
   await store.create(
-    makeClaim({
+    nodeClaim({
       name: 'default-x7k2p',
       cluster: 'prod',
       state: 'Initialized',

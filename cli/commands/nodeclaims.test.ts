@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
-import { makeClaim } from '../../testkit/aws/claims';
+import { nodeClaim } from '../../testkit/builders';
 import { type LocalTable, startLocalTable } from '../../testkit/local-table';
 import { bufferIO } from '../io';
 import { main } from '../main';
@@ -13,7 +13,7 @@ beforeAll(async () => {
   local = await startLocalTable();
   const store = local.store('prod');
   const launched = (name: string, o: Partial<NodeClaim>) =>
-    makeClaim({ name, cluster: 'prod', instanceType: 'm5.large', capacityType: 'spot', zone: 'us-east-1a', ...o });
+    nodeClaim({ name, cluster: 'prod', instanceType: 'm5.large', capacityType: 'spot', zone: 'us-east-1a', ...o });
   await store.create(
     launched('default-aaaaa', {
       state: 'Initialized',
@@ -34,7 +34,7 @@ beforeAll(async () => {
       disruption: { cause: 'Underutilized', at: minutesAgo(1), phase: 'Validating' },
     }),
   );
-  await store.create(makeClaim({ name: 'gpu-ccccc', cluster: 'prod', nodePool: 'gpu', createdAt: minutesAgo(0.5) }));
+  await store.create(nodeClaim({ name: 'gpu-ccccc', cluster: 'prod', nodePool: 'gpu', createdAt: minutesAgo(0.5) }));
   await store.create(launched('default-ddddd', { state: 'Failed', createdAt: minutesAgo(20) }));
   await store.create(
     launched('default-fffff', {
@@ -46,7 +46,7 @@ beforeAll(async () => {
       disruption: { cause: 'Drifted', at: minutesAgo(0.1) },
     }),
   );
-  await local.store('dev').create(makeClaim({ name: 'dev-eeeee', cluster: 'dev' }));
+  await local.store('dev').create(nodeClaim({ name: 'dev-eeeee', cluster: 'dev' }));
 });
 afterAll(async () => {
   await local.stop();

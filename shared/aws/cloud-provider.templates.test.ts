@@ -4,12 +4,11 @@ import {
   DescribeLaunchTemplatesCommand,
 } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeClaim } from '../../testkit/aws/claims';
 import { awsError, type FakeAws, fakeAws } from '../../testkit/aws/fake-aws';
 import { testCluster } from '../../testkit/aws/objects';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
 import { createTestbed } from '../../testkit/bed';
-import { ec2NodeClass, nodePool } from '../../testkit/builders';
+import { ec2NodeClass, nodeClaim, nodePool } from '../../testkit/builders';
 import { makeInstanceType } from '../../testkit/instance-types';
 import { collectGarbage } from '../controllers/gc';
 import type { AwsCloudProvider } from './cloud-provider';
@@ -22,7 +21,7 @@ const provider = () => fakeAwsProvider(aws, { instanceTypes: () => [], clock: { 
 
 const launch = (cloud: AwsCloudProvider, name: string) =>
   cloud.create({
-    claim: makeClaim({ name }),
+    claim: nodeClaim({ name }),
     nodePool: nodePool(),
     nodeClass: ec2NodeClass(),
     instanceTypes: [makeInstanceType('m5.large', { onDemand: 0.096 })],

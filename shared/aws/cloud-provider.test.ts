@@ -3,10 +3,9 @@ import { CreateInstanceProfileCommand } from '@aws-sdk/client-iam';
 import { DecodeAuthorizationMessageCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeClaim } from '../../testkit/aws/claims';
 import { awsError, type FakeAws, fakeAws } from '../../testkit/aws/fake-aws';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
-import { ec2NodeClass, nodePool } from '../../testkit/builders';
+import { ec2NodeClass, nodeClaim, nodePool } from '../../testkit/builders';
 import { makeInstanceType } from '../../testkit/instance-types';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
@@ -27,7 +26,7 @@ const types: InstanceType[] = [
 ];
 
 const claimNamed = (name: string) =>
-  makeClaim({
+  nodeClaim({
     name,
     taints: [{ key: 'dedicated', value: 'web', effect: 'NoSchedule' }],
     startupTaints: [{ key: 'init', effect: 'NoSchedule' }],
@@ -143,7 +142,7 @@ describe('AwsCloudProvider.create', () => {
   });
 
   it('uses on-demand with lowest-price when the claim requires it, one template per architecture', async () => {
-    const claim = makeClaim({
+    const claim = nodeClaim({
       requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }],
     });
     const instance = await provider().create(request({ claim }));
@@ -165,7 +164,7 @@ describe('AwsCloudProvider.create', () => {
   it('boots GPU types from the NVIDIA image through their own launch template', async () => {
     const g5 = makeInstanceType('g5.xlarge', { onDemand: 1.006 });
     g5.info.gpu = { count: 1, name: 'a10g', manufacturer: 'nvidia', memoryMiB: 24576 };
-    const claim = makeClaim({
+    const claim = nodeClaim({
       requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }],
     });
     await provider().create(request({ claim, instanceTypes: [types[0] as InstanceType, g5] }));
@@ -306,7 +305,7 @@ describe('AwsCloudProvider.create', () => {
     expect(sleep).toHaveBeenCalledTimes(2);
     aws.state.fleetThrows.push(...Array.from({ length: 4 }, () => awsError('RequestLimitExceeded')));
     const err = (await provider({ sleep })
-      .create(request({ claim: makeClaim({ name: 'other' }) }))
+      .create(request({ claim: nodeClaim({ name: 'other' }) }))
       .catch((e: unknown) => e)) as LaunchError;
     expect(err.kind).toBe('throttled');
     expect(err.retryable).toBe(true);
@@ -382,7 +381,7 @@ describe('AwsCloudProvider instances', () => {
     const p = provider();
     const nodeClass = ec2NodeClass();
     const instance = await p.create(request({ nodeClass }));
-    const claim = makeClaim({ instanceId: instance.instanceId });
+    const claim = nodeClaim({ instanceId: instance.instanceId });
     expect(await p.isDrifted(claim, nodeClass)).toBeUndefined();
     aws.state.ssm['/aws/service/eks/optimized-ami/1.31/amazon-linux-2023/x86_64/standard/recommended/image_id'] =
       'ami-custom';

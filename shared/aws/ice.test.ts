@@ -1,10 +1,9 @@
 // End to end on the launch path: an ICE answer is cached in DynamoDB and the next plan avoids those offerings.
 import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClaim } from '../../testkit/aws/claims';
 import { fakeAws } from '../../testkit/aws/fake-aws';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
-import { ec2NodeClass, nodePool } from '../../testkit/builders';
+import { ec2NodeClass, nodeClaim, nodePool } from '../../testkit/builders';
 import { InsufficientCapacityError } from '../errors';
 import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
 import { DynamoNodeClaimStore } from './dynamo/store';
@@ -34,7 +33,7 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
       expect(spotZones).toContain('us-east-1a');
       for (const zone of spotZones) aws.state.noCapacity.add(`m5.large/${zone}/spot`);
 
-      const claim = await store.create(makeClaim({ name: 'ice-1' }));
+      const claim = await store.create(nodeClaim({ name: 'ice-1' }));
       const err = await provider
         .create({ claim, nodePool: nodePool(), nodeClass, instanceTypes: before })
         .catch((e: unknown) => e);
@@ -50,7 +49,7 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
         false,
       );
       const retry = await provider.create({
-        claim: makeClaim({ name: 'ice-2' }),
+        claim: nodeClaim({ name: 'ice-2' }),
         nodePool: nodePool(),
         nodeClass,
         instanceTypes: after,

@@ -1,10 +1,9 @@
 import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeClaim } from '../../testkit/aws/claims';
 import { type FakeAws, fakeAws } from '../../testkit/aws/fake-aws';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
 import { RecordingQueue } from '../../testkit/bed';
-import { ec2NodeClass, nodePool } from '../../testkit/builders';
+import { ec2NodeClass, nodeClaim, nodePool } from '../../testkit/builders';
 import { makeInstanceType } from '../../testkit/instance-types';
 import { type ControlPlaneDeps, controlPlaneConfig, noMetric, silentLog } from '../controllers/deps';
 import { launchClaim } from '../controllers/launch';
@@ -55,7 +54,7 @@ const types = [makeInstanceType('m5.large', { spot: { 'us-east-1a': 0.04 } })];
 describe('launchClaim', () => {
   it('launches a Pending claim and records the instance on it; a replay launches nothing new', async () => {
     const { store, deps } = setup();
-    const claim = await store.create(makeClaim());
+    const claim = await store.create(nodeClaim());
     const out = await launchClaim(deps, claim, context());
     expect(out.kind).toBe('launched');
     const stored = await store.get(claim.name);
@@ -78,7 +77,7 @@ describe('launchClaim', () => {
   it('on ICE caches the offerings and deletes the claim', async () => {
     const { store, queue, deps } = setup();
     aws.state.noCapacity.add('m5.large/us-east-1a/spot');
-    const claim = await store.create(makeClaim());
+    const claim = await store.create(nodeClaim());
     const out = await launchClaim(deps, claim, context());
     expect(out.kind).toBe('insufficient-capacity');
     expect(await store.get(claim.name)).toBeUndefined();
@@ -92,7 +91,7 @@ describe('launchClaim', () => {
   it('marks the claim Failed with the reason on a non-retryable launch error', async () => {
     const { store, deps } = setup();
     aws.state.nextFleetErrors.push({ code: 'AuthFailure.ServiceLinkedRoleCreationNotPermitted', message: 'no' });
-    const claim = await store.create(makeClaim());
+    const claim = await store.create(nodeClaim());
     const out = await launchClaim(deps, claim, context());
     expect(out.kind).toBe('failed');
     expect(await store.get(claim.name)).toMatchObject({

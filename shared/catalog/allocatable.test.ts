@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ec2NodeClass } from '../../testkit/builders';
 import type { EC2NodeClass, EC2NodeClassSpec } from '../api/karpenter';
 import { formatResourceList } from '../api/resources';
 import { computeAllocatable, kubeReservedCpuMillis } from './allocatable';
@@ -12,17 +13,7 @@ function info(name: string): InstanceTypeInfo {
   return found;
 }
 function nodeClass(spec: Partial<EC2NodeClassSpec>): EC2NodeClass {
-  return {
-    apiVersion: 'karpenter.k8s.aws/v1',
-    kind: 'EC2NodeClass',
-    metadata: { name: 'test' },
-    spec: {
-      amiSelectorTerms: [{ alias: 'al2023@latest' }],
-      subnetSelectorTerms: [],
-      securityGroupSelectorTerms: [],
-      ...spec,
-    },
-  };
+  return ec2NodeClass({ subnetSelectorTerms: [], securityGroupSelectorTerms: [], role: undefined, ...spec }, 'test');
 }
 const shape = (name: string, nc?: EC2NodeClass) => {
   const s = computeAllocatable(info(name), nc);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ec2NodeClass } from '../../testkit/builders';
 import type { EC2NodeClass } from '../api/karpenter';
 import { instanceTypesFor } from './instance-types';
 import { loadCatalog } from './load';
@@ -6,17 +7,11 @@ import { cheapestPrice } from './offerings';
 import type { Catalog } from './types';
 
 const catalog = loadCatalog();
-const nodeClass = (maxPods: number): EC2NodeClass => ({
-  apiVersion: 'karpenter.k8s.aws/v1',
-  kind: 'EC2NodeClass',
-  metadata: { name: `np-${maxPods}` },
-  spec: {
-    amiSelectorTerms: [{ alias: 'al2023@latest' }],
-    subnetSelectorTerms: [],
-    securityGroupSelectorTerms: [],
-    kubelet: { maxPods },
-  },
-});
+const nodeClass = (maxPods: number): EC2NodeClass =>
+  ec2NodeClass(
+    { subnetSelectorTerms: [], securityGroupSelectorTerms: [], role: undefined, kubelet: { maxPods } },
+    `np-${maxPods}`,
+  );
 const find = (types: ReturnType<typeof instanceTypesFor>, name: string) => {
   const t = types.find((x) => x.name === name);
   if (!t) throw new Error(name);

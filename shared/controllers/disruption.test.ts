@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestbed, makePod, testNodePool } from '../../testkit/bed';
+import { nodeClaim } from '../../testkit/builders';
 import { LabelCapacityType, LabelInstanceType } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import { recordHistory } from '../disruption';
@@ -7,7 +8,7 @@ import type { DisruptionCommand, DisruptionPlan } from '../disruption/types';
 import { disruptionSweep, encodeCommand, historyFrom } from './disruption';
 
 const claim = (name: string, nodePool: string, disruption?: NodeClaim['disruption']): NodeClaim =>
-  ({ name, nodePool, ...(disruption ? { disruption } : {}) }) as NodeClaim;
+  nodeClaim({ name, nodePool, ...(disruption ? { disruption } : {}) });
 
 describe('historyFrom', () => {
   it('counts commands of the last 24 h by NodePool, never in-flight ones or other causes', () => {

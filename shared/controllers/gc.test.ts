@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { crashAfterLaunch, createTestbed, makePod } from '../../testkit/bed';
-import type { NodeClaim } from '../api/nodeclaim';
+import { nodeClaim } from '../../testkit/builders';
 import { collectGarbage } from './gc';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
@@ -9,24 +9,15 @@ describe('collectGarbage', () => {
   it('terminates a tagged instance with no claim once it is older than 30 s', async () => {
     const t = createTestbed();
     // An instance launched for a claim that was never recorded (the Lambda died before its write survived).
-    const ghost: NodeClaim = {
+    const ghost = nodeClaim({
       name: 'default-ghost',
       uid: 'uid-ghost',
       cluster: 'test',
-      nodePool: 'default',
-      nodeClass: 'default',
-      state: 'Pending',
-      version: 1,
-      requirements: [],
-      instanceTypeOptions: ['m5.large'],
       labels: {},
-      taints: [],
-      startupTaints: [],
       requests: {},
       nominatedPods: [],
       createdAt: new Date(t.clock.now()).toISOString(),
-      stateTimes: {},
-    };
+    });
     const types = await t.cloud.getInstanceTypes(t.nodeClass);
     const orphan = await t.cloud.create({
       claim: ghost,

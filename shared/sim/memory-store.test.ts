@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nodeClaim } from '../../testkit/builders';
 import { IllegalTransitionError, type NodeClaim } from '../api/nodeclaim';
 import { ConflictError } from '../errors';
 import { MemoryNodeClaimStore } from './memory-store';
@@ -6,25 +7,16 @@ import { MemoryNodeClaimStore } from './memory-store';
 let now = Date.parse('2026-01-01T00:00:00Z');
 const clock = { now: () => now };
 
-const claim = (overrides: Partial<NodeClaim> = {}): NodeClaim => ({
-  name: 'default-abc12',
-  uid: 'uid-1',
-  cluster: 'c',
-  nodePool: 'default',
-  nodeClass: 'default',
-  state: 'Pending',
-  version: 1,
-  requirements: [],
-  instanceTypeOptions: ['m5.large'],
-  labels: {},
-  taints: [],
-  startupTaints: [],
-  requests: { cpu: 1000 },
-  nominatedPods: [{ namespace: 'default', name: 'web-1' }],
-  createdAt: new Date(now).toISOString(),
-  stateTimes: {},
-  ...overrides,
-});
+const claim = (overrides: Partial<NodeClaim> = {}): NodeClaim =>
+  nodeClaim({
+    uid: 'uid-1',
+    cluster: 'c',
+    labels: {},
+    requests: { cpu: 1000 },
+    nominatedPods: [{ namespace: 'default', name: 'web-1' }],
+    createdAt: new Date(now).toISOString(),
+    ...overrides,
+  });
 
 describe('MemoryNodeClaimStore', () => {
   it('refuses a second create of the same name', async () => {

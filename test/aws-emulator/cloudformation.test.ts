@@ -12,7 +12,7 @@ import { SqsWorkQueue } from '../../shared/aws/sqs';
 import { ClusterStack } from '../../stacks/cluster-stack';
 import { MotoCompatibility } from '../../stacks/testing/moto-compat';
 import { clusterConfig, STUB_ENTRY, testApp } from '../../stacks/testing/synth';
-import { makeClaim } from '../../testkit/aws/claims';
+import { nodeClaim } from '../../testkit/builders';
 import { CloudFormationQuery, members, tag } from './cloudformation';
 import { type Emulator, emulator } from './emulator';
 
@@ -132,7 +132,7 @@ describe('the cluster stack deployed on the emulator', () => {
       cluster: 'demo',
       client: aws.documents,
     });
-    const claim = await store.create(makeClaim({ cluster: 'demo' }));
+    const claim = await store.create(nodeClaim({ cluster: 'demo' }));
     expect(await store.get(claim.name)).toEqual(claim);
     await new SqsWorkQueue(aws.sqs, outputs.EventsQueueUrl as string).send({
       body: '{"kind":"Sweep"}',

@@ -21,9 +21,8 @@ import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
 import { SqsEventSource, SqsWorkQueue } from '../../shared/aws/sqs';
 import { controlPlaneConfig } from '../../shared/controllers';
 import { SimCluster, VirtualClock } from '../../shared/sim';
-import { makeClaim } from '../../testkit/aws/claims';
 import { testCluster } from '../../testkit/aws/objects';
-import { ec2NodeClass, nodePool } from '../../testkit/builders';
+import { ec2NodeClass, nodeClaim, nodePool } from '../../testkit/builders';
 import { makeInstanceType } from '../../testkit/instance-types';
 import { type Emulator, emulator } from './emulator';
 import { createTestNetwork, type TestNetwork } from './network';
@@ -77,7 +76,7 @@ const context = (fn: string): Context => fakeContext(() => 60_000, `karpless-${c
 
 /** Launches an instance for a claim stored as Launched, as the provisioner leaves it. */
 async function launchedClaim(name: string): Promise<NodeClaim> {
-  const claim = makeClaim({ name, uid: `uid-${name}-${aws.account}`, cluster });
+  const claim = nodeClaim({ name, uid: `uid-${name}-${aws.account}`, cluster });
   const instance = await cloud.create({
     claim,
     nodePool: nodePool(),
@@ -174,7 +173,7 @@ describe('garbage collection on the emulator', () => {
     await cloud.delete(gone.instanceId as string);
     // A leak: launched for a claim the store never recorded (a Lambda killed between CreateFleet and the write).
     const leaked = await cloud.create({
-      claim: makeClaim({ name: 'default-leak1', uid: `uid-leak-${aws.account}` }),
+      claim: nodeClaim({ name: 'default-leak1', uid: `uid-leak-${aws.account}` }),
       nodePool: nodePool(),
       nodeClass: ec2NodeClass({ amiSelectorTerms: [{ id: net.images.amd64 }], role: net.role }),
       instanceTypes: [makeInstanceType('m5.large', { zones: ['us-east-1a'] })],

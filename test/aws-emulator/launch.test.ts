@@ -15,9 +15,8 @@ import type { EC2NodeClass } from '../../shared/api/karpenter';
 import { AwsCloudProvider } from '../../shared/aws/cloud-provider';
 import type { InstanceType } from '../../shared/catalog/types';
 import type { LaunchRequest } from '../../shared/ports';
-import { makeClaim } from '../../testkit/aws/claims';
 import { testCluster } from '../../testkit/aws/objects';
-import { ec2NodeClass, nodePool } from '../../testkit/builders';
+import { ec2NodeClass, nodeClaim, nodePool } from '../../testkit/builders';
 import { makeInstanceType } from '../../testkit/instance-types';
 import { type Emulator, emulator, recordCommands } from './emulator';
 import { createTestNetwork, type TestNetwork } from './network';
@@ -63,7 +62,7 @@ let claims = 0;
 function request(o: Partial<LaunchRequest> = {}): LaunchRequest {
   const name = `default-${++claims}`;
   return {
-    claim: makeClaim({ name, uid: `uid-${name}-${aws.account}` }),
+    claim: nodeClaim({ name, uid: `uid-${name}-${aws.account}` }),
     nodePool: nodePool(),
     nodeClass: nodeClass(),
     instanceTypes: types,

@@ -6,7 +6,7 @@ import { IllegalTransitionError } from '../../shared/api/nodeclaim';
 import { createTableInput } from '../../shared/aws/dynamo/schema';
 import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
 import { ConflictError } from '../../shared/errors';
-import { makeClaim } from '../../testkit/aws/claims';
+import { nodeClaim } from '../../testkit/builders';
 import { type Emulator, emulator } from './emulator';
 
 const TABLE = 'karpless-store-test';
@@ -37,15 +37,15 @@ describe('DynamoNodeClaimStore on the emulator', () => {
 
   it('creates a claim once: a second create of the name fails the attribute_not_exists condition', async () => {
     const s = store();
-    const created = await s.create(makeClaim());
+    const created = await s.create(nodeClaim());
     expect(await s.get(created.name)).toEqual(created);
-    await expect(s.create(makeClaim())).rejects.toBeInstanceOf(ConflictError);
+    await expect(s.create(nodeClaim())).rejects.toBeInstanceOf(ConflictError);
     expect(await s.get('missing')).toBeUndefined();
   });
 
   it('lets exactly one of two racing transitions from the same version win', async () => {
     const s = store();
-    const c = await s.create(makeClaim());
+    const c = await s.create(nodeClaim());
     const results = await Promise.allSettled([
       s.transition(c, 'Launched', { instanceId: 'i-0aaa' }),
       s.transition(c, 'Failed', { failure: { reason: 'x', message: 'y' } }),
@@ -62,7 +62,7 @@ describe('DynamoNodeClaimStore on the emulator', () => {
 
   it('refuses an update and a delete from a stale read, and illegal transitions before writing', async () => {
     const s = store();
-    const c = await s.create(makeClaim());
+    const c = await s.create(nodeClaim());
     now += 1_000;
     const launched = await s.transition(c, 'Launched', { instanceId: 'i-0bbb', zone: 'us-east-1a' });
     await expect(s.update(c, { zone: 'us-east-1b' })).rejects.toBeInstanceOf(ConflictError);
@@ -75,8 +75,8 @@ describe('DynamoNodeClaimStore on the emulator', () => {
 
   it('finds a claim by instance id through the index, and lists by state', async () => {
     const s = store();
-    const a = await s.create(makeClaim({ name: 'a-1', uid: 'uid-a' }));
-    await s.create(makeClaim({ name: 'b-1', uid: 'uid-b' }));
+    const a = await s.create(nodeClaim({ name: 'a-1', uid: 'uid-a' }));
+    await s.create(nodeClaim({ name: 'b-1', uid: 'uid-b' }));
     await s.transition(a, 'Launched', { instanceId: 'i-0ccc' });
     expect((await s.getByInstanceId('i-0ccc'))?.name).toBe('a-1');
     expect(await s.getByInstanceId('i-0none')).toBeUndefined();

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type NodeClaim, type NodeClaimState, TERMINATED_CLAIM_RETENTION_MS } from '../../shared/api/nodeclaim';
 import type { Clock, NodeClaimStore } from '../../shared/ports';
-import { makeClaim } from '../../testkit/aws/claims';
+import { nodeClaim } from '../../testkit/builders';
 
 export interface ClaimRetentionFixture {
   /** A store with no claims yet, reading time from `clock`. */
@@ -17,7 +17,7 @@ const R = TERMINATED_CLAIM_RETENTION_MS;
 
 /** A claim of this suite's cluster, created at START. */
 function claim(name: string, overrides: Partial<NodeClaim> = {}): NodeClaim {
-  return makeClaim({
+  return nodeClaim({
     name,
     cluster: 'contract',
     nominatedPods: [{ namespace: 'default', name: `${name}-pod`, uid: `${name}-pod-uid` }],

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeClaim } from '../../../testkit/aws/claims';
+import { nodeClaim } from '../../../testkit/builders';
 import { IllegalTransitionError, TERMINATED_CLAIM_RETENTION_MS } from '../../api/nodeclaim';
 import { ConflictError } from '../../errors';
 import { withConflictRetry } from './conflict-retry';
@@ -28,15 +28,15 @@ beforeEach(() => {
 
 describe('DynamoNodeClaimStore', () => {
   it('creates, reads back and refuses a second create of the same name', async () => {
-    const created = await store.create(makeClaim());
+    const created = await store.create(nodeClaim());
     expect(created.cluster).toBe(`c${cluster}`);
     expect(await store.get('default-abc12')).toEqual(created);
-    await expect(store.create(makeClaim())).rejects.toBeInstanceOf(ConflictError);
+    await expect(store.create(nodeClaim())).rejects.toBeInstanceOf(ConflictError);
     expect(await store.get('missing')).toBeUndefined();
   });
 
   it('transitions with a version bump and a state timestamp', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     now += 5000;
     const launched = await store.transition(c, 'Launched', { instanceId: 'i-0abc', zone: 'us-east-1a' });
     expect(launched.version).toBe(c.version + 1);
@@ -46,7 +46,7 @@ describe('DynamoNodeClaimStore', () => {
   });
 
   it('lets exactly one of two racing writers win; the loser gets ConflictError and nothing is overwritten', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     const [a, b] = await Promise.allSettled([
       store.transition(c, 'Launched', { instanceId: 'i-a' }),
       store.transition(c, 'Failed', { failure: { reason: 'x', message: 'y' } }),
@@ -63,7 +63,7 @@ describe('DynamoNodeClaimStore', () => {
   });
 
   it('rejects a stale update and a stale delete', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     await store.update(c, { nodeName: 'ip-10-0-0-1' });
     await expect(store.update(c, { nodeName: 'other' })).rejects.toBeInstanceOf(ConflictError);
     await expect(store.delete(c)).rejects.toBeInstanceOf(ConflictError);
@@ -71,19 +71,19 @@ describe('DynamoNodeClaimStore', () => {
   });
 
   it('never lets a patch change identity, version or state', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     const u = await store.update(c, { state: 'Initialized', version: 99, name: 'evil', nodeName: 'n1' });
     expect(u).toMatchObject({ state: 'Pending', version: 2, name: c.name, nodeName: 'n1' });
   });
 
   it('rejects an illegal transition before writing anything', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     await expect(store.transition(c, 'Initialized')).rejects.toBeInstanceOf(IllegalTransitionError);
     expect(await store.get(c.name)).toEqual(c);
   });
 
   it('retries a transition after a lost race, deciding again on the fresh claim', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     await store.update(c, { nodeName: 'raced-in' }); // the other writer
     let calls = 0;
     const out = await withConflictRetry(
@@ -101,7 +101,7 @@ describe('DynamoNodeClaimStore', () => {
   });
 
   it('gives up after the configured attempts and returns undefined for a vanished claim', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     await store.update(c, {});
     await expect(
       withConflictRetry(store, c.name, () => store.transition(c, 'Launched'), { attempts: 2, baseDelayMs: 0 }),
@@ -110,8 +110,8 @@ describe('DynamoNodeClaimStore', () => {
   });
 
   it('lists by state and by NodePool', async () => {
-    const a = await store.create(makeClaim({ name: 'a', nodePool: 'web' }));
-    await store.create(makeClaim({ name: 'b', nodePool: 'batch' }));
+    const a = await store.create(nodeClaim({ name: 'a', nodePool: 'web' }));
+    await store.create(nodeClaim({ name: 'b', nodePool: 'batch' }));
     await store.transition(a, 'Launched');
     expect((await store.list()).map((c) => c.name).sort()).toEqual(['a', 'b']);
     expect((await store.list({ states: ['Launched'] })).map((c) => c.name)).toEqual(['a']);
@@ -121,7 +121,7 @@ describe('DynamoNodeClaimStore', () => {
   });
 
   it('finds a claim by instance id through the GSI, and only in its own cluster', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     await store.transition(c, 'Launched', { instanceId: 'i-0123456789abcdef0' });
     expect((await store.getByInstanceId('i-0123456789abcdef0'))?.name).toBe(c.name);
     expect(await store.getByInstanceId('i-other')).toBeUndefined();
@@ -130,7 +130,7 @@ describe('DynamoNodeClaimStore', () => {
   });
 
   it('deletes at the current version', async () => {
-    const c = await store.create(makeClaim());
+    const c = await store.create(nodeClaim());
     await store.delete(c);
     expect(await store.get(c.name)).toBeUndefined();
   });
@@ -146,7 +146,7 @@ describe('DynamoNodeClaimStore', () => {
         )
       ).Item;
     const start = now;
-    let c = await store.create(makeClaim());
+    let c = await store.create(nodeClaim());
     const seen: Record<string, unknown> = { Pending: (await raw(c.name))?.[TTL_ATTRIBUTE] };
     for (const to of ['Launched', 'Registered', 'Initialized', 'Draining'] as const) {
       now += 60_000;
@@ -173,7 +173,7 @@ describe('DynamoNodeClaimStore', () => {
     expect(patched).not.toHaveProperty(TTL_ATTRIBUTE);
 
     // A failed claim keeps no TTL until it is terminated too.
-    const failed = await store.transition(await store.create(makeClaim({ name: 'f' })), 'Failed', {
+    const failed = await store.transition(await store.create(nodeClaim({ name: 'f' })), 'Failed', {
       failure: { reason: 'LaunchTimeout', message: 'm' },
     });
     expect((await raw('f'))?.[TTL_ATTRIBUTE]).toBeUndefined();
