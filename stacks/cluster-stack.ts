@@ -107,6 +107,7 @@ export class ClusterStack extends Stack {
         TERMINATION_QUEUE_URL: this.queues.termination.queueUrl,
         REBALANCE: config.interruption.rebalance,
         BIND_PODS: String(config.bindPods),
+        ...(config.nodePools ? { OWNED_NODEPOOLS: config.nodePools.join(',') } : {}),
         // Only the settings that differ from the defaults, so an unchanged cluster's functions are unchanged.
         ...disruptionSettingsEnv(config.settings),
       },

@@ -51,7 +51,7 @@ describe('cluster config', () => {
 
   it('names the file, the cluster and the field of every problem at once', () => {
     expect(check({ ...base, account: 111122223333, region: 'Oregon', regoin: 'x' })).toEqual([
-      'c.yaml: clusters[0] (demo): regoin: unknown field (known: name, account, region, kubernetesVersion, endpoint, sweep, gc, interruption, bindPods, alarms, logRetentionDays, queueEncryption, forwarder, tags, settings)',
+      'c.yaml: clusters[0] (demo): regoin: unknown field (known: name, account, region, kubernetesVersion, endpoint, sweep, gc, interruption, bindPods, alarms, logRetentionDays, queueEncryption, forwarder, tags, settings, nodePools)',
       'c.yaml: clusters[0] (demo): account: expected a string (a 12-digit AWS account id), got number 111122223333; quote it, YAML reads it as a number',
       'c.yaml: clusters[0] (demo): region: "Oregon" is not valid (an AWS region such as us-west-2)',
     ]);
@@ -115,6 +115,20 @@ describe('cluster config', () => {
     expect(
       validateClusters({ clusters: [{ ...base, gc: { schedule: 'cron(0/5 * * * ? *)' } }] }, 'c.yaml')[0]?.gcSchedule,
     ).toBe('cron(0/5 * * * ? *)');
+  });
+
+  it('reads the NodePools Karpless owns during a cut-over, absent by default', () => {
+    expect(validateClusters({ clusters: [base] }, 'c.yaml')[0]?.nodePools).toBeUndefined();
+    expect(
+      validateClusters({ clusters: [{ ...base, nodePools: ['general', 'batch'] }] }, 'c.yaml')[0]?.nodePools,
+    ).toEqual(['general', 'batch']);
+    expect(check({ ...base, nodePools: [] })).toEqual([
+      'c.yaml: clusters[0] (demo): nodePools: expected a non-empty list of NodePool names, got an empty list; omit it to own every NodePool',
+    ]);
+    expect(check({ ...base, nodePools: ['General', 'a', 'a'] })).toEqual([
+      'c.yaml: clusters[0] (demo): nodePools[0]: "General" is not a NodePool name',
+      'c.yaml: clusters[0] (demo): nodePools[2]: "a" is listed twice',
+    ]);
   });
 
   it('wants exactly one alarm destination', () => {

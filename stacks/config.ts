@@ -39,6 +39,9 @@ export interface ClusterConfig {
   tags: Record<string, string>;
   /** Disruption settings (docs/disruption.md, Settings); the functions read them from DISRUPTION_SETTINGS. */
   settings: DisruptionSettings;
+  /** The NodePools Karpless owns during a cut-over from Karpenter (docs/deploy.md); absent: every NodePool. The
+   * functions read them from OWNED_NODEPOOLS. */
+  nodePools?: string[];
 }
 
 export const DEFAULTS = {
@@ -88,6 +91,7 @@ const CLUSTER_KEYS = [
   'forwarder',
   'tags',
   'settings',
+  'nodePools',
 ];
 
 /** Reads and validates the clusters file. Throws ValidationError listing every problem. */
@@ -258,6 +262,7 @@ function readCluster(f: FieldReader, entry: unknown): ClusterConfig | undefined 
   const forwarder = readForwarder(f, entry);
   const tags = readTags(f, entry);
   const settings = parseDisruptionSettings(entry.settings, 'settings', (path, message) => f.fail(path, message));
+  const nodePools = readNodePools(f, entry.nodePools);
   if (f.problems.length > before) return undefined;
   return {
     name: name as string,
@@ -275,7 +280,26 @@ function readCluster(f: FieldReader, entry: unknown): ClusterConfig | undefined 
     settings,
     forwarder: forwarder as ForwarderIdentity,
     tags,
+    ...(nodePools ? { nodePools } : {}),
   };
+}
+
+/** `nodePools`: a non-empty list of distinct NodePool names, or absent (Karpless owns every NodePool). */
+function readNodePools(f: FieldReader, value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length === 0) {
+    f.fail(
+      'nodePools',
+      `expected a non-empty list of NodePool names, got ${Array.isArray(value) ? 'an empty list' : describe(value)}; omit it to own every NodePool`,
+    );
+    return undefined;
+  }
+  value.forEach((name, i) => {
+    if (typeof name !== 'string' || !K8S_NAME.test(name))
+      f.fail(`nodePools[${i}]`, `${describe(name)} is not a NodePool name`);
+    else if (value.indexOf(name) !== i) f.fail(`nodePools[${i}]`, `"${name}" is listed twice`);
+  });
+  return value.filter((n): n is string => typeof n === 'string');
 }
 
 function readEndpoint(f: FieldReader, entry: JsonObject): EndpointAccess | undefined {

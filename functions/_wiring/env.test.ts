@@ -26,6 +26,11 @@ describe('readEnv', () => {
     expect(readEnv(BASE).config).toMatchObject({ rebalance: 'record', bindPods: true });
   });
 
+  it('reads the NodePools Karpless owns from OWNED_NODEPOOLS, every NodePool without it', () => {
+    expect(readEnv({ ...BASE, OWNED_NODEPOOLS: 'general,batch' }).config.ownedNodePools).toEqual(['general', 'batch']);
+    expect(readEnv(BASE).config.ownedNodePools).toBeUndefined();
+  });
+
   it("reads the consumed queue's DLQ from DLQ_URL, and leaves it unset without one", () => {
     const url = 'https://sqs.us-west-2.amazonaws.com/111122223333/karpless-demo-events-dlq.fifo';
     expect(readEnv({ ...BASE, DLQ_URL: url }).deadLetterQueueUrl).toBe(url);

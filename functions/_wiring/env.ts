@@ -77,6 +77,12 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneEnv {
     ...(o.KUBERNETES_VERSION ? { kubernetesVersion: o.KUBERNETES_VERSION } : {}),
     ...(o.CATALOG_PATH ? { catalogPath: o.CATALOG_PATH } : {}),
     ...(trustedSenders ? { trustedSenders } : {}),
-    config: controlPlaneConfig({ bindPods: bind === 'true', rebalance: rebalance as RebalancePolicy, disruption }),
+    config: controlPlaneConfig({
+      bindPods: bind === 'true',
+      rebalance: rebalance as RebalancePolicy,
+      disruption,
+      // The NodePools Karpless owns during a cut-over (shared/controllers/ownership.ts); unset: every NodePool.
+      ...(env.OWNED_NODEPOOLS ? { ownedNodePools: env.OWNED_NODEPOOLS.split(',').filter(Boolean) } : {}),
+    }),
   };
 }

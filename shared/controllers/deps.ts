@@ -46,6 +46,8 @@ export interface ControlPlaneConfig {
   maxEvictionsPerStep: number;
   /** The cluster's disruption settings (clusters.yaml `settings`, a scenario's `spec.settings`). */
   disruption: DisruptionSettings;
+  /** The NodePools this Karpless owns (clusters.yaml `nodePools`, ownership.ts); undefined: every NodePool. */
+  ownedNodePools?: readonly string[];
 }
 
 export const DEFAULT_CONFIG: ControlPlaneConfig = {

@@ -17,6 +17,7 @@ import { applyNodeOverlays, type OverlayConflict, type OverlayPool } from '../ca
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 import type { ControlPlaneDeps } from './deps';
 import { applyUnavailable } from './offerings';
+import { ownedView } from './ownership';
 
 export interface ClusterSnapshot {
   now: number;
@@ -66,7 +67,10 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
     nodeOverlays: kube.listNodeOverlays ? kube.listNodeOverlays() : Promise.resolve([]),
     unavailable: store.listUnavailable(now),
   };
-  const read = await allByName(reads);
+  const all = await allByName(reads);
+  // Pools Karpless does not own, and pods only they could serve, are Karpenter's during a cut-over (ownership.ts).
+  const owned = ownedView(all.nodePools, all.pending, deps.config.ownedNodePools);
+  const read = { ...all, nodePools: owned.nodePools, pending: owned.pending };
   // A NodePool whose status says Ready=False is not provisioned from (as Karpenter skips it); it is named in the
   // problems so FailedScheduling events and the decision record say why it was not tried.
   const notReady = read.nodePools.flatMap((p) => {

@@ -23,11 +23,17 @@ export interface StatusResult {
 type ConditionInput = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
 
 export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResult> {
-  const [pools, classes, claims] = await Promise.all([
+  const owned = deps.config.ownedNodePools;
+  const [allPools, allClasses, claims] = await Promise.all([
     deps.kube.listNodePools(),
     deps.kube.listNodeClasses(),
     deps.store.list({ states: LIVE_STATES }),
   ]);
+  // Pools Karpless does not own, and classes only they use, keep the status their owner (Karpenter, during a
+  // cut-over) writes (ownership.ts).
+  const pools = owned ? allPools.filter((p) => owned.includes(p.metadata.name)) : allPools;
+  const usedClasses = new Set(pools.map((p) => p.spec.template.spec.nodeClassRef.name));
+  const classes = owned ? allClasses.filter((c) => usedClasses.has(c.metadata.name)) : allClasses;
   const now = new Date(deps.clock.now()).toISOString();
   const result: StatusResult = { replaced: [], failed: [], unchanged: 0 };
   const readiness = new Map<string, NodeClassResolution['ready']>();
