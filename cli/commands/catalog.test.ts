@@ -231,6 +231,8 @@ describe('karpless catalog refresh', () => {
     const { code, err } = await run('catalog', 'refresh', '--region', 'eu-west-1', '--out', out);
     expect(code).toBe(1);
     expect(err).toContain('karpless catalog refresh: AuthFailure: credentials rejected');
+    // Progress lines go to stderr too; the failure is the last line, and one line.
+    expect(err.trimEnd().split('\n').at(-1)).toBe('karpless catalog refresh: AuthFailure: credentials rejected');
     expect(() => readFileSync(out)).toThrow();
   });
 });

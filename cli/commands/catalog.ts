@@ -12,6 +12,7 @@ import {
   serializeCatalog,
 } from '../../shared/catalog';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
+import { awsProblem } from './aws-problem';
 import { resolveCatalog } from './catalog-option';
 import type { CommandContext } from './index';
 
@@ -209,7 +210,7 @@ export async function runCatalogRefresh(ctx: CommandContext, opts: CatalogRefres
       known,
     });
   } catch (err) {
-    ctx.io.err(`karpless catalog refresh: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.io.err(`karpless catalog refresh: ${awsProblem(err, { region: opts.region })}`);
     ctx.result.code = EXIT_FAILURE;
     return;
   }

@@ -82,7 +82,9 @@ describe('karpless explain --table', () => {
   it('names the table when DynamoDB refuses, and needs --cluster with --table', async () => {
     const missing = await run('x', ...table('prod', 'no-such-table'));
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^reading decision records from table no-such-table: .*not found/i);
+    expect(missing.stderr.trimEnd()).toMatch(
+      /^reading decision records: table no-such-table not found in us-east-1: pass --table with the stack's TableName output/,
+    );
     const usage = await run('x', '--table', local.db.tableName);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--table and --cluster go together');

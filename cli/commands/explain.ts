@@ -11,6 +11,7 @@ import { disruptionText } from '../format/nodeclaim';
 import { PROVISION_KEYS, provisionLines } from '../format/provision-record';
 import { formatPrice } from '../format/table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
+import { awsProblem } from './aws-problem';
 import { resolveCatalog } from './catalog-option';
 import { tableSource } from './explain-table';
 import type { CommandContext } from './index';
@@ -214,8 +215,9 @@ export async function runExplain(ctx: CommandContext, name: string, opts: Explai
   try {
     e = await explain(name, source);
   } catch (err) {
-    // An AWS error reading the table (no credentials, no such table, access denied): say where, not a stack trace.
-    ctx.io.err(`reading decision records${opts.table ? ` from table ${opts.table}` : ''}: ${(err as Error).message}`);
+    // An AWS error reading the table (no region, no credentials, no such table): what to pass or set, in one line.
+    const problem = opts.table ? awsProblem(err, { table: opts.table, region: opts.region }) : (err as Error).message;
+    ctx.io.err(`reading decision records: ${problem}`);
     ctx.result.code = EXIT_FAILURE;
     return;
   }

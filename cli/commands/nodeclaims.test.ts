@@ -93,7 +93,9 @@ describe('karpless nodeclaims', () => {
     expect((await run('--table', local.db.tableName)).code).toBe(2);
     const missing = await run(...local.args('prod', 'no-such-table'));
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^reading NodeClaims from table no-such-table: .*not found/i);
+    expect(missing.stderr.trimEnd()).toMatch(
+      /^reading NodeClaims: table no-such-table not found in us-east-1: pass --table with the stack's TableName output and --region with its region$/,
+    );
   });
 
   it('prints ages as kubectl does', () => {

@@ -5,6 +5,7 @@ import { LIVE_STATES, type NodeClaim } from '../../shared/api/nodeclaim';
 import { disruptionText } from '../format/nodeclaim';
 import { formatPrice, renderTable, roundPrice } from '../format/table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
+import { awsProblem } from './aws-problem';
 import type { CommandContext } from './index';
 import { openTableStore, type TableOptions, tableOptionsProblem } from './table-option';
 
@@ -87,7 +88,7 @@ export async function runNodeClaims(ctx: CommandContext, opts: NodeClaimsOptions
       ...(opts.nodepool ? { nodePool: opts.nodepool } : {}),
     });
   } catch (err) {
-    ctx.io.err(`reading NodeClaims from table ${opts.table}: ${(err as Error).message}`);
+    ctx.io.err(`reading NodeClaims: ${awsProblem(err, { table: opts.table, region: opts.region })}`);
     ctx.result.code = EXIT_FAILURE;
     return;
   }
