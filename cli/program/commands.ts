@@ -14,6 +14,7 @@ import type { InvokeOptions } from '../commands/invoke';
 import type { MigrateOptions } from '../commands/migrate';
 import type { NodeClaimsOptions } from '../commands/nodeclaims';
 import type { SimulateOptions } from '../commands/simulate';
+import type { StatusOptions } from '../commands/status';
 import { EXIT_USAGE } from '../io';
 import {
   addCatalogOption,
@@ -219,6 +220,23 @@ export const registerInvoke: RegisterCommand = (program: Command, ctx: CommandCo
     );
 };
 
+export const registerStatus: RegisterCommand = (program: Command, ctx: CommandContext) => {
+  program
+    .command('status')
+    .description(
+      'the fleet at a glance: per cluster of the clusters file, nodes by NodePool and capacity type, pending pods, ' +
+        '$/hour, the last decision, queue and DLQ depth, alarms in ALARM (a detail view with CLUSTER)',
+    )
+    .argument('[cluster]', 'one cluster of the file, shown in detail')
+    .option('--clusters <file>', 'the clusters file the stacks were deployed from', 'clusters.yaml')
+    .option('-o, --output <format>', 'table or json', 'table')
+    .option('--region <region>', "every cluster's region (default: each cluster's region in the file)")
+    .option('--endpoint-url <url>', 'one endpoint for every AWS service read, such as moto_server')
+    .action(async (cluster: string | undefined, opts: StatusOptions) =>
+      (await import('../commands/status')).runStatus(ctx, cluster, opts),
+    );
+};
+
 /** In the order `karpless --help` lists them. */
 export const commands: RegisterCommand[] = [
   registerSimulate,
@@ -229,6 +247,7 @@ export const commands: RegisterCommand[] = [
   registerForwarder,
   registerExplain,
   registerNodeClaims,
+  registerStatus,
   registerDev,
   registerInvoke,
 ];

@@ -204,6 +204,22 @@ export class DynamoNodeClaimStore implements NodeClaimStore {
     return items.map(itemToDecision);
   }
 
+  /** The newest decision record of the cluster (one Query, newest first), or undefined when there is none. */
+  async latestDecision(): Promise<DecisionRecord | undefined> {
+    const page = await this.client.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
+        ExpressionAttributeValues: { ':pk': keys.cluster(this.cluster), ':prefix': keys.decisionPrefix },
+        ScanIndexForward: false,
+        Limit: 1,
+      }),
+    );
+    const item = page.Items?.[0] as Item | undefined;
+    return item ? itemToDecision(item) : undefined;
+  }
+
   private applyPatch(claim: NodeClaim, patch: Partial<NodeClaim>): NodeClaim {
     const next: NodeClaim = { ...claim, ...patch };
     for (const k of IMMUTABLE) (next as unknown as Record<string, unknown>)[k] = claim[k];
