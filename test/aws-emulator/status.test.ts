@@ -20,7 +20,7 @@ import { ClusterStack } from '../../stacks/cluster-stack';
 import { loadClusters } from '../../stacks/config';
 import { MotoCompatibility } from '../../stacks/testing/moto-compat';
 import { STUB_ENTRY, testApp } from '../../stacks/testing/synth';
-import { makeClaim } from '../../testkit/aws/claims';
+import { nodeClaim } from '../../testkit/builders';
 import { CloudFormationQuery } from './cloudformation';
 import { EMULATOR_CREDENTIALS, type Emulator, emulator } from './emulator';
 
@@ -106,17 +106,17 @@ beforeAll(async () => {
   });
   const live = { state: 'Initialized' as const, stateTimes: { Initialized: minutesAgo(30) } };
   await store.create(
-    makeClaim({ name: 'general-a', nodePool: 'general', capacityType: 'spot', pricePerHour: 0.04, ...live }),
+    nodeClaim({ name: 'general-a', nodePool: 'general', capacityType: 'spot', pricePerHour: 0.04, ...live }),
   );
   await store.create(
-    makeClaim({ name: 'general-b', nodePool: 'general', capacityType: 'spot', pricePerHour: 0.05, ...live }),
+    nodeClaim({ name: 'general-b', nodePool: 'general', capacityType: 'spot', pricePerHour: 0.05, ...live }),
   );
   await store.create(
-    makeClaim({ name: 'general-c', nodePool: 'general', capacityType: 'on-demand', pricePerHour: 0.096, ...live }),
+    nodeClaim({ name: 'general-c', nodePool: 'general', capacityType: 'on-demand', pricePerHour: 0.096, ...live }),
   );
-  await store.create(makeClaim({ name: 'gpu-a', nodePool: 'gpu', state: 'Launched', capacityType: 'on-demand' }));
+  await store.create(nodeClaim({ name: 'gpu-a', nodePool: 'gpu', state: 'Launched', capacityType: 'on-demand' }));
   await store.create(
-    makeClaim({ name: 'old', state: 'Terminated', pricePerHour: 9, stateTimes: { Terminated: minutesAgo(5) } }),
+    nodeClaim({ name: 'old', state: 'Terminated', pricePerHour: 9, stateTimes: { Terminated: minutesAgo(5) } }),
   );
   for (const [id, m] of [
     ['d1', 20],
