@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { pod } from '../../testkit/builders';
 import type { Pod } from '../api/kube';
 import { isProvisionable } from './pending';
 
 const unschedulable = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' } as const;
-const base = (over: Partial<Pod> = {}): Pod => ({
-  metadata: { name: 'p', namespace: 'default', ...over.metadata },
-  spec: { containers: [], ...over.spec },
-  status: { phase: 'Pending', conditions: [unschedulable], ...over.status },
-});
+const base = (over: Partial<Pod> = {}): Pod => {
+  const p = pod({
+    name: 'p',
+    containers: [],
+    status: { phase: 'Pending', conditions: [unschedulable], ...over.status },
+  });
+  return { ...p, metadata: { ...p.metadata, ...over.metadata }, spec: { ...p.spec, ...over.spec } };
+};
 
 describe('isProvisionable', () => {
   it('accepts an unbound pending pod that kube-scheduler marked Unschedulable', () => {
