@@ -125,6 +125,8 @@ export interface WaitingGroup {
   shape: PodShape;
   remaining: number;
   value: number;
+  /** For a group that stands for several bases (a queue cell): the bases it holds. */
+  bases?: ReadonlySet<number>;
 }
 
 export interface TargetChoice {
@@ -183,7 +185,8 @@ export function chooseTarget(
     const w = waiting[g] as WaitingGroup;
     let l = w.remaining;
     if (w.shape.perNodeLimit !== Number.POSITIVE_INFINITY) {
-      l = Math.min(l, w.shape.perNodeLimit - (w.shape.base === opening.base ? 1 : 0));
+      const own = w.shape.base === opening.base || w.bases?.has(opening.baseId) === true;
+      l = Math.min(l, w.shape.perNodeLimit - (own ? 1 : 0));
     }
     base[g] = l;
   }

@@ -31,6 +31,8 @@ export class InflightClaim {
   readonly failed = new Set<number>();
   /** No waiting pod is small enough to fit any more: skipped by every scan. */
   closed = false;
+  /** Told whenever a pod joins (the solver's room index, claimroom.ts). */
+  onChange: (() => void) | undefined;
 
   constructor(
     readonly template: NodeClaimTemplate,
@@ -133,6 +135,7 @@ export class InflightClaim {
     this.pods.push(pod);
     this.shapes.push(shape);
     this.topology.record(shape, this.requirements, this.hostname, this.template.taints, true);
+    this.onChange?.();
     const min = this.minRequest;
     const alloc = this.target.alloc;
     for (let i = 0; i < min.length; i++) {

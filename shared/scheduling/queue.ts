@@ -1,6 +1,11 @@
 // The waiting queue of one solve: pending pods in the order they get their turn, grouped into buckets of
 // interchangeable pods so that target scoring and fills (cost.ts, fill.ts) work per bucket. A pod leaves the waiting
 // pool when its turn comes or when a fill places it ahead of its turn.
+//
+// Buckets are further grouped into cells (docs/performance.md, Planning cost): buckets that differ only in their
+// requests, with requests in the same geometric band per resource. Cells keep running sums as pods leave, so the
+// fill's search for the best-fitting bucket can skip whole cells by a bound, and the target search can score a few
+// hundred cells instead of tens of thousands of buckets when every pod's request differs.
 import type { Pod } from '../api/kube';
 import type { WaitingGroup } from './cost';
 import type { PodBase, PodShape } from './podshape';
@@ -29,18 +34,115 @@ export interface Bucket extends WaitingGroup {
   /** No topology constraint of its own: may be placed ahead of its turn by a fill. */
   simple: boolean;
   groups: Waiting[];
+  /** Creation order: the order of `buckets`, which breaks ties between equally good buckets. */
+  ordinal: number;
+  cell: Cell;
+}
+
+/** Each band of a cell spans this ratio of request sizes (a 1000m and a 1300m request can share a cell). */
+const BAND_RATIO = 1.3;
+const LOG_BAND = Math.log(BAND_RATIO);
+
+/**
+ * Buckets of one class (same requirements, tolerations, host ports and topology kind) whose requests fall in the same
+ * band per resource. As a waiting group it stands for its pods at their mean request and mean worth.
+ */
+export class Cell implements WaitingGroup {
+  /** Its buckets in creation order; emptied ones are dropped now and then by `live`. */
+  buckets: Bucket[] = [];
+  remaining = 0;
+  /** The most pods any of its buckets ever held (buckets only shrink once queued). */
+  maxRemaining = 0;
+  /** Per resource: the largest and smallest request of any bucket ever in the cell (bounds for the fill's search). */
+  readonly max: Float64Array;
+  readonly min: Float64Array;
+  /** A representative of the class whose requests are the cell's mean, updated as pods leave. */
+  readonly shape: PodShape;
+  /** Sum of the requests of the pods still waiting in the cell. */
+  readonly total: Float64Array;
+  private worth = 0;
+  /** Bases with pods in the cell: a cell of pods limited per node counts the opening pod's own base as taken. */
+  readonly bases = new Set<number>();
+
+  constructor(
+    first: PodShape,
+    /** Equal for cells of interchangeable classes and bands, stable for the solve. */
+    readonly key: string,
+    readonly simple: boolean,
+  ) {
+    const dims = first.requests.length;
+    this.max = new Float64Array(dims);
+    this.min = new Float64Array(dims).fill(Number.POSITIVE_INFINITY);
+    this.total = new Float64Array(dims);
+    this.shape = { ...first, requests: new Float64Array(dims) };
+  }
+
+  get value(): number {
+    return this.remaining > 0 ? this.worth / this.remaining : 0;
+  }
+
+  join(b: Bucket): void {
+    this.buckets.push(b);
+    const r = b.shape.requests;
+    for (let i = 0; i < r.length; i++) {
+      this.max[i] = Math.max(this.max[i] as number, r[i] as number);
+      this.min[i] = Math.min(this.min[i] as number, r[i] as number);
+    }
+  }
+
+  /** Counts `n` more (or, negative, fewer) pods of the bucket in the cell. */
+  count(b: Bucket, n: number): void {
+    this.remaining += n;
+    if (b.remaining > this.maxRemaining) this.maxRemaining = b.remaining;
+    this.worth += n * b.value;
+    const r = b.shape.requests;
+    const mean = this.shape.requests;
+    for (let i = 0; i < r.length; i++) {
+      this.total[i] = (this.total[i] as number) + n * (r[i] as number);
+      mean[i] = this.remaining > 0 ? (this.total[i] as number) / this.remaining : 0;
+    }
+  }
+
+  /** Drops emptied buckets once they are half the list. */
+  compact(emptied: number): void {
+    if (emptied * 2 > this.buckets.length) this.buckets = this.buckets.filter((b) => b.remaining > 0);
+  }
+
+  /** Resets the worth once the buckets' values are known (they are priced after every pod is queued). */
+  revalue(): void {
+    this.worth = 0;
+    for (const b of this.buckets) this.worth += b.remaining * b.value;
+  }
 }
 
 export class WaitingQueue {
   private readonly waiting = new Map<number, Waiting>();
   private readonly byKey = new Map<string, Bucket>();
+  private readonly cellByKey = new Map<string, Cell>();
   private readonly keys = new Map<Bucket, string>();
   private list: Bucket[] = [];
+  private cellList: Cell[] = [];
+  /** Emptied entries still in `list` / `cellList`: they are dropped in one pass once they are half of it. */
+  private emptied = 0;
+  private emptiedCells = 0;
   private count = 0;
 
-  /** Buckets that still hold waiting pods. Replaced, never changed in place, when one empties. */
+  /**
+   * Buckets in creation order, with those that emptied dropped from time to time (an entry may show remaining 0;
+   * readers skip it). Replaced, never changed in place, when it is compacted.
+   */
   get buckets(): readonly Bucket[] {
     return this.list;
+  }
+
+  /** The cells, on the same terms as `buckets`. */
+  get cells(): readonly Cell[] {
+    return this.cellList;
+  }
+
+  /** How many buckets still hold waiting pods. */
+  get bucketCount(): number {
+    return this.list.length - this.emptied;
   }
 
   /** How many pods are still waiting. */
@@ -56,11 +158,18 @@ export class WaitingQueue {
       g = { base: q.base, remaining: 0, members: [], bucket };
       this.waiting.set(q.base.baseId, g);
       bucket.groups.push(g);
+      bucket.cell.bases.add(q.base.baseId);
     }
     g.remaining++;
     g.bucket.remaining++;
+    g.bucket.cell.count(g.bucket, 1);
     this.count++;
     g.members.push(q);
+  }
+
+  /** Sets every cell's worth from its buckets' values (call after pricing the buckets). */
+  revalue(): void {
+    for (const c of this.cellList) c.revalue();
   }
 
   /** The bucket the base's pods wait in, if any do. */
@@ -77,11 +186,19 @@ export class WaitingQueue {
   consume(q: QueuedPod): void {
     q.done = true;
     const g = this.waiting.get(q.base.baseId);
-    if (g && g.remaining > 0) {
-      g.remaining--;
-      g.bucket.remaining--;
-      this.count--;
-      if (g.bucket.remaining === 0) this.list = this.list.filter((x) => x.remaining > 0);
+    if (!g || g.remaining <= 0) return;
+    const b = g.bucket;
+    g.remaining--;
+    b.remaining--;
+    b.cell.count(b, -1);
+    this.count--;
+    if (b.remaining === 0 && ++this.emptied * 2 > this.list.length) {
+      this.list = this.list.filter((x) => x.remaining > 0);
+      this.emptied = 0;
+    }
+    if (b.cell.remaining === 0 && ++this.emptiedCells * 2 > this.cellList.length) {
+      this.cellList = this.cellList.filter((x) => x.remaining > 0);
+      this.emptiedCells = 0;
     }
   }
 
@@ -100,21 +217,43 @@ export class WaitingQueue {
 
   private bucketFor(shape: PodShape): Bucket {
     const limited = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
-    const key = [
-      Array.from(shape.requests).join(','),
+    const kind = [
       shape.requirements.toString(),
       JSON.stringify(shape.tolerations),
       JSON.stringify(shape.hostPorts),
       limited ? `n${shape.perNodeLimit}` : '',
       shape.groups.length > 0 ? 'c' : 's',
     ].join('|');
+    const key = `${Array.from(shape.requests).join(',')}|${kind}`;
     let b = this.byKey.get(key);
     if (!b) {
-      b = { shape, remaining: 0, value: 0, simple: shape.groups.length === 0, groups: [] };
+      const cell = this.cellFor(shape, kind);
+      b = {
+        shape,
+        remaining: 0,
+        value: 0,
+        simple: shape.groups.length === 0,
+        groups: [],
+        ordinal: this.byKey.size,
+        cell,
+      };
+      cell.join(b);
       this.byKey.set(key, b);
       this.keys.set(b, key);
       this.list.push(b);
     }
     return b;
+  }
+
+  private cellFor(shape: PodShape, kind: string): Cell {
+    const bands = Array.from(shape.requests, (r) => (r > 0 ? Math.floor(Math.log(r) / LOG_BAND) : '-')).join(',');
+    const key = `${bands}|${kind}`;
+    let c = this.cellByKey.get(key);
+    if (!c) {
+      c = new Cell(shape, key, shape.groups.length === 0);
+      this.cellByKey.set(key, c);
+      this.cellList.push(c);
+    }
+    return c;
   }
 }

@@ -3,6 +3,7 @@
 // relaxed one at a time; when nothing is left to relax it is reported with the reason each NodePool gave.
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
+import { ClaimRoom, ROOM_BLOCK } from './claimroom';
 import { chooseTarget, computeDuals, dualValue } from './cost';
 import { Deadline } from './deadline';
 import { Domains } from './domains';
@@ -23,6 +24,8 @@ import type { PlannedNodeClaim, SchedulingInput, SchedulingResult, Unschedulable
 import { VolumeIndex } from './volumes';
 
 const DEFAULT_MAX_TYPES = 60;
+/** Above this many waiting buckets, a new claim's target is chosen by scoring cells of buckets (queue.ts). */
+const COARSE_ABOVE = 256;
 
 export class Scheduler {
   private readonly index = new ResourceIndex();
@@ -40,6 +43,8 @@ export class Scheduler {
   private readonly filler: ClaimFiller;
   private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
   private readonly cursor = new Map<number, number>();
+  /** Planned claims by room left, created with the first claim (resource vectors are final by then). */
+  private room: ClaimRoom | undefined;
   /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
   private minRequest: Float64Array = new Float64Array(0);
   private anyPreferNoSchedule = false;
@@ -275,6 +280,7 @@ export class Scheduler {
       computeDuals(t, demand, this.index);
     }
     for (const b of this.waiting.buckets) b.value = this.valueOf(b.shape);
+    this.waiting.revalue();
   }
 
   private valueOf(shape: PodShape): number {
@@ -336,9 +342,19 @@ export class Scheduler {
     let start = this.cursor.get(shape.id) ?? 0;
     let leading = true;
     const claims = this.claims;
+    const room = this.room;
     for (let i = start; i < claims.length; i++) {
-      // A long scan gives up on the deadline; the pod then opens a claim of its own, which is still a valid plan.
-      if ((i & 1023) === 1023 && this.deadline.passed()) break;
+      if (i % ROOM_BLOCK === 0) {
+        // A long scan gives up on the deadline; the pod then opens a claim of its own, still a valid plan.
+        if (this.deadline.passed()) break;
+        // A block where no claim has room for the pod is passed over whole, as if each claim had been tried. (A pod
+        // that may grow a claim, hostname affinity, is tried on each.)
+        if (!shape.coLocated && room && !room.mayFit(i, shape.requests)) {
+          if (leading) start = Math.min(claims.length, i + ROOM_BLOCK);
+          i += ROOM_BLOCK - 1;
+          continue;
+        }
+      }
       const c = claims[i] as InflightClaim;
       // A closed claim may still grow for a pod that must join its pods (nodeclaim.ts canAdd).
       if ((c.closed && !shape.coLocated) || c.failed.has(shape.id)) {
@@ -392,6 +408,11 @@ export class Scheduler {
     if (claim.reserved) t.reserve(choice.option.capacity, 1);
     this.claimCount.set(t.name, n);
     this.claims.push(claim);
+    const slot = this.claims.length - 1;
+    this.room ??= new ClaimRoom(this.claims, this.index.names.length);
+    const room = this.room;
+    claim.onChange = () => room.touch(slot);
+    room.touch(slot);
     claim.add(pod, shape);
     this.filler.fill(claim);
     return undefined;
@@ -409,7 +430,12 @@ export class Scheduler {
     candidate: Uint8Array,
   ) {
     const bucket = this.waiting.bucketOf(shape.baseId);
-    const key = `${t.name}|${shape.level}|${bucket ? this.waiting.keyOf(bucket) : shape.id}|${reqs}`;
+    // Past a few hundred buckets (requests that all differ) the search scores the queue's cells instead: each stands
+    // for its buckets at their mean request, which keeps a search's cost independent of the pool's variety
+    // (docs/performance.md, Planning cost). Fewer buckets are scored one by one, as before.
+    const coarse = this.waiting.bucketCount > COARSE_ABOVE;
+    const group = bucket ? (coarse ? bucket.cell.key : this.waiting.keyOf(bucket)) : shape.id;
+    const key = `${t.name}|${shape.level}|${group}|${reqs}`;
     const hit = this.targetCache.get(key);
     // Only pods that each need their own node (hostname spread or anti-affinity) open claims in long runs; for the
     // rest a fresh search is cheap and finds better types as the pool drains.
@@ -422,7 +448,7 @@ export class Scheduler {
       t.ranked,
       (o) => candidate[o.index] === 1,
       shape,
-      this.waiting.buckets,
+      coarse ? this.waiting.cells : this.waiting.buckets,
       t.prices.table(reqs),
       preferSpot,
       (s, o) => t.canShare(s, o),
