@@ -91,6 +91,7 @@ async function alarm(e: Emulator, name: string, description: string, state: 'ALA
   await cw.call('SetAlarmState', { AlarmName: name, StateValue: state, StateReason: `${state} for the test` });
 }
 
+// Ages are printed in whole hours past two hours, so a slow deploy in beforeAll cannot change what is printed.
 const NOW = Date.now();
 const minutesAgo = (m: number) => new Date(NOW - m * 60_000).toISOString();
 
@@ -119,8 +120,8 @@ beforeAll(async () => {
     nodeClaim({ name: 'old', state: 'Terminated', pricePerHour: 9, stateTimes: { Terminated: minutesAgo(5) } }),
   );
   for (const [id, m] of [
-    ['d1', 20],
-    ['d2', 4],
+    ['d1', 30 * 60],
+    ['d2', 3 * 60],
   ] as const) {
     await store.putDecision({
       id,
@@ -201,7 +202,7 @@ describe('karpless status on the emulator', () => {
       launching: { Launched: 1 },
       pricePerHour: 0.186,
       pendingPods: 3,
-      lastDecision: { kind: 'Provision', summary: 'decision d2', at: minutesAgo(4) },
+      lastDecision: { kind: 'Provision', summary: 'decision d2', at: minutesAgo(3 * 60) },
       messagesInFlight: 2,
       deadLetters: 1,
       alarms: [{ name: 'karpless-demo-OperationsterminationDlqDepthA1B2C3-XYZ', reason: 'ALARM for the test' }],
@@ -248,7 +249,7 @@ describe('karpless status on the emulator', () => {
       'general/on-demand 1, general/spot 2, gpu/on-demand 1',
       '3',
       '$0.1860',
-      '4m ago',
+      '3h ago',
       '2',
       '1',
       '1',
@@ -263,7 +264,7 @@ describe('karpless status on the emulator', () => {
     expect(out).toMatch(/general +spot +2 +\$0\.0900/);
     expect(out).toContain('total: 4 node(s), $0.1860/h; not yet initialized: 1 Launched');
     expect(out).toContain('pending pods: 3');
-    expect(out).toContain('last decision: 4m ago, Provision: decision d2');
+    expect(out).toContain('last decision: 3h ago, Provision: decision d2');
     const eventsName = outputs.demo?.EventsQueueUrl?.split('/').pop() as string;
     expect(out).toMatch(new RegExp(`${eventsName.replace(/\./g, '\\.')} +work +2 +0 +0`));
     expect(out).toContain('karpless-demo-OperationsterminationDlqDepthA1B2C3-XYZ');
