@@ -1,3 +1,4 @@
+// aws-sdk-client-mock: SQS must be unavailable for a while and then recover; the manifest-run forwarder sends to moto's SQS in test/aws-emulator/forwarder-manifest.test.ts.
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// aws-sdk-client-mock for `catalog refresh`: it reads the Pricing API, which moto does not serve.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

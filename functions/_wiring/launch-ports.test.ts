@@ -1,4 +1,5 @@
-// The real port builders with every AWS call mocked at the SDK boundary: what each one reads at cold start, and
+// aws-sdk-client-mock: the ports build their own clients from the Lambda environment, and the test counts at the SDK
+// boundary the calls each cold start makes. The real port builders with every AWS call mocked at the SDK boundary: what each one reads at cold start, and
 // that the launching ports have HiGHS loaded by the time they are returned.
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,3 +1,4 @@
+// aws-sdk-client-mock: the refresh reads the Pricing API, which moto does not serve, and pages it asserts token by token.
 import {
   DescribeAvailabilityZonesCommand,
   DescribeInstanceTypeOfferingsCommand,

@@ -1,3 +1,4 @@
+// aws-sdk-client-mock (testkit/aws/fake-aws.ts): ClientToken idempotency, insufficient capacity, throttling, spot and IAM refusals are what moto cannot produce; the plain launch path runs on the emulator in test/aws-emulator/launch.test.ts.
 import { CreateFleetCommand, CreateLaunchTemplateCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { CreateInstanceProfileCommand } from '@aws-sdk/client-iam';
 import { DecodeAuthorizationMessageCommand, STSClient } from '@aws-sdk/client-sts';

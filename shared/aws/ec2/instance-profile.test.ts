@@ -1,3 +1,4 @@
+// aws-sdk-client-mock: a create racing another Lambda's and an IAM AccessDenied cannot be staged on moto (it does not enforce IAM); the create path runs on the emulator in test/aws-emulator/nodeclass.test.ts.
 import {
   AddRoleToInstanceProfileCommand,
   CreateInstanceProfileCommand,

@@ -1,3 +1,4 @@
+// aws-sdk-client-mock for the one AWS test here: a template vanishing between Describe and Delete (another Lambda's delete) cannot be staged on moto; test/aws-emulator/launch.test.ts deletes stale templates on the emulator.
 import { DeleteLaunchTemplateCommand, DescribeLaunchTemplatesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, describe, expect, it } from 'vitest';

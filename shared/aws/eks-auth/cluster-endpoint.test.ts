@@ -1,3 +1,4 @@
+// aws-sdk-client-mock: a DescribeCluster that fails once and then answers, and one without an endpoint, cannot be staged on moto's EKS.
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// aws-sdk-client-mock: DescribeCluster must answer with the fake Kubernetes API's URL as the endpoint, an endpoint moto's EKS chooses itself.
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { mockClient } from 'aws-sdk-client-mock';

@@ -1,3 +1,4 @@
+// aws-sdk-client-mock: the Pricing API and real spot price history are not served by moto.
 import { DescribeSpotPriceHistoryCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
 import { mockClient } from 'aws-sdk-client-mock';
