@@ -57,7 +57,13 @@ export function lowerBound(
  * Sets the template's dual prices (per engine unit) for the given demand. Falls back to pricing cpu and memory by
  * the cheapest type's rate when the LP cannot be solved, so packing still prefers efficient types.
  */
-export function computeDuals(template: NodeClaimTemplate, demand: Float64Array, index: ResourceIndex): void {
+export function computeDuals(
+  template: NodeClaimTemplate,
+  demand: Float64Array,
+  index: ResourceIndex,
+  /** The solve's deadline: once passed, the nudged solves below are skipped. */
+  outOfTime: () => boolean = () => false,
+): void {
   const duals = new Float64Array(index.names.length);
   const types = template.types;
   if (types.length > 0 && demand.some((d) => d > 0)) {
@@ -71,7 +77,7 @@ export function computeDuals(template: NodeClaimTemplate, demand: Float64Array, 
       supply: index.names.map((n, i) => Math.max(0, t.alloc[i] as number) / scaleOf(n)),
     }));
     try {
-      const central = centralDuals(scaledDemand, columns);
+      const central = centralDuals(scaledDemand, columns, outOfTime);
       central.forEach((d, i) => {
         duals[i] = d / scaleOf(index.names[i] as string);
       });
@@ -90,12 +96,16 @@ export function computeDuals(template: NodeClaimTemplate, demand: Float64Array, 
  * Nudging each demanded row up in turn moves the solver to each extreme dual; their average prices every binding
  * resource. Without degeneracy all solves agree and nothing changes.
  */
-function centralDuals(demand: number[], columns: { price: number; supply: number[] }[]): number[] {
+function centralDuals(
+  demand: number[],
+  columns: { price: number; supply: number[] }[],
+  outOfTime: () => boolean,
+): number[] {
   const base = solveCoveringLp(demand, columns).duals;
   const sum = [...base];
   let n = 1;
   demand.forEach((d, r) => {
-    if (d <= 0) return;
+    if (d <= 0 || outOfTime()) return;
     const nudged = demand.map((x, i) => (i === r ? x * 1.001 : x));
     const duals = solveCoveringLp(nudged, columns).duals;
     duals.forEach((y, i) => {
@@ -104,6 +114,14 @@ function centralDuals(demand: number[], columns: { price: number; supply: number
     n++;
   });
   return sum.map((y) => y / n);
+}
+
+/** Sets the template's duals from the cheapest type's rates alone, without the LP (a solve out of time). */
+export function rateDuals(template: NodeClaimTemplate, index: ResourceIndex): void {
+  const duals = new Float64Array(index.names.length);
+  if (template.types.length > 0) fallbackDuals(template.types, duals);
+  template.duals = duals;
+  template.ranked = rankTypes(template.types, duals);
 }
 
 function fallbackDuals(types: readonly TypeOption[], duals: Float64Array): void {

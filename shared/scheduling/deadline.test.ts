@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pod, pods } from '../../testkit/builders';
 import { run } from '../../testkit/solve';
+import { distinctPods } from '../../testkit/workloads';
 import type { Pod } from '../api/kube';
 import type { SchedulingResult } from './types';
 
@@ -81,5 +82,30 @@ describe('the solve deadline', () => {
     expect(r.deferred?.length).toBeGreaterThan(0);
     expect(accountedFor(r)).toEqual(names(input));
     expect(clock.reads()).toBeLessThan(20 + 50);
+  });
+
+  it('stops while still reading the pods when the budget runs out during setup', () => {
+    // Every request distinct: reading 5,000 pods takes far more clock reads than the budget allows.
+    const input = distinctPods(5000, { zoneSpread: 0.15, antiAffinity: 0.1 });
+    // Which pods the solver looked at: their spec is read the first time setup reads the pod.
+    const read = new Set<string>();
+    for (const p of input) {
+      const spec = p.spec;
+      Object.defineProperty(p, 'spec', {
+        get: () => {
+          read.add(p.metadata.name);
+          return spec;
+        },
+      });
+    }
+    const clock = tickingClock();
+    const r = run({ pods: input, options: { timeoutMs: 10, now: clock.now } });
+    // The setup stopped reading pods soon after the budget ran out (one clock read per 64 pods).
+    expect(read.size).toBeLessThan(64 * 20);
+    expect(r.stats.timedOut).toBe(true);
+    expect(r.nodeClaims.length).toBeGreaterThan(0);
+    expect(accountedFor(r)).toEqual(names(input));
+    // Without checks during setup the clock is read once per 64 pods only after all 5,000 were read.
+    expect(clock.reads()).toBeLessThan(10 + 20);
   });
 });

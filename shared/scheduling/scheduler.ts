@@ -4,7 +4,7 @@
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import { ClaimRoom, ROOM_BLOCK } from './claimroom';
-import { chooseTarget, computeDuals, dualValue } from './cost';
+import { chooseTarget, computeDuals, dualValue, rateDuals } from './cost';
 import { Deadline } from './deadline';
 import { Domains } from './domains';
 import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repack';
@@ -24,8 +24,12 @@ import type { PlannedNodeClaim, SchedulingInput, SchedulingResult, Unschedulable
 import { VolumeIndex } from './volumes';
 
 const DEFAULT_MAX_TYPES = 60;
+/** A pod with its place in the input (deferred pods are listed in that order). */
+type InputPod = { pod: Pod; order: number };
 /** Above this many waiting buckets, a new claim's target is chosen by scoring cells of buckets (queue.ts). */
 const COARSE_ABOVE = 256;
+/** Setup loops read the clock once per this many pods (a few tens of microseconds of work). */
+const SETUP_CHECK = 64;
 
 export class Scheduler {
   private readonly index = new ResourceIndex();
@@ -52,6 +56,8 @@ export class Scheduler {
   private readonly maxTypes: number;
   private readonly nameClaim: (pool: string, n: number) => string;
   private readonly deadline: Deadline;
+  /** Pods the setup did not get to before the deadline. */
+  private readonly setupDeferred: InputPod[] = [];
 
   constructor(private readonly input: SchedulingInput) {
     const opts = input.options ?? {};
@@ -78,14 +84,14 @@ export class Scheduler {
     const started = Date.now();
     const queue = this.prepare();
     const unschedulable: UnschedulablePod[] = [];
-    const deferred: Pod[] = [];
+    const deferred: InputPod[] = [...this.setupDeferred];
     let retry: { q: QueuedPod; level: number; reason: string }[] = [];
     let tried = false;
     for (const q of queue) {
       if (q.done) continue;
       // At least one entry is always tried, so every solve makes progress however small its budget.
       if (tried && this.deadline.passed()) {
-        deferred.push(q.pod);
+        deferred.push(q);
         continue;
       }
       tried = true;
@@ -109,7 +115,7 @@ export class Scheduler {
     // Out of time before the retries ran: those pods may yet fit, so they wait for the next pass like the rest.
     const outOfTime = this.deadline.passed();
     for (const r of retry) {
-      if (outOfTime) deferred.push(r.q.pod);
+      if (outOfTime) deferred.push(r.q);
       else unschedulable.push({ pod: r.q.pod, reason: r.reason });
     }
     const packing = outOfTime ? undefined : packExactly(this.claims, this.repackContext());
@@ -126,13 +132,14 @@ export class Scheduler {
             reason: `nodepool "${c.template.name}": no instance type fits the claim's pods`,
           });
     }
-    unschedulable.sort((a, b) => cmp(key(a.pod), key(b.pod)));
-    deferred.sort((a, b) => cmp(key(a), key(b)));
+    const sortedUnschedulable = byKey(unschedulable, (u) => u.pod);
+    // In the order the pods came (a number sort: a deadline can defer tens of thousands of pods).
+    const sortedDeferred = deferred.sort((a, b) => a.order - b.order).map((q) => q.pod);
     return {
       nodeClaims,
       existingNodes: this.nodes.map((n) => ({ name: n.name, pods: n.placed })),
-      unschedulable,
-      deferred,
+      unschedulable: sortedUnschedulable,
+      deferred: sortedDeferred,
       warnings: this.warnings,
       stats: {
         pods: this.input.pods.length,
@@ -183,12 +190,23 @@ export class Scheduler {
     for (const n of this.input.existingNodes ?? []) {
       if (n.taints.some((x) => x.effect === 'PreferNoSchedule')) this.anyPreferNoSchedule = true;
     }
-    const queue: QueuedPod[] = this.input.pods.map((pod, order) => ({
-      pod,
-      base: this.shapes.baseOf(pod),
-      order,
-      done: false,
-    }));
+    // Reading every pod is linear but not free (tens of thousands of distinct pods take seconds): the deadline is
+    // checked as it goes, and the pods not yet read wait for the next solve (docs/performance.md).
+    const queue: QueuedPod[] = [];
+    const pods = this.input.pods;
+    for (let order = 0; order < pods.length; order++) {
+      if (order > 0 && order % SETUP_CHECK === 0 && this.deadline.passed()) {
+        for (let rest = order; rest < pods.length; rest++)
+          this.setupDeferred.push({ pod: pods[rest] as Pod, order: rest });
+        break;
+      }
+      const pod = pods[order] as Pod;
+      queue.push({ pod, base: this.shapes.baseOf(pod), order, done: false });
+    }
+    // Out of time once every pod is read: only the first chunk goes on, so what remains of the setup is small.
+    if (queue.length > SETUP_CHECK && this.deadline.passed()) {
+      for (const q of queue.splice(SETUP_CHECK)) this.setupDeferred.push(q);
+    }
     // Existing pods' required anti-affinity keeps new pods away from them (the inverse rule).
     const existingAnti: { node: number; pod: Pod; groups: TopologyGroup[] }[] = [];
     (this.input.existingNodes ?? []).forEach((n, ni) => {
@@ -218,7 +236,13 @@ export class Scheduler {
       const rb = b.base.requests;
       return (rb[0] ?? 0) - (ra[0] ?? 0) || (rb[1] ?? 0) - (ra[1] ?? 0) || a.order - b.order;
     });
-    for (const q of queue) {
+    for (let i = 0; i < queue.length; i++) {
+      if (i > 0 && i % SETUP_CHECK === 0 && this.deadline.passed()) {
+        for (const q of queue.slice(i)) this.setupDeferred.push(q);
+        queue.length = i;
+        break;
+      }
+      const q = queue[i] as QueuedPod;
       const shape = q.base.levels[0];
       if (!shape || q.base.invalid) continue;
       this.waiting.enqueue(q, shape);
@@ -270,16 +294,32 @@ export class Scheduler {
 
   private computeAllDuals(queue: QueuedPod[]): void {
     for (const t of this.templates) {
+      // Out of time already: the LP (tens of milliseconds per pool) gives way to the cheapest type's rates.
+      if (this.deadline.passed()) {
+        rateDuals(t, this.index);
+        continue;
+      }
       const demand = new Float64Array(this.index.names.length);
-      for (const q of queue) {
-        const s = q.base.levels[0];
-        if (!s || q.base.invalid) continue;
+      let outOfTime = false;
+      for (let i = 0; i < queue.length; i++) {
+        if (i % SETUP_CHECK === SETUP_CHECK - 1 && this.deadline.passed()) {
+          outOfTime = true;
+          break;
+        }
+        const s = (queue[i] as QueuedPod).base.levels[0];
+        if (!s || (queue[i] as QueuedPod).base.invalid) continue;
         if (t.untoleratedTaint(s.id, s.tolerations) || t.incompatibility(s.id, s.requirements)) continue;
         addVec(demand, s.requests);
       }
-      computeDuals(t, demand, this.index);
+      if (outOfTime) rateDuals(t, this.index);
+      else computeDuals(t, demand, this.index, () => this.deadline.passed());
     }
-    for (const b of this.waiting.buckets) b.value = this.valueOf(b.shape);
+    // Pricing each bucket reads its pool compatibility (first sight of each shape): out of time, buckets keep no
+    // worth and a new claim's target is chosen by price alone (cost.ts chooseTarget).
+    for (const b of this.waiting.buckets) {
+      if (this.deadline.passed()) break;
+      b.value = this.valueOf(b.shape);
+    }
     this.waiting.revalue();
   }
 
@@ -458,6 +498,14 @@ export class Scheduler {
     if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waiting.size });
     return choice;
   }
+}
+
+/** Sorted by namespace/name, each key built once (a deadline can defer tens of thousands of pods). */
+function byKey<T>(items: readonly T[], podOf: (item: T) => Pod): T[] {
+  return items
+    .map((item) => ({ item, k: key(podOf(item)) }))
+    .sort((a, b) => cmp(a.k, b.k))
+    .map((e) => e.item);
 }
 
 function key(p: Pod): string {
