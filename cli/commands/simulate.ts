@@ -25,6 +25,9 @@ export interface SimulateOptions extends LimitOptions {
   timeBudget?: string;
   /** Progress lines on stderr for a scenario even when stderr is not a terminal. */
   progress?: boolean;
+  /** Karpenter's operator settings MinValuesPolicy and PreferencePolicy. */
+  minValuesPolicy?: string;
+  preferencePolicy?: string;
 }
 
 export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): Promise<void> {
@@ -48,6 +51,10 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   if (opts.decisionsOut) return usage('--decisions-out needs --scenario');
   const timeBudgetMs = budgetOf(opts.timeBudget);
   if (timeBudgetMs instanceof Error) return usage(timeBudgetMs.message);
+  const minValuesPolicy = oneOf('--min-values-policy', opts.minValuesPolicy, ['Strict', 'BestEffort'] as const);
+  if (minValuesPolicy instanceof Error) return usage(minValuesPolicy.message);
+  const preferencePolicy = oneOf('--preference-policy', opts.preferencePolicy, ['Respect', 'Ignore'] as const);
+  if (preferencePolicy instanceof Error) return usage(preferencePolicy.message);
   const set = await loadManifests(opts.file, limitsFrom(opts), ctx.io.readStdin);
   const expanded = expandPods(set);
   const pods = expanded.pods;
@@ -69,6 +76,17 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
     );
     ctx.result.code = EXIT_FAILURE;
   }
+}
+
+/** A flag limited to Karpenter's spelling of its values. */
+function oneOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | Error | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  return new Error(`${flag}: "${value}" is not one of ${allowed.join(', ')}`);
 }
 
 /** --time-budget as milliseconds: a positive Go-style duration ("500ms", "2s"). */

@@ -9,7 +9,7 @@ import { roundPrice } from './table';
 export interface SimulateReport {
   nodeClaims: (ReportedNodeClaim & { daemonSetOverhead: Record<string, string> })[];
   /** `pods`: placed by this plan; `boundPods`: already running there. */
-  existingNodes: { name: string; pods: string[]; boundPods: string[] }[];
+  existingNodes: { name: string; pods: string[]; boundPods: string[]; inflight?: true }[];
   unschedulable: { pod: string; reason: string }[];
   /** With --time-budget: pods the budget left unplanned, for the next pass. */
   deferred?: { pod: string; reason: 'time budget' }[];
@@ -82,6 +82,7 @@ export function buildSimulateReport(result: SimulationResult): SimulateReport {
       name: n.name,
       pods: n.pods.map(podKey),
       boundPods: n.boundPods.map(podKey),
+      ...(n.inflight ? { inflight: true as const } : {}),
     })),
     unschedulable: result.unschedulable.map((u) => ({ pod: podKey(u.pod), reason: u.reason })),
     ...(result.deferred

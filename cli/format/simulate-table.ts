@@ -44,7 +44,11 @@ export function renderSimulateTable(report: SimulateReport): string {
       'Existing nodes:',
       renderTable(
         ['NODE', { header: 'RUNNING PODS', align: 'right' }, { header: 'NEW PODS', align: 'right' }],
-        report.existingNodes.map((n) => [n.name, n.boundPods.length, n.pods.length]),
+        report.existingNodes.map((n) => [
+          n.inflight ? `${n.name} (in flight)` : n.name,
+          n.boundPods.length,
+          n.pods.length,
+        ]),
       ),
     );
   }

@@ -55,7 +55,9 @@ export const registerSimulate: RegisterCommand = (program: Command, ctx: Command
     .option(
       '--time-budget <duration>',
       'stop planning after this long (500ms, 2s, ...), as the provisioner does near its deadline; the rest are listed as deferred',
-    );
+    )
+    .option('--min-values-policy <policy>', "Karpenter's MinValuesPolicy: Strict (default) or BestEffort")
+    .option('--preference-policy <policy>', "Karpenter's PreferencePolicy: Respect (default) or Ignore");
   addCatalogOption(cmd);
   addLimitOptions(cmd);
   cmd.action(async (opts: SimulateOptions) => (await import('../commands/simulate')).runSimulate(ctx, opts));

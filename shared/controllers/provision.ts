@@ -115,7 +115,13 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
       pvs: snapshot.pvs,
       storageClasses: snapshot.storageClasses,
       namespaces: snapshot.namespaces,
-      options: { timeoutMs: solveBudget(deps, options), now: () => deps.clock.now() },
+      options: {
+        timeoutMs: solveBudget(deps, options),
+        now: () => deps.clock.now(),
+        // Karpenter's operator settings, from clusters.yaml `settings` (docs/disruption.md, Settings).
+        minValuesPolicy: deps.config.disruption.minValuesPolicy,
+        preferencePolicy: deps.config.disruption.preferencePolicy,
+      },
     });
     solved = plan;
     deps.metric('SolveDuration', plan.stats.durationMs, 'Milliseconds');

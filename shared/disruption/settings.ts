@@ -1,8 +1,10 @@
 // The cluster-wide settings that change what disruption does: Karpenter's operator settings (its
 // SpotToSpotConsolidation feature gate, and the timing its disruption controller hard-codes) plus Karpless's own
-// anti-churn knobs. Written as `settings:` in clusters.yaml (passed to the functions as DISRUPTION_SETTINGS) and in a
+// anti-churn knobs, and Karpenter's two scheduling operator settings (MinValuesPolicy, PreferencePolicy), which every
+// solve follows. Written as `settings:` in clusters.yaml (passed to the functions as DISRUPTION_SETTINGS) and in a
 // scenario's `spec.settings`; docs/disruption.md lists each with Karpenter's default.
 import { formatDuration, parseDuration } from '../api/quantity';
+import type { MinValuesPolicy, PreferencePolicy } from '../scheduling/types';
 import type { DisruptionOptions } from './types';
 
 export interface DisruptionSettings {
@@ -24,6 +26,11 @@ export interface DisruptionSettings {
   /** Karpenter's NodeRepair feature gate (FEATURE_GATES), off by default: nodes whose conditions stay unhealthy past
    * their toleration are terminated (shared/disruption/repair.ts). */
   nodeRepair: boolean;
+  /** Karpenter's MinValuesPolicy operator setting (Strict | BestEffort), for every solve: provisioning and
+   * consolidation's replacements. */
+  minValuesPolicy: MinValuesPolicy;
+  /** Karpenter's PreferencePolicy operator setting (Respect | Ignore), for every solve. */
+  preferencePolicy: PreferencePolicy;
 }
 
 export const DISRUPTION_SETTINGS_DEFAULTS: DisruptionSettings = {
@@ -34,6 +41,8 @@ export const DISRUPTION_SETTINGS_DEFAULTS: DisruptionSettings = {
   minSavingFraction: 0.05,
   splitConsolidation: true,
   nodeRepair: false,
+  minValuesPolicy: 'Strict',
+  preferencePolicy: 'Respect',
 };
 
 /** The YAML names, what each is in DisruptionSettings, and how it is read. */
@@ -45,7 +54,12 @@ const FIELDS = {
   minSavingFraction: { key: 'minSavingFraction', kind: 'fraction' },
   splitConsolidation: { key: 'splitConsolidation', kind: 'bool' },
   nodeRepair: { key: 'nodeRepair', kind: 'bool' },
-} as const satisfies Record<string, { key: keyof DisruptionSettings; kind: 'bool' | 'duration' | 'fraction' }>;
+  minValuesPolicy: { key: 'minValuesPolicy', kind: 'enum', values: ['Strict', 'BestEffort'] },
+  preferencePolicy: { key: 'preferencePolicy', kind: 'enum', values: ['Respect', 'Ignore'] },
+} as const satisfies Record<
+  string,
+  { key: keyof DisruptionSettings; kind: 'bool' | 'duration' | 'fraction' | 'enum'; values?: readonly string[] }
+>;
 
 export const DISRUPTION_SETTING_NAMES = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
 
@@ -68,7 +82,11 @@ export function parseDisruptionSettings(
       report(at, `unknown setting (known: ${DISRUPTION_SETTING_NAMES.join(', ')})`);
       continue;
     }
-    if (field.kind === 'bool') {
+    if (field.kind === 'enum') {
+      if (typeof value === 'string' && (field.values as readonly string[]).includes(value))
+        (out[field.key] as string) = value;
+      else report(at, `must be one of ${field.values.join(', ')}, got ${JSON.stringify(value)}`);
+    } else if (field.kind === 'bool') {
       if (typeof value === 'boolean') (out[field.key] as boolean) = value;
       else report(at, `must be true or false, got ${JSON.stringify(value)}`);
     } else if (field.kind === 'fraction') {

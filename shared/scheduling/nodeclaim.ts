@@ -2,6 +2,7 @@
 // still match, and it is filled up to its target type (chosen by cost.ts). It decides whether a pod shape can join
 // (canAdd) and takes it (add). Finalizing orders the options by price and cuts them to the configured maximum while
 // keeping minValues satisfiable.
+import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelHostname, LabelInstanceType } from '../api/labels';
 import { HostPortUsage } from './hostports';
@@ -97,7 +98,7 @@ export class InflightClaim {
     }
     if (topo.requirements.length > 0) reqs = narrowed(reqs ?? this.requirements, topo.requirements) ?? reqs;
     if (!reqs) {
-      if (t.hasMinValues) {
+      if (t.enforceMinValues) {
         const fit = this.options.filter((o) => fitsVec(this.used, shape.requests, o.alloc));
         if (minValuesShortfall(fit, this.requirements)) return { ok: false, reason: 'minValues' };
       }
@@ -113,7 +114,7 @@ export class InflightClaim {
       if (!next) return { ok: false, reason: 'no instance type option remains' };
       target = next;
     }
-    if (t.hasMinValues) {
+    if (t.enforceMinValues) {
       const fit = options.filter((o) => fitsVec(this.used, shape.requests, o.alloc));
       if (minValuesShortfall(fit, requirements)) return { ok: false, reason: 'minValues' };
     }
@@ -289,7 +290,7 @@ export function finalizeClaim(
     name: claim.name,
     nodePool: t.name,
     nodeClass: t.nodeClass,
-    requirements: reqs.toNodeSelector(),
+    requirements: t.enforceMinValues ? reqs.toNodeSelector() : metMinValues(reqs.toNodeSelector(), options),
     instanceTypeOptions: options.map((o) => o.it),
     labels,
     taints: [...t.taints],
@@ -299,6 +300,20 @@ export function finalizeClaim(
     daemonSetOverhead: index.toList(daemon),
     cheapest: { instanceType: first.name, zone: off.zone, capacityType: off.capacityType, price: off.price },
   };
+}
+
+/** MinValuesPolicy BestEffort: each minValues lowered to the distinct values the claim's options offer, as Karpenter
+ * relaxes them (and marks the NodeClaim karpenter.sh/nodeclaim-min-values-relaxed). */
+function metMinValues(
+  reqs: NodeSelectorRequirementWithMinValues[],
+  options: readonly TypeOption[],
+): NodeSelectorRequirementWithMinValues[] {
+  return reqs.map((r) => {
+    if (r.minValues === undefined) return r;
+    const offered = new Set(options.flatMap((o) => (o.it.labels[r.key] !== undefined ? [o.it.labels[r.key]] : [])));
+    if (r.key === LabelInstanceType) for (const o of options) offered.add(o.name);
+    return offered.size >= r.minValues ? r : { ...r, minValues: offered.size };
+  });
 }
 
 function withinReservation(capacity: Float64Array, reserved: Float64Array): boolean {

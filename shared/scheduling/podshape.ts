@@ -57,6 +57,8 @@ export class PodShapes {
     private readonly topology: Topology<PodShape>,
     private readonly volumes: VolumeIndex,
     private readonly warnings: string[],
+    /** PreferencePolicy Ignore: pods are planned without their preferences (preferences.ts initialView). */
+    private readonly ignorePreferences = false,
   ) {}
 
   get shapes(): number {
@@ -96,7 +98,7 @@ export class PodShapes {
       hostPorts: podHostPorts(pod),
       volumeRequirements,
       levels: [],
-      views: [initialView(pod)],
+      views: [initialView(pod, this.ignorePreferences)],
     };
     if (invalid) base.invalid = invalid;
     else {

@@ -41,8 +41,20 @@ export function matchesNoNode(pod: Pod): boolean {
   return !!declared?.length && declared.every(isEmptyTerm);
 }
 
-export function initialView(pod: Pod): PodView {
+/** The pod's first view; with `ignorePreferences` (Karpenter's PreferencePolicy Ignore) it has no preferences at
+ * all, so none narrows a claim or a domain and none is left to relax. */
+export function initialView(pod: Pod, ignorePreferences = false): PodView {
   const a = pod.spec.affinity;
+  if (ignorePreferences) {
+    return {
+      requiredTerms: matchableTerms(pod),
+      preferredNode: [],
+      preferredAffinity: [],
+      preferredAntiAffinity: [],
+      scheduleAnyway: [],
+      toleratePreferNoSchedule: false,
+    };
+  }
   return {
     requiredTerms: matchableTerms(pod),
     preferredNode: byWeightDesc(a?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution),

@@ -69,10 +69,19 @@ export class Scheduler {
     for (const ns of input.namespaces ?? []) nsLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
     this.templates = [...input.nodePools]
       .sort((a, b) => (b.spec.weight ?? 0) - (a.spec.weight ?? 0) || cmp(a.metadata.name, b.metadata.name))
-      .map((np) => new NodeClaimTemplate(np, input.instanceTypes.get(np.metadata.name) ?? []));
+      .map(
+        (np) =>
+          new NodeClaimTemplate(np, input.instanceTypes.get(np.metadata.name) ?? [], input.options?.minValuesPolicy),
+      );
     this.topology = new Topology(nsLabels, new Domains(this.templates, this.nodes));
     const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
-    this.shapes = new PodShapes(this.index, this.topology, volumes, this.warnings);
+    this.shapes = new PodShapes(
+      this.index,
+      this.topology,
+      volumes,
+      this.warnings,
+      input.options?.preferencePolicy === 'Ignore',
+    );
     this.filler = new ClaimFiller(this.waiting, this.nodes, () => this.deadline.passed());
     for (const np of input.nodePools) {
       if (!input.instanceTypes.has(np.metadata.name))
@@ -425,7 +434,7 @@ export class Scheduler {
       options = options.filter((o) => typeCompatible(o, reqs));
       if (options.length === 0) return `no instance type is offered in the domain ${describeReqs(reqs)}`;
     }
-    if (t.hasMinValues) {
+    if (t.enforceMinValues) {
       const short = minValuesShortfall(options, reqs);
       if (short) return short;
     }

@@ -18,6 +18,7 @@ import { Requirement } from './requirement';
 import { Requirements } from './requirements';
 import { fitsVec, podRequests, type ResourceIndex } from './resources';
 import { firstUntolerated, formatTaint } from './taints';
+import type { MinValuesPolicy } from './types';
 
 export class NodeClaimTemplate {
   readonly name: string;
@@ -28,6 +29,8 @@ export class NodeClaimTemplate {
   readonly taints: Taint[];
   readonly startupTaints: Taint[];
   readonly hasMinValues: boolean;
+  /** minValues block a claim that cannot meet them (MinValuesPolicy Strict); under BestEffort they only steer. */
+  readonly enforceMinValues: boolean;
   types: TypeOption[] = [];
   /** Why `types` is empty, when it is (whyNoInstanceTypes). */
   noTypesReason = '';
@@ -57,6 +60,7 @@ export class NodeClaimTemplate {
   constructor(
     readonly nodePool: NodePool,
     private readonly rawTypes: InstanceType[],
+    minValuesPolicy: MinValuesPolicy = 'Strict',
   ) {
     const spec = nodePool.spec.template.spec;
     this.name = nodePool.metadata.name;
@@ -67,6 +71,7 @@ export class NodeClaimTemplate {
     this.taints = spec.taints ?? [];
     this.startupTaints = spec.startupTaints ?? [];
     this.hasMinValues = [...this.requirements.values()].some((r) => r.minValues !== undefined);
+    this.enforceMinValues = this.hasMinValues && minValuesPolicy === 'Strict';
     if (nodePool.spec.limits) {
       this.limitList = {};
       for (const [k, v] of Object.entries(nodePool.spec.limits)) this.limitList[k] = parseResource(k, v);

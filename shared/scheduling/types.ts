@@ -36,6 +36,9 @@ export interface ClusterNode {
   capacityType?: CapacityType;
 }
 
+export type MinValuesPolicy = 'Strict' | 'BestEffort';
+export type PreferencePolicy = 'Respect' | 'Ignore';
+
 export interface SchedulingOptions {
   /** Cut each NodeClaim's instance-type options to this many cheapest types (minValues permitting). Default 60. */
   maxInstanceTypes?: number;
@@ -50,6 +53,12 @@ export interface SchedulingOptions {
   now?: () => number;
   /** Wall-clock budget for packing small batches exactly (exact/repack.ts); 0 keeps the heuristic's plan. */
   exactPackingMs?: number;
+  /** Karpenter's MinValuesPolicy: Strict (default) leaves a pod unplaced rather than break a NodePool's minValues;
+   * BestEffort plans the claim anyway and lowers each unmet minValues to what its instance types offer. */
+  minValuesPolicy?: MinValuesPolicy;
+  /** Karpenter's PreferencePolicy: Respect (default) treats preferences as requirements until relaxed; Ignore drops
+   * preferred node and pod (anti-)affinity and ScheduleAnyway spreads before planning. */
+  preferencePolicy?: PreferencePolicy;
 }
 
 export interface SchedulingInput {

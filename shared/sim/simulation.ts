@@ -30,10 +30,17 @@ import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
 import { CLAIM_NAME_SALTS, provision } from '../controllers/provision';
 import { nodePoolNotReady, overlayPool } from '../controllers/snapshot';
+import { DISRUPTION_SETTINGS_DEFAULTS } from '../disruption/settings';
 import { ValidationError } from '../errors';
 import { isDaemonSetOwned, isProvisionable } from '../kube/pending';
 import type { CloudInstance } from '../ports';
-import type { PlannedNodeClaim, SchedulingInput, SchedulingResult } from '../scheduling/types';
+import type {
+  MinValuesPolicy,
+  PlannedNodeClaim,
+  PreferencePolicy,
+  SchedulingInput,
+  SchedulingResult,
+} from '../scheduling/types';
 import { claimsFromDump } from './dump-claims';
 import {
   type CatalogScope,
@@ -89,6 +96,10 @@ export interface SimulationOptions {
   /** A wall-clock budget for the solve (the provisioner's deadline mechanism): pods it has no time for are reported
    * in `deferred` instead of planned. The plan then depends on the machine's speed, so simulations leave it unset. */
   timeBudgetMs?: number;
+  /** Karpenter's scheduling operator settings (`--min-values-policy`, `--preference-policy`); default Strict and
+   * Respect, as in Karpenter. */
+  minValuesPolicy?: MinValuesPolicy;
+  preferencePolicy?: PreferencePolicy;
 }
 
 export interface LaunchedNodeClaim {
@@ -156,6 +167,13 @@ export async function runSimulation(
     cluster: CLUSTER,
     // Pod uids (and so claim names) come from `seed`; --seed varies only the cloud's instance ids.
     seed: WORLD_SEED,
+    config: {
+      disruption: {
+        ...DISRUPTION_SETTINGS_DEFAULTS,
+        ...(options.minValuesPolicy ? { minValuesPolicy: options.minValuesPolicy } : {}),
+        ...(options.preferencePolicy ? { preferencePolicy: options.preferencePolicy } : {}),
+      },
+    },
     cloudSeed: options.seed ?? 1,
     instanceTypes: (nc) => typesByClass.get(nc.metadata.name) ?? engine.instanceTypesFor(nc),
     objects: [

@@ -267,7 +267,7 @@ function verify(t: NodeClaimTemplate, claims: readonly InflightClaim[], availabl
   const total = new Float64Array(zero.length);
   for (const c of claims) {
     if (!fitsVec(zero, c.used, c.target.alloc)) return false;
-    if (t.hasMinValues) {
+    if (t.enforceMinValues) {
       const fit = c.options.filter((o) => fitsVec(zero, c.used, o.alloc));
       if (minValuesShortfall(fit, c.requirements)) return false;
     }
