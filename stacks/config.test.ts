@@ -73,7 +73,7 @@ describe('cluster config', () => {
     expect(
       check({ ...base, settings: { spotToSpot: true, replacementTimeout: 'soon', minSavingFraction: 2 } }),
     ).toEqual([
-      'c.yaml: clusters[0] (demo): settings.spotToSpot: unknown setting (known: spotToSpotConsolidation, consolidationValidationDelay, replacementTimeout, nominationWindow, minSavingFraction, splitConsolidation, nodeRepair)',
+      'c.yaml: clusters[0] (demo): settings.spotToSpot: unknown setting (known: spotToSpotConsolidation, consolidationValidationDelay, replacementTimeout, nominationWindow, minSavingFraction, splitConsolidation, nodeRepair, minValuesPolicy, preferencePolicy)',
       'c.yaml: clusters[0] (demo): settings.replacementTimeout: must be a duration such as 15s or 10m, got "soon"',
       'c.yaml: clusters[0] (demo): settings.minSavingFraction: must be a number from 0 up to (not including) 1, got 2',
     ]);
