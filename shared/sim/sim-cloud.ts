@@ -118,6 +118,29 @@ export class SimCloud implements CloudProvider {
     return { ...instance };
   }
 
+  /** Records an instance that was running before the simulation started (a seeded node): no launch is announced,
+   * since its Node already exists. */
+  adopt(claim: NodeClaim, nodeClass: EC2NodeClass, type: InstanceType, offering: Offering, launchedAt: string) {
+    const instanceId = `i-${this.rng.hex(17)}`;
+    const instance: CloudInstance = {
+      instanceId,
+      providerID: `aws:///${offering.zone}/${instanceId}`,
+      instanceType: type.name,
+      zone: offering.zone,
+      capacityType: offering.capacityType,
+      pricePerHour: offering.price,
+      state: 'running',
+      launchedAt,
+      imageId: this.imageFor(nodeClass),
+      subnetId: this.account.subnetFor(nodeClass, offering.zone) ?? `subnet-${offering.zone}`,
+      securityGroupIds: this.launchGroups(nodeClass),
+      tags: { 'karpenter.sh/nodepool': claim.nodePool, 'karpenter.sh/nodeclaim': claim.name },
+    };
+    this.instances.set(instanceId, { instance, claim, instanceType: type });
+    this.byClaimUid.set(claim.uid, instanceId);
+    return { ...instance };
+  }
+
   async delete(instanceId: string): Promise<void> {
     const launch = this.instances.get(instanceId);
     if (!launch || launch.instance.state === 'terminated') return;

@@ -130,6 +130,8 @@ export class SimCluster implements ClusterApi {
       status: { ...pod.status, phase: pod.status?.phase ?? (pod.spec.nodeName ? 'Running' : 'Pending') },
     };
     this.pods.set(podKey(stored), stored);
+    // A pod added already bound (a seeded one) is a pod arriving on its node, for whoever watches.
+    if (stored.spec.nodeName) this.emit({ type: 'pod-bound', pod: podKey(stored), node: stored.spec.nodeName });
   }
 
   addNode(node: Node): void {

@@ -27,6 +27,7 @@ import { ValidationError } from '../../errors';
 import { CLOUD_STEPS, type CloudStepName, parseCloudStep } from './cloud-steps';
 import { checkScenarioSize } from './limits';
 import { OBJECT_STEPS, type ObjectStepName, parseObjectStep } from './object-steps';
+import { checkSeed } from './seed';
 import {
   DELETABLE_KINDS,
   type DeletableKind,
@@ -43,7 +44,7 @@ import {
 
 const DEFAULT_NODE_READY_AFTER = '45s';
 const DEFAULT_SWEEP_EVERY = '1m';
-const ACTIONS = ['apply', 'scale', 'delete', 'patch', 'interrupt', ...OBJECT_STEPS, ...CLOUD_STEPS] as const;
+const ACTIONS = ['apply', 'seed', 'scale', 'delete', 'patch', 'interrupt', ...OBJECT_STEPS, ...CLOUD_STEPS] as const;
 const STEP_KEYS = new Set<string>(['at', 'every', 'manifests', ...ACTIONS]);
 
 /** Reads and validates a scenario file and the manifests it applies. Throws ValidationError listing every problem. */
@@ -156,6 +157,8 @@ async function parseAction(
   switch (kind) {
     case 'apply':
       return parseApply(p, path, step, file, readManifests, warnings);
+    case 'seed':
+      return parseSeed(p, `${path}.seed`, step.seed, file, readManifests);
     case 'scale': {
       const o = expectObject(p, `${path}.scale`, step.scale, true);
       if (!o) return undefined;
@@ -239,6 +242,37 @@ async function parseApply(
   const merged = mergeSets(sets);
   warnings.push(...merged.warnings);
   return { type: 'apply', set: merged, sources };
+}
+
+/** `seed:` is a list of manifest files (relative to the scenario) and inline Nodes and Pods. */
+async function parseSeed(
+  p: Problems,
+  path: string,
+  v: unknown,
+  file: string,
+  readManifests: (paths: string[]) => Promise<ManifestSet>,
+): Promise<StepAction | undefined> {
+  const items = expectArray(p, path, v, true) ?? [];
+  const files = items.filter((x): x is string => typeof x === 'string');
+  const docs: SourceDocument[] = [];
+  items.forEach((item, j) => {
+    if (isObj(item)) docs.push({ file: `${file} ${path}`, doc: j + 1, raw: item });
+    else if (typeof item !== 'string') p.error(`${path}[${j}]`, 'must be a manifest file or a Node or Pod object');
+  });
+  const sets: ManifestSet[] = [];
+  if (files.length > 0) {
+    try {
+      sets.push(await readManifests(files));
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      for (const problem of err.problems) p.error(path, problem);
+    }
+  }
+  const errors: string[] = [];
+  if (docs.length > 0) sets.push(buildManifestSet(docs, errors).set);
+  p.errors.push(...errors);
+  if (sets.length === 0) return undefined;
+  return checkSeed(p, path, mergeSets(sets), [...files, ...(docs.length ? [path] : [])]);
 }
 
 function mergeSets(sets: ManifestSet[]): ManifestSet {

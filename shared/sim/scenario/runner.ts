@@ -43,6 +43,7 @@ import {
   type TimelineEntry,
   type Totals,
 } from './recorder';
+import { applySeed } from './seed';
 import type { Scenario, ScenarioStep, StepAction } from './types';
 import { WorkloadController } from './workloads';
 
@@ -90,6 +91,8 @@ export interface ScenarioRun {
   world: Pick<SimWorld, 'clock' | 'cloud' | 'cluster' | 'store'>;
   finalLowerBoundPerHour: number;
   commands: { started: number; dropped: number };
+  /** Every bound pod that left its node, in order: evicted, or deleted (with its node, or as it completed). */
+  podRemovals: { at: string; pod: string; node: string; how: 'evicted' | 'deleted' }[];
 }
 
 export async function runScenario(
@@ -127,6 +130,15 @@ export async function runScenario(
   let pdbs: PodDisruptionBudget[] = [];
   const activity = new ClusterActivity(cluster, clock);
   const recorder = new Recorder(start);
+  const podRemovals: ScenarioRun['podRemovals'] = [];
+  activity.onRemoval((r) =>
+    podRemovals.push({
+      at: recorder.offset(clock.now()),
+      pod: `${r.pod.metadata.namespace}/${r.pod.metadata.name}`,
+      node: r.node,
+      how: r.how,
+    }),
+  );
   const batch = { first: undefined as number | undefined, last: undefined as number | undefined };
   const notePending = (now: number): void => {
     batch.first ??= now;
@@ -217,6 +229,9 @@ export async function runScenario(
         if ((await applyObjectStep(cluster, action, new Date(now).toISOString())) === 0) {
           warnings.push(`${recorder.offset(now)}: ${action.type} matched no ${action.target.kind}`);
         }
+        break;
+      case 'seed':
+        await applySeed({ cluster, cloud, store, clusterName: CLUSTER, now, instanceTypesFor }, action);
         break;
       case 'publishAmi':
       case 'retag':
@@ -419,6 +434,7 @@ export async function runScenario(
     world: { clock, cloud, cluster, store },
     finalLowerBoundPerHour: await lowerBound.compute(await lowerBoundInputs(cluster, claims)),
     commands: { started: driver?.commandsStarted ?? 0, dropped: driver?.commandsDropped ?? 0 },
+    podRemovals,
   };
 }
 
