@@ -4,8 +4,10 @@
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import { parseDuration } from '../shared/api/quantity';
 import type { TimelineEntry } from '../shared/sim/scenario/recorder';
-import type { ScenarioRun } from '../shared/sim/scenario/runner';
+import { SCENARIO_START, type ScenarioRun } from '../shared/sim/scenario/runner';
 import type { StepAction } from '../shared/sim/scenario/types';
+
+import { manifests } from './scenario';
 
 export * from './scenario';
 
@@ -94,4 +96,89 @@ export async function driftReasons(r: ScenarioRun): Promise<string[]> {
     }
   }
   return [...new Set(out)];
+}
+
+/** The `seed` step: Nodes and pods already running at the step (docs/scenarios.md, Seeding running nodes). */
+export function seed(...raw: Record<string, unknown>[]): StepAction {
+  const set = manifests(...raw);
+  return { type: 'seed', nodes: set.nodes, pods: set.pods, sources: ['test'] };
+}
+
+/** A running Node of the `general` pool: instance type, capacity type and zone by label, `age` before the start. */
+export function seededNode(
+  name: string,
+  o: {
+    type?: string;
+    pool?: string;
+    capacityType?: string;
+    zone?: string;
+    age?: number;
+    annotations?: Record<string, string>;
+  } = {},
+): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      creationTimestamp: new Date(Date.parse(SCENARIO_START) - (o.age ?? 0)).toISOString(),
+      labels: {
+        'karpenter.sh/nodepool': o.pool ?? 'general',
+        'node.kubernetes.io/instance-type': o.type ?? 'm5.large',
+        'karpenter.sh/capacity-type': o.capacityType ?? 'on-demand',
+        'topology.kubernetes.io/zone': o.zone ?? 'us-east-1a',
+      },
+      ...(o.annotations ? { annotations: o.annotations } : {}),
+    },
+    spec: {},
+  };
+}
+
+/** A pod bound to a seeded node; `owner` ReplicaSet (default, recreated when evicted), DaemonSet, Node (a static
+ * pod's mirror) or none; `startedAgo` before the start. */
+export function seededPod(
+  name: string,
+  node: string,
+  o: {
+    cpu?: string;
+    owner?: 'ReplicaSet' | 'DaemonSet' | 'Node' | 'none';
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    startedAgo?: number;
+    priorityClassName?: string;
+  } = {},
+): Record<string, unknown> {
+  const owner = o.owner ?? 'ReplicaSet';
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'default',
+      labels: o.labels ?? { app: name },
+      ...(o.annotations ? { annotations: o.annotations } : {}),
+      ...(owner === 'none'
+        ? {}
+        : {
+            ownerReferences: [
+              {
+                apiVersion: owner === 'Node' ? 'v1' : 'apps/v1',
+                kind: owner,
+                name: owner === 'Node' ? node : `${name}-owner`,
+                uid: `${name}-owner-uid`,
+                ...(owner === 'ReplicaSet' ? { controller: true } : {}),
+              },
+            ],
+          }),
+    },
+    spec: {
+      nodeName: node,
+      ...(o.priorityClassName ? { priorityClassName: o.priorityClassName } : {}),
+      containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: o.cpu ?? '500m', memory: '256Mi' } } }],
+    },
+    status: {
+      phase: 'Running',
+      startTime: new Date(Date.parse(SCENARIO_START) - (o.startedAgo ?? 0)).toISOString(),
+    },
+  };
 }
