@@ -44,7 +44,7 @@ import {
 
 const DEFAULT_NODE_READY_AFTER = '45s';
 const DEFAULT_SWEEP_EVERY = '1m';
-const ACTIONS = ['apply', 'seed', 'scale', 'delete', 'patch', 'interrupt', ...OBJECT_STEPS, ...CLOUD_STEPS] as const;
+const ACTIONS = ['apply', 'scale', 'delete', 'patch', 'interrupt', 'seed', ...OBJECT_STEPS, ...CLOUD_STEPS] as const;
 const STEP_KEYS = new Set<string>(['at', 'every', 'manifests', ...ACTIONS]);
 
 /** Reads and validates a scenario file and the manifests it applies. Throws ValidationError listing every problem. */
