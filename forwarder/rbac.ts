@@ -34,5 +34,8 @@ export const CONTROLLER_RULES: PolicyRule[] = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['patch', 'delete'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   { apiGroups: ['karpenter.sh'], resources: ['nodepools/status'], verbs: ['patch'] },
+  // The NodeClaim mirror (docs/kubernetes.md, NodeClaim objects): its objects and their status, nothing else.
+  { apiGroups: ['karpenter.sh'], resources: ['nodeclaims'], verbs: ['list', 'create', 'patch', 'delete'] },
+  { apiGroups: ['karpenter.sh'], resources: ['nodeclaims/status'], verbs: ['patch'] },
   { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses/status'], verbs: ['patch'] },
 ];

@@ -6,7 +6,7 @@ import { registerCrds } from '../program/commands';
 import type { CommandContext } from './index';
 
 describe('karpless crds', () => {
-  it('prints the NodePool, EC2NodeClass and NodeOverlay CRDs as YAML and exits 0', async () => {
+  it('prints the NodePool, EC2NodeClass, NodeOverlay and NodeClaim CRDs as YAML and exits 0', async () => {
     const io = bufferIO();
     const ctx: CommandContext = { io, result: { code: -1 } };
     const program = new Command('karpless').exitOverride();
@@ -19,6 +19,7 @@ describe('karpless crds', () => {
       'CustomResourceDefinition karpenter.sh/v1 NodePool',
       'CustomResourceDefinition karpenter.k8s.aws/v1 EC2NodeClass',
       'CustomResourceDefinition karpenter.sh/v1alpha1 NodeOverlay',
+      'CustomResourceDefinition karpenter.sh/v1 NodeClaim',
     ]);
   });
 });

@@ -221,6 +221,12 @@ describe('karpless forwarder rbac', () => {
         ...read('karpenter.k8s.aws', ['ec2nodeclasses']),
         // NodeOverlays are listed on each provisioning pass (issue 16), never watched or written.
         'karpenter.sh/nodeoverlays:list',
+        // The NodeClaim mirror (docs/kubernetes.md): its objects and their status only.
+        'karpenter.sh/nodeclaims:list',
+        'karpenter.sh/nodeclaims:create',
+        'karpenter.sh/nodeclaims:patch',
+        'karpenter.sh/nodeclaims:delete',
+        'karpenter.sh/nodeclaims/status:patch',
       ].sort(),
     );
     expect(docs[1]?.subjects).toEqual([

@@ -133,12 +133,13 @@ describe('CRDs', () => {
     expect(ncRules?.[0]?.message).toBe("must specify exactly one of ['role', 'instanceProfile']");
   });
 
-  it('prints every CRD, NodeOverlay included, as multi-document YAML', () => {
+  it('prints every CRD, NodeOverlay and NodeClaim included, as multi-document YAML', () => {
     const docs = parseAllDocuments(crdsYaml()).map((d) => d.toJS());
     expect(docs.map((d) => d.metadata.name)).toEqual([
       'nodepools.karpenter.sh',
       'ec2nodeclasses.karpenter.k8s.aws',
       'nodeoverlays.karpenter.sh',
+      'nodeclaims.karpenter.sh',
     ]);
     expect(docs[0]).toEqual(JSON.parse(JSON.stringify(nodePoolCRD())));
   });

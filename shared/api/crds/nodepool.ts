@@ -84,7 +84,7 @@ const budgetProps: PropsOf<Budget> = {
   ),
 };
 
-const templateSpecProps: PropsOf<NodePoolSpec['template']['spec']> = {
+export const templateSpecProps: PropsOf<NodePoolSpec['template']['spec']> = {
   nodeClassRef: obj(
     'The EC2NodeClass the nodes are launched with.',
     {
