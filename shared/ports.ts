@@ -14,6 +14,7 @@ import type {
   Taint,
 } from './api/kube';
 import type { DecisionRecord, NodeClaim, NodeClaimState } from './api/nodeclaim';
+import type { NodeClaimObject } from './api/nodeclaim-object';
 import type { NodeOverlay } from './api/nodeoverlay';
 import type { EC2NodeClassStatus, StatusUpdate } from './api/status';
 import type { CapacityType, InstanceType, UnavailableOffering } from './catalog/types';
@@ -106,6 +107,13 @@ export interface ClusterApi {
   /** NodeOverlays (karpenter.sh/v1alpha1); empty when the CRD is not installed. Optional: a ClusterApi without
    * it has none. */
   listNodeOverlays?(): Promise<NodeOverlay[]>;
+  /** The karpenter.sh/v1 NodeClaim objects in the cluster, Karpless's mirror of its store (docs/kubernetes.md,
+   * NodeClaim objects). The three NodeClaim methods are optional: a ClusterApi without them gets no mirror. */
+  listNodeClaimObjects?(): Promise<NodeClaimObject[]>;
+  /** Creates the object (`current` undefined) or rewrites its labels, annotations and spec; then replaces its status. */
+  writeNodeClaimObject?(desired: NodeClaimObject, current: NodeClaimObject | undefined): Promise<void>;
+  /** Deletes it; an object already gone is not an error. */
+  deleteNodeClaimObject?(name: string): Promise<void>;
   bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome>;
   cordon(nodeName: string): Promise<void>;
   setDisruptedTaint(nodeName: string, present: boolean): Promise<void>;

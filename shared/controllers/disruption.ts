@@ -34,6 +34,7 @@ import type { PlannedNodeClaim } from '../scheduling/types';
 import type { ControlPlaneDeps } from './deps';
 import { type PodActivity, readDisruptionInput } from './disruption-input';
 import { launchClaim } from './launch';
+import { mirrorNodeClaimsQuietly, nodeClaimFacts } from './nodeclaim-mirror';
 import { type RepairResult, repairUnhealthyNodes } from './repair';
 import { startTermination } from './termination';
 
@@ -148,6 +149,8 @@ export async function disruptionSweep(
     result.input = input;
     await run.writeRecords(plan);
     for (const command of plan.commands) await run.decide(command, input.now);
+    // The NodeClaim objects in the cluster, with the drift and consolidatability this plan saw.
+    await mirrorNodeClaimsQuietly(deps, nodeClaimFacts(input));
   }
   const remaining = await run.inFlight();
   result.inflight = remaining.length;

@@ -15,6 +15,7 @@ import type {
   StorageClass,
   Taint,
 } from '../api/kube';
+import type { NodeClaimObject } from '../api/nodeclaim-object';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import type { StatusUpdate } from '../api/status';
 import { ClusterApiError } from '../errors';
@@ -51,6 +52,7 @@ const STATUS_TARGET = {
   EC2NodeClass: { group: 'karpenter.k8s.aws', version: 'v1', plural: 'ec2nodeclasses' },
 } as const;
 const LIST_RESTARTS = 3;
+const NODECLAIMS = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' } as const;
 
 export interface KubeClusterApiOptions {
   pageSize?: number;
@@ -191,6 +193,55 @@ export class KubeClusterApi implements ClusterApi {
       // The NodeOverlay CRD is optional (Karpenter's is alpha): a cluster without it has no overlays.
       if (err instanceof ClusterApiError && err.status === 404) return [];
       throw err;
+    }
+  }
+
+  listNodeClaimObjects(): Promise<NodeClaimObject[]> {
+    return this.listCustom<NodeClaimObject>(NODECLAIMS.group, NODECLAIMS.version, NODECLAIMS.plural);
+  }
+
+  async writeNodeClaimObject(desired: NodeClaimObject, current: NodeClaimObject | undefined): Promise<void> {
+    const { group, version, plural } = NODECLAIMS;
+    const name = desired.metadata.name;
+    const { status, ...object } = desired;
+    if (!current) {
+      await this.call({ verb: 'create', resource: plural, group, name }, () =>
+        this.custom.createClusterCustomObject(
+          { group, version, plural, body: object, fieldManager: this.component },
+          this.options(),
+        ),
+      );
+    } else {
+      // JSON patch `add` replaces each member whole, so a label or requirement the claim dropped goes too.
+      const body = [
+        { op: 'add', path: '/metadata/labels', value: desired.metadata.labels ?? {} },
+        { op: 'add', path: '/metadata/annotations', value: desired.metadata.annotations ?? {} },
+        { op: 'add', path: '/spec', value: desired.spec },
+      ];
+      await this.call({ verb: 'patch', resource: plural, group, name }, () =>
+        this.custom.patchClusterCustomObject(
+          { group, version, plural, name, body, fieldManager: this.component },
+          this.options(PATCH.json),
+        ),
+      );
+    }
+    // The status subresource: the API server ignores status on create and on a patch of the object itself.
+    const body = [{ op: 'add', path: '/status', value: status ?? {} }];
+    await this.call({ verb: 'patch', resource: `${plural}/status`, group, name }, () =>
+      this.custom.patchClusterCustomObjectStatus(
+        { group, version, plural, name, body, fieldManager: this.component },
+        this.options(PATCH.json),
+      ),
+    );
+  }
+
+  async deleteNodeClaimObject(name: string): Promise<void> {
+    const { group, version, plural } = NODECLAIMS;
+    try {
+      await this.custom.deleteClusterCustomObject({ group, version, plural, name }, this.options());
+    } catch (err) {
+      if (statusOf(err) === 404) return;
+      throw classifyKubeError(err, { verb: 'delete', resource: plural, group, name });
     }
   }
 

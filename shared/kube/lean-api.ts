@@ -96,6 +96,36 @@ export class CustomObjectsApi {
   ) {
     return list(this.rest, apiPath(p.group, p.version, p.plural), p, o);
   }
+  createClusterCustomObject(
+    p: { group: string; version: string; plural: string; body: object; fieldManager?: string },
+    o: CallOptions = DEFAULT,
+  ) {
+    return this.rest.request({
+      method: 'POST',
+      path: apiPath(p.group, p.version, p.plural),
+      query: { fieldManager: p.fieldManager },
+      body: p.body,
+      ...o,
+    });
+  }
+  patchClusterCustomObject(
+    p: { group: string; version: string; plural: string; name: string; body: object; fieldManager?: string },
+    o: CallOptions = DEFAULT,
+  ) {
+    return this.rest.request({
+      method: 'PATCH',
+      path: apiPath(p.group, p.version, p.plural, p.name),
+      query: { fieldManager: p.fieldManager },
+      body: p.body,
+      ...o,
+    });
+  }
+  deleteClusterCustomObject(
+    p: { group: string; version: string; plural: string; name: string },
+    o: CallOptions = DEFAULT,
+  ) {
+    return this.rest.request({ method: 'DELETE', path: apiPath(p.group, p.version, p.plural, p.name), ...o });
+  }
   patchClusterCustomObjectStatus(
     p: { group: string; version: string; plural: string; name: string; body: object; fieldManager?: string },
     o: CallOptions = DEFAULT,
