@@ -9,7 +9,6 @@
 //   overlay to name a resource setting it;
 // - an overlay that would price an offering, or set a resource, already set by an overlay of the same weight
 //   conflicts: it is applied nowhere, and reported.
-import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import { LabelCapacityType, LabelNodePool, LabelZone, LabelZoneId } from '../api/labels';
 import { byOverlayPrecedence, type NodeOverlay, overlaidPrice } from '../api/nodeoverlay';
 import { parseResource } from '../api/quantity';

@@ -26,7 +26,7 @@ export function instanceProfileName(cluster: string, region: string, role: strin
     .digest('hex')
     .slice(0, 16);
   // IAM allows 128 characters; keep a readable prefix and the hash that makes it unique.
-  return `karpless_${cluster}`.slice(0, 100) + `_${hash}`;
+  return `${`karpless_${cluster}`.slice(0, 100)}_${hash}`;
 }
 
 const isName = (err: unknown, name: string) => (err as { name?: string } | undefined)?.name === name;
