@@ -3,7 +3,7 @@ import { type BenchMeasure, type BenchMeasurement, MEASURES } from '../../bench/
 import type { Measurement } from '../../bench/targets';
 import { WORKLOADS, type Workload } from '../../bench/workloads';
 import { bufferIO } from '../io';
-import { runBench, runMeasureInChild, runWorkloadInChild } from './bench';
+import { childFailure, runBench, runMeasureInChild, runWorkloadInChild } from './bench';
 
 const fake =
   (podsPerSecond: number) =>
@@ -116,5 +116,23 @@ describe('karpless bench', () => {
       'bundle-termination',
       'bundle-gc',
     ]);
+  });
+});
+
+describe('childFailure', () => {
+  it("names the thrown error's message, not only the stack frames after it", () => {
+    const stderr = [
+      '/work/bench/pipeline-latency.ts:80',
+      '        throw new Error(message);',
+      '',
+      'Error: round 8: pods still pending after 10 minutes',
+      '    at measurePipelineLatency (/work/bench/pipeline-latency.ts:80:15)',
+      '    at async timed (/work/bench/measures.ts:38:18)',
+      '',
+      'Node.js v20.20.2',
+    ].join('\n');
+    expect(childFailure(stderr, 1)).toBe('Error: round 8: pods still pending after 10 minutes');
+    expect(childFailure('killed\n', 137)).toBe('killed');
+    expect(childFailure('', 3)).toBe('exited with code 3');
   });
 });

@@ -60,7 +60,7 @@ function runJsonChild<T>(args: string[], timeoutMs: number): Promise<T> {
       }
       const line = stdout.trim().split('\n').pop();
       if (code !== 0 || !line) {
-        reject(new Error(stderr.trim().split('\n').slice(-5).join(' | ') || `exited with code ${code}`));
+        reject(new Error(childFailure(stderr, code)));
         return;
       }
       try {
@@ -143,4 +143,13 @@ export async function runBench(
     report.failures.length === 0 && report.results.every((r) => r.pass) && (report.measures ?? []).every((m) => m.pass);
   ctx.io.out(opts.json ? JSON.stringify(report, null, 2) : renderBenchTable(report));
   ctx.result.code = report.pass ? EXIT_OK : EXIT_FAILURE;
+}
+
+/** Why a child failed, in one line: the thrown error's own message when Node printed one (an uncaught error's stack
+ * tail says only where it was thrown), else the tail of its stderr. */
+export function childFailure(stderr: string, code: number | null): string {
+  const lines = stderr.trim().split('\n');
+  const thrown = lines.find((l) => /^[A-Za-z]*Error: /.test(l));
+  if (thrown) return thrown;
+  return lines.slice(-5).join(' | ') || `exited with code ${code}`;
 }
