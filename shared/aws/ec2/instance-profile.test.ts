@@ -1,11 +1,9 @@
-// aws-sdk-client-mock: a create racing another Lambda's and an IAM AccessDenied cannot be staged on moto (it does not enforce IAM); the create path runs on the emulator in test/aws-emulator/nodeclass.test.ts.
+// aws-sdk-client-mock: a create racing another Lambda's and an IAM AccessDenied cannot be staged on moto (it does not enforce IAM); the create path and a role swap run on the emulator (test/aws-emulator/nodeclass.test.ts, instance-profile.test.ts).
 import {
   AddRoleToInstanceProfileCommand,
   CreateInstanceProfileCommand,
   GetInstanceProfileCommand,
   IAMClient,
-  RemoveRoleFromInstanceProfileCommand,
-  TagInstanceProfileCommand,
 } from '@aws-sdk/client-iam';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -37,25 +35,6 @@ describe('ensureInstanceProfile', () => {
     iam.on(CreateInstanceProfileCommand).rejects(awsError('EntityAlreadyExistsException'));
     expect(await ensureInstanceProfile(client, o)).toBe(name);
     expect(iam.commandCalls(AddRoleToInstanceProfileCommand)).toHaveLength(0);
-  });
-
-  it('swaps in a changed role and re-tags an untagged profile', async () => {
-    iam.on(GetInstanceProfileCommand).resolves({
-      InstanceProfile: { InstanceProfileName: name, Roles: [{ RoleName: 'OldRole' }], Tags: [] } as never,
-    });
-    iam.on(TagInstanceProfileCommand).resolves({});
-    iam.on(RemoveRoleFromInstanceProfileCommand).resolves({});
-    iam.on(AddRoleToInstanceProfileCommand).resolves({});
-    await ensureInstanceProfile(client, o);
-    expect(iam.commandCalls(TagInstanceProfileCommand)).toHaveLength(1);
-    expect(iam.commandCalls(RemoveRoleFromInstanceProfileCommand)[0]?.args[0].input).toEqual({
-      InstanceProfileName: name,
-      RoleName: 'OldRole',
-    });
-    expect(iam.commandCalls(AddRoleToInstanceProfileCommand)[0]?.args[0].input).toEqual({
-      InstanceProfileName: name,
-      RoleName: 'NodeRole',
-    });
   });
 
   it('passes other IAM failures on', async () => {
