@@ -61,6 +61,8 @@ export interface TestbedOptions {
   nodeClass?: EC2NodeClass;
   registrationDelayMs?: number;
   readyDelayMs?: number;
+  /** The simulated cluster plays kube-scheduler (binds nominated pods) unless false. */
+  kubeScheduler?: boolean;
 }
 
 export interface Testbed {
@@ -171,6 +173,7 @@ export function createTestbed(options: TestbedOptions = {}): Testbed {
     objects: [nodePool, nodeClass],
     queue: (clock) => new RecordingQueue(clock),
     ...(options.config ? { config: options.config } : {}),
+    ...(options.kubeScheduler === false ? { kubeScheduler: false } : {}),
   });
   const { clock, cloud, cluster: sim, store, queue, deps } = world;
   const pump = async (): Promise<DispatchResult[]> => {

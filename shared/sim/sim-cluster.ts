@@ -1,6 +1,7 @@
 // A simulated Kubernetes cluster held in memory: the ClusterApi the engine talks to in simulations and tests.
 // Launched instances register as Nodes after a delay and turn Ready later, on the virtual clock; evictions honour
-// PodDisruptionBudgets the way the Eviction API does (a 429 becomes 'blocked').
+// PodDisruptionBudgets the way the Eviction API does (a 429 becomes 'blocked'). kube-scheduler's part, binding
+// nominated pods once their node can take them, is played by SimScheduler unless turned off.
 
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
@@ -32,6 +33,7 @@ import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync }
 import { disruptionsAllowed, selectedBy } from './disruption-budget';
 import { createRng, type Rng } from './rng';
 import type { SimLaunch } from './sim-cloud';
+import { nominationTarget, SimScheduler } from './sim-scheduler';
 import type { VirtualClock } from './virtual-clock';
 
 export interface SimClusterOptions {
@@ -43,6 +45,9 @@ export interface SimClusterOptions {
   readyDelayMs?: number;
   /** Evicted or orphaned pods owned by a controller come back pending, as their controller would recreate them. */
   replaceEvictedPods?: boolean;
+  /** Play kube-scheduler: bind nominated pods to their node once it can take them (default on, as every cluster
+   * runs one). Off, only `bindPod` callers bind: tests of Karpless's own opt-in binding, or of nobody binding. */
+  kubeScheduler?: boolean;
 }
 
 export type ClusterChange =
@@ -75,10 +80,24 @@ export class SimCluster implements ClusterApi {
   private readonly listeners: ((change: ClusterChange) => void)[] = [];
   private readonly rng: Rng;
   private readonly clock: VirtualClock;
+  private readonly scheduler: SimScheduler | undefined;
 
   constructor(private readonly options: SimClusterOptions) {
     this.clock = options.clock;
     this.rng = createRng(options.seed ?? 1);
+    this.scheduler =
+      options.kubeScheduler === false
+        ? undefined
+        : new SimScheduler({
+            node: (name) => this.nodes.get(name),
+            nodes: () => this.nodes.values(),
+            pod: (key) => this.pods.get(key),
+            pods: () => this.pods.values(),
+            bind: (key, nodeName) => {
+              const pod = this.pods.get(key);
+              if (pod) this.bindNow(pod, nodeName);
+            },
+          });
   }
 
   /** Adds parsed objects by kind; unknown kinds are ignored (workloads are expanded into pods beforehand). */
@@ -130,12 +149,15 @@ export class SimCluster implements ClusterApi {
       status: { ...pod.status, phase: pod.status?.phase ?? (pod.spec.nodeName ? 'Running' : 'Pending') },
     };
     this.pods.set(podKey(stored), stored);
+    this.scheduler?.forget(podKey(stored));
+    if (stored.spec.nodeName) this.scheduler?.invalidate(stored.spec.nodeName);
     // A pod added already bound (a seeded one) is a pod arriving on its node, for whoever watches.
     if (stored.spec.nodeName) this.emit({ type: 'pod-bound', pod: podKey(stored), node: stored.spec.nodeName });
   }
 
   addNode(node: Node): void {
     this.nodes.set(node.metadata.name, node);
+    this.scheduler?.nodeChanged(node.metadata.name);
   }
 
   /** Changes a Node as another actor would through the API (labels, annotations, taints, conditions). */
@@ -144,6 +166,7 @@ export class SimCluster implements ClusterApi {
     if (!node) return;
     this.nodes.set(name, change(node));
     this.emit({ type: 'node-updated', node: name });
+    this.scheduler?.nodeChanged(name);
   }
 
   /** Changes a pod as another actor would (labels, annotations, its phase when it completes). */
@@ -153,6 +176,8 @@ export class SimCluster implements ClusterApi {
     const changed = change(pod);
     this.pods.set(key, changed);
     this.emit({ type: 'pod-updated', pod: key, ...(changed.spec.nodeName ? { node: changed.spec.nodeName } : {}) });
+    // A pod that completed frees its requests on the node.
+    if (changed.spec.nodeName) this.scheduler?.nodeChanged(changed.spec.nodeName);
   }
 
   /** Deletes a pod for good (a scale-down or a deleted workload): unlike an eviction, nothing recreates it. */
@@ -161,7 +186,9 @@ export class SimCluster implements ClusterApi {
     if (!pod) return false;
     const k = podKey(pod);
     this.pods.delete(k);
+    this.scheduler?.forget(k);
     this.emit({ type: 'pod-deleted', pod: k });
+    if (pod.spec.nodeName) this.scheduler?.nodeChanged(pod.spec.nodeName);
     return true;
   }
 
@@ -228,6 +255,7 @@ export class SimCluster implements ClusterApi {
       };
       this.nodes.set(name, node);
       this.emit({ type: 'node-registered', node: name });
+      this.scheduler?.nodeChanged(name);
       this.clock.setTimer(this.options.readyDelayMs ?? 15_000, () => {
         const current = this.nodes.get(name);
         if (current !== node || !node.status) return;
@@ -235,6 +263,7 @@ export class SimCluster implements ClusterApi {
           { type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: this.clock.iso() },
         ];
         this.emit({ type: 'node-ready', node: name });
+        this.scheduler?.nodeChanged(name);
       });
     });
   }
@@ -314,10 +343,16 @@ export class SimCluster implements ClusterApi {
     if (!pod || (ref.uid && pod.metadata.uid !== ref.uid)) return 'gone';
     if (pod.spec.nodeName) return pod.spec.nodeName === nodeName ? 'bound' : 'conflict';
     if (!this.nodes.has(nodeName)) return 'conflict';
+    this.scheduler?.invalidate(nodeName);
+    this.bindNow(pod, nodeName);
+    return 'bound';
+  }
+
+  private bindNow(pod: Pod, nodeName: string): void {
     pod.spec = { ...pod.spec, nodeName };
     pod.status = { ...pod.status, phase: 'Running', startTime: new Date(this.clock.now()).toISOString() };
+    this.scheduler?.forget(podKey(pod));
     this.emit({ type: 'pod-bound', pod: podKey(pod), node: nodeName });
-    return 'bound';
   }
 
   async cordon(nodeName: string): Promise<void> {
@@ -330,6 +365,7 @@ export class SimCluster implements ClusterApi {
     if (!node) return;
     const others = (node.spec.taints ?? []).filter((t) => t.key !== TaintDisrupted.key);
     node.spec = { ...node.spec, taints: present ? [...others, { ...TaintDisrupted }] : others };
+    if (!present) this.scheduler?.nodeChanged(nodeName);
   }
 
   /** As the real adapter: labels merged, missing taints added, only `removeTaints` taken off. */
@@ -346,6 +382,8 @@ export class SimCluster implements ClusterApi {
       ...(desired.annotations ? { annotations: { ...node.metadata.annotations, ...desired.annotations } } : {}),
     };
     node.spec = { ...node.spec, taints: [...kept, ...missing] };
+    // Registration labels the node with its claim and takes the unregistered taint off: nominated pods may go.
+    this.scheduler?.nodeChanged(nodeName);
   }
 
   async deleteNode(nodeName: string): Promise<void> {
@@ -373,12 +411,17 @@ export class SimCluster implements ClusterApi {
 
   async recordEvent(event: ClusterEvent): Promise<void> {
     this.events.push({ ...event, at: this.clock.iso() });
+    const { involved } = event;
+    if (event.reason !== 'Nominated' || involved.kind !== 'Pod' || !involved.namespace) return;
+    const target = nominationTarget(event.message);
+    if (target) this.scheduler?.nominate(`${involved.namespace}/${involved.name}`, target);
   }
 
   /** Removes a pod; one with a controller comes back pending under a new uid when replaceEvictedPods is on. */
   private removePod(pod: Pod, change: 'pod-evicted' | 'pod-deleted'): void {
     const k = podKey(pod);
     this.pods.delete(k);
+    this.scheduler?.forget(k);
     this.emit({ type: change, pod: k });
     const controlled = pod.metadata.ownerReferences?.some((o) => o.controller);
     if ((this.options.replaceEvictedPods ?? true) && controlled) {
@@ -391,6 +434,7 @@ export class SimCluster implements ClusterApi {
       });
       this.emit({ type: 'pod-pending', pod: k });
     }
+    if (pod.spec.nodeName) this.scheduler?.nodeChanged(pod.spec.nodeName);
   }
 
   private newUid(): string {

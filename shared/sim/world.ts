@@ -37,6 +37,8 @@ export interface SimWorldOptions<Q extends WorkQueue, S extends NodeClaimStore> 
   registrationDelayMs?: number;
   readyDelayMs?: number;
   replaceEvictedPods?: boolean;
+  /** The simulated cluster plays kube-scheduler (binds nominated pods); on unless false (SimClusterOptions). */
+  kubeScheduler?: boolean;
   /** Objects loaded into the cluster at the start (NodePools, EC2NodeClasses, pods, ...). */
   objects?: Iterable<{ kind?: string }>;
   /** The cluster queue; a SimQueue by default. */
@@ -75,6 +77,7 @@ export function createSimWorld<Q extends WorkQueue = SimQueue, S extends NodeCla
     registrationDelayMs: options.registrationDelayMs ?? 30_000,
     readyDelayMs: options.readyDelayMs ?? 15_000,
     ...(options.replaceEvictedPods ? { replaceEvictedPods: true } : {}),
+    ...(options.kubeScheduler === false ? { kubeScheduler: false } : {}),
   });
   connectCloudToCluster(cloud, cluster);
   if (options.objects) cluster.load(options.objects);

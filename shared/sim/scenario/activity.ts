@@ -102,6 +102,3 @@ export class ClusterActivity {
     return changed;
   }
 }
-
-/** The node a Nominated event sends a pod to, when it names a running node (kube-scheduler's business). */
-export const nominatedNode = (message: string): string | undefined => NOMINATED_NODE.exec(message)?.[1];

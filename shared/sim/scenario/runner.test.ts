@@ -22,12 +22,13 @@ describe('runScenario', () => {
     expect(types).toContain('Registered');
     expect(types).toContain('Initialized');
     expect(types).toContain('Bound');
-    // The forwarder batch flushes 1 s after the pods appear; nodes are Ready 45 s after launch and the node
-    // change reaches the lifecycle after its own 1 s batch.
+    // The forwarder batch flushes 1 s after the pods appear; nodes are Ready 45 s after launch, when kube-scheduler
+    // binds the nominated pods; the node change reaches the lifecycle after its own 1 s batch.
     expect(r.timeline.find((e) => e.type === 'Launched')?.at).toBe('1s');
+    expect(r.timeline.find((e) => e.type === 'Bound')?.at).toBe('46s');
     expect(r.timeline.find((e) => e.type === 'Initialized')?.at).toBe('47s');
     expect(await r.world.cluster.listPendingPods()).toEqual([]);
-    expect(r.totals.maxPendingSeconds).toBe(47);
+    expect(r.totals.maxPendingSeconds).toBe(46);
     expect(r.violations).toEqual({ pdb: 0, doNotDisrupt: 0, budget: 0 });
   });
 

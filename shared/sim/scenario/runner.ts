@@ -5,8 +5,9 @@
 // - every sweepEvery, the Sweep message goes through `handleControlMessage` with the disruption sweep wired in;
 // - termination runs as queued `terminateStep` messages with their delays; interruptions go to `handleInterruption`;
 // - garbage collection runs every 2 minutes.
-// kube-scheduler is played by binding pods the provisioner nominated to running nodes. Time jumps from one due
-// event to the next, so a day of simulated time takes seconds, and the same seed gives the same run.
+// kube-scheduler is played by the simulated cluster (SimScheduler), which binds each nominated pod once its node can
+// take it; Karpless binds too only when `bindPods` is opted in. Time jumps from one due event to the next, so a day
+// of simulated time takes seconds, and the same seed gives the same run.
 
 import { buildManifestSet } from '../../api/build';
 import { DEFAULT_NODEPOOL_NAME } from '../../api/default-nodepool';
@@ -28,7 +29,7 @@ import { loadLpSolver } from '../../scheduling';
 import type { SimCluster } from '../sim-cluster';
 import type { SimulationEngine } from '../simulation';
 import { createSimWorld, type SimWorld } from '../world';
-import { ClusterActivity, nominatedNode } from './activity';
+import { ClusterActivity } from './activity';
 import { applyCloudStep } from './cloud-steps';
 import { DisruptionDriver, type SweepEngine } from './disruption-driver';
 import { LowerBoundTracker } from './lower-bound';
@@ -265,9 +266,8 @@ export async function runScenario(
     }
   };
 
-  /** kube-scheduler's part: pods the provisioner nominated to running nodes get bound there. */
-  const scheduleNominated = async (): Promise<void> => {
-    const bound = new Map<string, number>();
+  /** The provisioner's nominations and the pods it could not place, from the events it recorded. */
+  const recordNominations = async (): Promise<void> => {
     const nominated = new Map<string, number>();
     const unschedulable: { pod: string; reason: string }[] = [];
     for (const e of activity.newEvents()) {
@@ -278,20 +278,14 @@ export async function runScenario(
       if (e.reason !== 'Nominated') continue;
       const target = /on: (\S+)$/.exec(e.message)?.[1] ?? '?';
       nominated.set(target, (nominated.get(target) ?? 0) + 1);
-      const node = nominatedNode(e.message);
-      if (!node || !e.involved.namespace) continue;
-      const outcome = await cluster.bindPod({ namespace: e.involved.namespace, name: e.involved.name }, node);
-      if (outcome === 'bound') bound.set(node, (bound.get(node) ?? 0) + 1);
     }
     const now = clock.now();
-    const claims = nominated.size || bound.size ? await store.list() : [];
+    const claims = nominated.size ? await store.list() : [];
     const claimOfNode = (node: string): string => claims.find((c) => c.nodeName === node)?.name ?? node;
     for (const [target, n] of nominated) {
       const claim = target.startsWith('node/') ? claimOfNode(target.slice(5)) : target.replace(/^nodeclaim\//, '');
       recorder.add(now, 'Nominated', claim, 'Provisioning', `${n} pod(s) nominated to ${target}`);
     }
-    for (const [node, n] of bound)
-      recorder.add(now, 'Bound', claimOfNode(node), 'Scheduled', `${n} pod(s) bound to ${node}`);
     if (unschedulable.length > 0) {
       const first = unschedulable[0] as { pod: string; reason: string };
       recorder.add(
@@ -313,15 +307,16 @@ export async function runScenario(
     return claimsCache.claims;
   };
 
-  const boundOnLifecycle = new Map<string, number>();
+  // Pods bound since the last instant was recorded, by node: kube-scheduler binds as nodes turn Ready (between
+  // instants, on the clock) and as nominations arrive; Karpless's lifecycle binds too when bindPods is on.
+  const boundSince = new Map<string, number>();
   cluster.onChange((c) => {
-    if (c.type === 'pod-bound') boundOnLifecycle.set(c.node, (boundOnLifecycle.get(c.node) ?? 0) + 1);
+    if (c.type === 'pod-bound') boundSince.set(c.node, (boundSince.get(c.node) ?? 0) + 1);
   });
 
   progress(`scenario ${scenario.name}: ${occurrences.length} step(s) over ${recorder.offset(end)}`);
   for (let sameInstant = 0; ; ) {
     const now = clock.now();
-    boundOnLifecycle.clear();
     while (nextOccurrence < occurrences.length && (occurrences[nextOccurrence] as Occurrence).at <= now) {
       await applyStep((occurrences[nextOccurrence++] as Occurrence).step);
     }
@@ -345,7 +340,7 @@ export async function runScenario(
       batch.last = undefined;
       await provision(deps, { trigger: 'PodsPending', triggeredAt });
     }
-    await scheduleNominated();
+    await recordNominations();
     if (driver) await driver.progress();
     if (nextSweep <= now) {
       nextSweep += scenario.sweepEvery;
@@ -355,7 +350,7 @@ export async function runScenario(
         await driver?.sweep();
       };
       await handleControlMessage(deps, message, driver ? { sweep } : {});
-      await scheduleNominated();
+      await recordNominations();
     }
     if (nextGc <= now) {
       nextGc += GC_EVERY_MS;
@@ -364,10 +359,11 @@ export async function runScenario(
     await Promise.all(pendingStarts.splice(0));
     const claims = await claimsNow();
     recorder.observeClaims(now, claims, (n) => driver?.replacementOf.get(n));
-    for (const [node, n] of boundOnLifecycle) {
+    for (const [node, n] of boundSince) {
       const claim = claims.find((c) => c.nodeName === node);
-      if (claim) recorder.add(now, 'Bound', claim.name, 'Nominated', `${n} pod(s) bound to ${node}`);
+      recorder.add(now, 'Bound', claim?.name ?? node, 'Scheduled', `${n} pod(s) bound to ${node}`);
     }
+    boundSince.clear();
     const pendingUids = (await cluster.listPendingPods()).map((p) => p.metadata.uid ?? p.metadata.name);
     const instances = await cloud.list();
     // Sampled before the pending pods are observed, so pods turning pending at a sample's instant count towards
