@@ -131,7 +131,8 @@ describe('functions', () => {
             TERMINATION_QUEUE_URL: { Ref: logicalId(stack.queues.termination) },
             TABLE_NAME: { Ref: logicalId(stack.table.table) },
             REBALANCE: 'record',
-            BIND_PODS: 'true',
+            // Binding is opt-in (clusters.yaml bindPods); kube-scheduler binds by default.
+            BIND_PODS: 'false',
             POWERTOOLS_SERVICE_NAME: name,
             POWERTOOLS_METRICS_NAMESPACE: 'Karpless',
           }),

@@ -31,7 +31,7 @@ describe('cluster config', () => {
       sweepSchedule: 'rate(1 minute)',
       gcSchedule: 'rate(1 minute)',
       interruption: { rebalance: 'record' },
-      bindPods: true,
+      bindPods: false,
       alarms: { email: 'oncall@example.com' },
       logRetentionDays: 30,
       queueEncryption: 'sqs-managed',

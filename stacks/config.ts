@@ -28,7 +28,8 @@ export interface ClusterConfig {
   sweepSchedule: string;
   gcSchedule: string;
   interruption: { rebalance: 'record' | 'interrupt' };
-  /** Whether the lifecycle function binds nominated pods once their node is ready. */
+  /** Whether the lifecycle function binds nominated pods once their node is ready. Off by default: Karpless
+   * nominates and kube-scheduler binds, as under Karpenter (docs/kubernetes.md, "Binding"). */
   bindPods: boolean;
   alarms: Alarms;
   logRetentionDays: number;
@@ -48,7 +49,7 @@ export const DEFAULTS = {
   sweepSchedule: 'rate(1 minute)',
   gcSchedule: 'rate(1 minute)',
   rebalance: 'record',
-  bindPods: true,
+  bindPods: false,
   logRetentionDays: 30,
   queueEncryption: 'sqs-managed',
   forwarderNamespace: 'karpless',

@@ -23,7 +23,9 @@ describe('readEnv', () => {
       kubernetesVersion: '1.31',
       config: { rebalance: 'interrupt', bindPods: false, solveTimeoutMs: 60_000, iceTtlMs: 180_000 },
     });
-    expect(readEnv(BASE).config).toMatchObject({ rebalance: 'record', bindPods: true });
+    // Binding is opt-in (BIND_PODS=true); without it kube-scheduler binds, as under Karpenter.
+    expect(readEnv(BASE).config).toMatchObject({ rebalance: 'record', bindPods: false });
+    expect(readEnv({ ...BASE, BIND_PODS: 'true' }).config.bindPods).toBe(true);
   });
 
   it('reads the NodePools Karpless owns from OWNED_NODEPOOLS, every NodePool without it', () => {

@@ -41,7 +41,8 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneEnv {
   const queueUrl = required('QUEUE_URL');
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? '';
   if (!region) problems.push('environment variable AWS_REGION is required');
-  const bind = env.BIND_PODS ?? 'true';
+  // Off unless set: kube-scheduler binds, as under Karpenter (docs/kubernetes.md, "Binding").
+  const bind = env.BIND_PODS ?? 'false';
   if (bind !== 'true' && bind !== 'false') problems.push(`BIND_PODS: "${bind}" is not true or false`);
   const rebalance = env.REBALANCE ?? 'record';
   if (rebalance !== 'record' && rebalance !== 'interrupt') {

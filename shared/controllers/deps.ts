@@ -34,7 +34,9 @@ export interface ControlPlaneConfig {
   pendingRelaunchAfterMs: number;
   /** Instances with no claim are terminated by GC once older than this. */
   orphanGraceMs: number;
-  /** Bind nominated pods once their node is initialized (off: leave binding to kube-scheduler). */
+  /** Bind nominated pods once their node is initialized. Off by default, as in Karpenter: Karpless nominates (a
+   * `Nominated` event) and kube-scheduler binds, so scheduler plugins and custom schedulers keep their say. On is
+   * an opt-in with the trade-offs in docs/kubernetes.md ("Binding"), and needs `create` on pods/binding. */
   bindPods: boolean;
   /** Pending pods nominated to an initialized claim stay reserved there this long after it initialized, then are
    * planned again, so a nomination kube-scheduler disagrees with never strands a pod. */
@@ -57,7 +59,7 @@ export const DEFAULT_CONFIG: ControlPlaneConfig = {
   registrationTimeoutMs: 15 * 60_000,
   pendingRelaunchAfterMs: 30_000,
   orphanGraceMs: 30_000,
-  bindPods: true,
+  bindPods: false,
   nominationTtlMs: 60_000,
   rebalance: 'record',
   drainRequeueSeconds: 5,

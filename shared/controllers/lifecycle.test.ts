@@ -95,8 +95,10 @@ describe('reconcileNodes', () => {
     expect(isInitialized(claim, node)).toBe(false);
   });
 
-  it('leaves binding to kube-scheduler when binding is off', async () => {
-    const t = createTestbed({ config: { bindPods: false } });
+  it('leaves binding to kube-scheduler by default', async () => {
+    // No simulated kube-scheduler here, so whatever binds must be Karpless.
+    const t = createTestbed({ kubeScheduler: false });
+    expect(t.deps.config.bindPods).toBe(false);
     t.cluster.addPod(makePod('web-0'));
     await provision(t.deps);
     t.clock.advance(46_000);
@@ -105,6 +107,19 @@ describe('reconcileNodes', () => {
     expect(result.bound).toBe(0);
     expect((await t.store.list())[0]?.state).toBe('Initialized');
     expect(await t.cluster.listPendingPods()).toHaveLength(1);
+  });
+
+  it('binds the nominated pods itself once the node initializes when bindPods is opted in', async () => {
+    const t = createTestbed({ kubeScheduler: false, config: { bindPods: true } });
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    t.clock.advance(31_000);
+    expect((await reconcileNodes(t.deps)).bound).toBe(0);
+    t.clock.advance(15_000);
+    const result = await reconcileNodes(t.deps);
+    expect(result.bound).toBe(1);
+    const [claim] = await t.store.list();
+    expect(t.cluster.getPod('default/web-0')?.spec.nodeName).toBe(claim?.nodeName);
   });
 
   it('terminates the instance of an initialized claim whose Node was deleted', async () => {
@@ -126,7 +141,7 @@ describe('reconcileNodes', () => {
   });
 
   it('releases pods nominated to an initialized node once the nomination expires, when nobody binds them', async () => {
-    const t = createTestbed({ config: { bindPods: false } });
+    const t = createTestbed({ kubeScheduler: false });
     t.cluster.addPod(makePod('web-0'));
     await provision(t.deps);
     t.clock.advance(46_000);
@@ -142,7 +157,7 @@ describe('reconcileNodes', () => {
   });
 
   it('treats a bind conflict as fine', async () => {
-    const t = createTestbed();
+    const t = createTestbed({ kubeScheduler: false, config: { bindPods: true } });
     t.cluster.addPod(makePod('web-0'));
     await provision(t.deps);
     t.clock.advance(46_000);

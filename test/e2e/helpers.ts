@@ -31,8 +31,11 @@ export async function pipeline(options: Partial<LocalPipelineOptions> & { pods?:
   });
 }
 
-/** True once every pod is bound (the pipeline's usual "done"). */
-export const allBound = (p: LocalPipeline) => async () => (await p.sim.listPendingPods()).length === 0;
+/** True once every pod is bound and no joined node waits to be initialized (the pipeline's usual "done").
+ * kube-scheduler binds a nominated pod as its node turns Ready, before the lifecycle has seen that node change and
+ * initialized the claim, so bound pods alone do not mean the pipeline has settled. */
+export const allBound = (p: LocalPipeline) => async () =>
+  (await p.sim.listPendingPods()).length === 0 && (await p.store.list({ states: ['Registered'] })).length === 0;
 
 /** An EC2 Spot Instance Interruption Warning for one instance, from the events/ fixture. */
 export function spotWarning(instanceId: string, at: string) {
