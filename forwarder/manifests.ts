@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { Document } from 'yaml';
 import { CONTROLLER_GROUP } from '../stacks/constants';
+import { admissionPolicy } from './admission-policy';
 import { FORWARDER_NAME, FORWARDER_NAMESPACE } from './names';
-import { CONTROLLER_RULES, FORWARDER_RULES } from './rbac';
+import { type ControllerRbacOptions, controllerRules, FORWARDER_RULES } from './rbac';
 
 /** Defaults match the stack's forwarder identity (stacks/config.ts), which trusts this namespace/service account. */
 export { CONTROLLER_GROUP, FORWARDER_NAME, FORWARDER_NAMESPACE };
@@ -174,14 +175,22 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
   ];
 }
 
-export function controllerRbac(group: string = CONTROLLER_GROUP): Manifest[] {
+export interface ControllerManifestOptions extends ControllerRbacOptions {
+  /** The group the functions' EKS access entries map to. */
+  group?: string;
+  /** Ship the ValidatingAdmissionPolicy that keeps node writes to Karpless's nodes (default on; Kubernetes 1.30+). */
+  admissionPolicy?: boolean;
+}
+
+export function controllerRbac(options: ControllerManifestOptions = {}): Manifest[] {
+  const group = options.group ?? CONTROLLER_GROUP;
   const labels = { 'app.kubernetes.io/name': CONTROLLER_ROLE_NAME, 'app.kubernetes.io/part-of': 'karpless' };
   return [
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { name: CONTROLLER_ROLE_NAME, labels },
-      rules: CONTROLLER_RULES,
+      rules: controllerRules(options),
     },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -190,6 +199,7 @@ export function controllerRbac(group: string = CONTROLLER_GROUP): Manifest[] {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: CONTROLLER_ROLE_NAME },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: group }],
     },
+    ...(options.admissionPolicy === false ? [] : admissionPolicy(group, labels)),
   ];
 }
 
@@ -222,12 +232,17 @@ export function forwarderYaml(options: ForwarderManifestOptions): string {
     Namespace: `Karpless forwarder for cluster ${options.cluster}: ${apply}`,
     ConfigMap: `The forwarder, bundled into one file (forwarder/bundle.ts); the Deployment runs it with node from\n${NODE_IMAGE}. Regenerate this file to upgrade.`,
     ServiceAccount: identity,
-    ClusterRole: 'Read-only: get, list and watch on exactly what the forwarder watches.',
+    ClusterRole: 'Read-only: list and watch on exactly what the forwarder watches.',
   });
 }
 
-export function controllerRbacYaml(group: string = CONTROLLER_GROUP): string {
-  return toYaml(controllerRbac(group), {
-    ClusterRole: `What the Karpless Lambda functions may do. Map their role to the group "${group}" with an EKS access entry:\n  aws eks create-access-entry --cluster-name <CLUSTER> --principal-arn <LAMBDA_ROLE_ARN> --kubernetes-groups ${group}`,
+export function controllerRbacYaml(options: ControllerManifestOptions = {}): string {
+  const group = options.group ?? CONTROLLER_GROUP;
+  const binding = options.bindPods
+    ? 'With create on pods/binding: the clusters file sets bindPods: true, so Karpless binds nominated pods itself.'
+    : 'No pods/binding: kube-scheduler binds the pods Karpless nominates (--bind-pods adds it for bindPods: true).';
+  return toYaml(controllerRbac(options), {
+    ClusterRole: `What the Karpless Lambda functions may do. Map their role to the group "${group}" with an EKS access entry:\n  aws eks create-access-entry --cluster-name <CLUSTER> --principal-arn <LAMBDA_ROLE_ARN> --kubernetes-groups ${group}\n${binding}`,
+    ValidatingAdmissionPolicy: `Lets the group "${group}" update or delete only nodes labelled karpenter.sh/nodepool, and never\nremove that label (Kubernetes 1.30+; --no-admission-policy leaves it out). Evictions cannot be\nnarrowed by node this way: see docs/kubernetes.md, "Admission policy".`,
   });
 }

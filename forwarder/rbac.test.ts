@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTROLLER_RULES, FORWARDER_RULES, type PolicyRule } from './rbac';
+import { controllerRules, FORWARDER_RULES, type PolicyRule } from './rbac';
 
 const grants = (rules: PolicyRule[]) =>
   rules.flatMap((r) =>
@@ -8,7 +8,7 @@ const grants = (rules: PolicyRule[]) =>
 
 describe('RBAC rules', () => {
   it('lets the functions patch NodePool, EC2NodeClass and NodeClaim status, and nothing else on those subresources', () => {
-    const status = grants(CONTROLLER_RULES).filter((g) => g.includes('/status'));
+    const status = grants(controllerRules()).filter((g) => g.includes('/status'));
     expect(status.sort()).toEqual([
       'karpenter.k8s.aws/ec2nodeclasses/status:patch',
       'karpenter.sh/nodeclaims/status:patch',
@@ -17,7 +17,7 @@ describe('RBAC rules', () => {
   });
 
   it('never lets the functions write a NodePool or EC2NodeClass itself; NodeClaims only to mirror them', () => {
-    const karpenter = grants(CONTROLLER_RULES).filter((g) => g.startsWith('karpenter.'));
+    const karpenter = grants(controllerRules()).filter((g) => g.startsWith('karpenter.'));
     expect(karpenter.filter((g) => !g.includes('/status:') && !/:(get|list|watch)$/.test(g)).sort()).toEqual([
       'karpenter.sh/nodeclaims:create',
       'karpenter.sh/nodeclaims:delete',
@@ -25,8 +25,21 @@ describe('RBAC rules', () => {
     ]);
   });
 
-  it('keeps the forwarder read-only, without status writes', () => {
-    expect(grants(FORWARDER_RULES).every((g) => /:(get|list|watch)$/.test(g))).toBe(true);
+  it('grants pods/binding only when binding is opted in', () => {
+    expect(grants(controllerRules()).filter((g) => g.includes('binding'))).toEqual([]);
+    expect(grants(controllerRules({ bindPods: true })).filter((g) => g.includes('binding'))).toEqual([
+      '/pods/binding:create',
+    ]);
+  });
+
+  it('lets the functions list but never watch, and get nothing but a node', () => {
+    const all = grants(controllerRules({ bindPods: true }));
+    expect(all.filter((g) => g.endsWith(':watch'))).toEqual([]);
+    expect(all.filter((g) => g.endsWith(':get'))).toEqual(['/nodes:get']);
+  });
+
+  it('keeps the forwarder to list and watch, without status writes', () => {
+    expect(grants(FORWARDER_RULES).every((g) => /:(list|watch)$/.test(g))).toBe(true);
     expect(grants(FORWARDER_RULES).some((g) => g.includes('/status'))).toBe(false);
   });
 });

@@ -1,7 +1,11 @@
 // The two RBAC roles Karpless needs, as data, so the manifests and their tests share one source of truth.
-// The forwarder only reads what it watches. The Lambda functions (through their EKS access entry) read what the
-// engine reads and write exactly: pod bindings, evictions, node patches and deletes, events, and the status
-// subresource of NodePools and EC2NodeClasses (published on the Sweep tick; never their spec).
+// Each verb is one the code actually calls (docs/kubernetes.md, "RBAC", has the table of what each is for):
+// - the forwarder lists and watches what it watches, and never reads a single object (list + watch only);
+// - the Lambda functions list what the engine reads (paginated lists, never watches), get a node before a guarded
+//   patch, patch and delete nodes, create evictions and events, and patch the status subresource of
+//   NodePools and EC2NodeClasses. pods/binding is granted only when binding is opted in (`bindPods`); by default
+//   kube-scheduler binds. Which nodes may be patched or deleted is narrowed further by the admission policy
+//   (forwarder/admission-policy.ts): RBAC cannot select objects by label.
 
 export interface PolicyRule {
   apiGroups: string[];
@@ -9,33 +13,39 @@ export interface PolicyRule {
   verbs: string[];
 }
 
-const READ = ['get', 'list', 'watch'];
-
 export const FORWARDER_RULES: PolicyRule[] = [
-  { apiGroups: [''], resources: ['pods', 'nodes'], verbs: READ },
-  { apiGroups: ['karpenter.sh'], resources: ['nodepools'], verbs: READ },
-  { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses'], verbs: READ },
+  { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['list', 'watch'] },
+  { apiGroups: ['karpenter.sh'], resources: ['nodepools'], verbs: ['list', 'watch'] },
+  { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses'], verbs: ['list', 'watch'] },
 ];
 
-export const CONTROLLER_RULES: PolicyRule[] = [
-  {
-    apiGroups: [''],
-    resources: ['pods', 'nodes', 'namespaces', 'persistentvolumeclaims', 'persistentvolumes'],
-    verbs: READ,
-  },
-  { apiGroups: ['apps'], resources: ['daemonsets'], verbs: READ },
-  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: READ },
-  { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: READ },
-  { apiGroups: ['karpenter.sh'], resources: ['nodepools'], verbs: READ },
-  // The provisioner only lists NodeOverlays on each pass (docs/api.md, "NodeOverlay").
-  { apiGroups: ['karpenter.sh'], resources: ['nodeoverlays'], verbs: ['list'] },
-  { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses'], verbs: READ },
-  { apiGroups: [''], resources: ['pods/binding', 'pods/eviction'], verbs: ['create'] },
-  { apiGroups: [''], resources: ['nodes'], verbs: ['patch', 'delete'] },
-  { apiGroups: [''], resources: ['events'], verbs: ['create'] },
-  { apiGroups: ['karpenter.sh'], resources: ['nodepools/status'], verbs: ['patch'] },
-  // The NodeClaim mirror (docs/kubernetes.md, NodeClaim objects): its objects and their status, nothing else.
-  { apiGroups: ['karpenter.sh'], resources: ['nodeclaims'], verbs: ['list', 'create', 'patch', 'delete'] },
-  { apiGroups: ['karpenter.sh'], resources: ['nodeclaims/status'], verbs: ['patch'] },
-  { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses/status'], verbs: ['patch'] },
-];
+export interface ControllerRbacOptions {
+  /** Karpless binds nominated pods itself (clusters.yaml `bindPods: true`): grant create on pods/binding. */
+  bindPods?: boolean;
+}
+
+export function controllerRules(options: ControllerRbacOptions = {}): PolicyRule[] {
+  return [
+    {
+      apiGroups: [''],
+      resources: ['pods', 'nodes', 'namespaces', 'persistentvolumeclaims', 'persistentvolumes'],
+      verbs: ['list'],
+    },
+    { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list'] },
+    { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['list'] },
+    { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['list'] },
+    // NodeOverlays are listed on each provisioning pass (docs/api.md, "NodeOverlay").
+    { apiGroups: ['karpenter.sh'], resources: ['nodepools', 'nodeoverlays'], verbs: ['list'] },
+    { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses'], verbs: ['list'] },
+    // get: the disrupted-taint and label/taint patches read the node first and test its resourceVersion.
+    { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'patch', 'delete'] },
+    { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] },
+    ...(options.bindPods ? [{ apiGroups: [''], resources: ['pods/binding'], verbs: ['create'] }] : []),
+    { apiGroups: [''], resources: ['events'], verbs: ['create'] },
+    { apiGroups: ['karpenter.sh'], resources: ['nodepools/status'], verbs: ['patch'] },
+    // The NodeClaim mirror (docs/kubernetes.md, NodeClaim objects): its objects and their status, nothing else.
+    { apiGroups: ['karpenter.sh'], resources: ['nodeclaims'], verbs: ['list', 'create', 'patch', 'delete'] },
+    { apiGroups: ['karpenter.sh'], resources: ['nodeclaims/status'], verbs: ['patch'] },
+    { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses/status'], verbs: ['patch'] },
+  ];
+}

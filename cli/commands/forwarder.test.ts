@@ -55,8 +55,8 @@ function grants(rules: Doc['rules']): string[] {
     .sort();
 }
 
-const read = (group: string, resources: string[]) =>
-  resources.flatMap((r) => ['get', 'list', 'watch'].map((v) => `${group}/${r}:${v}`));
+const grant = (group: string, resources: string[], verbs: string[]) =>
+  resources.flatMap((r) => verbs.map((v) => `${group}/${r}:${v}`));
 
 describe('karpless forwarder manifest', () => {
   it('prints the namespace, service account, read-only RBAC, the forwarder ConfigMap, deployment and PDB', async () => {
@@ -76,11 +76,13 @@ describe('karpless forwarder manifest', () => {
     expect(out).toMatch(/Pod Identity.*\n.*system:serviceaccount:karpless:karpless-forwarder/);
     expect(docs[1]?.metadata.annotations).toBeUndefined();
     const role = docs.find((d) => d.kind === 'ClusterRole');
+    // list + watch is all the forwarder's reflectors do; it never reads a single object.
+    const watch = ['list', 'watch'];
     expect(grants(role?.rules)).toEqual(
       [
-        ...read('', ['pods', 'nodes']),
-        ...read('karpenter.sh', ['nodepools']),
-        ...read('karpenter.k8s.aws', ['ec2nodeclasses']),
+        ...grant('', ['pods', 'nodes'], watch),
+        ...grant('karpenter.sh', ['nodepools'], watch),
+        ...grant('karpenter.k8s.aws', ['ec2nodeclasses'], watch),
       ].sort(),
     );
     expect(docs[3]?.subjects).toEqual([{ kind: 'ServiceAccount', name: 'karpless-forwarder', namespace: 'karpless' }]);
@@ -198,45 +200,65 @@ describe('karpless forwarder manifest', () => {
   });
 });
 
+/** What the functions are granted with binding left to kube-scheduler (the default). */
+const FUNCTION_GRANTS = [
+  '/pods/eviction:create',
+  '/nodes:get',
+  '/nodes:patch',
+  '/nodes:delete',
+  '/events:create',
+  'karpenter.sh/nodepools/status:patch',
+  'karpenter.k8s.aws/ec2nodeclasses/status:patch',
+  // The engine's reads are paginated lists; nothing is watched.
+  ...grant('', ['pods', 'nodes', 'namespaces', 'persistentvolumeclaims', 'persistentvolumes'], ['list']),
+  ...grant('apps', ['daemonsets'], ['list']),
+  ...grant('policy', ['poddisruptionbudgets'], ['list']),
+  ...grant('storage.k8s.io', ['storageclasses'], ['list']),
+  ...grant('karpenter.sh', ['nodepools', 'nodeoverlays'], ['list']),
+  ...grant('karpenter.k8s.aws', ['ec2nodeclasses'], ['list']),
+  // The NodeClaim mirror (docs/kubernetes.md): its objects and their status only.
+  ...grant('karpenter.sh', ['nodeclaims'], ['list', 'create', 'patch', 'delete']),
+  'karpenter.sh/nodeclaims/status:patch',
+];
+
 describe('karpless forwarder rbac', () => {
-  it('grants the Lambda functions exactly bind, evict, node patch/delete, events, status patches and the engine reads', async () => {
+  it('grants the Lambda functions exactly evict, node get/patch/delete, events, status patches, the NodeClaim mirror and the engine lists', async () => {
     const { code, out } = await run(['forwarder', 'rbac']);
     expect(code).toBe(0);
     const docs = parse(out);
-    expect(docs.map((d) => d.kind)).toEqual(['ClusterRole', 'ClusterRoleBinding']);
-    expect(grants(docs[0]?.rules)).toEqual(
-      [
-        '/pods/binding:create',
-        '/pods/eviction:create',
-        '/nodes:patch',
-        '/nodes:delete',
-        '/events:create',
-        'karpenter.sh/nodepools/status:patch',
-        'karpenter.k8s.aws/ec2nodeclasses/status:patch',
-        ...read('', ['pods', 'nodes', 'namespaces', 'persistentvolumeclaims', 'persistentvolumes']),
-        ...read('apps', ['daemonsets']),
-        ...read('policy', ['poddisruptionbudgets']),
-        ...read('storage.k8s.io', ['storageclasses']),
-        ...read('karpenter.sh', ['nodepools']),
-        ...read('karpenter.k8s.aws', ['ec2nodeclasses']),
-        // NodeOverlays are listed on each provisioning pass (issue 16), never watched or written.
-        'karpenter.sh/nodeoverlays:list',
-        // The NodeClaim mirror (docs/kubernetes.md): its objects and their status only.
-        'karpenter.sh/nodeclaims:list',
-        'karpenter.sh/nodeclaims:create',
-        'karpenter.sh/nodeclaims:patch',
-        'karpenter.sh/nodeclaims:delete',
-        'karpenter.sh/nodeclaims/status:patch',
-      ].sort(),
-    );
+    expect(docs.map((d) => d.kind)).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+    ]);
+    // No pods/binding by default: kube-scheduler binds the pods Karpless nominates.
+    expect(grants(docs[0]?.rules)).toEqual([...FUNCTION_GRANTS].sort());
     expect(docs[1]?.subjects).toEqual([
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: CONTROLLER_GROUP },
     ]);
     expect(out).toMatch(new RegExp(`create-access-entry .* --kubernetes-groups ${CONTROLLER_GROUP}`));
   });
 
-  it('binds a custom group', async () => {
+  it('grants create on pods/binding with --bind-pods, for clusters that opt in to binding', async () => {
+    const { code, out } = await run(['forwarder', 'rbac', '--bind-pods']);
+    expect(code).toBe(0);
+    expect(grants(parse(out)[0]?.rules)).toEqual([...FUNCTION_GRANTS, '/pods/binding:create'].sort());
+    expect(out).toMatch(/bindPods: true/);
+  });
+
+  it('binds a custom group, and matches the admission policy on it', async () => {
     const docs = parse((await run(['forwarder', 'rbac', '--group', 'ops:karpless'])).out);
     expect(docs[1]?.subjects?.[0]?.name).toBe('ops:karpless');
+    const policy = docs[2]?.spec as { matchConditions: { expression: string }[] };
+    expect(policy.matchConditions).toEqual([
+      { name: 'karpless-functions', expression: '"ops:karpless" in request.userInfo.groups' },
+    ]);
+    expect(docs[3]?.spec).toEqual({ policyName: 'karpless-managed-nodes-only', validationActions: ['Deny'] });
+  });
+
+  it('leaves the admission policy out with --no-admission-policy', async () => {
+    const docs = parse((await run(['forwarder', 'rbac', '--no-admission-policy'])).out);
+    expect(docs.map((d) => d.kind)).toEqual(['ClusterRole', 'ClusterRoleBinding']);
   });
 });

@@ -1,5 +1,6 @@
 // `karpless forwarder manifest`: the in-cluster forwarder's install manifests. `karpless forwarder rbac`: the
-// ClusterRole (and group binding) the Lambda functions' EKS access entry maps to.
+// ClusterRole (and group binding) the Lambda functions' EKS access entry maps to, and the admission policy that keeps
+// their node writes to the nodes Karpless manages.
 import { bundleForwarder } from '../../forwarder/bundle';
 import { controllerRbacYaml, forwarderYaml } from '../../forwarder/manifests';
 import { EXIT_OK, EXIT_USAGE } from '../io';
@@ -47,7 +48,20 @@ export async function runForwarderManifest(ctx: CommandContext, flags: Forwarder
   ctx.result.code = EXIT_OK;
 }
 
-export function runForwarderRbac(ctx: CommandContext, flags: { group: string }): void {
-  ctx.io.out(controllerRbacYaml(flags.group));
+export interface ForwarderRbacFlags {
+  group: string;
+  bindPods?: boolean;
+  /** Commander's negation of --no-admission-policy: false when it is given. */
+  admissionPolicy: boolean;
+}
+
+export function runForwarderRbac(ctx: CommandContext, flags: ForwarderRbacFlags): void {
+  ctx.io.out(
+    controllerRbacYaml({
+      group: flags.group,
+      bindPods: flags.bindPods === true,
+      admissionPolicy: flags.admissionPolicy,
+    }),
+  );
   ctx.result.code = EXIT_OK;
 }

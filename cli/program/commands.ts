@@ -8,7 +8,7 @@ import type { BenchOptions } from '../commands/bench';
 import type { CatalogListOptions, CatalogRefreshOptions } from '../commands/catalog';
 import type { DevOptions } from '../commands/dev';
 import type { ExplainOptions } from '../commands/explain';
-import type { ForwarderManifestFlags } from '../commands/forwarder';
+import type { ForwarderManifestFlags, ForwarderRbacFlags } from '../commands/forwarder';
 import type { CommandContext, RegisterCommand } from '../commands/index';
 import type { InvokeOptions } from '../commands/invoke';
 import type { MigrateOptions } from '../commands/migrate';
@@ -156,9 +156,14 @@ export const registerForwarder: RegisterCommand = (program: Command, ctx: Comman
     });
   forwarder
     .command('rbac')
-    .description("print the ClusterRole and binding the Lambda functions' EKS access entry maps to")
+    .description(
+      "print the ClusterRole and binding the Lambda functions' EKS access entry maps to, and the admission policy " +
+        'that limits their node writes to the nodes Karpless manages',
+    )
     .option('--group <name>', 'Kubernetes group named in the access entry', CONTROLLER_GROUP)
-    .action(async (flags: { group: string }) => (await import('../commands/forwarder')).runForwarderRbac(ctx, flags));
+    .option('--bind-pods', 'grant create on pods/binding, for clusters with bindPods: true')
+    .option('--no-admission-policy', 'leave out the ValidatingAdmissionPolicy (clusters before Kubernetes 1.30)')
+    .action(async (flags: ForwarderRbacFlags) => (await import('../commands/forwarder')).runForwarderRbac(ctx, flags));
 };
 
 export const registerExplain: RegisterCommand = (program: Command, ctx: CommandContext) => {

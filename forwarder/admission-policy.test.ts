@@ -1,0 +1,141 @@
+// The admission policy's decisions, made the way kube-apiserver makes them: the request must match the policy's
+// resource rules and every match condition, then each validation must evaluate to true; false or an evaluation error
+// denies (failurePolicy Fail). The CEL is the policy's own, evaluated by testkit/cel.ts (a documented subset); the
+// same cases were run through @bufbuild/cel 0.6.1, a full CEL implementation, with the same results.
+import { describe, expect, it } from 'vitest';
+import { type CelValue, evalCel } from '../testkit/cel';
+import { CONTROLLER_GROUP, controllerRbac } from './manifests';
+
+type Policy = {
+  kind: string;
+  spec: {
+    failurePolicy: string;
+    matchConstraints: {
+      resourceRules: { apiGroups: string[]; apiVersions: string[]; operations: string[]; resources: string[] }[];
+    };
+    matchConditions: { name: string; expression: string }[];
+    validations: { expression: string; message: string }[];
+    policyName?: string;
+    validationActions?: string[];
+  };
+};
+
+const manifests = controllerRbac() as unknown as Policy[];
+const policy = manifests.find((m) => m.kind === 'ValidatingAdmissionPolicy') as Policy;
+const binding = manifests.find((m) => m.kind === 'ValidatingAdmissionPolicyBinding') as Policy;
+
+interface Request {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  resource?: string;
+  groups: string[];
+  oldObject: CelValue;
+  object: CelValue;
+}
+
+/** kube-apiserver's decision for a Node request under the policy. */
+function admit(req: Request): 'not-matched' | 'allowed' | { denied: string } {
+  const resource = req.resource ?? 'nodes';
+  const matches = policy.spec.matchConstraints.resourceRules.some(
+    (r) => r.resources.includes(resource) && r.operations.includes(req.operation) && r.apiGroups.includes(''),
+  );
+  if (!matches) return 'not-matched';
+  const vars: Record<string, CelValue> = {
+    request: {
+      operation: req.operation,
+      userInfo: { username: 'arn:aws:sts::1:assumed-role/x/y', groups: req.groups },
+    },
+    object: req.object,
+    oldObject: req.oldObject,
+  };
+  for (const c of policy.spec.matchConditions) if (evalCel(c.expression, vars) !== true) return 'not-matched';
+  for (const v of policy.spec.validations) {
+    let ok: CelValue;
+    try {
+      ok = evalCel(v.expression, vars);
+    } catch {
+      ok = false;
+    }
+    if (ok !== true) return { denied: v.message };
+  }
+  return 'allowed';
+}
+
+const node = (labels?: Record<string, string>, unschedulable = false): CelValue => ({
+  metadata: { name: 'ip-10-0-0-1.ec2.internal', ...(labels ? { labels } : {}) },
+  spec: { unschedulable },
+});
+const managed = { 'karpenter.sh/nodepool': 'default', 'kubernetes.io/os': 'linux' };
+const unmanaged = { 'eks.amazonaws.com/nodegroup': 'system', 'kubernetes.io/os': 'linux' };
+const KARPLESS = ['system:authenticated', CONTROLLER_GROUP];
+
+describe('the ValidatingAdmissionPolicy on the functions’ node writes', () => {
+  it('is shipped fail-closed, on UPDATE and DELETE of core/v1 nodes, bound with Deny', () => {
+    expect(policy.spec.failurePolicy).toBe('Fail');
+    expect(policy.spec.matchConstraints.resourceRules).toEqual([
+      { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE', 'DELETE'], resources: ['nodes'] },
+    ]);
+    expect(binding.spec).toEqual({ policyName: 'karpless-managed-nodes-only', validationActions: ['Deny'] });
+  });
+
+  it('lets Karpless patch (cordon, taint, label) and delete a node labelled karpenter.sh/nodepool', () => {
+    expect(
+      admit({ operation: 'UPDATE', groups: KARPLESS, oldObject: node(managed), object: node(managed, true) }),
+    ).toBe('allowed');
+    expect(
+      admit({ operation: 'UPDATE', groups: KARPLESS, oldObject: node(managed), object: node({ ...managed, a: 'b' }) }),
+    ).toBe('allowed');
+    expect(admit({ operation: 'DELETE', groups: KARPLESS, oldObject: node(managed), object: null })).toBe('allowed');
+  });
+
+  it('refuses Karpless any change to, or the deletion of, a node it does not manage', () => {
+    const denied = { denied: expect.stringMatching(/only the nodes it manages/) };
+    expect(
+      admit({ operation: 'UPDATE', groups: KARPLESS, oldObject: node(unmanaged), object: node(unmanaged, true) }),
+    ).toEqual(denied);
+    expect(admit({ operation: 'DELETE', groups: KARPLESS, oldObject: node(unmanaged), object: null })).toEqual(denied);
+    // A node with no labels at all is refused too, not an evaluation error.
+    expect(admit({ operation: 'DELETE', groups: KARPLESS, oldObject: node(), object: null })).toEqual(denied);
+  });
+
+  it('refuses adding the label to a node to get at it, and removing it to set a node free', () => {
+    expect(
+      admit({
+        operation: 'UPDATE',
+        groups: KARPLESS,
+        oldObject: node(unmanaged),
+        object: node({ ...unmanaged, ...managed }),
+      }),
+    ).toEqual({ denied: expect.stringMatching(/only the nodes it manages/) });
+    const { 'karpenter.sh/nodepool': _removed, ...rest } = managed;
+    expect(admit({ operation: 'UPDATE', groups: KARPLESS, oldObject: node(managed), object: node(rest) })).toEqual({
+      denied: expect.stringMatching(/may not remove the karpenter.sh\/nodepool label/),
+    });
+  });
+
+  it('leaves every other identity, and node creation by the kubelet, to RBAC alone', () => {
+    const admin = ['system:masters', 'system:authenticated'];
+    expect(admit({ operation: 'DELETE', groups: admin, oldObject: node(unmanaged), object: null })).toBe('not-matched');
+    expect(admit({ operation: 'CREATE', groups: ['system:nodes'], oldObject: null, object: node(managed) })).toBe(
+      'not-matched',
+    );
+    // Evictions are not matched: an Eviction names only its pod (docs/kubernetes.md, "Admission policy").
+    expect(
+      admit({ operation: 'CREATE', resource: 'pods/eviction', groups: KARPLESS, oldObject: null, object: {} }),
+    ).toBe('not-matched');
+  });
+});
+
+describe('the CEL subset evaluator the policy tests use', () => {
+  it('follows CEL on the cases the policy relies on', () => {
+    const vars: Record<string, CelValue> = { m: { a: 'x' }, l: ['g'], n: null };
+    expect(evalCel('"a" in m && \'g\' in l', vars)).toBe(true);
+    expect(evalCel('has(m.b)', vars)).toBe(false);
+    expect(() => evalCel('m.b == "x"', vars)).toThrow(/no such key/);
+    // An error on one side is absorbed when the other decides: true for ||, false for &&.
+    expect(evalCel('m.b == "x" || true', vars)).toBe(true);
+    expect(evalCel('false && m.b == "x"', vars)).toBe(false);
+    expect(() => evalCel('m.b == "x" || false', vars)).toThrow(/no such key/);
+    expect(evalCel('!(n == null)', vars)).toBe(false);
+    expect(() => evalCel('size(l) > 0', vars)).toThrow(/CEL subset/);
+  });
+});
