@@ -12,6 +12,7 @@ import {
   LabelCapacityType,
   LabelHostname,
   LabelInstanceType,
+  LabelNodeClaim,
   LabelNodeInitialized,
   LabelNodePool,
   LabelNodeRegistered,
@@ -150,6 +151,9 @@ async function seedNode(w: SeedWorld, node: Node, pools: NodePool[], classes: EC
         [LabelHostname]: name,
         [LabelNodeRegistered]: 'true',
         [LabelNodeInitialized]: 'true',
+        // Registration names the claim on its node (shared/controllers/lifecycle.ts); kube-scheduler's stand-in
+        // finds a claim's node by it when a pod is nominated to the claim.
+        [LabelNodeClaim]: claim.name,
       },
       ...(claim.annotations || node.metadata.annotations
         ? { annotations: { ...claim.annotations, ...node.metadata.annotations } }
