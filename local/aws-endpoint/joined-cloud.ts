@@ -9,6 +9,7 @@ import {
   LabelCapacityType,
   LabelHostname,
   LabelInstanceType,
+  LabelNodeClaim,
   LabelNodeInitialized,
   LabelNodePool,
   LabelNodeRegistered,
@@ -114,6 +115,9 @@ export async function readBack(
     if (!type) continue;
     const name = claim.nodeName ?? `ip-${instance.instanceId.slice(2, 14)}.ec2.internal`;
     sim.addNode(joinedNode(name, claim, instance, type, now));
+    // The pods the claim was nominated for ran there; a real cluster would still have them bound. kube-scheduler's
+    // stand-in only follows this run's nominations, so put them back (by name: this run's pods have new uids).
+    for (const pod of claim.nominatedPods) await sim.bindPod({ namespace: pod.namespace, name: pod.name }, name);
     out.joined.push({ claim: claim.name, instanceId: instance.instanceId, node: name });
   }
   out.unclaimed = instances.filter((i) => !claimed.has(i.instanceId)).map((i) => i.instanceId);
@@ -137,6 +141,8 @@ function joinedNode(name: string, claim: NodeClaim, instance: CloudInstance, typ
         [LabelNodePool]: claim.nodePool,
         [LabelHostname]: name,
         [LabelNodeRegistered]: 'true',
+        // Registration names the claim on its node; the simulated kube-scheduler finds a claim's node by it.
+        [LabelNodeClaim]: claim.name,
         ...(initialized ? { [LabelNodeInitialized]: 'true' } : {}),
       },
     },
