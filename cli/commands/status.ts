@@ -3,11 +3,9 @@
 // queue names come from each cluster's stack (karpless-<name>), so nobody types them (docs/deploy.md, "Seeing the
 // fleet").
 import { existsSync } from 'node:fs';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { cloudFormationClient, cloudWatchClient, dynamoDocumentClient } from '../../shared/aws/clients';
 import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
-import { AwsQueryClient, type QueryCredentials } from '../../shared/aws/query/client';
 import { type ClusterStatus, readClusterStatus, type StatusReaders } from '../../shared/aws/status/read';
 import { loadClusters } from '../../stacks/config';
 import { stackName } from '../../stacks/constants';
@@ -28,16 +26,13 @@ export interface StatusOptions {
 
 /** Readers for one region with the SDK's default credential chain. */
 export function statusReaders(region: string, endpoint?: string): StatusReaders {
-  const config = { region, ...(endpoint ? { endpoint } : {}) };
-  const dynamo = new DynamoDBClient(config);
-  const documents = DynamoDBDocumentClient.from(dynamo);
-  const credentials = async (): Promise<QueryCredentials> => dynamo.config.credentials();
-  const query = (service: string, version: string) =>
-    new AwsQueryClient({ service, version, region, credentials, ...(endpoint ? { endpoint } : {}) });
+  // The SDK's default of three attempts: a person is waiting on the answer.
+  const options = { region, maxAttempts: 3, ...(endpoint ? { endpoint } : {}) };
+  const documents = dynamoDocumentClient(options);
   return {
-    cloudformation: query('cloudformation', '2010-05-15'),
-    cloudwatch: query('monitoring', '2010-08-01'),
-    sqs: new SQSClient(config),
+    cloudformation: cloudFormationClient(options),
+    cloudwatch: cloudWatchClient(options),
+    sqs: new SQSClient({ region, ...(endpoint ? { endpoint } : {}) }),
     store: (tableName, cluster) => new DynamoNodeClaimStore({ tableName, cluster, client: documents }),
     now: () => Date.now(),
   };

@@ -1,6 +1,8 @@
 // Module-scope AWS clients, created once per warm Lambda container and configured for retries. Every AWS call in
 // shared/aws goes through these so retry policy and region are decided in one place. aws-sdk-client-mock patches the
 // client classes, so tests see every call made through them.
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { IAMClient } from '@aws-sdk/client-iam';
@@ -37,6 +39,9 @@ function memo<T>(key: string, o: ClientOptions, make: () => T): T {
 }
 
 export const ec2Client = (o: ClientOptions = {}) => memo('ec2', o, () => new EC2Client(base(o)));
+export const cloudFormationClient = (o: ClientOptions = {}) =>
+  memo('cloudformation', o, () => new CloudFormationClient(base(o)));
+export const cloudWatchClient = (o: ClientOptions = {}) => memo('cloudwatch', o, () => new CloudWatchClient(base(o)));
 export const ssmClient = (o: ClientOptions = {}) => memo('ssm', o, () => new SSMClient(base(o)));
 export const iamClient = (o: ClientOptions = {}) => memo('iam', o, () => new IAMClient(base(o)));
 /** The Pricing API answers only in a few regions; us-east-1 serves every region's prices. */

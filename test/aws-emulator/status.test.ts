@@ -6,6 +6,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CloudFormationClient, DescribeStacksCommand, ListStackResourcesCommand } from '@aws-sdk/client-cloudformation';
+import {
+  CloudWatchClient,
+  PutMetricAlarmCommand,
+  PutMetricDataCommand,
+  SetAlarmStateCommand,
+} from '@aws-sdk/client-cloudwatch';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { Aspects } from 'aws-cdk-lib';
@@ -14,7 +21,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferIO } from '../../cli/io';
 import { main } from '../../cli/main';
 import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
-import { AwsQueryClient, xmlMembers, xmlText } from '../../shared/aws/query/client';
 import type { ClusterStatus } from '../../shared/aws/status/read';
 import { ClusterStack } from '../../stacks/cluster-stack';
 import { loadClusters } from '../../stacks/config';
@@ -32,16 +38,7 @@ const aws: Record<string, Emulator> = {};
 const outputs: Record<string, Record<string, string>> = {};
 const resources: Record<string, Record<string, string>> = {};
 
-function cloudwatch(e: Emulator) {
-  return new AwsQueryClient({
-    service: 'monitoring',
-    version: '2010-08-01',
-    region: e.region,
-    endpoint: e.endpoint,
-    credentials: async () => EMULATOR_CREDENTIALS,
-    headers: { 'x-moto-account-id': e.account },
-  });
-}
+const cloudwatch = (e: Emulator) => e.client((c) => new CloudWatchClient(c));
 
 async function deploy(name: string): Promise<void> {
   const config = { ...at(name), account: MOTO_DEFAULT_ACCOUNT };
@@ -58,16 +55,14 @@ async function deploy(name: string): Promise<void> {
     TemplateBody: JSON.stringify(Template.fromStack(stack).toJSON()),
     'Capabilities.member.1': 'CAPABILITY_NAMED_IAM',
   });
-  const described = await cfn.call('DescribeStacks', { StackName: stack.stackName });
+  const sdk = e.client((c) => new CloudFormationClient(c));
+  const described = await sdk.send(new DescribeStacksCommand({ StackName: stack.stackName }));
   outputs[name] = Object.fromEntries(
-    xmlMembers(described, 'Outputs').map((m) => [xmlText(m, 'OutputKey') ?? '', xmlText(m, 'OutputValue') ?? '']),
+    (described.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey ?? '', o.OutputValue ?? '']),
   );
-  const listed = xmlMembers(
-    await cfn.call('ListStackResources', { StackName: stack.stackName }),
-    'StackResourceSummaries',
-  );
+  const listed = await sdk.send(new ListStackResourcesCommand({ StackName: stack.stackName }));
   resources[name] = Object.fromEntries(
-    listed.map((m) => [xmlText(m, 'LogicalResourceId') ?? '', xmlText(m, 'PhysicalResourceId') ?? '']),
+    (listed.StackResourceSummaries ?? []).map((m) => [m.LogicalResourceId ?? '', m.PhysicalResourceId ?? '']),
   );
 }
 
@@ -77,18 +72,20 @@ const queueUrl = (cluster: string, logicalPrefix: string) =>
 /** An alarm as CloudFormation names the stack's (`<stack>-<logical id>-<suffix>`), with its description. */
 async function alarm(e: Emulator, name: string, description: string, state: 'ALARM' | 'OK') {
   const cw = cloudwatch(e);
-  await cw.call('PutMetricAlarm', {
-    AlarmName: name,
-    AlarmDescription: description,
-    MetricName: 'ApproximateNumberOfMessagesVisible',
-    Namespace: 'AWS/SQS',
-    Statistic: 'Maximum',
-    Period: '60',
-    EvaluationPeriods: '1',
-    Threshold: '0',
-    ComparisonOperator: 'GreaterThanThreshold',
-  });
-  await cw.call('SetAlarmState', { AlarmName: name, StateValue: state, StateReason: `${state} for the test` });
+  await cw.send(
+    new PutMetricAlarmCommand({
+      AlarmName: name,
+      AlarmDescription: description,
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Statistic: 'Maximum',
+      Period: 60,
+      EvaluationPeriods: 1,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    }),
+  );
+  await cw.send(new SetAlarmStateCommand({ AlarmName: name, StateValue: state, StateReason: `${state} for the test` }));
 }
 
 // Ages are printed in whole hours past two hours, so a slow deploy in beforeAll cannot change what is printed.
@@ -159,16 +156,22 @@ beforeAll(async () => {
     'Karpless demo-x: a scheduled sweep failed',
     'ALARM',
   );
-  await cloudwatch(demo).call('PutMetricData', {
-    Namespace: 'Karpless',
-    'MetricData.member.1.MetricName': 'PendingPods',
-    'MetricData.member.1.Value': '3',
-    'MetricData.member.1.Timestamp': minutesAgo(2),
-    'MetricData.member.1.Dimensions.member.1.Name': 'cluster',
-    'MetricData.member.1.Dimensions.member.1.Value': 'demo',
-    'MetricData.member.1.Dimensions.member.2.Name': 'service',
-    'MetricData.member.1.Dimensions.member.2.Value': 'provisioner',
-  });
+  await cloudwatch(demo).send(
+    new PutMetricDataCommand({
+      Namespace: 'Karpless',
+      MetricData: [
+        {
+          MetricName: 'PendingPods',
+          Value: 3,
+          Timestamp: new Date(minutesAgo(2)),
+          Dimensions: [
+            { Name: 'cluster', Value: 'demo' },
+            { Name: 'service', Value: 'provisioner' },
+          ],
+        },
+      ],
+    }),
+  );
 }, 180_000);
 afterAll(() => {
   vi.unstubAllEnvs();

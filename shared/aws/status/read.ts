@@ -6,15 +6,26 @@
 // - CloudWatch: the stack's alarms in ALARM, and the provisioner's latest PendingPods metric.
 // Alarm names are CloudFormation's `<stack>-<logical id>-<suffix>`; the description every Karpless alarm carries
 // (`Karpless <cluster>: ...`, stacks/constructs/operations.ts) tells a cluster from one whose name extends it.
+import {
+  type CloudFormationClient,
+  DescribeStacksCommand,
+  paginateListStackResources,
+  type StackResourceSummary,
+} from '@aws-sdk/client-cloudformation';
+import {
+  type CloudWatchClient,
+  GetMetricStatisticsCommand,
+  type MetricAlarm,
+  paginateDescribeAlarms,
+} from '@aws-sdk/client-cloudwatch';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { LIVE_STATES, type NodeClaim } from '../../api/nodeclaim';
 import { CLUSTER_DIMENSION, METRIC_NAMESPACE, MetricNames } from '../../controllers/metrics';
 import type { DynamoNodeClaimStore } from '../dynamo/store';
-import { type AwsQueryClient, xmlMembers, xmlText } from '../query/client';
 
 export interface StatusReaders {
-  cloudformation: AwsQueryClient;
-  cloudwatch: AwsQueryClient;
+  cloudformation: CloudFormationClient;
+  cloudwatch: CloudWatchClient;
   sqs: SQSClient;
   /** The cluster's NodeClaim store on the table its stack names. */
   store: (tableName: string, cluster: string) => DynamoNodeClaimStore;
@@ -72,18 +83,19 @@ export async function readClusterStatus(
   cluster: { name: string; region: string; stack: string },
 ): Promise<ClusterStatus> {
   const { stack } = cluster;
-  const described = await r.cloudformation.call('DescribeStacks', { StackName: stack });
+  const described = await r.cloudformation.send(new DescribeStacksCommand({ StackName: stack }));
   const outputs = Object.fromEntries(
-    xmlMembers(described, 'Outputs').map((m) => [xmlText(m, 'OutputKey') ?? '', xmlText(m, 'OutputValue') ?? '']),
+    (described.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey ?? '', o.OutputValue ?? '']),
   );
   const tableName = outputs.TableName;
   if (!tableName) throw new Error(`stack ${stack} has no TableName output: is it a Karpless cluster stack?`);
-  const resources = (await r.cloudformation.callAll('ListStackResources', { StackName: stack })).flatMap((page) =>
-    xmlMembers(page, 'StackResourceSummaries'),
-  );
+  const resources: StackResourceSummary[] = [];
+  for await (const page of paginateListStackResources({ client: r.cloudformation }, { StackName: stack })) {
+    resources.push(...(page.StackResourceSummaries ?? []));
+  }
   const queueUrls = resources
-    .filter((m) => xmlText(m, 'ResourceType') === 'AWS::SQS::Queue' && xmlText(m, 'PhysicalResourceId'))
-    .map((m) => ({ logicalId: xmlText(m, 'LogicalResourceId') ?? '', url: xmlText(m, 'PhysicalResourceId') ?? '' }))
+    .filter((m) => m.ResourceType === 'AWS::SQS::Queue' && m.PhysicalResourceId)
+    .map((m) => ({ logicalId: m.LogicalResourceId ?? '', url: m.PhysicalResourceId ?? '' }))
     .sort((a, b) => a.logicalId.localeCompare(b.logicalId));
   const store = r.store(tableName, cluster.name);
   const [claims, lastDecision, queues, alarms, pendingPods] = await Promise.all([
@@ -160,43 +172,45 @@ async function queueStatus(sqs: SQSClient, q: { logicalId: string; url: string }
   };
 }
 
-async function alarmsInAlarm(cloudwatch: AwsQueryClient, stack: string, cluster: string): Promise<AlarmStatus[]> {
-  const pages = await cloudwatch.callAll('DescribeAlarms', { AlarmNamePrefix: `${stack}-`, StateValue: 'ALARM' });
+async function alarmsInAlarm(cloudwatch: CloudWatchClient, stack: string, cluster: string): Promise<AlarmStatus[]> {
+  const alarms: MetricAlarm[] = [];
+  const pages = paginateDescribeAlarms({ client: cloudwatch }, { AlarmNamePrefix: `${stack}-`, StateValue: 'ALARM' });
+  for await (const page of pages) alarms.push(...(page.MetricAlarms ?? []));
   return (
-    pages
-      .flatMap((page) => xmlMembers(page, 'MetricAlarms'))
+    alarms
       // moto 5.2.1 applies AlarmNamePrefix but not StateValue; the state is checked here as well.
-      .filter((m) => xmlText(m, 'StateValue') === 'ALARM')
-      .filter((m) => (xmlText(m, 'AlarmDescription') ?? '').startsWith(`Karpless ${cluster}:`))
+      .filter((m) => m.StateValue === 'ALARM')
+      .filter((m) => (m.AlarmDescription ?? '').startsWith(`Karpless ${cluster}:`))
       .map((m) => ({
-        name: xmlText(m, 'AlarmName') ?? '',
-        reason: xmlText(m, 'StateReason') ?? '',
-        ...(xmlText(m, 'StateUpdatedTimestamp') ? { since: xmlText(m, 'StateUpdatedTimestamp') } : {}),
+        name: m.AlarmName ?? '',
+        reason: m.StateReason ?? '',
+        ...(m.StateUpdatedTimestamp ? { since: m.StateUpdatedTimestamp.toISOString() } : {}),
       }))
       .sort((a, b) => a.name.localeCompare(b.name))
   );
 }
 
 async function latestPendingPods(
-  cloudwatch: AwsQueryClient,
+  cloudwatch: CloudWatchClient,
   cluster: string,
   now: number,
 ): Promise<number | undefined> {
-  const xml = await cloudwatch.call('GetMetricStatistics', {
-    Namespace: METRIC_NAMESPACE,
-    MetricName: MetricNames.PendingPods,
-    'Dimensions.member.1.Name': CLUSTER_DIMENSION,
-    'Dimensions.member.1.Value': cluster,
-    'Dimensions.member.2.Name': 'service',
-    'Dimensions.member.2.Value': 'provisioner',
-    StartTime: new Date(now - 15 * 60_000).toISOString(),
-    EndTime: new Date(now).toISOString(),
-    Period: '60',
-    'Statistics.member.1': 'Maximum',
-  });
-  const points = xmlMembers(xml, 'Datapoints')
-    .map((m) => ({ at: xmlText(m, 'Timestamp') ?? '', value: Number(xmlText(m, 'Maximum')) }))
-    .filter((p) => Number.isFinite(p.value))
-    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-  return points.at(-1)?.value;
+  const out = await cloudwatch.send(
+    new GetMetricStatisticsCommand({
+      Namespace: METRIC_NAMESPACE,
+      MetricName: MetricNames.PendingPods,
+      Dimensions: [
+        { Name: CLUSTER_DIMENSION, Value: cluster },
+        { Name: 'service', Value: 'provisioner' },
+      ],
+      StartTime: new Date(now - 15 * 60_000),
+      EndTime: new Date(now),
+      Period: 60,
+      Statistics: ['Maximum'],
+    }),
+  );
+  const points = (out.Datapoints ?? [])
+    .filter((p) => p.Timestamp && Number.isFinite(p.Maximum))
+    .sort((a, b) => (a.Timestamp?.getTime() ?? 0) - (b.Timestamp?.getTime() ?? 0));
+  return points.at(-1)?.Maximum;
 }
