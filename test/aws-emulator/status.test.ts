@@ -28,7 +28,7 @@ import { MotoCompatibility } from '../../stacks/testing/moto-compat';
 import { STUB_ENTRY, testApp } from '../../stacks/testing/synth';
 import { nodeClaim } from '../../testkit/builders';
 import { CloudFormationQuery } from './cloudformation';
-import { EMULATOR_CREDENTIALS, type Emulator, emulator } from './emulator';
+import { type Emulator, emulator } from './emulator';
 
 const MOTO_DEFAULT_ACCOUNT = '123456789012';
 const EXAMPLE = 'clusters.example.yaml';
