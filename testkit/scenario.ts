@@ -9,6 +9,7 @@ import { loadCatalog } from '../shared/catalog';
 import { ValidationError } from '../shared/errors';
 import { catalogEngine } from '../shared/sim/default-engine';
 import { productionSweepEngine } from '../shared/sim/scenario/default-sweep';
+import { parseScenario } from '../shared/sim/scenario/parse';
 import { runScenario, type ScenarioOptions, type ScenarioRun } from '../shared/sim/scenario/runner';
 import type { Scenario, ScenarioStep, StepAction } from '../shared/sim/scenario/types';
 import { nodePool as basePool, ec2NodeClass } from './builders';
@@ -156,4 +157,20 @@ export const HOUR = 3_600_000;
 
 export function run(s: Scenario, options: ScenarioOptions = {}): Promise<ScenarioRun> {
   return runScenario(s, engine, { seed: 1, sweep: productionSweepEngine(), ...options });
+}
+
+/** A scenario file reader for parse tests whose scenarios name no files. */
+export const noScenarioFiles = async (): Promise<ManifestSet> => {
+  throw new ValidationError(['no files']);
+};
+
+/** The problems `parseScenario` reports for a scenario text, or [] when it parses. */
+export async function scenarioProblems(text: string): Promise<string[]> {
+  try {
+    await parseScenario(text, 'scen.yaml', noScenarioFiles);
+  } catch (err) {
+    if (err instanceof ValidationError) return err.problems;
+    throw err;
+  }
+  return [];
 }

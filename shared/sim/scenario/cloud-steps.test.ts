@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ManifestSet } from '../../api/manifest-set';
-import { ValidationError } from '../../errors';
+import { noScenarioFiles as noFiles, scenarioProblems as problems } from '../../../testkit/scenario';
 import { SimAccount } from '../sim-account';
 import { applyCloudStep } from './cloud-steps';
 import { parseScenario } from './parse';
 
-const noFiles = async (): Promise<ManifestSet> => {
-  throw new ValidationError(['no files']);
-};
 const scenario = (steps: string): string => `apiVersion: karpless.dev/v1alpha1
 kind: Scenario
 metadata: { name: test }
@@ -15,16 +11,6 @@ spec:
   until: 1h
   steps:
 ${steps}`;
-
-async function problems(text: string): Promise<string[]> {
-  try {
-    await parseScenario(text, 'scen.yaml', noFiles);
-  } catch (err) {
-    if (err instanceof ValidationError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 describe('cloud steps in a scenario', () => {
   it('reads publishAmi, retag and kubernetesVersion', async () => {

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ManifestSet } from '../../api/manifest-set';
-import { ValidationError } from '../../errors';
+import { noScenarioFiles as noFiles, scenarioProblems as problems } from '../../../testkit/scenario';
 import { parseScenario } from './parse';
 
-const noFiles = async (): Promise<ManifestSet> => {
-  throw new ValidationError(['no files']);
-};
 const scenario = (steps: string): string => `apiVersion: karpless.dev/v1alpha1
 kind: Scenario
 metadata: { name: test }
@@ -14,16 +10,6 @@ spec:
   settings: { spotToSpotConsolidation: true }
   steps:
 ${steps}`;
-
-async function problems(text: string): Promise<string[]> {
-  try {
-    await parseScenario(text, 'scen.yaml', noFiles);
-  } catch (err) {
-    if (err instanceof ValidationError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 describe('object steps and settings in a scenario', () => {
   it('reads annotate, label, taint, complete and nodeCondition steps, and the settings', async () => {
