@@ -72,6 +72,8 @@ export type DisruptionCause =
   | 'Expired'
   | 'Interrupted'
   | 'Unhealthy'
+  /** Garbage collection ended an initialized claim whose instance is gone (docs/disruption.md). */
+  | 'GarbageCollected'
   | 'Deleted';
 
 /** Where an in-flight disruption command stands: waiting for its 15 s re-check, or for its replacements. */

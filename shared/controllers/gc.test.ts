@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crashAfterLaunch, createTestbed, makePod } from '../../testkit/bed';
 import { nodeClaim } from '../../testkit/builders';
+import { repairBed } from '../../testkit/repair';
 import { collectGarbage } from './gc';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
@@ -75,6 +76,20 @@ describe('collectGarbage', () => {
     expect((await t.store.get(claim?.name ?? ''))?.state).toBe('Terminated');
     // The re-plan launched a replacement for the pod.
     expect(await t.cloud.list()).toHaveLength(1);
+  });
+
+  it('counts the end of an initialized claim whose instance is gone as garbage_collected, not unhealthy', async () => {
+    // kubernetes-sigs/karpenter's garbage collection increments karpenter_nodeclaims_disrupted_total with reason
+    // garbage_collected; node repair owns `unhealthy`.
+    const b = await repairBed(1);
+    const metrics: [string, Record<string, string> | undefined][] = [];
+    b.t.deps.metric = (name, _value, _unit, dimensions) => metrics.push([name, dimensions]);
+    const claim = b.claims[0] as (typeof b.claims)[number];
+    await b.t.cloud.delete(claim.instanceId ?? '');
+    expect((await collectGarbage(b.t.deps)).failedClaims).toEqual([claim.name]);
+    expect((await b.t.store.get(claim.name))?.disruption?.cause).toBe('GarbageCollected');
+    const disrupted = metrics.filter(([name]) => name === 'NodeClaimsDisrupted').map(([, d]) => d);
+    expect(disrupted).toEqual([{ reason: 'garbage_collected', nodePool: 'default' }]);
   });
 
   it('asks a cloud that can delete stale launch templates to do so', async () => {

@@ -86,7 +86,7 @@ async function failGone(deps: InstanceDeps, claim: NodeClaim): Promise<boolean> 
     if (claim.state === 'Initialized') {
       // An initialized claim cannot fail; it ends through termination, with nothing left to wait for.
       const started = await startTermination(deps, claim, {
-        cause: 'Unhealthy',
+        cause: 'GarbageCollected',
         detail,
         deadline: new Date(deps.clock.now()).toISOString(),
       });

@@ -68,7 +68,7 @@ export async function startTermination(
       // manual delete is the user's, not a disruption).
       if (options.cause !== 'Deleted') {
         deps.metric('NodeClaimsDisrupted', 1, 'Count', {
-          reason: options.cause.toLowerCase(),
+          reason: disruptedReason(options.cause),
           [NODEPOOL_DIMENSION]: claim.nodePool,
         });
       }
@@ -81,6 +81,11 @@ export async function startTermination(
     }
   }
   return current;
+}
+
+/** A cause as the metric's `reason` label, in Karpenter's snake case (`GarbageCollected` → `garbage_collected`). */
+export function disruptedReason(cause: DisruptionCause): string {
+  return cause.replace(/(?<=[a-z])(?=[A-Z])/g, '_').toLowerCase();
 }
 
 type Group = 'non-critical' | 'non-critical-daemonset' | 'critical' | 'critical-daemonset';
