@@ -10,6 +10,7 @@ import { Domains } from './domains';
 import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repack';
 import { ExistingNode, safePodRequests } from './existingnode';
 import { ClaimFiller } from './fill';
+import { HostnameIndex } from './hostnameindex';
 import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
 import { type PodShape, PodShapes } from './podshape';
@@ -47,6 +48,8 @@ export class Scheduler {
   private readonly filler: ClaimFiller;
   private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
   private readonly cursor = new Map<number, number>();
+  /** The claims pods limited per node may still join (hostnameindex.ts). */
+  private readonly hostnameIndex = new HostnameIndex(this.claims);
   /** Planned claims by room left, created with the first claim (resource vectors are final by then). */
   private room: ClaimRoom | undefined;
   /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
@@ -388,6 +391,12 @@ export class Scheduler {
    * not to take it, so identical pods do not rescan thousands of full claims.
    */
   private tryClaims(pod: Pod, shape: PodShape): boolean {
+    // A pod limited per node (hostname anti-affinity or spread, its own or another pod's) tests only the claims its
+    // limit still allows, in the same order: the claims passed over would each refuse it, so the first fit is the same.
+    if (!shape.coLocated) {
+      const bar = this.topology.hostnameBars(shape)[0];
+      if (bar) return this.tryOpenClaims(pod, shape, this.hostnameIndex.open(bar));
+    }
     let start = this.cursor.get(shape.id) ?? 0;
     let leading = true;
     const claims = this.claims;
@@ -417,6 +426,17 @@ export class Scheduler {
       }
     }
     this.cursor.set(shape.id, start);
+    return false;
+  }
+
+  /** First fit over the given claim slots (ascending), reading the clock as often as the full scan does. */
+  private tryOpenClaims(pod: Pod, shape: PodShape, slots: readonly number[]): boolean {
+    for (let k = 0; k < slots.length; k++) {
+      if (k % ROOM_BLOCK === 0 && this.deadline.passed()) return false;
+      const c = this.claims[slots[k] as number] as InflightClaim;
+      if (c.failed.has(shape.id)) continue;
+      if (c.tryAdd(pod, shape) === undefined) return true;
+    }
     return false;
   }
 

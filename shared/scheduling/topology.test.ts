@@ -186,4 +186,37 @@ describe('Topology', () => {
     const res = topo.check(shape([g]), new Requirements().add(Requirement.of(ZONE, 'In', ['a'])), 'n1');
     expect(res.ok).toBe(false);
   });
+
+  it('bars a node by hostname exactly where check fails for good', () => {
+    const { topo, id } = setup();
+    const spread = topo.spreadGroup(id, { ...webZoneSpread, maxSkew: 2, topologyKey: HOST });
+    const anti = topo.affinityGroup(
+      { namespace: 'default', labels: { app: 'db' } },
+      { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: HOST },
+      'antiAffinity',
+      true,
+    );
+    // A web pod: its own hostname spread (it counts itself), and the db pods' anti-affinity that selects it.
+    const web = shape([spread]);
+    const db = { ...shape([anti], [anti], 2), labels: { app: 'db' } };
+    const barred = (s: TopologyShape, host: string) =>
+      topo.hostnameBars(s).some((b) => (b.counts.get(host) ?? 0) >= b.limit);
+    const failsForGood = (s: TopologyShape, host: string) => {
+      const r = topo.check(s, anyZone, host);
+      return !r.ok && r.permanent === true;
+    };
+    expect(topo.hostnameBars(web).map((b) => b.limit)).toEqual([2, 1]);
+    spread.record('n1');
+    anti.record('n2');
+    anti.recordOwner('n3');
+    for (const host of ['n1', 'n2', 'n3', 'n4']) {
+      expect([host, barred(web, host)]).toEqual([host, failsForGood(web, host)]);
+      expect([host, barred(db, host)]).toEqual([host, failsForGood(db, host)]);
+    }
+    spread.record('n1');
+    expect(barred(web, 'n1')).toBe(true);
+    expect(failsForGood(web, 'n1')).toBe(true);
+    expect(barred(db, 'n2')).toBe(true);
+    expect(barred(web, 'n4')).toBe(false);
+  });
 });

@@ -25,6 +25,16 @@ export interface TopologyDomains<S extends TopologyShape> {
   of(shape: S, key: string, honorAffinity: boolean, honorTaints: boolean): readonly string[];
 }
 
+/**
+ * A hostname count that bars a pod from every node where it has reached `limit`: the pod's own hostname
+ * anti-affinity or spread, or another pod's anti-affinity that selects it. Counts only grow, so a barred node stays
+ * barred (Topology.hostnameBars).
+ */
+export interface HostnameBar {
+  readonly counts: ReadonlyMap<string, number>;
+  readonly limit: number;
+}
+
 export type TopologyCheck =
   | { ok: true; requirements: Requirement[] }
   /** `permanent`: counts only grow, so this node will never satisfy the constraint for this pod shape. */
@@ -147,6 +157,23 @@ export class Topology<S extends TopologyShape = TopologyShape> {
       this.inverseCache.set(shape.baseId, hit);
     }
     return hit;
+  }
+
+  /**
+   * The hostname counts that bar a pod of this shape from a node for good, the same ones `check` reports as permanent
+   * failures: a node holding a pod its hostname anti-affinity selects, a node at its hostname spread's maxSkew, and a
+   * node holding an owner of another pod's hostname anti-affinity that selects it. Empty when no such rule applies.
+   */
+  hostnameBars(shape: S): HostnameBar[] {
+    const bars: HostnameBar[] = [];
+    for (const g of shape.groups) {
+      if (!g.isHostname) continue;
+      if (g.kind === 'antiAffinity') bars.push({ counts: g.counts, limit: 1 });
+      else if (g.kind === 'spread')
+        bars.push({ counts: g.counts, limit: g.maxSkew + 1 - (g.selects(shape, shape.baseId) ? 1 : 0) });
+    }
+    for (const g of this.inverseOf(shape)) if (g.isHostname) bars.push({ counts: g.owners, limit: 1 });
+    return bars;
   }
 
   /**
