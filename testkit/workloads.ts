@@ -7,6 +7,9 @@ import { pod } from './builders';
 
 const CPU = [100, 250, 500, 1000, 1500];
 const MEMORY = [100, 256, 512, 1024, 2048, 4096];
+/** Karpenter's benchmark requests: cpu in millicores, memory in MiB. */
+export const KARPENTER_CPU_MILLIS: readonly number[] = CPU;
+export const KARPENTER_MEMORY_MIB: readonly number[] = MEMORY;
 const LABEL_VALUES = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const;
 
 /** A seeded uniform generator in [0, 1) (shared/sim's mulberry32), so every run draws the same pods. */
@@ -106,6 +109,127 @@ export function benchmarkPods(count: number, seed: number, shapes: readonly PodS
     const n = Math.floor(count / shapes.length) + (s < count % shapes.length ? 1 : 0);
     for (let i = 0; i < n; i++) pods.push(benchPod(rng, shape, `${shape}-${i}`));
   });
+  return pods;
+}
+
+/**
+ * The groups of Karpenter's scheduling benchmark (`makeDiversePods` in kubernetes-sigs/karpenter's
+ * `scheduling_benchmark_test.go`), in the order it appends them. Since January 2025 it has these five.
+ */
+export type KarpenterGroup =
+  | 'generic'
+  | 'zone-spread'
+  | 'hostname-spread'
+  | 'hostname-affinity'
+  | 'zone-affinity'
+  | 'hostname-anti-affinity';
+export const KARPENTER_GROUPS: readonly KarpenterGroup[] = [
+  'generic',
+  'zone-spread',
+  'hostname-spread',
+  'zone-affinity',
+  'hostname-anti-affinity',
+];
+/**
+ * The six groups issue 14 names: Karpenter's five plus hostname self-affinity, the group its benchmark had from
+ * January 2024 until January 2025 (then with a selector drawn apart from the pod's label, which left pods
+ * unschedulable; here it is self-affinity, as Karpenter's zone affinity is now).
+ */
+export const KARPENTER_SIX_GROUPS: readonly KarpenterGroup[] = [
+  'generic',
+  'zone-spread',
+  'hostname-spread',
+  'hostname-affinity',
+  'zone-affinity',
+  'hostname-anti-affinity',
+];
+
+/** Karpenter's benchmark draws label values from these seven, and every pod of its anti-affinity group is `app: nginx`. */
+export const KARPENTER_LABEL_VALUES = LABEL_VALUES;
+export const KARPENTER_ANTI_AFFINITY_LABELS: Readonly<Record<string, string>> = { app: 'nginx' };
+/** Karpenter's test pods carry this label for clean-up (its `test.ObjectMeta`); no selector in the mix matches it. */
+const KARPENTER_DISCOVERY_LABEL = { 'testing/cluster': 'unspecified' };
+/** The affinity group's label key, spelled as Karpenter's benchmark spells it. */
+export const KARPENTER_AFFINITY_KEY = 'my-affininity';
+
+function karpenterPod(rng: Rng, group: KarpenterGroup, name: string): Pod {
+  // Karpenter draws, per pod: the pod's label, then (spread groups) the selector's label, then cpu, then memory.
+  const draw = (): Record<string, string> => ({ 'my-label': rng.pick(LABEL_VALUES) });
+  const meta = { typed: true, name, namespace: 'default', uid: `${name}-uid` } as const;
+  // Spelled as Karpenter lists them: millicores and MiB.
+  const requests = () => ({ cpu: `${rng.pick(CPU)}m`, memory: `${rng.pick(MEMORY)}Mi` });
+  switch (group) {
+    case 'generic':
+      return pod({ ...meta, labels: { ...KARPENTER_DISCOVERY_LABEL, ...draw() }, ...requests() });
+    case 'zone-spread':
+    case 'hostname-spread': {
+      const labels = { ...KARPENTER_DISCOVERY_LABEL, ...draw() };
+      const selector = draw();
+      return pod({
+        ...meta,
+        labels,
+        topologySpreadConstraints: [
+          {
+            maxSkew: 1,
+            topologyKey: group === 'zone-spread' ? LabelZone : LabelHostname,
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: selector },
+          },
+        ],
+        ...requests(),
+      });
+    }
+    case 'zone-affinity':
+    case 'hostname-affinity': {
+      const own = { [KARPENTER_AFFINITY_KEY]: rng.pick(LABEL_VALUES) };
+      return pod({
+        ...meta,
+        labels: { ...KARPENTER_DISCOVERY_LABEL, ...own },
+        affinity: {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              {
+                labelSelector: { matchLabels: own },
+                topologyKey: group === 'zone-affinity' ? LabelZone : LabelHostname,
+              },
+            ],
+          },
+        },
+        ...requests(),
+      });
+    }
+    case 'hostname-anti-affinity':
+      return pod({
+        ...meta,
+        labels: { ...KARPENTER_DISCOVERY_LABEL, ...KARPENTER_ANTI_AFFINITY_LABELS },
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { ...KARPENTER_ANTI_AFFINITY_LABELS } }, topologyKey: LabelHostname },
+            ],
+          },
+        },
+        ...requests(),
+      });
+  }
+}
+
+/**
+ * Karpenter's scheduling-benchmark pods, as its `makeDiversePods` builds them: `floor(count / groups)` pods per group
+ * in group order, then the remainder as more generic pods at the end. Pods are named `<group>-<i>` (Karpenter's are
+ * random) and drawn from a seeded generator (Karpenter's is Go's math/rand with seed 42, which this does not
+ * reproduce draw for draw: the distributions are the same, the individual pods are not).
+ */
+export function karpenterDiversePods(
+  count: number,
+  seed: number,
+  groups: readonly KarpenterGroup[] = KARPENTER_GROUPS,
+): Pod[] {
+  const rng = createRng(seed);
+  const per = Math.floor(count / groups.length);
+  const pods: Pod[] = [];
+  for (const group of groups) for (let i = 0; i < per; i++) pods.push(karpenterPod(rng, group, `${group}-${i}`));
+  for (let i = per; pods.length < count; i++) pods.push(karpenterPod(rng, 'generic', `generic-${i}`));
   return pods;
 }
 
