@@ -1,5 +1,6 @@
 // Child-process entry for the measures of `karpless bench` (bench/measures.ts): runs one and prints it as one JSON
 // line. Usage: node --import tsx bench/measure-child.ts MEASURE
+import { loadavg } from 'node:os';
 import { findMeasure } from './measures';
 
 const name = process.argv[2];
@@ -8,5 +9,7 @@ if (!measure) {
   process.stderr.write(`unknown measure ${String(name)}\n`);
   process.exitCode = 2;
 } else {
-  process.stdout.write(`${JSON.stringify(await measure.run())}\n`);
+  const measured = await measure.run();
+  const loadAverage = loadavg().map((l) => Math.round(l * 100) / 100);
+  process.stdout.write(`${JSON.stringify({ ...measured, loadAverage })}\n`);
 }

@@ -7,7 +7,7 @@ describe('measureWorkload', () => {
   it('solves a workload (loading HiGHS itself) and prices it against the LP lower bound', {
     timeout: 60_000,
   }, async () => {
-    for (const name of ['karpenter-mixed-1k', 'unconstrained-1k']) {
+    for (const name of ['karpenter-1k', 'unconstrained-1k']) {
       const workload = findWorkload(name);
       if (!workload) throw new Error(`no workload ${name}`);
       const m = await measureWorkload(workload);

@@ -3,6 +3,7 @@
 import { CONTROL_PLANE_MEASURES } from './control-plane-measures';
 import { DISRUPTION_MEASURES } from './disruption-measures';
 import { SMALL_BATCH_MEASURE } from './small-batch-measures';
+import { TIME_BUDGET_MEASURE } from './time-budget-measure';
 
 export interface BenchMeasurement {
   name: string;
@@ -15,6 +16,8 @@ export interface BenchMeasurement {
   wallMs: number;
   cpuMs: number;
   detail: string;
+  /** The 1, 5 and 15 minute load averages when the measure ended (bench/measure-child.ts adds them). */
+  loadAverage?: number[];
 }
 
 export interface BenchMeasure {
@@ -25,6 +28,7 @@ export interface BenchMeasure {
 
 export const MEASURES: readonly BenchMeasure[] = [
   SMALL_BATCH_MEASURE,
+  TIME_BUDGET_MEASURE,
   ...DISRUPTION_MEASURES,
   ...CONTROL_PLANE_MEASURES,
 ];

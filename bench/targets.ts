@@ -12,6 +12,11 @@ export interface Measurement {
   cpuMs?: number;
   /** A second solve, of other pods from the same mix, once the JIT has warmed up. */
   warmWallMs?: number;
+  /** The comparison solve's CPU time (workloads with `second: 'compare'`), and cpuMs over it. */
+  compareCpuMs?: number;
+  cpuRatio?: number;
+  /** The 1, 5 and 15 minute load averages when the solve ended: on a shared machine, read wall times beside them. */
+  loadAverage?: number[];
   peakRssBytes: number;
   nodeCount: number;
   costPerHour: number;
@@ -32,6 +37,18 @@ export function checkTargets(workload: Workload, m: Measurement): CheckedMeasure
     checks.push({ target: `≥ ${t.minPodsPerSecond} pods/s`, pass: m.podsPerSecond >= t.minPodsPerSecond });
   }
   if (t.maxWallMs !== undefined) checks.push({ target: `≤ ${t.maxWallMs / 1000} s`, pass: m.wallMs <= t.maxWallMs });
+  if (t.maxCpuMs !== undefined) {
+    checks.push({
+      target: `≤ ${t.maxCpuMs / 1000} s CPU`,
+      pass: m.cpuMs !== undefined && m.cpuMs <= t.maxCpuMs,
+    });
+  }
+  if (t.maxCpuRatio !== undefined) {
+    checks.push({
+      target: `CPU ≤ ${t.maxCpuRatio} × ${workload.compareLabel ?? 'comparison'}`,
+      pass: m.cpuRatio !== undefined && m.cpuRatio <= t.maxCpuRatio,
+    });
+  }
   checks.push({ target: `RSS ≤ ${t.maxRssBytes / 2 ** 30} GiB`, pass: m.peakRssBytes <= t.maxRssBytes });
   if (t.maxCostRatio !== undefined) {
     checks.push({

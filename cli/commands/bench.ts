@@ -119,7 +119,7 @@ export async function runBench(
       const checked = checkTargets(workload, await run(workload, opts.catalog, timeoutMs));
       report.results.push(checked);
       ctx.io.err(
-        `    ${Math.round(checked.wallMs)} ms, ${Math.round(checked.podsPerSecond)} pods/s, ${checked.nodeCount} nodes: ${checked.pass ? 'pass' : 'FAIL'}`,
+        `    ${Math.round(checked.wallMs)} ms (${Math.round(checked.cpuMs ?? 0)} ms CPU, load ${checked.loadAverage?.[0] ?? '-'}), ${Math.round(checked.podsPerSecond)} pods/s, ${checked.nodeCount} nodes: ${checked.pass ? 'pass' : 'FAIL'}`,
       );
     } catch (err) {
       report.failures.push({ workload: workload.name, error: err instanceof Error ? err.message : String(err) });

@@ -4,7 +4,7 @@ import { findWorkload } from '../../bench/workloads';
 import { type BenchReport, renderBenchTable } from './bench-table';
 
 const measurement = {
-  workload: 'karpenter-mixed-5k',
+  workload: 'karpenter-5k',
   description: 'd',
   pods: 5000,
   scheduledPods: 5000,
@@ -17,10 +17,11 @@ const measurement = {
   costPerHour: 321.5,
   lowerBoundPerHour: 300,
   costRatio: 1.0716,
+  loadAverage: [3.14, 2, 1],
 };
 
 function report(podsPerSecond: number): BenchReport {
-  const results = [checkTargets(findWorkload('karpenter-mixed-5k')!, { ...measurement, podsPerSecond })];
+  const results = [checkTargets(findWorkload('karpenter-5k')!, { ...measurement, podsPerSecond })];
   return {
     command: 'karpless bench',
     machine: { cpus: 2, cpuModel: 'Test CPU', node: 'v20.0.0', platform: 'linux/x64' },
@@ -32,18 +33,18 @@ function report(podsPerSecond: number): BenchReport {
 
 describe('renderBenchTable', () => {
   it('prints one row per workload with its measurements and verdict', () => {
-    const lines = renderBenchTable(report(4050.6)).split('\n');
+    const lines = renderBenchTable(report(12050.6)).split('\n');
     expect(lines[0]).toMatch(
-      /^WORKLOAD\s+PODS\s+SCHEDULED\s+WALL MS\s+CPU MS\s+PODS\/S\s+WARM MS\s+PEAK RSS\s+NODES\s+COST\/H\s+LB\/H\s+RATIO\s+RESULT$/,
+      /^WORKLOAD\s+PODS\s+SCHEDULED\s+WALL MS\s+CPU MS\s+PODS\/S\s+WARM MS\s+PEAK RSS\s+NODES\s+COST\/H\s+LB\/H\s+RATIO\s+CPU ×\s+LOAD\s+RESULT$/,
     );
     expect(lines[1]).toMatch(
-      /^karpenter-mixed-5k\s+5000\s+5000\s+1234\s+1100\s+4051\s+801\s+312 MiB\s+812\s+\$321\.5000\s+\$300\.0000\s+1\.072\s+pass$/,
+      /^karpenter-5k\s+5000\s+5000\s+1234\s+1100\s+12051\s+801\s+312 MiB\s+812\s+\$321\.5000\s+\$300\.0000\s+1\.072\s+-\s+3\.1\s+pass$/,
     );
     expect(lines).toContain('unconstrained-10k: FAILED TO RUN: boom');
     expect(lines.at(-1)).toBe('Overall: FAIL');
   });
 
   it('names the missed target', () => {
-    expect(renderBenchTable(report(1000))).toContain('FAIL (≥ 2500 pods/s)');
+    expect(renderBenchTable(report(1000))).toContain('FAIL (≥ 10000 pods/s)');
   });
 });

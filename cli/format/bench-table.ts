@@ -15,6 +15,8 @@ export interface BenchReport {
 }
 
 const mib = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MiB`;
+/** The 1-minute load average when the row ended: wall times on a shared machine are read beside it. */
+const load = (avg: number[] | undefined): string => (avg?.[0] === undefined ? '-' : avg[0].toFixed(1));
 
 function verdict(m: CheckedMeasurement): string {
   if (m.pass) return 'pass';
@@ -38,6 +40,8 @@ export function renderBenchTable(report: BenchReport): string {
     formatPrice(m.costPerHour),
     formatPrice(m.lowerBoundPerHour),
     m.costRatio === undefined ? '-' : m.costRatio.toFixed(3),
+    m.cpuRatio === undefined ? '-' : m.cpuRatio.toFixed(2),
+    load(m.loadAverage),
     verdict(m),
   ]);
   const right = (header: string) => ({ header, align: 'right' as const });
@@ -59,6 +63,8 @@ export function renderBenchTable(report: BenchReport): string {
           right('COST/H'),
           right('LB/H'),
           right('RATIO'),
+          right('CPU ×'),
+          right('LOAD'),
           'RESULT',
         ],
         rows,
@@ -68,13 +74,14 @@ export function renderBenchTable(report: BenchReport): string {
     if (out.length > 0) out.push('');
     out.push(
       renderTable(
-        ['MEASURE', right('VALUE'), 'TARGET', right('WALL MS'), right('CPU MS'), 'RESULT', 'DETAIL'],
+        ['MEASURE', right('VALUE'), 'TARGET', right('WALL MS'), right('CPU MS'), right('LOAD'), 'RESULT', 'DETAIL'],
         report.measures.map((m) => [
           m.name,
           `${m.value} ${m.unit}`,
           m.target,
           Math.round(m.wallMs),
           Math.round(m.cpuMs),
+          load(m.loadAverage),
           m.pass ? 'pass' : 'FAIL',
           m.detail,
         ]),
