@@ -150,6 +150,19 @@ describe('IAM least privilege', () => {
     expect(sids('gc').has('CreateOnlyClusterTaggedResources')).toBe(false);
   });
 
+  it('lets only the GC function, which runs the 12-hourly price refresh, read the Pricing API and spot price history', () => {
+    const priceActions = ['pricing:GetProducts', 'ec2:DescribeSpotPriceHistory'];
+    const reads = (n: string) =>
+      statementsOfFunction(template, fnName(n))
+        .flatMap(actionsOf)
+        .filter((a) => priceActions.includes(a))
+        .sort();
+    expect(reads('gc')).toEqual([...priceActions].sort());
+    for (const n of DEPLOYED.filter((d) => d !== 'gc')) expect(reads(n), n).toEqual([]);
+    const spot = bySid(statementsOfFunction(template, fnName('gc')), 'ReadSpotPrices');
+    expect(spot?.Condition).toEqual({ StringEquals: { 'aws:RequestedRegion': { Ref: 'AWS::Region' } } });
+  });
+
   it('lets the provisioner schedule disruption re-checks on the termination queue and termination relay them to the FIFO queue', () => {
     // DisruptionDue: the provisioner delays it on the standard termination queue (a FIFO queue cannot delay one
     // message); the termination function sends it on to the cluster queue, where only the provisioner reads it.

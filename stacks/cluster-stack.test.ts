@@ -213,20 +213,34 @@ describe('events and schedules', () => {
     }
   });
 
-  it('schedules the sweep into the FIFO group of the cluster and GC onto its function', () => {
+  it('schedules the sweep into the FIFO group of the cluster, and GC and the price refresh onto the GC function', () => {
     const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule') as Resources);
-    expect(schedules).toHaveLength(2);
-    const target = (arn: string) =>
-      schedules.map((s) => s.Properties.Target as Record<string, unknown>).find((t) => flat(t.Arn) === arn);
-    const sweep = target(`<${logicalId(stack.queues.events)}.Arn>`);
-    expect(sweep?.SqsParameters).toEqual({ MessageGroupId: 'demo' });
-    const tick = String(sweep?.Input).replace('<aws.scheduler.scheduled-time>', '2026-11-21T21:00:00Z');
+    expect(schedules).toHaveLength(3);
+    const at = '2026-11-21T21:00:00Z';
+    const targets = schedules.map((s) => ({
+      expression: s.Properties.ScheduleExpression,
+      target: s.Properties.Target as Record<string, unknown>,
+    }));
+    const onArn = (arn: string) => targets.filter((t) => flat(t.target.Arn) === arn);
+    const [sweep, ...otherSweeps] = onArn(`<${logicalId(stack.queues.events)}.Arn>`);
+    expect(otherSweeps).toEqual([]);
+    expect(sweep?.target.SqsParameters).toEqual({ MessageGroupId: 'demo' });
+    const tick = String(sweep?.target.Input).replace('<aws.scheduler.scheduled-time>', at);
     expect(parseControlMessage(tick)).toMatchObject({ kind: 'Sweep', cluster: 'demo' });
-    const gc = target(`<${logicalId(stack.function('gc'))}.Arn>`);
-    expect(
-      parseGcTick(String(gc?.Input).replace('<aws.scheduler.scheduled-time>', '2026-11-21T21:00:00Z')).cluster,
-    ).toBe('demo');
-    for (const s of schedules) expect(s.Properties.ScheduleExpression).toBe('rate(1 minute)');
+    expect(sweep?.expression).toBe('rate(1 minute)');
+    const gcTicks = onArn(`<${logicalId(stack.function('gc'))}.Arn>`).map((t) => ({
+      expression: t.expression,
+      tick: parseGcTick(String(t.target.Input).replace('<aws.scheduler.scheduled-time>', at)),
+      deadLetter: t.target.DeadLetterConfig,
+    }));
+    // Karpenter's pricing controller refreshes on-demand and spot prices every 12 hours.
+    expect(gcTicks.map((t) => [t.tick.kind, t.tick.cluster, t.expression]).sort()).toEqual([
+      ['GarbageCollect', 'demo', 'rate(1 minute)'],
+      ['RefreshPrices', 'demo', 'rate(12 hours)'],
+    ]);
+    for (const t of gcTicks) {
+      expect(t.deadLetter).toEqual({ Arn: { 'Fn::GetAtt': [logicalId(stack.queues.scheduledFailures), 'Arn'] } });
+    }
   });
 
   it('gives the scheduler role only the two targets', () => {

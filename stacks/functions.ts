@@ -13,7 +13,7 @@ export type QueueName = 'events' | 'interruption' | 'termination';
 export type Trigger =
   /** An SQS event source mapping with partial batch responses. */
   | { queue: QueueName; batchSize: number }
-  /** Invoked directly by EventBridge Scheduler with a GcTick. */
+  /** Invoked directly by EventBridge Scheduler with a GcTick (GarbageCollect, or RefreshPrices every 12 hours). */
   | { schedule: 'gc' };
 
 /** Permission groups (stacks/permissions.ts); each function gets only the groups it lists. */
@@ -43,7 +43,7 @@ export interface FunctionSpec {
 const entry = (name: FunctionName) => `functions/${name}/handler.ts`;
 
 /** Everything a pass that may launch needs (provisioning, and replacements for interruption and disruption). */
-const LAUNCHING: readonly Permission[] = ['describe-ec2', 'launch', 'instance-profiles', 'pricing'];
+const LAUNCHING: readonly Permission[] = ['describe-ec2', 'launch', 'instance-profiles'];
 const CONTROL: readonly Permission[] = ['read-state', 'write-state', 'kubernetes', 'send-events', 'send-termination'];
 
 export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
@@ -76,7 +76,8 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
   },
   gc: {
     entry: entry('gc'),
-    description: 'Terminates orphaned instances, ends claims whose instance is gone, runs lifecycle timers',
+    description:
+      'Terminates orphaned instances, ends claims whose instance is gone, runs lifecycle timers, refreshes prices',
     trigger: { schedule: 'gc' },
     timeoutSeconds: 120,
     memoryMiB: 512,
@@ -86,6 +87,8 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
       'describe-ec2',
       'terminate-instances',
       'delete-launch-templates',
+      // The RefreshPrices tick (every 12 hours) reads the Pricing API and the spot price history.
+      'pricing',
       'kubernetes',
       'send-events',
       'send-termination',

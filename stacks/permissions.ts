@@ -96,7 +96,6 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
             'ec2:DescribeInstanceTypes',
             'ec2:DescribeLaunchTemplates',
             'ec2:DescribeSecurityGroups',
-            'ec2:DescribeSpotPriceHistory',
             'ec2:DescribeSubnets',
           ],
           resources: ['*'],
@@ -223,6 +222,13 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
           // The Price List API has no resources to scope to.
           actions: ['pricing:GetProducts'],
           resources: ['*'],
+        }),
+        new iam.PolicyStatement({
+          sid: 'ReadSpotPrices',
+          // Like the other Describe calls, no resource-level permissions; the region condition is the scope.
+          actions: ['ec2:DescribeSpotPriceHistory'],
+          resources: ['*'],
+          conditions: { StringEquals: { 'aws:RequestedRegion': Aws.REGION } },
         }),
       ];
     case 'kubernetes':

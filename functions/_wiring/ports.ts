@@ -5,10 +5,12 @@
 import { EKSClient } from '@aws-sdk/client-eks';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
-import { dynamoDocumentClient } from '../../shared/aws/clients';
+import { dynamoDocumentClient, ec2Client, pricingClient } from '../../shared/aws/clients';
+import { DynamoPriceStore } from '../../shared/aws/dynamo/prices';
 import { DynamoNodeClaimStore } from '../../shared/aws/dynamo/store';
 import { createEksKubeConfig } from '../../shared/aws/eks-auth';
 import { AwsInstanceProvider } from '../../shared/aws/instance-provider';
+import type { PriceRefreshDeps } from '../../shared/aws/pricing/refresh';
 import { SqsWorkQueue, sqsDeadLetter } from '../../shared/aws/sqs';
 import type { ControlPlaneDeps, InstanceDeps } from '../../shared/controllers';
 import type { TrustedSenders } from '../../shared/events/trust';
@@ -43,6 +45,28 @@ export async function awsInstancePorts(env: ControlPlaneEnv): Promise<InstancePo
     ...(env.catalogPath ? { catalogPath: env.catalogPath } : {}),
   });
   return { ...statePorts(env), kube, cloud };
+}
+
+/** What the GC function's RefreshPrices tick needs (shared/aws/pricing/refresh.ts): the Pricing API, EC2's spot
+ * price history and the table's price item. */
+export type PriceRefreshPorts = Pick<PriceRefreshDeps, 'pricing' | 'ec2' | 'region' | 'store'>;
+
+/** The GC function's ports: an instance-only function's, plus the price refresh. */
+export interface GcPorts extends InstancePorts {
+  prices?: PriceRefreshPorts;
+}
+
+export async function awsGcPorts(env: ControlPlaneEnv): Promise<GcPorts> {
+  const ports = await awsInstancePorts(env);
+  const store = new DynamoPriceStore({
+    client: dynamoDocumentClient({ region: env.region }),
+    tableName: env.tableName,
+    cluster: env.cluster,
+  });
+  return {
+    ...ports,
+    prices: { pricing: pricingClient(), ec2: ec2Client({ region: env.region }), region: env.region, store },
+  };
 }
 
 /** The store, the queues and the settings every function's ports share. */

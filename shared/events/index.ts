@@ -11,4 +11,4 @@ export {
 export * from './eventbridge';
 export { type IgnoredEvent, isIgnored, parseInterruptionEvent, validateInterruptionEvent } from './interruption';
 export { describe, isObject, parseJson, Reader } from './reader';
-export { type GcTick, gcTickTemplate, parseGcTick, sweepTemplate, validateGcTick } from './schedule';
+export { type GcTick, type GcTickKind, gcTickTemplate, parseGcTick, sweepTemplate, validateGcTick } from './schedule';

@@ -7,6 +7,8 @@ describe('scheduler payloads', () => {
     const at = '2026-11-21T21:05:00Z';
     const gc = gcTickTemplate('demo').replace('<aws.scheduler.scheduled-time>', at);
     expect(parseGcTick(gc)).toEqual({ v: 1, cluster: 'demo', kind: 'GarbageCollect', at: '2026-11-21T21:05:00.000Z' });
+    const prices = gcTickTemplate('demo', 'RefreshPrices').replace('<aws.scheduler.scheduled-time>', at);
+    expect(parseGcTick(prices)).toMatchObject({ cluster: 'demo', kind: 'RefreshPrices' });
     const sweep = sweepTemplate('demo').replace('<aws.scheduler.scheduled-time>', at);
     expect(parseControlMessage(sweep)).toMatchObject({ kind: 'Sweep', cluster: 'demo' });
   });
@@ -15,7 +17,7 @@ describe('scheduler payloads', () => {
     expect(() => validateGcTick({ v: 3, kind: 'Sweep' }, 'gc')).toThrow(
       [
         'gc: v: unsupported version 3 (expected 1)',
-        'gc: kind: unknown kind "Sweep" (expected one of: GarbageCollect)',
+        'gc: kind: unknown kind "Sweep" (expected one of: GarbageCollect, RefreshPrices)',
         'gc: cluster: required string is missing',
         'gc: at: required string is missing',
       ].join('\n'),

@@ -1,18 +1,22 @@
 // The payload EventBridge Scheduler sends straight to the gc function (the sweep goes through the FIFO queue as a
 // SweepMessage instead, so it is serialized with provisioning). `at` is the schedule's `<aws.scheduler.scheduled-time>`.
+// A second schedule sends the same function a `RefreshPrices` tick every 12 hours (docs/deploy.md, Prices).
 import type { ParseOptions } from './control';
 import { parseJson, Reader } from './reader';
 
 export interface GcTick {
   v: 1;
   cluster: string;
-  kind: 'GarbageCollect';
+  kind: GcTickKind;
   at: string;
 }
 
+export type GcTickKind = 'GarbageCollect' | 'RefreshPrices';
+const GC_TICK_KINDS: readonly GcTickKind[] = ['GarbageCollect', 'RefreshPrices'];
+
 /** The Scheduler input template; the stack fills in the cluster. */
-export function gcTickTemplate(cluster: string): string {
-  return JSON.stringify({ v: 1, cluster, kind: 'GarbageCollect', at: '<aws.scheduler.scheduled-time>' });
+export function gcTickTemplate(cluster: string, kind: GcTickKind = 'GarbageCollect'): string {
+  return JSON.stringify({ v: 1, cluster, kind, at: '<aws.scheduler.scheduled-time>' });
 }
 
 /** The sweep's Scheduler input template (a SweepMessage once the scheduler substitutes the time). */
@@ -31,10 +35,11 @@ export function validateGcTick(value: unknown, source = 'gc tick'): GcTick {
   const obj = r.object(value, '');
   if (obj) {
     if (obj.v !== 1) r.fail('v', `unsupported version ${JSON.stringify(obj.v) ?? 'undefined'} (expected 1)`);
-    r.oneOf(obj, 'kind', '', ['GarbageCollect'], 'kind');
+    r.oneOf(obj, 'kind', '', GC_TICK_KINDS, 'kind');
   }
   const cluster = obj && r.string(obj, 'cluster', '');
   const at = obj && r.time(obj, 'at', '');
   r.done();
-  return { v: 1, cluster: cluster as string, kind: 'GarbageCollect', at: at as string };
+  const kind = obj?.kind === 'RefreshPrices' ? 'RefreshPrices' : 'GarbageCollect';
+  return { v: 1, cluster: cluster as string, kind, at: at as string };
 }

@@ -1,6 +1,7 @@
 // EventBridge Scheduler: the sweep goes into the cluster FIFO queue (group = cluster), so consolidation is
-// serialized with provisioning; GC invokes its function directly with a GcTick. The schedules share one role that
-// may send to the events queue and invoke the GC function, nothing else (the L2 targets would grant wildcards).
+// serialized with provisioning; GC invokes its function directly with a GcTick, and every 12 hours with a
+// RefreshPrices tick (docs/deploy.md, Prices). The schedules share one role that may send to the events queue and
+// invoke the GC function, nothing else (the L2 targets would grant wildcards).
 import { Aws } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -9,6 +10,9 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { gcTickTemplate, sweepTemplate } from '../../shared/events/schedule';
+
+/** Karpenter's pricing controller refreshes on-demand and spot prices together every 12 hours; so does Karpless. */
+export const PRICE_REFRESH_SCHEDULE = 'rate(12 hours)';
 
 export interface SchedulesProps {
   cluster: string;
@@ -25,6 +29,7 @@ export class Schedules extends Construct {
   readonly role: iam.Role;
   readonly sweep: scheduler.CfnSchedule;
   readonly gc: scheduler.CfnSchedule;
+  readonly prices: scheduler.CfnSchedule;
 
   constructor(scope: Construct, id: string, props: SchedulesProps) {
     super(scope, id);
@@ -91,6 +96,19 @@ export class Schedules extends Construct {
         deadLetterConfig: { arn: props.failures.queueArn },
       },
     });
+    this.prices = new scheduler.CfnSchedule(this, 'Prices', {
+      description: `Karpless price refresh of ${props.cluster}`,
+      scheduleExpression: PRICE_REFRESH_SCHEDULE,
+      flexibleTimeWindow: { mode: 'OFF' },
+      target: {
+        arn: props.gcFunction.functionArn,
+        roleArn: this.role.roleArn,
+        input: gcTickTemplate(props.cluster, 'RefreshPrices'),
+        // A refresh a few minutes late is as good as on time; one that never ran leaves prices 12 hours older.
+        retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 3600 },
+        deadLetterConfig: { arn: props.failures.queueArn },
+      },
+    });
     // The Scheduler invokes GC asynchronously: a run that fails lands in the same queue, where its depth alarms. The
     // GC role's right to send there is granted by the stack (SendFailedRuns), with no wildcard KMS action.
     new lambda.CfnEventInvokeConfig(this, 'GcFailures', {
@@ -101,5 +119,6 @@ export class Schedules extends Construct {
     });
     this.sweep.node.addDependency(policy);
     this.gc.node.addDependency(policy);
+    this.prices.node.addDependency(policy);
   }
 }

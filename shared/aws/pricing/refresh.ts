@@ -1,6 +1,7 @@
 // The price refresh and its fallback: live prices go to DynamoDB with their refresh time; when a refresh fails the
-// last stored table (or else the embedded catalog) stays in use, and the failure is logged and counted. No function
-// or schedule runs refreshPrices yet (docs/architecture.md, Timers); the functions read what is stored.
+// last stored table (or else the embedded catalog) stays in use, and the failure is logged and counted. The GC
+// function runs refreshPrices on its 12-hourly RefreshPrices tick (docs/deploy.md, Prices); the other functions read
+// what is stored.
 // Logger and metrics are callbacks so shared/aws carries no Powertools dependency.
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { PricingClient } from '@aws-sdk/client-pricing';
