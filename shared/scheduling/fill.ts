@@ -2,12 +2,12 @@
 // turn, first as a proportional slice of the waiting pool on large nodes, then one by one by the dot-product rule
 // (README.md, Cost). Pods an existing node could take are left for it.
 //
-// Both passes make the same choices as a scan of every waiting bucket would, but reach them through the queue's cells
-// (queue.ts): the slice reads the pool from the cells' running sums, and the greedy pass visits cells by an upper
-// bound on their buckets' scores and stops once no unvisited cell can beat the best bucket found
-// (docs/performance.md, Planning cost). With every request distinct, that is what keeps a fill from costing a scan of
-// the whole pool per pod.
-import { dotProductScore } from './cost';
+// Both passes make the same choices as a scan of every waiting bucket would, but reach them through indexes
+// (docs/performance.md, Planning cost): the slice reads the pool from the queue's cells' running sums (queue.ts), and
+// the greedy pass searches each class's tree of buckets (buckettree.ts), passing over every part of it that cannot
+// beat the best bucket found. With every request distinct, that is what keeps a fill from costing a scan of the whole
+// pool per pod.
+import type { BucketPick } from './buckettree';
 import type { ExistingNode } from './existingnode';
 import type { InflightClaim } from './nodeclaim';
 import type { PodShape } from './podshape';
@@ -20,8 +20,9 @@ const SLICE_BALANCE = 0.9;
 
 export class ClaimFiller {
   private readonly noNodeFits = new Set<number>();
-  /** Scratch space for the cells' bounds, reused across fills. */
-  private bounds = new Float64Array(0);
+  /** Fills so far: the number of the current one marks the buckets it passed over. */
+  private fills = 0;
+  private readonly pick: BestBucket;
 
   /** `nodes`: the solve's existing nodes (the array is filled before the first claim opens). */
   constructor(
@@ -29,7 +30,9 @@ export class ClaimFiller {
     private readonly nodes: readonly ExistingNode[],
     /** The solve's deadline: once passed, a fill stops where it is (the claim is valid with what it holds). */
     private readonly outOfTime: () => boolean = () => false,
-  ) {}
+  ) {
+    this.pick = new BestBucket(this.nodes.length > 0 ? (shape) => this.fitsSomeNode(shape) : undefined);
+  }
 
   /** Could an existing node take the shape? Once no node can, none ever will (nodes only fill up). */
   private fitsSomeNode(shape: PodShape): boolean {
@@ -53,83 +56,26 @@ export class ClaimFiller {
    * constrained pods (topology) still wait for theirs, and pods an existing node could take are left for it.
    */
   fill(c: InflightClaim): void {
-    const skip = new Set<Bucket>();
-    this.fillProportionally(c, skip);
-    // Cells none of whose buckets can join this claim any more (the claim's room only shrinks during a fill).
-    const dead = new Set<Cell>();
+    // Buckets passed over in this fill carry its number (the claim's room only shrinks, so they stay out).
+    const fill = ++this.fills;
+    this.fillProportionally(c, fill);
+    // Whether a class may share the claim's node depends on its requirements and tolerations alone.
+    const classes = this.waiting.classes.filter((k) => k.tree.alive && c.template.canShare(k.shape, c.target));
+    const pick = this.pick;
     for (;;) {
       if (this.outOfTime()) return;
-      const best = this.bestBucket(c, skip, dead);
+      pick.start(fill);
+      for (const k of classes) k.tree.search(c.used, c.target.alloc, pick);
+      const best = pick.best;
       if (!best) return;
       const next = this.waiting.nextMember(best);
       if (!next) {
-        skip.add(best);
+        best.skipped = fill;
         continue;
       }
       const shape = next.q.base.levels[0];
       if (shape && c.tryAdd(next.q.pod, shape) === undefined) this.waiting.consume(next.q);
-      else skip.add(best);
-    }
-  }
-
-  /**
-   * The simple bucket with the highest dot-product score that fits and may join, the earliest on a tie: what a scan
-   * of every bucket in order would pick. Cells are visited best bound first; a cell's bound (its largest request per
-   * resource, scored) is never below any of its buckets' scores.
-   */
-  private bestBucket(c: InflightClaim, skip: Set<Bucket>, dead: Set<Cell>): Bucket | undefined {
-    const used = c.used;
-    const alloc = c.target.alloc;
-    const cells = this.waiting.cells;
-    if (this.bounds.length < cells.length) this.bounds = new Float64Array(cells.length * 2);
-    const bounds = this.bounds;
-    for (let k = 0; k < cells.length; k++) {
-      const cell = cells[k] as Cell;
-      bounds[k] = -1;
-      if (!cell.simple || cell.remaining <= 0 || dead.has(cell)) continue;
-      const bound = cellBound(cell, used, alloc);
-      // Sharing depends on the class alone (requirements, tolerations), which every bucket of a cell has in common.
-      if (bound < 0 || !c.template.canShare(cell.shape, c.target)) dead.add(cell);
-      else bounds[k] = bound;
-    }
-    const nodes = this.nodes.length > 0;
-    let best: Bucket | undefined;
-    let bestScore = -1;
-    for (;;) {
-      let k = -1;
-      let top = -1;
-      for (let j = 0; j < cells.length; j++) {
-        if ((bounds[j] as number) > top) {
-          top = bounds[j] as number;
-          k = j;
-        }
-      }
-      // Ties with the best score still need a look: an earlier bucket wins a tie.
-      if (k < 0 || top < bestScore) return best;
-      bounds[k] = -1;
-      const cell = cells[k] as Cell;
-      let live = 0;
-      let emptied = 0;
-      for (const b of cell.buckets) {
-        if (b.remaining <= 0) {
-          emptied++;
-          continue;
-        }
-        if (skip.has(b)) continue;
-        const score = dotProductScore(b.shape.requests, used, alloc);
-        // Too big now, so too big for the rest of this fill; a bucket an existing node could take is left for it.
-        if (score < 0 || (nodes && this.fitsSomeNode(b.shape))) {
-          skip.add(b);
-          continue;
-        }
-        live++;
-        if (score > bestScore || (score === bestScore && best !== undefined && b.ordinal < best.ordinal)) {
-          bestScore = score;
-          best = b;
-        }
-      }
-      if (live === 0) dead.add(cell);
-      cell.compact(emptied);
+      else best.skipped = fill;
     }
   }
 
@@ -138,7 +84,7 @@ export class ClaimFiller {
    * sized so the slice fits. Greedy filling alone takes the big memory-heavy pods first and leaves the last nodes
    * with only cpu-heavy ones; slicing keeps every node's mix like the pool's. The greedy pass then tops it up.
    */
-  private fillProportionally(c: InflightClaim, skip: Set<Bucket>): void {
+  private fillProportionally(c: InflightClaim, fill: number): void {
     const pool = new Float64Array(c.used.length);
     // Per eligible cell: all its buckets are eligible, or only those listed.
     const eligible: { cell: Cell; only?: Bucket[] }[] = [];
@@ -153,11 +99,14 @@ export class ClaimFiller {
         continue;
       }
       const only: Bucket[] = [];
+      let emptied = 0;
       for (const b of cell.buckets) {
+        if (b.remaining <= 0) emptied++;
         if (b.remaining <= 0 || c.failed.has(b.shape.id) || this.fitsSomeNode(b.shape)) continue;
         only.push(b);
         addTimes(pool, b.remaining, b.shape.requests);
       }
+      cell.compact(emptied);
       if (only.length > 0) eligible.push({ cell, only });
     }
     let fraction = Number.POSITIVE_INFINITY;
@@ -188,7 +137,7 @@ export class ClaimFiller {
         if (!next) break;
         const shape = next.q.base.levels[0];
         if (!shape || c.tryAdd(next.q.pod, shape) !== undefined) {
-          skip.add(b);
+          b.skipped = fill;
           break;
         }
         this.waiting.consume(next.q);
@@ -202,18 +151,34 @@ function addTimes(into: Float64Array, n: number, v: Float64Array): void {
 }
 
 /**
- * An upper bound on the dot-product score of any bucket in the cell (dotProductScore with the cell's largest request
- * per resource), or -1 when even its smallest requests do not fit.
+ * The simple bucket with the highest dot-product score that may join, the earliest on a tie: what a scan of every
+ * bucket in order would pick. Bucket trees offer it candidates best bound first (buckettree.ts).
  */
-function cellBound(cell: Cell, used: Float64Array, alloc: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < alloc.length; i++) {
-    const a = alloc[i] as number;
-    const u = used[i] as number;
-    const lo = cell.min[i] as number;
-    if (lo > 0 && u + lo > a) return -1;
-    const m = cell.max[i] as number;
-    if (m > 0 && a > 0 && a - u > 0) s += (m * (a - u)) / (a * a);
+class BestBucket implements BucketPick<Bucket> {
+  score = -1;
+  best: Bucket | undefined;
+  private fill = 0;
+
+  constructor(
+    /** Whether an existing node could take the shape (a bucket one could is left for it); absent without nodes. */
+    private readonly fitsSomeNode: ((shape: PodShape) => boolean) | undefined,
+  ) {}
+
+  start(fill: number): void {
+    this.fill = fill;
+    this.score = -1;
+    this.best = undefined;
   }
-  return s;
+
+  offer(b: Bucket, score: number): void {
+    if (b.skipped === this.fill) return;
+    if (this.fitsSomeNode?.(b.shape)) {
+      b.skipped = this.fill;
+      return;
+    }
+    if (score > this.score || (score === this.score && this.best !== undefined && b.ordinal < this.best.ordinal)) {
+      this.score = score;
+      this.best = b;
+    }
+  }
 }

@@ -4,9 +4,11 @@
 //
 // Buckets are further grouped into cells (docs/performance.md, Planning cost): buckets that differ only in their
 // requests, with requests in the same geometric band per resource. Cells keep running sums as pods leave, so the
-// fill's search for the best-fitting bucket can skip whole cells by a bound, and the target search can score a few
-// hundred cells instead of tens of thousands of buckets when every pod's request differs.
+// fill's proportional slice reads the pool from a few hundred sums, and the target search can score a few hundred
+// cells instead of tens of thousands of buckets when every pod's request differs. The fill's search for the
+// best-fitting bucket uses a tree of each class's buckets by their requests instead (buckettree.ts).
 import type { Pod } from '../api/kube';
+import { BucketTree } from './buckettree';
 import type { WaitingGroup } from './cost';
 import type { PodBase, PodShape } from './podshape';
 
@@ -37,6 +39,18 @@ export interface Bucket extends WaitingGroup {
   /** Creation order: the order of `buckets`, which breaks ties between equally good buckets. */
   ordinal: number;
   cell: Cell;
+  /** Its class's tree (simple buckets, once built) and the tree's leaf holding it (buckettree.ts). */
+  tree?: BucketTree<Bucket>;
+  leaf: number;
+  /** The number of the last fill that passed it over (fill.ts): it cannot join that claim. */
+  skipped: number;
+}
+
+/** Simple buckets of one class (same requirements, tolerations and host ports), indexed by their requests. */
+export interface BucketClass {
+  /** A member's shape: whether the class may share a node type depends on the class alone. */
+  shape: PodShape;
+  tree: BucketTree<Bucket>;
 }
 
 /** Each band of a cell spans this ratio of request sizes (a 1000m and a 1300m request can share a cell). */
@@ -53,8 +67,7 @@ export class Cell implements WaitingGroup {
   remaining = 0;
   /** The most pods any of its buckets ever held (buckets only shrink once queued). */
   maxRemaining = 0;
-  /** Per resource: the largest and smallest request of any bucket ever in the cell (bounds for the fill's search). */
-  readonly max: Float64Array;
+  /** Per resource: the smallest request of any bucket ever in the cell (whether an existing node might take one). */
   readonly min: Float64Array;
   /** A representative of the class whose requests are the cell's mean, updated as pods leave. */
   readonly shape: PodShape;
@@ -71,7 +84,6 @@ export class Cell implements WaitingGroup {
     readonly simple: boolean,
   ) {
     const dims = first.requests.length;
-    this.max = new Float64Array(dims);
     this.min = new Float64Array(dims).fill(Number.POSITIVE_INFINITY);
     this.total = new Float64Array(dims);
     this.shape = { ...first, requests: new Float64Array(dims) };
@@ -85,7 +97,6 @@ export class Cell implements WaitingGroup {
     this.buckets.push(b);
     const r = b.shape.requests;
     for (let i = 0; i < r.length; i++) {
-      this.max[i] = Math.max(this.max[i] as number, r[i] as number);
       this.min[i] = Math.min(this.min[i] as number, r[i] as number);
     }
   }
@@ -122,6 +133,9 @@ export class WaitingQueue {
   private readonly keys = new Map<Bucket, string>();
   private list: Bucket[] = [];
   private cellList: Cell[] = [];
+  /** Simple buckets by class, in creation order; indexed into `classList` when a fill first asks. */
+  private readonly simpleByKind = new Map<string, Bucket[]>();
+  private classList: BucketClass[] | undefined;
   /** Emptied entries still in `list` / `cellList`: they are dropped in one pass once they are half of it. */
   private emptied = 0;
   private emptiedCells = 0;
@@ -138,6 +152,20 @@ export class WaitingQueue {
   /** The cells, on the same terms as `buckets`. */
   get cells(): readonly Cell[] {
     return this.cellList;
+  }
+
+  /** The classes of simple buckets, each with its tree. Built on first use; buckets are all queued by then. */
+  get classes(): readonly BucketClass[] {
+    if (!this.classList) {
+      this.classList = [];
+      for (const list of this.simpleByKind.values()) {
+        const first = list[0] as Bucket;
+        const tree = new BucketTree(list, first.shape.requests.length);
+        for (const b of list) b.tree = tree;
+        this.classList.push({ shape: first.shape, tree });
+      }
+    }
+    return this.classList;
   }
 
   /** How many buckets still hold waiting pods. */
@@ -162,6 +190,8 @@ export class WaitingQueue {
     }
     g.remaining++;
     g.bucket.remaining++;
+    // A tree's counts are of the pods queued when it was built: a later pod rebuilds them.
+    this.classList = undefined;
     g.bucket.cell.count(g.bucket, 1);
     this.count++;
     g.members.push(q);
@@ -192,6 +222,7 @@ export class WaitingQueue {
     b.remaining--;
     b.cell.count(b, -1);
     this.count--;
+    if (b.remaining === 0) b.tree?.emptied(b);
     if (b.remaining === 0 && ++this.emptied * 2 > this.list.length) {
       this.list = this.list.filter((x) => x.remaining > 0);
       this.emptied = 0;
@@ -236,11 +267,18 @@ export class WaitingQueue {
         groups: [],
         ordinal: this.byKey.size,
         cell,
+        leaf: -1,
+        skipped: 0,
       };
       cell.join(b);
       this.byKey.set(key, b);
       this.keys.set(b, key);
       this.list.push(b);
+      if (b.simple) {
+        const members = this.simpleByKind.get(kind);
+        if (members) members.push(b);
+        else this.simpleByKind.set(kind, [b]);
+      }
     }
     return b;
   }

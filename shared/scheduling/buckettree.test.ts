@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../sim/rng';
+import { type BucketPick, BucketTree, type TreeBucket } from './buckettree';
+import { dotProductScore } from './cost';
+
+type Item = TreeBucket & { name: string };
+
+/** The highest score, the earliest bucket on a tie: what the fill wants (fill.ts). */
+class Best implements BucketPick<Item> {
+  score = -1;
+  best: Item | undefined;
+  offers = 0;
+  offer(b: Item, score: number): void {
+    this.offers++;
+    if (score > this.score || (score === this.score && this.best !== undefined && b.ordinal < this.best.ordinal)) {
+      this.score = score;
+      this.best = b;
+    }
+  }
+}
+
+/** A scan of every bucket in order, the reference the tree must agree with. */
+function scan(items: readonly Item[], used: Float64Array, alloc: Float64Array): Item | undefined {
+  let best: Item | undefined;
+  let bestScore = -1;
+  for (const b of items) {
+    if (b.remaining <= 0) continue;
+    const s = dotProductScore(b.shape.requests, used, alloc);
+    if (s > bestScore) {
+      bestScore = s;
+      best = b;
+    }
+  }
+  return best;
+}
+
+function items(n: number, seed: number, steps = 0): Item[] {
+  const rng = createRng(seed);
+  const draw = (lo: number, hi: number): number => {
+    const v = lo + rng.next() * (hi - lo);
+    return steps > 0 ? lo + Math.round(((v - lo) / (hi - lo)) * steps) * ((hi - lo) / steps) : Math.round(v);
+  };
+  return Array.from({ length: n }, (_, i) => ({
+    name: `b${i}`,
+    shape: { requests: Float64Array.of(draw(50, 2000), draw(64, 4096) * 2 ** 20, 1) },
+    remaining: 1 + Math.floor(rng.next() * 3),
+    ordinal: i,
+    leaf: -1,
+  }));
+}
+
+describe('the bucket tree', () => {
+  it('finds the bucket a scan of every bucket would pick, as a claim fills and buckets empty', () => {
+    for (const [seed, steps] of [
+      [1, 0],
+      [2, 0],
+      [3, 4],
+    ] as const) {
+      const all = items(3000, seed, steps);
+      const tree = new BucketTree(all, 3);
+      const alloc = Float64Array.of(63_770, 250_000 * 2 ** 20, 110);
+      const used = Float64Array.of(0, 0, 0);
+      let placed = 0;
+      for (;;) {
+        const pick = new Best();
+        tree.search(used, alloc, pick);
+        const expected = scan(all, used, alloc);
+        expect(pick.best?.name).toBe(expected?.name);
+        if (!pick.best) break;
+        const b = pick.best;
+        for (let i = 0; i < 3; i++) used[i] = (used[i] as number) + (b.shape.requests[i] as number);
+        b.remaining--;
+        if (b.remaining === 0) tree.emptied(b);
+        placed++;
+      }
+      expect(placed).toBeGreaterThan(20);
+    }
+  });
+
+  it('breaks ties for the earliest bucket', () => {
+    const all = items(200, 4).map((b) => ({ ...b, shape: { requests: Float64Array.of(500, 2 ** 30, 1) } }));
+    const tree = new BucketTree(all, 3);
+    const pick = new Best();
+    tree.search(Float64Array.of(0, 0, 0), Float64Array.of(4000, 16 * 2 ** 30, 110), pick);
+    expect(pick.best?.name).toBe('b0');
+  });
+
+  it('offers nothing once every bucket is empty or too big', () => {
+    const all = items(100, 5);
+    const tree = new BucketTree(all, 3);
+    const tiny = new Best();
+    tree.search(Float64Array.of(0, 0, 0), Float64Array.of(40, 2 ** 20, 110), tiny);
+    expect(tiny.best).toBeUndefined();
+    for (const b of all) {
+      b.remaining = 0;
+      tree.emptied(b);
+    }
+    expect(tree.alive).toBe(false);
+    const none = new Best();
+    tree.search(Float64Array.of(0, 0, 0), Float64Array.of(1e6, 2 ** 40, 1e6), none);
+    expect(none.offers).toBe(0);
+  });
+});
