@@ -17,6 +17,11 @@ const BUDGET_MS = 2000;
 /** The most a solve may run past a budget: 5 % of it plus 100 ms (issue 14). */
 export const budgetLimitMs = (budgetMs: number): number => budgetMs * 1.05 + 100;
 
+/** The row passes when every solve stopped within the limit and the budget did cut the batch short. */
+export function keptBudget(budgetMs: number, solveMs: readonly number[], deferred: number): boolean {
+  return solveMs.length > 0 && solveMs.every((ms) => ms <= budgetLimitMs(budgetMs)) && deferred > 0;
+}
+
 export const TIME_BUDGET_MEASURE: BenchMeasure = {
   name: 'time-budget-20k',
   description: `simulate --time-budget ${BUDGET_MS / 1000}s on ${PODS} distinct-request pods (15 % zone spread, 10 % anti-affinity)`,
@@ -41,7 +46,7 @@ export const TIME_BUDGET_MEASURE: BenchMeasure = {
       runSimulation({ pods, nodePools: [nodePool], nodeClasses: [nodeClass] }, engine, { timeBudgetMs: BUDGET_MS }),
     );
     const load = loadavg().map((l) => l.toFixed(2));
-    const worst = Math.max(...solveMs);
+    const worst = Math.max(0, ...solveMs);
     const limit = budgetLimitMs(BUDGET_MS);
     const deferred = result.deferred?.length ?? 0;
     return {
@@ -50,7 +55,7 @@ export const TIME_BUDGET_MEASURE: BenchMeasure = {
       target: `solve ≤ ${limit / 1000} s (budget + 5 % + 100 ms), pods deferred`,
       value: Math.round(worst) / 1000,
       unit: 's',
-      pass: solveMs.length > 0 && worst <= limit && deferred > 0,
+      pass: keptBudget(BUDGET_MS, solveMs, deferred),
       wallMs,
       cpuMs,
       detail:
