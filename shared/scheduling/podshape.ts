@@ -15,6 +15,8 @@ import type { VolumeIndex } from './volumes';
 
 export interface PodBase {
   baseId: number;
+  /** Equal for pods with the same namespace and labels (TopologyShape.identity). */
+  identity: number;
   namespace: string;
   labels: Record<string, string>;
   sample: Pod;
@@ -49,6 +51,8 @@ const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'P
 
 export class PodShapes {
   private readonly bases = new Map<string, PodBase>();
+  /** Identity numbers by namespace and labels, as text. */
+  private readonly identities = new Map<string, number>();
   readonly all: PodBase[] = [];
   private shapeCount = 0;
 
@@ -70,16 +74,23 @@ export class PodShapes {
     const vol = this.volumes.requirementsFor(pod);
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
     const { nodeName: _n, volumes: _v, ...spec } = pod.spec;
-    const sig = JSON.stringify([pod.metadata.namespace, pod.metadata.labels ?? {}, spec, vol.key, vol.missing ?? '']);
+    // Namespace and labels first, whole: that text also names the pod's identity for selectors.
+    const who = JSON.stringify([pod.metadata.namespace, pod.metadata.labels ?? {}]);
+    const sig = who + JSON.stringify([spec, vol.key, vol.missing ?? '']);
     let base = this.bases.get(sig);
     if (base) return base;
-    base = this.build(pod, vol.requirements, vol.missing);
+    let identity = this.identities.get(who);
+    if (identity === undefined) {
+      identity = this.identities.size;
+      this.identities.set(who, identity);
+    }
+    base = this.build(pod, identity, vol.requirements, vol.missing);
     this.bases.set(sig, base);
     this.all.push(base);
     return base;
   }
 
-  private build(pod: Pod, volumeRequirements: Requirements, missingVolume?: string): PodBase {
+  private build(pod: Pod, identity: number, volumeRequirements: Requirements, missingVolume?: string): PodBase {
     let requestList: ResourceList = {};
     let invalid: string | undefined = missingVolume;
     try {
@@ -90,6 +101,7 @@ export class PodShapes {
     this.resources.register(requestList);
     const base: PodBase = {
       baseId: this.all.length,
+      identity,
       namespace: pod.metadata.namespace,
       labels: pod.metadata.labels ?? {},
       sample: pod,
@@ -180,7 +192,7 @@ export class PodShapes {
     }
     let perNodeLimit = Number.POSITIVE_INFINITY;
     for (const g of groups) {
-      if (!g.isHostname || !g.selects(id, base.baseId)) continue;
+      if (!g.isHostname || !g.selects(id, base.identity)) continue;
       if (g.kind === 'antiAffinity') perNodeLimit = 1;
       else if (g.kind === 'spread') perNodeLimit = Math.min(perNodeLimit, g.maxSkew);
     }
@@ -192,6 +204,7 @@ export class PodShapes {
       base,
       level,
       baseId: base.baseId,
+      identity: base.identity,
       namespace: base.namespace,
       labels: base.labels,
       requirements,

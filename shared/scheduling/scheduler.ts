@@ -272,6 +272,7 @@ export class Scheduler {
   }
 
   private countExisting(existingAnti: { node: number; pod: Pod; groups: TopologyGroup[] }[]): void {
+    if (this.nodes.length === 0) return;
     const groups = this.allGroups();
     for (const node of this.nodes) node.countPods(groups);
     for (const e of existingAnti) (this.nodes[e.node] as ExistingNode).recordOwner(e.groups);

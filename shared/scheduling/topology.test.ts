@@ -22,6 +22,7 @@ const shape = (
   namespace: 'default',
   labels: { app: 'web' },
   baseId,
+  identity: baseId,
   groups,
   requiredAnti,
 });

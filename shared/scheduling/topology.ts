@@ -9,8 +9,13 @@ import { selectorKey } from './selectors';
 import { type GroupKind, type PodIdentity, TopologyGroup } from './topologygroup';
 
 export interface TopologyShape extends PodIdentity {
-  /** Identity shared by every relaxation level of one pod shape (same labels and namespace). */
+  /** Identity shared by every relaxation level of one pod shape. */
   baseId: number;
+  /**
+   * Equal for pods with the same namespace and labels, which is all a selector reads: what selects a pod is cached per
+   * identity, so pods whose requests all differ but whose labels repeat share the answers.
+   */
+  identity: number;
   /** Groups the pod must satisfy at its current relaxation level. */
   groups: readonly TopologyGroup[];
   /** Anti-affinity groups the pod owns as required terms (recorded for the inverse rule). */
@@ -139,22 +144,22 @@ export class Topology<S extends TopologyShape = TopologyShape> {
   }
 
   /** Groups whose selector matches the pod: it counts toward them wherever it lands. */
-  selectedBy(shape: PodIdentity & { baseId: number }): TopologyGroup[] {
-    let hit = this.selectedByCache.get(shape.baseId);
+  selectedBy(shape: PodIdentity & { identity: number }): TopologyGroup[] {
+    let hit = this.selectedByCache.get(shape.identity);
     if (!hit) {
       hit = [];
-      for (const g of this.groups.values()) if (g.selects(shape, shape.baseId)) hit.push(g);
-      this.selectedByCache.set(shape.baseId, hit);
+      for (const g of this.groups.values()) if (g.selects(shape, shape.identity)) hit.push(g);
+      this.selectedByCache.set(shape.identity, hit);
     }
     return hit;
   }
 
   /** Required anti-affinity groups (of other pods) that select this pod: it must avoid their owners' domains. */
-  private inverseOf(shape: PodIdentity & { baseId: number }): TopologyGroup[] {
-    let hit = this.inverseCache.get(shape.baseId);
+  private inverseOf(shape: PodIdentity & { identity: number }): TopologyGroup[] {
+    let hit = this.inverseCache.get(shape.identity);
     if (!hit) {
-      hit = this.antiGroups.filter((g) => g.selects(shape, shape.baseId));
-      this.inverseCache.set(shape.baseId, hit);
+      hit = this.antiGroups.filter((g) => g.selects(shape, shape.identity));
+      this.inverseCache.set(shape.identity, hit);
     }
     return hit;
   }
@@ -170,7 +175,7 @@ export class Topology<S extends TopologyShape = TopologyShape> {
       if (!g.isHostname) continue;
       if (g.kind === 'antiAffinity') bars.push({ counts: g.counts, limit: 1 });
       else if (g.kind === 'spread')
-        bars.push({ counts: g.counts, limit: g.maxSkew + 1 - (g.selects(shape, shape.baseId) ? 1 : 0) });
+        bars.push({ counts: g.counts, limit: g.maxSkew + 1 - (g.selects(shape, shape.identity) ? 1 : 0) });
     }
     for (const g of this.inverseOf(shape)) if (g.isHostname) bars.push({ counts: g.owners, limit: 1 });
     return bars;
@@ -224,7 +229,7 @@ export class Topology<S extends TopologyShape = TopologyShape> {
   private hostnameCheck(g: TopologyGroup, shape: TopologyShape, hostname: string): string | undefined {
     const here = g.count(hostname);
     if (g.kind === 'spread') {
-      const self = g.selects(shape, shape.baseId) ? 1 : 0;
+      const self = g.selects(shape, shape.identity) ? 1 : 0;
       // A new node is always possible, so the global minimum on hostname is zero (as in Karpenter).
       return here + self > g.maxSkew ? `${g.describe()}: this node already has ${here} matching pods` : undefined;
     }
@@ -233,7 +238,7 @@ export class Topology<S extends TopologyShape = TopologyShape> {
     }
     if (here > 0) return undefined;
     for (const n of g.counts.values()) if (n > 0) return `${g.describe()}: no matching pod on this node`;
-    return g.selects(shape, shape.baseId) ? undefined : `${g.describe()}: no pod matches the affinity term yet`;
+    return g.selects(shape, shape.identity) ? undefined : `${g.describe()}: no pod matches the affinity term yet`;
   }
 
   private chooseDomain(
@@ -247,7 +252,7 @@ export class Topology<S extends TopologyShape = TopologyShape> {
       for (const d of domains) min = Math.min(min, g.count(d));
       if (domains.length === 0) return undefined;
       if (g.minDomains !== undefined && domains.length < g.minDomains) min = 0;
-      const self = g.selects(shape, shape.baseId) ? 1 : 0;
+      const self = g.selects(shape, shape.identity) ? 1 : 0;
       let best: string | undefined;
       let bestCount = Number.POSITIVE_INFINITY;
       for (const d of domains) {
@@ -274,7 +279,7 @@ export class Topology<S extends TopologyShape = TopologyShape> {
     if (any) return undefined;
     // Bootstrap: no domain the pod may use holds a match (matches elsewhere cannot help it) and the pod selects
     // itself, so any of its domains will do; the next ones follow it.
-    if (!g.selects(shape, shape.baseId)) return undefined;
+    if (!g.selects(shape, shape.identity)) return undefined;
     for (const d of domains) if (binReq.has(d)) return d;
     return undefined;
   }

@@ -48,6 +48,7 @@ export class TopologyGroup {
     return this.key === LabelHostname;
   }
 
+  /** `cacheId`: equal for pods with the same namespace and labels (TopologyShape.identity). */
   selects(pod: PodIdentity, cacheId?: number): boolean {
     if (cacheId !== undefined) {
       const hit = this.selectsCache.get(cacheId);
