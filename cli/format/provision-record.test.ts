@@ -29,9 +29,11 @@ describe('a Provision record, for one of its NodeClaims', () => {
     expect(lines[3]).toMatch(/^priced at \S+ (spot|on-demand) in us-east-1[a-f], \$\d+\.\d{4}\/h/);
     const others = claims.filter((c) => c.name !== mine?.name).map((c) => c.name);
     expect(others.length).toBeGreaterThan(0);
-    expect(lines[4]).toMatch(/^same plan: /);
-    for (const o of others) expect(lines[4]).toContain(o);
-    expect(lines).toHaveLength(5);
+    // The runner-up types the plan weighed, cheapest first.
+    expect(lines[4]).toMatch(/^instead of: \S+ (spot|on-demand) in us-east-1[a-f] \$\d+\.\d{4}\/h/);
+    expect(lines[5]).toMatch(/^same plan: /);
+    for (const o of others) expect(lines[5]).toContain(o);
+    expect(lines).toHaveLength(6);
   });
 
   it('names the first 8 other claims of a big plan', () => {

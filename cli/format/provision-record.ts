@@ -2,6 +2,7 @@
 // request, the instance types it may launch as and the offering the plan priced it at, then the rest of the plan in
 // a line. The record holds every claim of the plan; printing them all as JSON buried the one asked about.
 import { formatResourceList, type ResourceList } from '../../shared/api/resources';
+import type { PlannedOffering } from '../../shared/scheduling/types';
 import { formatPrice } from './table';
 
 interface PlannedClaim {
@@ -11,7 +12,23 @@ interface PlannedClaim {
   podCount?: number;
   requests?: ResourceList;
   instanceTypeOptions?: string[];
-  cheapest?: { instanceType: string; zone: string; capacityType: string; price: number };
+  cheapest?: PlannedOffering;
+  alternatives?: PlannedOffering[];
+}
+
+/** The NodeOverlays behind one offering's price and its type's extended resources, as explain prints them. */
+export function overlayText(o: PlannedOffering): string[] {
+  const out: string[] = [];
+  if (o.overlay) {
+    const v = o.overlay;
+    out.push(
+      `NodeOverlay ${v.name} (weight ${v.weight}, ${v.adjustment}): ${formatPrice(v.basePrice)}/h -> ${formatPrice(o.price)}/h`,
+    );
+  }
+  for (const [resource, c] of Object.entries(o.capacityOverlays ?? {})) {
+    out.push(`NodeOverlay ${c.name} (weight ${c.weight}): capacity ${resource} ${c.quantity}`);
+  }
+  return out;
 }
 
 /** The detail keys provisionLines reads; explain summarizes any others. */
@@ -51,10 +68,20 @@ export function provisionLines(detail: Record<string, unknown>, nodeClaim: strin
       );
     }
     const c = own.cheapest;
-    if (c)
+    if (c) {
       out.push(
         `priced at ${c.instanceType} ${c.capacityType} in ${c.zone}, ${formatPrice(c.price)}/h (CreateFleet picks the lowest price among the options)`,
       );
+      for (const line of overlayText(c)) out.push(`  ${line}`);
+    }
+    const alternatives = own.alternatives ?? [];
+    if (alternatives.length) {
+      const named = alternatives.map(
+        (a) => `${a.instanceType} ${a.capacityType} in ${a.zone} ${formatPrice(a.price)}/h`,
+      );
+      out.push(`instead of: ${named.join(', ')}`);
+      for (const a of alternatives) for (const line of overlayText(a)) out.push(`  ${a.instanceType}: ${line}`);
+    }
   }
   const others = claims.filter((c) => c.name !== nodeClaim);
   if (others.length) {

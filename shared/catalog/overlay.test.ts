@@ -60,7 +60,12 @@ describe('NodeOverlay', () => {
     });
     it('should name the overlay and the price before it on each changed offering', () => {
       const r = apply([overlay('savings-plan', { requirements: selectM5, priceAdjustment: '-20%' })]);
-      expect(typeOf(r, 'm5.large').offerings[1]?.overlay).toEqual({ name: 'savings-plan', basePrice: 0.1 });
+      expect(typeOf(r, 'm5.large').offerings[1]?.overlay).toEqual({
+        name: 'savings-plan',
+        weight: 0,
+        adjustment: 'priceAdjustment: -20%',
+        basePrice: 0.1,
+      });
     });
     it('should match on the NodePool name and template labels', () => {
       const byPool = apply([
@@ -95,7 +100,10 @@ describe('NodeOverlay', () => {
       expect(t.capacity['smarter-devices/fuse']).toBe(1);
       expect(t.allocatable['hugepages-2Mi']).toBe(100 * 2 ** 20);
       expect(t.capacity.cpu).toBe(m5.capacity.cpu);
-      expect(t.capacityOverlays).toEqual({ 'smarter-devices/fuse': 'fuse', 'hugepages-2Mi': 'fuse' });
+      expect(t.capacityOverlays).toEqual({
+        'smarter-devices/fuse': { name: 'fuse', weight: 0, quantity: '1' },
+        'hugepages-2Mi': { name: 'fuse', weight: 0, quantity: '100Mi' },
+      });
     });
   });
 

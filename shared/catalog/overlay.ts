@@ -13,7 +13,7 @@ import { LabelCapacityType, LabelNodePool, LabelZone, LabelZoneId } from '../api
 import { byOverlayPrecedence, type NodeOverlay, overlaidPrice } from '../api/nodeoverlay';
 import { parseResource } from '../api/quantity';
 import { requirementAllows } from '../api/selector';
-import type { InstanceType, Offering } from './types';
+import type { AppliedCapacityOverlay, AppliedPriceOverlay, InstanceType, Offering } from './types';
 
 /** The NodePool facts an overlay may select on. */
 export interface OverlayPool {
@@ -31,12 +31,6 @@ export interface OverlaidTypes {
   instanceTypes: Map<string, InstanceType[]>;
   /** Overlays left out because they conflict with another of the same weight (Karpenter's Ready=False). */
   conflicts: OverlayConflict[];
-}
-
-/** What one overlay changed on one offering, for reports and `explain`. */
-export interface OfferingOverlay {
-  name: string;
-  basePrice: number;
 }
 
 interface TypeUpdate {
@@ -125,21 +119,22 @@ function overlaid(type: InstanceType, u: TypeUpdate | undefined): InstanceType {
   if (!u) return type;
   const capacity = { ...type.capacity };
   const allocatable = { ...type.allocatable };
-  const capacityOverlays: Record<string, string> = {};
-  for (const [resource, [overlay]] of u.capacity) {
+  const capacityOverlays: Record<string, AppliedCapacityOverlay> = {};
+  for (const [resource, [overlay, weight]] of u.capacity) {
     const q = overlay.spec.capacity?.[resource];
     if (q === undefined) continue;
     // Extended resources carry no kubelet overhead, so what an overlay adds is allocatable in full.
     capacity[resource] = parseResource(resource, q);
     allocatable[resource] = capacity[resource];
-    capacityOverlays[resource] = overlay.metadata.name;
+    capacityOverlays[resource] = { name: overlay.metadata.name, weight, quantity: String(q) };
   }
   const offerings = type.offerings.map((o) => {
     const hit = u.price.get(offeringKey(o));
     if (!hit) return o;
-    const [overlay] = hit;
+    const [overlay, weight] = hit;
     const change = overlay.spec.price ?? overlay.spec.priceAdjustment ?? '';
-    const applied: OfferingOverlay = { name: overlay.metadata.name, basePrice: o.price };
+    const adjustment = overlay.spec.price !== undefined ? `price: ${overlay.spec.price}` : `priceAdjustment: ${change}`;
+    const applied: AppliedPriceOverlay = { name: overlay.metadata.name, weight, adjustment, basePrice: o.price };
     return { ...o, price: overlaidPrice(o.price, change), overlay: applied };
   });
   return {

@@ -55,7 +55,7 @@ export interface Offering {
   price: number;
   available: boolean;
   /** The NodeOverlay that set this price and the price before it (shared/catalog/overlay.ts). */
-  overlay?: { name: string; basePrice: number };
+  overlay?: AppliedPriceOverlay;
 }
 
 /** An instance type as seen through one EC2NodeClass: capacity, overhead and allocatable depend on its kubelet. */
@@ -69,7 +69,24 @@ export interface InstanceType {
   allocatable: ResourceList;
   offerings: Offering[];
   /** Extended resources a NodeOverlay added, by resource, naming the overlay (shared/catalog/overlay.ts). */
-  capacityOverlays?: Record<string, string>;
+  capacityOverlays?: Record<string, AppliedCapacityOverlay>;
+}
+
+/** A NodeOverlay as it changed one offering's price, for decision records and `karpless explain`. */
+export interface AppliedPriceOverlay {
+  name: string;
+  weight: number;
+  /** The overlay's change as written: `price: 0.05` or `priceAdjustment: -20%`. */
+  adjustment: string;
+  basePrice: number;
+}
+
+/** A NodeOverlay as it set one extended resource on a type. */
+export interface AppliedCapacityOverlay {
+  name: string;
+  weight: number;
+  /** The quantity as the overlay wrote it. */
+  quantity: string;
 }
 
 /** An offering the cloud recently refused (insufficient capacity), skipped until it expires. */

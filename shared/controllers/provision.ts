@@ -431,6 +431,8 @@ async function recordDecision(
       requests: c.requests,
       instanceTypeOptions: c.instanceTypeOptions,
       cheapest: p?.cheapest,
+      // What the chosen type beat, each with the NodeOverlay that priced it (karpless explain shows both).
+      ...(p?.alternatives?.length ? { alternatives: p.alternatives } : {}),
     };
   });
   const costPerHour = claims.reduce((sum, c) => sum + (c.cheapest?.price ?? 0), 0);

@@ -5,6 +5,7 @@
 import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelHostname, LabelInstanceType } from '../api/labels';
+import type { Offering } from '../catalog/types';
 import { HostPortUsage } from './hostports';
 import { cheapestOffering, type OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
@@ -14,7 +15,7 @@ import { narrowed, type Requirements } from './requirements';
 import { addVec, fitsVec, type ResourceIndex } from './resources';
 import type { NodeClaimTemplate } from './template';
 import type { Topology } from './topology';
-import type { PlannedNodeClaim } from './types';
+import type { PlannedNodeClaim, PlannedOffering } from './types';
 
 /** What a pod joining the claim changes: narrower requirements, fewer options and maybe another target. */
 export type ClaimFit =
@@ -298,7 +299,25 @@ export function finalizeClaim(
     pods: claim.pods,
     requests: index.toList(requests),
     daemonSetOverhead: index.toList(daemon),
-    cheapest: { instanceType: first.name, zone: off.zone, capacityType: off.capacityType, price: off.price },
+    cheapest: plannedOffering(first, off),
+    alternatives: options.slice(1, 1 + ALTERNATIVES_IN_PLAN).flatMap((o) => {
+      const alt = cheapestOffering(o.offerings, claim.requirements, preferSpot);
+      return alt ? [plannedOffering(o, alt)] : [];
+    }),
+  };
+}
+
+/** How many runner-up types a plan names beside the chosen one. */
+export const ALTERNATIVES_IN_PLAN = 4;
+
+function plannedOffering(option: TypeOption, off: Offering): PlannedOffering {
+  return {
+    instanceType: option.name,
+    zone: off.zone,
+    capacityType: off.capacityType,
+    price: off.price,
+    ...(off.overlay ? { overlay: off.overlay } : {}),
+    ...(option.it.capacityOverlays ? { capacityOverlays: option.it.capacityOverlays } : {}),
   };
 }
 

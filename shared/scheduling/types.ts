@@ -11,7 +11,7 @@ import type {
   Taint,
 } from '../api/kube';
 import type { ResourceList } from '../api/resources';
-import type { CapacityType, InstanceType } from '../catalog/types';
+import type { AppliedCapacityOverlay, AppliedPriceOverlay, CapacityType, InstanceType } from '../catalog/types';
 
 /** A node the cluster already has, or an in-flight NodeClaim that will become one. Filled before new capacity. */
 export interface ClusterNode {
@@ -83,6 +83,10 @@ export interface PlannedOffering {
   zone: string;
   capacityType: CapacityType;
   price: number;
+  /** The NodeOverlay that set this price, when one did (shared/catalog/overlay.ts). */
+  overlay?: AppliedPriceOverlay;
+  /** Extended resources NodeOverlays added to this type. */
+  capacityOverlays?: Record<string, AppliedCapacityOverlay>;
 }
 
 export interface PlannedNodeClaim {
@@ -102,6 +106,9 @@ export interface PlannedNodeClaim {
   daemonSetOverhead: ResourceList;
   /** What CreateFleet with lowest-price would pick among the options and allowed offerings. */
   cheapest: PlannedOffering;
+  /** The next cheapest options' cheapest offerings (at most ALTERNATIVES_IN_PLAN in shared/scheduling/nodeclaim.ts),
+   * so a decision record can say what the chosen type beat and which NodeOverlays priced them. */
+  alternatives?: PlannedOffering[];
 }
 
 export interface UnschedulablePod {

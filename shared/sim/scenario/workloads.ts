@@ -30,7 +30,7 @@ export class WorkloadController {
   /** Applies a manifest set: Karpenter objects are created or replaced, workloads created or rescaled, bare pods
    * and the rest added. */
   apply(set: ManifestSet): void {
-    for (const o of [...set.nodeClasses, ...set.nodePools]) this.cluster.upsert(o);
+    for (const o of [...set.nodeClasses, ...set.nodePools, ...set.nodeOverlays]) this.cluster.upsert(o);
     this.cluster.load([
       ...set.daemonSets,
       ...set.pdbs,
