@@ -5,6 +5,7 @@ import type { Pod } from '../api/kube';
 import { TaintDisrupted } from '../api/labels';
 import { tolerates } from '../api/pods';
 import { labelSatisfies } from './drift';
+import { FreeIndex } from './free-index';
 import { podRequests } from './pods';
 import type { DisruptionNode } from './types';
 
@@ -53,13 +54,14 @@ export class CapacityModel {
   private readonly vectors = new WeakMap<Pod, Float64Array>();
   private readonly compat = new Map<string, Int8Array>();
   private readonly rows = new WeakMap<Pod, Int8Array>();
-  /** Nodes that take no pods: going away, disrupting, in flight, or drifted/expired (moving pods there is churn). */
+  /** Nodes that take no pods: going away, disrupting, in flight, or drifted/expired (moving pods there is churn).
+   * Read it here; close a node with `close`, which also takes it out of the first-fit index. */
   readonly closed: Uint8Array;
   /** Nodes that took pods this sweep; they are no longer consolidation candidates. */
   readonly receivers: Uint8Array;
   /** Pods moved onto each node this sweep. */
   readonly moved: Pod[][];
-  private order: number[];
+  private readonly index: FreeIndex;
 
   constructor(readonly nodes: readonly DisruptionNode[]) {
     for (const n of nodes) for (const k of Object.keys(n.node.allocatable)) this.resource(k);
@@ -83,7 +85,16 @@ export class CapacityModel {
     const cpu = this.names.get('cpu');
     const freeCpu = (i: number): number => (cpu === undefined ? 0 : ((this.free[i] as Float64Array)[cpu] as number));
     // Fuller nodes first: pods pack onto nodes that stay rather than onto the next candidates.
-    this.order = nodes.map((_, i) => i).sort((a, b) => freeCpu(a) - freeCpu(b) || a - b);
+    const order = nodes.map((_, i) => i).sort((a, b) => freeCpu(a) - freeCpu(b) || a - b);
+    this.index = new FreeIndex(order, this.free, this.names.size);
+    for (let i = 0; i < nodes.length; i++) if (this.closed[i]) this.index.remove(i);
+  }
+
+  /** The node takes no more pods (it is leaving, or moving pods there would be churn). */
+  close(node: number): void {
+    if (this.closed[node]) return;
+    this.closed[node] = 1;
+    this.index.remove(node);
   }
 
   private resource(name: string): number {
@@ -135,12 +146,6 @@ export class CapacityModel {
     return v === 1;
   }
 
-  private fitsOn(node: number, v: Float64Array): boolean {
-    const f = this.free[node] as Float64Array;
-    for (let i = 0; i < v.length; i++) if ((v[i] as number) > (f[i] as number) + 1e-9) return false;
-    return true;
-  }
-
   /**
    * Places pods (largest cpu first) on open nodes outside `exclude`, tentatively. With `allOrNothing` it stops at
    * the first pod that does not fit. Call `commit` or `rollback` with the result.
@@ -152,18 +157,14 @@ export class CapacityModel {
     const leftovers: Pod[] = [];
     for (const pod of sorted) {
       const v = this.vector(pod);
-      let placed = false;
-      if (Number.isFinite(v[0] as number)) {
-        for (const node of this.order) {
-          if (this.closed[node] || exclude.has(node)) continue;
-          if (!this.fitsOn(node, v) || !this.admitted(pod, node)) continue;
-          this.take(node, v, -1);
-          placements.push({ node, pod });
-          placed = true;
-          break;
-        }
-      }
-      if (!placed) {
+      // The first open node outside `exclude`, in order, with room for the pod and admitting it.
+      const node = Number.isFinite(v[0] as number)
+        ? this.index.first(v, (n) => !this.closed[n] && !exclude.has(n) && this.admitted(pod, n))
+        : -1;
+      if (node >= 0) {
+        this.take(node, v, -1);
+        placements.push({ node, pod });
+      } else {
         leftovers.push(pod);
         if (allOrNothing) break;
       }
@@ -185,6 +186,7 @@ export class CapacityModel {
   private take(node: number, v: Float64Array, sign: number): void {
     const f = this.free[node] as Float64Array;
     for (let i = 0; i < v.length; i++) f[i] = (f[i] as number) + sign * (v[i] as number);
+    if (!this.closed[node]) this.index.update(node);
   }
 
   /** Tentatively places pods where the solver put them, without checks; commit or roll back like `fit`. */

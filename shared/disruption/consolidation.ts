@@ -99,7 +99,7 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
       members.delete(f.idx);
       continue;
     }
-    sw.model.closed[f.idx] = 1;
+    sw.model.close(f.idx);
     for (const p of r.placements) receivers.add(p.node);
     fit.placements.push(...r.placements);
     chain.push(f);

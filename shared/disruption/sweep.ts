@@ -65,7 +65,7 @@ export class Sweep {
         if (f.disrupting || f.n.notReady) this.disrupting.set(f.poolName, (this.disrupting.get(f.poolName) ?? 0) + 1);
       }
       // Drifted and expired nodes are going soon: moving pods onto them would move those pods twice.
-      if (f.drift || f.expired) this.model.closed[f.idx] = 1;
+      if (f.drift || f.expired) this.model.close(f.idx);
     }
     const bound = input.nodes.flatMap((n) => n.node.pods);
     this.pdbs = new PdbLimits(input.pdbs ?? [], bound);
@@ -141,7 +141,7 @@ export class Sweep {
     if (fit) this.model.commit(fit);
     for (const m of members) {
       this.taken.add(m.idx);
-      this.model.closed[m.idx] = 1;
+      this.model.close(m.idx);
       this.rejected.delete(m.idx);
       this.disrupting.set(m.poolName, (this.disrupting.get(m.poolName) ?? 0) + 1);
     }
