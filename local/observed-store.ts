@@ -1,6 +1,7 @@
 // The store as the handlers see it in the local pipeline: the real one, with claim writes reported as they happen,
 // so the timeline shows a claim before the instance launched for it.
 import type { DecisionRecord, NodeClaim, NodeClaimState } from '../shared/api/nodeclaim';
+import type { SweepCursor } from '../shared/api/sweep-cursor';
 import type { UnavailableOffering } from '../shared/catalog/types';
 import type { ClaimFilter, NodeClaimStore } from '../shared/ports';
 
@@ -56,5 +57,13 @@ export class ObservedStore implements NodeClaimStore {
 
   listDecisions(nodeClaim: string) {
     return this.inner.listDecisions(nodeClaim);
+  }
+
+  async getSweepCursor(): Promise<SweepCursor | undefined> {
+    return this.inner.getSweepCursor?.();
+  }
+
+  async putSweepCursor(cursor: SweepCursor | undefined): Promise<void> {
+    await this.inner.putSweepCursor?.(cursor);
   }
 }

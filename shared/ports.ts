@@ -17,6 +17,7 @@ import type { DecisionRecord, NodeClaim, NodeClaimState } from './api/nodeclaim'
 import type { NodeClaimObject } from './api/nodeclaim-object';
 import type { NodeOverlay } from './api/nodeoverlay';
 import type { EC2NodeClassStatus, StatusUpdate } from './api/status';
+import type { SweepCursor } from './api/sweep-cursor';
 import type { CapacityType, InstanceType, UnavailableOffering } from './catalog/types';
 
 export interface Clock {
@@ -163,6 +164,12 @@ export interface NodeClaimStore {
   listUnavailable(now: number): Promise<UnavailableOffering[]>;
   putDecision(record: DecisionRecord): Promise<void>;
   listDecisions(nodeClaim: string): Promise<DecisionRecord[]>;
+  /** Where the last disruption sweep stopped on its deadline (one per cluster); undefined when it finished. A store
+   * without these (a test double) makes every sweep start from the beginning. */
+  getSweepCursor?(): Promise<SweepCursor | undefined>;
+  /** Keeps the cursor, or clears it (undefined) once a sweep finishes. Unconditional: the cluster queue's one
+   * consumer is the only writer. */
+  putSweepCursor?(cursor: SweepCursor | undefined): Promise<void>;
 }
 
 export interface QueueMessage {

@@ -27,9 +27,9 @@ describe('operations', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Resources).map(
       (a) => a.Properties,
     );
-    // Three DLQs and the scheduled-failures queue, three queue ages, three per function, the NodePool and the
-    // persistent-deferral alarms.
-    expect(alarms).toHaveLength(4 + 3 + DEPLOYED.length * 3 + 2);
+    // Three DLQs and the scheduled-failures queue, three queue ages, three per function, the NodePool alarm and the
+    // two persistent-deferral alarms (provisioning and the disruption sweep).
+    expect(alarms).toHaveLength(4 + 3 + DEPLOYED.length * 3 + 3);
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length;
     expect(count('ApproximateNumberOfMessagesVisible')).toBe(4);
     expect(count('ApproximateAgeOfOldestMessage')).toBe(3);
@@ -56,6 +56,16 @@ describe('operations', () => {
     ]);
     // Provisioning passes that defer pods in every 5-minute period for 15 minutes: the deadline is not enough.
     expect(alarms.filter((a) => a.MetricName === 'PodsDeferred')).toEqual([
+      expect.objectContaining({
+        Namespace: 'Karpless',
+        Statistic: 'Minimum',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 3,
+      }),
+    ]);
+    // Disruption sweeps cut short by their deadline in every period for 15 minutes: the cluster outgrew the sweep.
+    expect(alarms.filter((a) => a.MetricName === 'SweepCandidatesDeferred')).toEqual([
       expect.objectContaining({
         Namespace: 'Karpless',
         Statistic: 'Minimum',

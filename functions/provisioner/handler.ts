@@ -25,7 +25,14 @@ export const observability: Observability = createObservability({
  * reason while the container stays warm. */
 export function disruptionOptions(): DispatchOptions {
   const keepMemo = new Map<string, string>();
-  return { sweep: (deps, run) => disruptionSweep(deps, { keepMemo, progressOnly: run.progressOnly }) };
+  return {
+    sweep: (deps, run) =>
+      disruptionSweep(deps, {
+        keepMemo,
+        progressOnly: run.progressOnly,
+        ...(run.deadline !== undefined ? { deadline: run.deadline } : {}),
+      }),
+  };
 }
 
 /** Time kept back from planning for what follows it in the same invocation: writing the NodeClaims, launching them
@@ -37,6 +44,18 @@ export const AFTER_SOLVE_RESERVE = { minMs: 20_000, share: 0.35 } as const;
 /** When, on the deps' clock, planning must stop for an invocation with `remainingMs` left. */
 export function solveDeadline(now: number, remainingMs: number): number {
   return now + remainingMs - Math.max(AFTER_SOLVE_RESERVE.minMs, remainingMs * AFTER_SOLVE_RESERVE.share);
+}
+
+/** Time kept back from a Sweep tick's disruption planning for what follows it in the same invocation: writing the
+ * commands (a read and a conditional update per candidate), the decision records (one write per command and per
+ * changed Keep reason), mirroring the NodeClaim objects, and the provisioning pass after it, whose own solve keeps
+ * AFTER_SOLVE_RESERVE. Half of what is left, and at least 40 s. docs/disruption.md (A deadline for the sweep) has
+ * the numbers behind it. */
+export const AFTER_SWEEP_RESERVE = { minMs: 40_000, share: 0.5 } as const;
+
+/** When, on the deps' clock, a Sweep tick's disruption planning must stop for an invocation with `remainingMs` left. */
+export function sweepDeadline(now: number, remainingMs: number): number {
+  return now + remainingMs - Math.max(AFTER_SWEEP_RESERVE.minMs, remainingMs * AFTER_SWEEP_RESERVE.share);
 }
 
 /** A cluster-queue message this function may act on: valid, for its cluster, and from a sender allowed its kind. */
@@ -56,8 +75,13 @@ export const createHandler = (
   options: DispatchOptions = disruptionOptions(),
 ) =>
   sqsConsumer(factory, obs, parseClusterQueueMessage, async (deps, message, _record, context) => {
-    const deadline = solveDeadline(deps.clock.now(), context.getRemainingTimeInMillis());
-    const outcome = await handleControlMessage(deps, message, { ...options, solveDeadline: deadline });
+    const now = deps.clock.now();
+    const remaining = context.getRemainingTimeInMillis();
+    const outcome = await handleControlMessage(deps, message, {
+      ...options,
+      solveDeadline: solveDeadline(now, remaining),
+      sweepDeadline: sweepDeadline(now, remaining),
+    });
     // A launch that hit a retryable error stays Pending; redelivery of this message finishes it.
     if (outcome.kind === 'provision' && outcome.result.retry) {
       throw new Error(`retryable launch failure while handling ${message.kind}`);

@@ -25,11 +25,16 @@ export interface SweepOutcome {
   inflight: number;
   /** When the earliest decided command's validation re-check is due (epoch ms); the dispatcher schedules it. */
   nextValidationAt?: number;
+  /** Consolidation candidates a planning run's deadline kept from being judged (0 when it finished). */
+  candidatesDeferred?: number;
 }
 
 /** How the sweep is asked to run: a DisruptionDue message only moves in-flight commands along, without planning. */
 export interface SweepRun {
   progressOnly: boolean;
+  /** When (on deps.clock) a planning run must stop planning; the provisioner derives it from the Lambda's remaining
+   * time (docs/disruption.md, A deadline for the sweep). */
+  deadline?: number;
 }
 
 export interface DispatchOptions {
@@ -41,6 +46,9 @@ export interface DispatchOptions {
   /** When (on deps.clock) planning must stop so the invocation can still launch and record what it planned; the
    * provisioner derives it from the Lambda's remaining time (docs/performance.md, A deadline that holds). */
   solveDeadline?: number;
+  /** When (on deps.clock) a Sweep tick's disruption planning must stop, leaving time for its writes and the
+   * provisioning pass after it (docs/disruption.md, A deadline for the sweep). */
+  sweepDeadline?: number;
 }
 
 const PLANNING: SweepRun = { progressOnly: false };
@@ -73,7 +81,11 @@ export async function handleControlMessage(
     case 'Sweep': {
       // The sweep tick also drives the lifecycle timers (launch and registration timeouts) and the status report.
       const lifecycle = await reconcileNodes(deps);
-      if (options.sweep) await afterSweep(deps, await options.sweep(deps, PLANNING), PLANNING);
+      if (options.sweep) {
+        const run: SweepRun =
+          options.sweepDeadline === undefined ? PLANNING : { ...PLANNING, deadline: options.sweepDeadline };
+        await afterSweep(deps, await options.sweep(deps, run), run);
+      }
       const result = await provision(deps, { trigger: 'Sweep', ...deadlineOf(options) });
       const status = await publishStatusQuietly(deps);
       return { kind: 'sweep', lifecycle, result, ...(status ? { status } : {}) };
@@ -125,6 +137,11 @@ function reportSweep(deps: ControlPlaneDeps, outcome: SweepOutcome, run: SweepRu
     return;
   }
   deps.log.info('disruption sweep', { ...counts, progressOnly: run.progressOnly });
+  if (!run.progressOnly && outcome.candidatesDeferred !== undefined) {
+    // Every planning run reports, 0 included, so the persistence alarm's minimum sees data (as PodsDeferred).
+    deps.metric('SweepCandidatesDeferred', outcome.candidatesDeferred, 'Count');
+    if (outcome.candidatesDeferred > 0) deps.metric('SweepDeadlineReached', 1, 'Count');
+  }
   deps.metric('DisruptionDecided', counts.decided, 'Count');
   deps.metric('DisruptionStarted', counts.started, 'Count');
   deps.metric('DisruptionDropped', counts.dropped, 'Count');

@@ -26,6 +26,7 @@ import type {
   DisruptionInput,
   DisruptionOptions,
   DisruptionPlan,
+  SweepCursor,
 } from '../disruption/types';
 import type { ValidationResult } from '../disruption/validate';
 import { ConflictError } from '../errors';
@@ -76,6 +77,10 @@ export interface DisruptionSweepOptions {
   history?: DisruptionHistory;
   /** Skip the planning step (only move in-flight commands along). */
   progressOnly?: boolean;
+  /** When (on deps.clock) planning must stop so the invocation can still record and act on what it decided; the
+   * provisioner derives it from the Lambda's remaining time (docs/disruption.md, A deadline for the sweep). A sweep
+   * cut short keeps its commands and leaves a cursor in the store where the next sweep resumes. */
+  deadline?: number;
   /** Keep decision records: claim → gist of its last Keep record, so an unchanged reason is not rewritten. */
   keepMemo?: Map<string, string>;
   /** How long a command waits for its replacements to initialize. Default: the replacementTimeout setting. */
@@ -107,6 +112,9 @@ export interface DisruptionSweepResult {
   nextValidationAt?: number;
   /** Node repair's part of a planning sweep (shared/controllers/repair.ts); undefined when planning was skipped. */
   repair?: RepairResult;
+  /** Consolidation candidates the planning deadline kept from being judged (0 when it finished; undefined when
+   * planning was skipped). */
+  candidatesDeferred?: number;
 }
 
 const HISTORY_KEEP_MS = 24 * 3_600_000;
@@ -143,12 +151,25 @@ export async function disruptionSweep(
     }
     const claims = await deps.store.list();
     const history = opts.history ?? historyFrom(claims, deps.clock.now());
-    const { input } = await readDisruptionInput(deps, { ...run.inputExtra(claims), history, trackPodChanges: true });
+    const read = await readDisruptionInput(deps, { ...run.inputExtra(claims), history, trackPodChanges: true });
+    const resumeFrom = await deps.store.getSweepCursor?.();
+    const input = withBudget(read.input, deps, opts.deadline, resumeFrom);
     const plan = engine.plan(input);
     result.plan = plan;
     result.input = input;
-    await run.writeRecords(plan);
+    result.candidatesDeferred = plan.stats.deferred ?? 0;
+    // What the plan decided stands, cut short or not: commands are written first, then the cursor.
     for (const command of plan.commands) await run.decide(command, input.now);
+    if (plan.cursor || resumeFrom) await deps.store.putSweepCursor?.(plan.cursor);
+    if (plan.cursor) {
+      deps.log.warn('disruption sweep reached its deadline; the next sweep resumes at its cursor', {
+        deferred: plan.stats.deferred,
+        decided: plan.commands.length,
+        cursor: plan.cursor.node,
+        durationMs: plan.stats.durationMs,
+      });
+    }
+    await run.writeRecords(plan);
     // The NodeClaim objects in the cluster, with the drift and consolidatability this plan saw.
     await mirrorNodeClaimsQuietly(deps, nodeClaimFacts(input));
   }
@@ -161,6 +182,22 @@ export async function disruptionSweep(
     if (result.nextValidationAt === undefined || at < result.nextValidationAt) result.nextValidationAt = at;
   }
   return result;
+}
+
+/** The plan's input with what is left of the planning budget (measured on the engine's timer from here) and where
+ * the last sweep stopped. Never a negative budget: a sweep out of time still judges one candidate. */
+function withBudget(
+  input: DisruptionInput,
+  deps: ControlPlaneDeps,
+  deadline: number | undefined,
+  resumeFrom: SweepCursor | undefined,
+): DisruptionInput {
+  const budget = deadline === undefined ? undefined : Math.max(0, deadline - deps.clock.now());
+  return {
+    ...input,
+    ...(budget !== undefined ? { options: { ...input.options, timeBudgetMs: budget } } : {}),
+    ...(resumeFrom ? { resumeFrom } : {}),
+  };
 }
 
 /** The per-NodePool history of the last 24 h, read back from the claims that commands disrupted, counted as

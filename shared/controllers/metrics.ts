@@ -47,6 +47,11 @@ export const MetricNames = {
   Nodes: 'Nodes',
   /** Sum of live NodeClaims' hourly price, USD (None, gauge). */
   CostPerHour: 'CostPerHour',
+  /** Consolidation candidates a planning sweep ran out of time for, judged by the next sweep from its cursor (Count;
+   * 0 when none, so the alarm sees data). */
+  SweepCandidatesDeferred: 'SweepCandidatesDeferred',
+  /** Planning sweeps that reached their deadline with candidates deferred (Count). */
+  SweepDeadlineReached: 'SweepDeadlineReached',
   /** Disruption commands decided by a sweep (Count). */
   DisruptionDecided: 'DisruptionDecided',
   /** Disruption commands that tainted their nodes and began replacing or draining them (Count); also one per node

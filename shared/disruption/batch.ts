@@ -18,6 +18,9 @@ export interface Component {
   replacements: PlannedNodeClaim[];
   /** Set when some of the members' pods would not schedule: the component must not go (gracefully). */
   failure?: string;
+  /** The sweep's deadline stopped the solve before it placed some of the members' pods: they were not judged, and
+   * the component neither goes nor is rejected this sweep. */
+  deferred?: boolean;
 }
 
 const constraintKey = (pod: Pod): string =>
@@ -69,8 +72,13 @@ export function batchRelocate(sw: Sweep, members: NodeFacts[], salt: string): Co
   };
   const claimsOf = new Map<NodeFacts, PlannedNodeClaim[]>();
   const failures = new Map<NodeFacts, string>();
+  const deferred = new Set<NodeFacts>();
   if (bundles.length) {
     const r = sw.solveNew(bundles, salt);
+    for (const d of r.deferred ?? []) {
+      const owner = ownerOf.get(d.metadata.name);
+      if (owner) deferred.add(owner.member);
+    }
     for (const u of r.unschedulable) {
       const owner = ownerOf.get(u.pod.metadata.name);
       if (owner) failures.set(owner.member, `pods would not schedule elsewhere: ${u.reason}`);
@@ -106,6 +114,7 @@ export function batchRelocate(sw: Sweep, members: NodeFacts[], salt: string): Co
     c.fit.leftovers.push(...fit.leftovers);
     const failure = failures.get(m);
     if (failure && !c.failure) c.failure = failure;
+    if (deferred.has(m)) c.deferred = true;
   }
   // Claims were filed under the member that owned their first bundle; move them to that member's component root.
   for (const [owner, claims] of claimsOf) {

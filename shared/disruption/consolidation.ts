@@ -7,6 +7,9 @@
 // 3. merge search among the rest: the largest prefix (binary search, up to maxMergeCandidates) that fewer, cheaper
 //    new nodes can hold, then a bounded local search adding later candidates one at a time;
 // 4. candidates with constrained pods (topology, pod affinity, volumes, host ports): one full solve each, bounded.
+// With a time budget, the solves stop at the sweep's deadline: what was decided stands, the candidates not judged
+// are deferred, and the sweep's cursor tells the next sweep to start with them (docs/disruption.md, A deadline for
+// the sweep).
 import { LabelCapacityType } from '../api/labels';
 import { isStaticNodePool } from '../api/static-nodepool';
 import type { PlannedNodeClaim } from '../scheduling/types';
@@ -18,6 +21,7 @@ import { podRequests } from './pods';
 import { narrowOptions, optionPrice, relocate, SingleNodeBound, sumRequests } from './relocate';
 import { replacementPrice, splitCandidates, splitNode } from './split';
 import { round, type Sweep } from './sweep';
+import type { SweepCursor } from './types';
 
 function backingOff(sw: Sweep, pool: string): string | undefined {
   const entries = sw.input.history?.[pool] ?? [];
@@ -41,19 +45,60 @@ function eligible(sw: Sweep): NodeFacts[] {
     }
     out.push(f);
   }
-  // Karpenter's order: cheapest to disrupt first; then the dearer node, then the name, for a stable order.
-  return out.sort((a, b) => a.disruptionCost - b.disruptionCost || b.price - a.price || a.name.localeCompare(b.name));
+  return out.sort(byDisruptionOrder);
+}
+
+interface OrderKey {
+  disruptionCost: number;
+  price: number;
+  name: string;
+}
+
+/** Karpenter's order: cheapest to disrupt first; then the dearer node, then the name, for a stable order. */
+const byDisruptionOrder = (a: OrderKey, b: OrderKey): number =>
+  a.disruptionCost - b.disruptionCost || b.price - a.price || a.name.localeCompare(b.name);
+
+/** The candidates from where the last sweep stopped on its deadline, wrapping around to those before it. The cursor
+ * is a position in the order, not a node, so it holds when its node has gone since. */
+function resumeOrder(sw: Sweep, sorted: NodeFacts[]): NodeFacts[] {
+  const c = sw.input.resumeFrom;
+  if (!c) return sorted;
+  const key: OrderKey = { disruptionCost: c.disruptionCost, price: c.price, name: c.node };
+  const at = sorted.findIndex((f) => byDisruptionOrder(f, key) >= 0);
+  return at <= 0 ? sorted : [...sorted.slice(at), ...sorted.slice(0, at)];
+}
+
+/** Where the next sweep starts when this one left candidates unjudged: the first deferred candidate after the last
+ * one judged (the solver judges bundles in its own order, so deferred ones can lie before it; they wait for the
+ * wrap-around). Starting after the last judged one means each sweep moves the cursor on, even when every sweep
+ * meets its deadline in the same place. */
+function cursorOf(sw: Sweep, order: readonly NodeFacts[]): SweepCursor | undefined {
+  const deferredAt: number[] = [];
+  let last = -1;
+  order.forEach((f, i) => {
+    if (sw.deferred.has(f.idx)) deferredAt.push(i);
+    else if (sw.judged.has(f.idx)) last = i;
+  });
+  const at = deferredAt.find((i) => i > last) ?? deferredAt[0];
+  const f = at === undefined ? undefined : order[at];
+  return f ? { node: f.name, disruptionCost: f.disruptionCost, price: f.price, at: sw.input.now } : undefined;
 }
 
 const open = (sw: Sweep) => (f: NodeFacts) => !sw.taken.has(f.idx) && !sw.model.receivers[f.idx];
 
 export function consolidate(sw: Sweep, solverChecks: { left: number }): void {
-  const candidates = eligible(sw);
+  const candidates = resumeOrder(sw, eligible(sw));
   if (candidates.length === 0) return;
   multiNodeDelete(sw, candidates);
   const rest = batchReplace(sw, candidates.filter(open(sw)));
-  mergeSearch(sw, rest.filter(open(sw)));
-  for (const f of candidates.filter((c) => c.constrained && open(sw)(c))) single(sw, f, solverChecks);
+  // The merge search only improves on candidates already judged: out of time, it waits for a later sweep.
+  if (!sw.outOfTime()) mergeSearch(sw, rest.filter(open(sw)));
+  for (const f of candidates.filter((c) => c.constrained && open(sw)(c))) {
+    // Out of time, one constrained candidate is still judged when nothing else was, so a sweep always progresses.
+    if (sw.outOfTime() && sw.judged.size > 0) sw.deferred.add(f.idx);
+    else single(sw, f, solverChecks);
+  }
+  sw.cursor = cursorOf(sw, candidates);
   for (const f of candidates) {
     if (!sw.taken.has(f.idx) && sw.model.receivers[f.idx] && !sw.rejected.has(f.idx)) {
       sw.reject(f.idx, 'takes pods from nodes consolidated in this sweep');
@@ -100,6 +145,7 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
       continue;
     }
     sw.model.close(f.idx);
+    sw.judged.add(f.idx);
     for (const p of r.placements) receivers.add(p.node);
     fit.placements.push(...r.placements);
     chain.push(f);
@@ -200,13 +246,22 @@ function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
   );
   if (batch.length === 0) return [];
   const rejected: NodeFacts[] = [];
-  const judged = batchRelocate(sw, batch, 'consolidation').map((c) => {
+  const judged = [];
+  for (const c of batchRelocate(sw, batch, 'consolidation')) {
+    if (c.deferred) {
+      // The deadline stopped the solve before it placed these pods: neither taken nor rejected, judged next sweep.
+      sw.model.rollback(c.fit);
+      for (const m of c.members) sw.deferred.add(m.idx);
+      continue;
+    }
+    for (const m of c.members) sw.judged.add(m.idx);
     const why = verdict(sw, c);
-    return { c, why, current: why ? c.members.reduce((s, m) => s + m.price, 0) : replacementPrice(c) };
-  });
-  const splittable = splitCandidates(sw, judged, bound);
+    judged.push({ c, why, current: why ? c.members.reduce((s, m) => s + m.price, 0) : replacementPrice(c) });
+  }
+  // Splits refine a judged candidate; out of time, the batch's verdict stands.
+  const splittable = sw.outOfTime() ? new Set<Component>() : splitCandidates(sw, judged, bound);
   for (const { c, why, current } of judged) {
-    const { split, lost } = splittable.has(c) ? splitNode(sw, c, current) : {};
+    const { split, lost } = splittable.has(c) && !sw.outOfTime() ? splitNode(sw, c, current) : {};
     const splitWhy = split && verdict(sw, split);
     if (split && !splitWhy) {
       accept(sw, split, batch.length);
@@ -244,7 +299,7 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     const pods = members.flatMap((m) => m.pods);
     // The pods' cpu and memory at the cheapest rate any type offers already cost too much: no solve needed.
     if (bound.lowerBound(sumRequests(pods, podRequests)) > price * (1 - ms)) return undefined;
-    if (solves-- <= 0) return undefined;
+    if (solves-- <= 0 || sw.outOfTime()) return undefined;
     const comps = batchRelocate(sw, members, 'merge');
     for (const c of comps) sw.model.rollback(c.fit);
     if (comps.some((c) => c.failure)) return undefined;
@@ -276,6 +331,11 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
   }
   if (!best) return;
   const comps = batchRelocate(sw, best.members, 'merge');
+  // The deadline fell inside the final solve: the merge waits for a later sweep rather than go half-checked.
+  if (comps.some((c) => c.deferred || c.failure)) {
+    for (const c of comps) sw.model.rollback(c.fit);
+    return;
+  }
   const members = comps.flatMap((c) => c.members);
   const fit: FitResult = { placements: comps.flatMap((c) => c.fit.placements), leftovers: [] };
   const replacements = comps.flatMap((c) => c.replacements.map((r) => narrowOptions(r, ms)));
@@ -288,6 +348,11 @@ function single(sw: Sweep, f: NodeFacts, solverChecks: { left: number }): void {
     return;
   }
   const r = relocate(sw, [f], solverChecks);
+  if ('deferred' in r) {
+    sw.deferred.add(f.idx);
+    return;
+  }
+  sw.judged.add(f.idx);
   if ('blocker' in r) {
     sw.reject(f.idx, r.blocker);
     return;

@@ -81,6 +81,12 @@ export function drift(sw: Sweep, solverChecks: { left: number }): void {
     chosen.push(f);
   }
   for (const c of relocateAll(sw, chosen, solverChecks, 'drift')) {
+    if (c.deferred) {
+      // The sweep's deadline stopped the solve first: these drifted nodes wait for the next sweep.
+      sw.model.rollback(c.fit);
+      for (const m of c.members) sw.deferred.add(m.idx);
+      continue;
+    }
     if (c.failure) {
       sw.model.rollback(c.fit);
       for (const m of c.members) sw.reject(m.idx, `drifted (${m.drift}) but ${c.failure}`);
@@ -102,10 +108,13 @@ function relocateAll(sw: Sweep, members: NodeFacts[], solverChecks: { left: numb
   );
   for (const m of members.filter((x) => x.constrained)) {
     const r = relocate(sw, [m], solverChecks);
+    const none = { placements: [], leftovers: m.pods };
     out.push(
-      'blocker' in r
-        ? { members: [m], fit: { placements: [], leftovers: m.pods }, replacements: [], failure: r.blocker }
-        : { members: [m], fit: r.fit, replacements: r.replacements },
+      'deferred' in r
+        ? { members: [m], fit: none, replacements: [], deferred: true }
+        : 'blocker' in r
+          ? { members: [m], fit: none, replacements: [], failure: r.blocker }
+          : { members: [m], fit: r.fit, replacements: r.replacements },
     );
   }
   return out;
@@ -117,6 +126,12 @@ export function expiration(sw: Sweep, solverChecks: { left: number }): void {
     .sort((a, b) => Date.parse(a.n.claim.createdAt) - Date.parse(b.n.claim.createdAt) || a.name.localeCompare(b.name));
   // Forceful: each expired node goes on its own, whatever blocks its pods; the drain waits on them instead.
   for (const c of relocateAll(sw, expired, solverChecks, 'expiration')) {
+    if (c.deferred) {
+      // Forceful, but not without somewhere for its pods: the sweep's deadline leaves it to the next sweep.
+      sw.model.rollback(c.fit);
+      for (const m of c.members) sw.deferred.add(m.idx);
+      continue;
+    }
     const waits = c.members.flatMap((f) => [
       ...f.blockers.filter((b) => !b.startsWith('nominated')),
       ...f.podBlockers,

@@ -10,7 +10,7 @@ import type { DisruptionInput, DisruptionPlan, RejectedCandidate } from './types
 export function planDisruption(input: DisruptionInput): DisruptionPlan {
   const timer = input.options?.timer ?? (() => performance.now());
   const started = timer();
-  const sw = new Sweep(input);
+  const sw = new Sweep(input, timer, started);
   const solverChecks = { left: sw.settings.maxSolverChecks };
   emptiness(sw);
   drift(sw, solverChecks);
@@ -21,7 +21,7 @@ export function planDisruption(input: DisruptionInput): DisruptionPlan {
   const records: DecisionRecord[] = sw.commands.map((c) => c.record);
   for (const [idx, blockers] of [...sw.rejected].sort((a, b) => a[0] - b[0])) {
     const f = sw.facts[idx];
-    if (!f || sw.taken.has(idx)) continue;
+    if (!f || sw.taken.has(idx) || sw.deferred.has(idx)) continue;
     const r: RejectedCandidate = { name: f.name, nodeClaim: f.n.claim.name, blockers };
     if (f.poolName) r.nodePool = f.poolName;
     rejected.push(r);
@@ -45,6 +45,9 @@ export function planDisruption(input: DisruptionInput): DisruptionPlan {
       candidates: sw.commands.reduce((s, c) => s + c.candidates.length, 0) + rejected.length,
       solverCalls: sw.solverCalls,
       durationMs: timer() - started,
+      deadlineReached: sw.deferred.size > 0,
+      deferred: sw.deferred.size,
     },
+    ...(sw.cursor ? { cursor: sw.cursor } : {}),
   };
 }

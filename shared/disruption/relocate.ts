@@ -15,7 +15,8 @@ export interface Relocation {
   replacements: PlannedNodeClaim[];
 }
 
-export type RelocateOutcome = Relocation | { blocker: string };
+/** `deferred`: the sweep's deadline stopped the solve before it placed every pod, so the members were not judged. */
+export type RelocateOutcome = Relocation | { blocker: string } | { deferred: true };
 
 export function relocate(sw: Sweep, members: NodeFacts[], solverChecks: { left: number }): RelocateOutcome {
   const exclude = new Set(members.map((m) => m.idx));
@@ -26,6 +27,7 @@ export function relocate(sw: Sweep, members: NodeFacts[], solverChecks: { left: 
   }
   solverChecks.left--;
   const r = sw.solveWithCluster(pods, exclude, salt);
+  if (r.deferred?.length) return { deferred: true };
   if (r.unschedulable.length) return { blocker: unschedulableBlocker(r.unschedulable.map((u) => u.reason)) };
   const byName = new Map(sw.input.nodes.map((n, i) => [n.node.name, i]));
   const placements: Placement[] = [];

@@ -6,13 +6,14 @@ import type { DisruptionReason, NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import type { DecisionRecord } from '../api/nodeclaim';
 import type { InstanceType } from '../catalog/types';
+import { Deadline } from '../scheduling/deadline';
 import { solve } from '../scheduling/index';
 import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../scheduling/types';
 import { remainingBudget } from './budgets';
 import { candidateOf, type NodeFacts, nodeFacts } from './candidate';
 import { CapacityModel, type FitResult } from './capacity';
 import { PdbLimits } from './pdb';
-import type { CommandReason, DisruptionCommand, DisruptionInput, DisruptionOptions } from './types';
+import type { CommandReason, DisruptionCommand, DisruptionInput, DisruptionOptions, SweepCursor } from './types';
 
 export const DEFAULTS = {
   minSavingFraction: 0.05,
@@ -26,7 +27,7 @@ export const DEFAULTS = {
   maxBatchCandidates: 300,
   churnLimit: 3,
   churnWindowMs: 3_600_000,
-} satisfies Required<Omit<DisruptionOptions, 'timer'>>;
+} satisfies Required<Omit<DisruptionOptions, 'timer' | 'timeBudgetMs'>>;
 
 export type Settings = typeof DEFAULTS;
 
@@ -50,9 +51,26 @@ export class Sweep {
   private readonly poolNodes = new Map<string, number>();
   private readonly disrupting = new Map<string, number>();
   solverCalls = 0;
+  /** The planning deadline on `timer`'s clock (undefined: none), read as the solver reads its own. */
+  private readonly deadlineAt: number | undefined;
+  private readonly deadline: Deadline;
+  /** Candidates the deadline kept from being judged (node indices). */
+  readonly deferred = new Set<number>();
+  /** Consolidation candidates judged this sweep (taken, or rejected on their merits), for the cursor. */
+  readonly judged = new Set<number>();
+  /** Where the next sweep resumes, when the deadline cut this one short (consolidation.ts). */
+  cursor: SweepCursor | undefined;
 
-  constructor(readonly input: DisruptionInput) {
+  /** `started` is when planning began on `timer`'s clock: the time budget counts from there. */
+  constructor(
+    readonly input: DisruptionInput,
+    readonly timer: () => number = () => performance.now(),
+    started: number = timer(),
+  ) {
     this.settings = { ...DEFAULTS, ...stripUndefined(input.options ?? {}) };
+    const budget = input.options?.timeBudgetMs;
+    this.deadlineAt = budget === undefined ? undefined : started + Math.max(0, budget);
+    this.deadline = new Deadline(timer, this.deadlineAt);
     this.facts = nodeFacts(input, this.settings.nominationProtectionMs);
     this.model = new CapacityModel(input.nodes);
     this.pools = new Map(input.nodePools.map((p) => [p.metadata.name, p]));
@@ -82,6 +100,19 @@ export class Sweep {
     return remainingBudget(p, this.poolNodes.get(pool) ?? 0, this.disrupting.get(pool) ?? 0, reason, this.input.now);
   }
 
+  /** Whether the planning budget is spent. Once true it stays true. */
+  outOfTime(): boolean {
+    return this.deadline.passed();
+  }
+
+  /** The solver's share of the budget: what is left of it, on the same clock, so a solve stops where the sweep must
+   * (shared/scheduling/deadline.ts). A solve past the deadline still places its first pod, so a sweep always
+   * judges at least one candidate. */
+  private solveBudget(): { timeoutMs?: number; now?: () => number } {
+    if (this.deadlineAt === undefined) return {};
+    return { timeoutMs: Math.max(0, this.deadlineAt - this.timer()), now: this.timer };
+  }
+
   reject(idx: number, blocker: string): void {
     const list = this.rejected.get(idx);
     if (list) {
@@ -98,7 +129,7 @@ export class Sweep {
       nodeClasses: this.input.nodeClasses,
       instanceTypes: this.instanceTypes,
       ...(this.input.daemonSets ? { daemonSets: this.input.daemonSets } : {}),
-      options: { nameNodeClaim: this.namer(salt) },
+      options: { nameNodeClaim: this.namer(salt), ...this.solveBudget() },
     });
   }
 
@@ -121,7 +152,7 @@ export class Sweep {
       instanceTypes: this.instanceTypes,
       existingNodes,
       ...(this.input.daemonSets ? { daemonSets: this.input.daemonSets } : {}),
-      options: { nameNodeClaim: this.namer(salt) },
+      options: { nameNodeClaim: this.namer(salt), ...this.solveBudget() },
     });
   }
 

@@ -3,6 +3,7 @@
 import type { DisruptionReason, EC2NodeClass, NodePool } from '../api/karpenter';
 import type { DaemonSet, Pod, PodDisruptionBudget } from '../api/kube';
 import type { DecisionRecord, NodeClaim } from '../api/nodeclaim';
+import type { SweepCursor } from '../api/sweep-cursor';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 import type { ClusterNode, PlannedNodeClaim } from '../scheduling/types';
 
@@ -67,8 +68,11 @@ export interface DisruptionOptions {
   churnLimit?: number;
   /** Default 1 h. */
   churnWindowMs?: number;
-  /** Clock for timing stats only (decisions use `input.now`). */
+  /** Clock for the time budget and the timing stats (decisions use `input.now`). Default performance.now. */
   timer?: () => number;
+  /** Planning time on the `timer` clock: past it the sweep stops, keeps the commands decided so far and returns a
+   * `cursor` where the next sweep resumes (docs/disruption.md, A deadline for the sweep). Undefined: no limit. */
+  timeBudgetMs?: number;
 }
 
 export interface DisruptionInput {
@@ -88,6 +92,8 @@ export interface DisruptionInput {
   kubernetesVersion?: string;
   history?: DisruptionHistory;
   options?: DisruptionOptions;
+  /** Where the last sweep stopped on its deadline; consolidation starts there and wraps around. */
+  resumeFrom?: SweepCursor;
 }
 
 export interface Candidate {
@@ -130,7 +136,18 @@ export interface DisruptionPlan {
   rejected: RejectedCandidate[];
   /** One record per rejected candidate (kind Keep), and the commands' own records. */
   records: DecisionRecord[];
-  stats: { nodes: number; candidates: number; solverCalls: number; durationMs: number };
+  stats: {
+    nodes: number;
+    candidates: number;
+    solverCalls: number;
+    durationMs: number;
+    /** The time budget ran out before every candidate was judged. */
+    deadlineReached?: boolean;
+    /** Candidates the deadline kept from being judged this sweep (no record; the next sweep resumes at `cursor`). */
+    deferred?: number;
+  };
+  /** Set when the deadline cut the sweep short: where the next sweep's consolidation starts. */
+  cursor?: SweepCursor;
 }
 
-export type { ClusterNode, PlannedNodeClaim };
+export type { ClusterNode, PlannedNodeClaim, SweepCursor };

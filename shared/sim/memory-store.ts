@@ -9,6 +9,7 @@ import {
   type NodeClaim,
   type NodeClaimState,
 } from '../api/nodeclaim';
+import type { SweepCursor } from '../api/sweep-cursor';
 import type { UnavailableOffering } from '../catalog/types';
 import { ConflictError } from '../errors';
 import { type ClaimFilter, type Clock, type NodeClaimStore, systemClock } from '../ports';
@@ -26,6 +27,7 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
   private readonly claims = new Map<string, NodeClaim>();
   private readonly offerings = new Map<string, UnavailableOffering>();
   private readonly decisions: DecisionRecord[] = [];
+  private sweepCursor: SweepCursor | undefined;
   private readonly cluster: string | undefined;
   private readonly clock: Clock;
   /** Every successful write, in order: tests assert on races with it. */
@@ -113,6 +115,15 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
       .filter((d) => d.nodeClaims.includes(nodeClaim))
       .sort((a, b) => a.at.localeCompare(b.at))
       .map(clone);
+  }
+  async getSweepCursor(): Promise<SweepCursor | undefined> {
+    await tick();
+    return this.sweepCursor ? clone(this.sweepCursor) : undefined;
+  }
+
+  async putSweepCursor(cursor: SweepCursor | undefined): Promise<void> {
+    await tick();
+    this.sweepCursor = cursor ? clone(cursor) : undefined;
   }
 
   /** Every decision recorded, oldest first. */

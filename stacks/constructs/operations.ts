@@ -132,6 +132,22 @@ export class Operations extends Construct {
       evaluationPeriods: 3,
       treatMissingData: cw.TreatMissingData.NOT_BREACHING,
     });
+    alarm('SweepDeferredPersist', {
+      alarmDescription: `Karpless ${props.cluster}: disruption sweeps keep running out of time and deferring candidates (docs/disruption.md, A deadline for the sweep)`,
+      metric: new cw.Metric({
+        namespace: METRIC_NAMESPACE,
+        metricName: MetricNames.SweepCandidatesDeferred,
+        dimensionsMap: { [CLUSTER_DIMENSION]: props.cluster, service: 'provisioner' },
+        period: Duration.minutes(5),
+        statistic: 'Minimum',
+      }),
+      // The cursor carries a cut-short sweep over to the next tick; cut short in every tick for 15 minutes, the
+      // cluster has outgrown the invocation.
+      threshold: 0,
+      comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+    });
     this.dashboard = this.buildDashboard(props);
   }
 
@@ -234,9 +250,11 @@ export class Operations extends Construct {
     dashboard.addWidgets(
       graph('Cost per hour (USD)', [summed(MetricNames.CostPerHour, 'USD/h', 'Maximum')]),
       graph('NodePools not ready', [summed(MetricNames.NodePoolsNotReady, 'not ready', 'Maximum')]),
-      graph('Solve deadline', [
+      graph('Solve and sweep deadlines', [
         summed(MetricNames.PodsDeferred, 'pods deferred'),
         summed(MetricNames.SolveDeadlineReached, 'solves out of time'),
+        summed(MetricNames.SweepCandidatesDeferred, 'sweep candidates deferred'),
+        summed(MetricNames.SweepDeadlineReached, 'sweeps out of time'),
       ]),
       graph(
         'Queue depth',

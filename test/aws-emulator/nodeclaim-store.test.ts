@@ -84,6 +84,18 @@ describe('DynamoNodeClaimStore on the emulator', () => {
     expect((await s.list()).map((c) => c.name).sort()).toEqual(['a-1', 'b-1']);
   });
 
+  it('keeps the sweep cursor beside the claims, out of their listing, and clears it', async () => {
+    const s = store();
+    expect(await s.getSweepCursor()).toBeUndefined();
+    const cursor = { node: 'ip-10-0-0-1', disruptionCost: 12.5, price: 0.192, at: now };
+    await s.putSweepCursor(cursor);
+    expect(await s.getSweepCursor()).toEqual(cursor);
+    await s.create(nodeClaim());
+    expect(await s.list()).toHaveLength(1);
+    await s.putSweepCursor(undefined);
+    expect(await s.getSweepCursor()).toBeUndefined();
+  });
+
   it('keeps unavailable offerings until they expire', async () => {
     const s = store();
     const offering = { instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'spot' as const, reason: 'ICE' };

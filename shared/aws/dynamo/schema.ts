@@ -20,6 +20,7 @@ export const Entity = {
   Decision: 'Decision',
   ClaimDecision: 'ClaimDecision',
   Prices: 'Prices',
+  SweepCursor: 'SweepCursor',
 } as const;
 
 /** Unavailable offerings live 3 minutes (Karpenter's ICE cache TTL); decisions 30 days. */
@@ -42,6 +43,8 @@ export const keys = {
   claimDecision: (claim: string, at: string, id: string) => `CLAIMDECISION#${claim}#${at}#${id}`,
   claimDecisionPrefix: (claim: string) => `CLAIMDECISION#${claim}#`,
   prices: 'PRICES#current',
+  /** Where the last disruption sweep stopped on its deadline (shared/api/sweep-cursor.ts). */
+  sweepCursor: 'SWEEP#cursor',
 } as const;
 
 export interface TableDefinition {

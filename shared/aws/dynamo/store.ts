@@ -10,6 +10,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { assertTransition, type DecisionRecord, type NodeClaim, type NodeClaimState } from '../../api/nodeclaim';
+import { parseSweepCursor, type SweepCursor } from '../../api/sweep-cursor';
 import type { UnavailableOffering } from '../../catalog/types';
 import { ConflictError } from '../../errors';
 import { type ClaimFilter, type Clock, type NodeClaimStore, systemClock } from '../../ports';
@@ -24,7 +25,17 @@ import {
   offeringToItem,
 } from './codec';
 import { isConditionFailure } from './errors';
-import { INSTANCE_ID_ATTRIBUTE, INSTANCE_ID_INDEX, keys, PK, SK, TTL_ATTRIBUTE, VERSION_ATTRIBUTE } from './schema';
+import {
+  ENTITY_ATTRIBUTE,
+  Entity,
+  INSTANCE_ID_ATTRIBUTE,
+  INSTANCE_ID_INDEX,
+  keys,
+  PK,
+  SK,
+  TTL_ATTRIBUTE,
+  VERSION_ATTRIBUTE,
+} from './schema';
 
 export interface DynamoStoreOptions {
   tableName: string;
@@ -202,6 +213,23 @@ export class DynamoNodeClaimStore implements NodeClaimStore {
       ExpressionAttributeValues: { ':pk': keys.cluster(this.cluster), ':prefix': keys.claimDecisionPrefix(nodeClaim) },
     });
     return items.map(itemToDecision);
+  }
+  async getSweepCursor(): Promise<SweepCursor | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { [PK]: keys.cluster(this.cluster), [SK]: keys.sweepCursor } }),
+    );
+    return parseSweepCursor(out.Item?.cursor);
+  }
+
+  async putSweepCursor(cursor: SweepCursor | undefined): Promise<void> {
+    const key = { [PK]: keys.cluster(this.cluster), [SK]: keys.sweepCursor };
+    if (!cursor) {
+      await this.client.send(new DeleteCommand({ TableName: this.table, Key: key }));
+      return;
+    }
+    await this.client.send(
+      new PutCommand({ TableName: this.table, Item: { ...key, [ENTITY_ATTRIBUTE]: Entity.SweepCursor, cursor } }),
+    );
   }
 
   /** The newest decision record of the cluster (one Query, newest first), or undefined when there is none. */
