@@ -11,6 +11,7 @@ import type {
 } from './karpenter';
 import type { Taint } from './kube';
 import { ALIAS_FAMILIES, parseAlias } from './validate-nodeclass';
+import { isWindowsFamily } from './windows';
 
 export const DEFAULT_EXPIRE_AFTER = '720h';
 export const DEFAULT_CONSOLIDATE_AFTER = '0s';
@@ -107,6 +108,7 @@ export function defaultBlockDeviceMappings(family: EC2NodeClassSpec['amiFamily']
       ];
     case 'Windows2019':
     case 'Windows2022':
+    case 'Windows2025':
       return [{ deviceName: '/dev/sda1', ebs: ebs('50Gi') }];
     default:
       return [];
@@ -121,7 +123,7 @@ export function ephemeralBlockDevice(spec: EC2NodeClassSpec): BlockDeviceMapping
   const device =
     spec.amiFamily === 'Bottlerocket'
       ? '/dev/xvdb'
-      : spec.amiFamily === 'Windows2019' || spec.amiFamily === 'Windows2022'
+      : isWindowsFamily(spec.amiFamily)
         ? '/dev/sda1'
         : spec.amiFamily === 'Custom'
           ? undefined

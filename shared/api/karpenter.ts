@@ -116,7 +116,7 @@ export interface BlockDeviceMapping {
 }
 
 export interface EC2NodeClassSpec {
-  amiFamily?: 'AL2' | 'AL2023' | 'Bottlerocket' | 'Windows2019' | 'Windows2022' | 'Custom';
+  amiFamily?: 'AL2' | 'AL2023' | 'Bottlerocket' | 'Windows2019' | 'Windows2022' | 'Windows2025' | 'Custom';
   amiSelectorTerms: AmiSelectorTerm[];
   subnetSelectorTerms: SelectorTerm[];
   securityGroupSelectorTerms: SelectorTerm[];

@@ -58,8 +58,9 @@ describe('EC2NodeClass validation', () => {
 
   it.each([
     ['al2023', '"al2023" must have the format family@version (for example al2023@latest)'],
-    ['ubuntu@latest', 'family "ubuntu" is not one of al2, al2023, bottlerocket, windows2019, windows2022'],
+    ['ubuntu@latest', 'family "ubuntu" is not one of al2, al2023, bottlerocket, windows2019, windows2022, windows2025'],
     ['windows2022@v20240101', '"windows2022@v20240101": Windows families support only the version latest'],
+    ['windows2025@v1.0.0', '"windows2025@v1.0.0": Windows families support only the version latest'],
   ])('rejects the alias %s', (alias, message) => {
     expect(nodeClassProblems(`${SELECTORS}  amiSelectorTerms:\n    - alias: ${alias}\n`)).toEqual([
       `spec.amiSelectorTerms[0].alias: ${message}`,
@@ -86,7 +87,7 @@ describe('EC2NodeClass validation', () => {
       'spec.amiFamily: required when amiSelectorTerms has no alias',
     ]);
     expect(nodeClassProblems(`${SELECTORS}  amiFamily: Ubuntu\n  amiSelectorTerms:\n    - tags: {team: a}\n`)).toEqual([
-      'spec.amiFamily: "Ubuntu" is not one of AL2, AL2023, Bottlerocket, Custom, Windows2019, Windows2022',
+      'spec.amiFamily: "Ubuntu" is not one of AL2, AL2023, Bottlerocket, Custom, Windows2019, Windows2022, Windows2025',
     ]);
   });
 

@@ -15,7 +15,15 @@ import {
 import { at, type Problems } from './problems';
 import { parseQuantity } from './quantity';
 
-export const AMI_FAMILIES = ['AL2', 'AL2023', 'Bottlerocket', 'Custom', 'Windows2019', 'Windows2022'] as const;
+export const AMI_FAMILIES = [
+  'AL2',
+  'AL2023',
+  'Bottlerocket',
+  'Custom',
+  'Windows2019',
+  'Windows2022',
+  'Windows2025',
+] as const;
 export type AmiFamily = (typeof AMI_FAMILIES)[number];
 /** Alias family (lower case, as in `al2023@latest`) → amiFamily. */
 export const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
@@ -24,6 +32,7 @@ export const ALIAS_FAMILIES: Readonly<Record<string, AmiFamily>> = {
   bottlerocket: 'Bottlerocket',
   windows2019: 'Windows2019',
   windows2022: 'Windows2022',
+  windows2025: 'Windows2025',
 };
 export const RESERVED_RESOURCES = ['cpu', 'memory', 'ephemeral-storage', 'pid'] as const;
 export const EVICTION_SIGNALS = [

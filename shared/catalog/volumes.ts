@@ -3,7 +3,7 @@ import type { EC2NodeClass } from '../api/karpenter';
 import { parseQuantity } from '../api/quantity';
 import type { InstanceTypeInfo } from './types';
 
-export type AmiFamily = 'AL2' | 'AL2023' | 'Bottlerocket' | 'Windows2019' | 'Windows2022' | 'Custom';
+export type AmiFamily = NonNullable<EC2NodeClass['spec']['amiFamily']>;
 
 const ALIAS_FAMILY: Record<string, AmiFamily> = {
   al2: 'AL2',
@@ -11,6 +11,7 @@ const ALIAS_FAMILY: Record<string, AmiFamily> = {
   bottlerocket: 'Bottlerocket',
   windows2019: 'Windows2019',
   windows2022: 'Windows2022',
+  windows2025: 'Windows2025',
 };
 
 /** Each AMI family's default ephemeral device and its size (the kubelet's filesystem). */
@@ -20,6 +21,7 @@ const DEFAULT_EPHEMERAL: Record<AmiFamily, { deviceName: string; sizeGi: number 
   Bottlerocket: { deviceName: '/dev/xvdb', sizeGi: 20 },
   Windows2019: { deviceName: '/dev/sda1', sizeGi: 50 },
   Windows2022: { deviceName: '/dev/sda1', sizeGi: 50 },
+  Windows2025: { deviceName: '/dev/sda1', sizeGi: 50 },
   Custom: { deviceName: '/dev/xvda', sizeGi: 20 },
 };
 

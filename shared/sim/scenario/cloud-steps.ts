@@ -15,7 +15,7 @@ export type CloudStepAction =
   | { type: 'retag'; kind: 'subnet' | 'securityGroup'; id: string; tags: Record<string, string>; zone?: string }
   | { type: 'kubernetesVersion'; version: string };
 
-const ALIAS_FAMILIES = ['al2023', 'al2', 'bottlerocket', 'windows2019', 'windows2022'];
+const ALIAS_FAMILIES = ['al2023', 'al2', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025'];
 const KUBERNETES_VERSION = /^1\.\d{1,2}$/;
 
 function kubernetesVersion(p: Problems, path: string, v: unknown, required: boolean): string | undefined {
