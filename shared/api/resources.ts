@@ -14,6 +14,8 @@ export const AWS_NEURON = 'aws.amazon.com/neuron';
 export const AWS_NEURON_CORE = 'aws.amazon.com/neuroncore';
 export const AWS_POD_ENI = 'vpc.amazonaws.com/pod-eni';
 export const EFA = 'vpc.amazonaws.com/efa';
+/** Secondary IPv4 addresses of a Windows node's primary ENI, one per pod (the VPC resource controller's resource). */
+export const PRIVATE_IPV4_ADDRESS = 'vpc.amazonaws.com/PrivateIPv4Address';
 
 export function parseResourceList(map: QuantityMap | undefined): ResourceList {
   const out: ResourceList = {};

@@ -89,8 +89,8 @@ export class AwsInstanceProvider implements InstanceProvider, LaunchTemplateColl
   }
 
   /** Price of a running instance: the caller's lookup, else the pricing catalog. */
-  protected readonly priceOf: PriceOf = (type, zone, capacityType) => {
-    if (this.base.priceOf) return this.base.priceOf(type, zone, capacityType);
+  protected readonly priceOf: PriceOf = (type, zone, capacityType, os = 'linux') => {
+    if (this.base.priceOf) return this.base.priceOf(type, zone, capacityType, os);
     const catalog = this.pricingCatalog();
     if (!catalog) return undefined;
     let byName = this.typeIndex.get(catalog);
@@ -99,7 +99,8 @@ export class AwsInstanceProvider implements InstanceProvider, LaunchTemplateColl
       this.typeIndex.set(catalog, byName);
     }
     const info = byName.get(type);
-    return capacityType === 'spot' ? info?.spotPrice[zone] : info?.onDemandPrice;
+    const prices = os === 'windows' ? info?.windows : info;
+    return capacityType === 'spot' ? prices?.spotPrice[zone] : prices?.onDemandPrice;
   };
   private readonly typeIndex = new WeakMap<Catalog, Map<string, Catalog['types'][number]>>();
 }

@@ -1,6 +1,8 @@
 // Capacity, overhead and allocatable for one instance type under one EC2NodeClass, with Karpenter's formulas so
 // Karpenter users see the same numbers: VM memory overhead 7.5 % (plus 64 MiB on arm64), kube-reserved CPU by the
 // GKE-style ladder, kube-reserved memory 11 MiB per pod + 255 MiB, eviction 100 Mi memory and 10 % of the root volume.
+// Windows nodes are not ENI-limited: 110 pods unless the kubelet says otherwise, and their pod IPs are the primary
+// ENI's secondary addresses, a resource of their own (docs/catalog.md, Windows).
 import type { EC2NodeClass, KubeletConfiguration } from '../api/karpenter';
 import { parseQuantity, parseResource } from '../api/quantity';
 import {
@@ -14,10 +16,12 @@ import {
   MEMORY,
   NVIDIA_GPU,
   PODS,
+  PRIVATE_IPV4_ADDRESS,
   type ResourceList,
 } from '../api/resources';
+import { isWindowsFamily } from '../api/windows';
 import type { InstanceTypeInfo } from './types';
-import { ephemeralStorageBytes, raid0StorageBytes } from './volumes';
+import { amiFamilyOf, ephemeralStorageBytes, raid0StorageBytes } from './volumes';
 
 const MIB = 2 ** 20;
 export const VM_MEMORY_OVERHEAD_PERCENT = 0.075;
@@ -25,6 +29,8 @@ export const ARM64_MEMORY_OVERHEAD_MIB = 64;
 export const EVICTION_MEMORY_AVAILABLE = 100 * MIB;
 export const EVICTION_NODEFS_PERCENT = 0.1;
 export const KUBE_RESERVED_EPHEMERAL_STORAGE = 2 ** 30;
+/** The kubelet's own default max-pods, which Windows nodes keep (Karpenter does not ENI-limit them). */
+export const KUBELET_DEFAULT_MAX_PODS = 110;
 
 export interface Overhead {
   kubeReserved: ResourceList;
@@ -48,6 +54,8 @@ export interface AllocatableSettings {
   nodefsAvailable: string[];
   rootVolumeBytes: number;
   raid0: boolean;
+  /** A Windows AMI family: kubelet-default pod density and the PrivateIPv4Address resource. */
+  windows: boolean;
 }
 
 function parseList(map: Record<string, string> | undefined): ResourceList {
@@ -74,12 +82,14 @@ export function allocatableSettings(nodeClass?: EC2NodeClass): AllocatableSettin
     nodefsAvailable,
     rootVolumeBytes: ephemeralStorageBytes(nodeClass),
     raid0: nodeClass?.spec.instanceStorePolicy === 'RAID0',
+    windows: isWindowsFamily(amiFamilyOf(nodeClass)),
   };
 }
 
-/** Pods per node: the ENI limit unless kubelet maxPods says otherwise, capped by podsPerCore. */
-export function maxPodsFor(info: InstanceTypeInfo, kubelet?: KubeletConfiguration): number {
-  let pods = kubelet?.maxPods ?? info.maxEnis * (info.ipv4PerEni - 1) + 2;
+/** Pods per node: the ENI limit (110 on Windows) unless kubelet maxPods says otherwise, capped by podsPerCore. */
+export function maxPodsFor(info: InstanceTypeInfo, kubelet?: KubeletConfiguration, windows = false): number {
+  const byDefault = windows ? KUBELET_DEFAULT_MAX_PODS : info.maxEnis * (info.ipv4PerEni - 1) + 2;
+  let pods = kubelet?.maxPods ?? byDefault;
   if (kubelet?.podsPerCore && kubelet.podsPerCore > 0) pods = Math.min(pods, kubelet.podsPerCore * info.vcpu);
   return pods;
 }
@@ -94,7 +104,7 @@ function capacityWith(info: InstanceTypeInfo, s: AllocatableSettings): ResourceL
   const capacity: ResourceList = {
     [CPU]: info.vcpu * 1000,
     [MEMORY]: memoryCapacityMiB(info) * MIB,
-    [PODS]: maxPodsFor(info, s.kubelet),
+    [PODS]: maxPodsFor(info, s.kubelet, s.windows),
     [EPHEMERAL_STORAGE]: (s.raid0 ? raid0StorageBytes(info) : undefined) ?? s.rootVolumeBytes,
   };
   if (info.gpu && info.gpu.count > 0) {
@@ -106,6 +116,7 @@ function capacityWith(info: InstanceTypeInfo, s: AllocatableSettings): ResourceL
   }
   if (info.branchEnis && info.branchEnis > 0) capacity[AWS_POD_ENI] = info.branchEnis;
   if (info.efa && info.efa > 0) capacity[EFA] = info.efa;
+  if (s.windows && info.ipv4PerEni > 1) capacity[PRIVATE_IPV4_ADDRESS] = info.ipv4PerEni - 1;
   return capacity;
 }
 

@@ -27,8 +27,10 @@ export type {
   Catalog,
   InstanceType,
   InstanceTypeInfo,
+  NodeOS,
   Offering,
   UnavailableOffering,
+  WindowsPrices,
 } from './types';
 export { validateCatalog } from './validate';
 export { type AmiFamily, amiFamilyOf, ephemeralStorageBytes, raid0StorageBytes } from './volumes';

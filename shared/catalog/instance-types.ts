@@ -1,11 +1,15 @@
 // The catalog as one EC2NodeClass sees it. Called on every provisioning pass, so the per-type work (labels, base
 // offerings, allocatable) is memoized per catalog object and per allocatable-relevant node class settings; a warm
 // call only re-marks the offerings named in `unavailable`. Returned objects are shared: treat them as read-only.
+// Windows node classes see only the types sold with Windows, labelled kubernetes.io/os=windows and with their
+// windows-build, at Windows prices (docs/catalog.md, Windows).
 import type { EC2NodeClass } from '../api/karpenter';
+import { LabelOS, LabelWindowsBuild } from '../api/labels';
+import { isWindowsFamily, WINDOWS_FAMILIES } from '../api/windows';
 import { allocatableSettings, shapeWith } from './allocatable';
 import { labelsFor } from './labels';
 import { offeringsFor, unavailableKeys } from './offerings';
-import type { Catalog, InstanceType, InstanceTypeInfo, Offering, UnavailableOffering } from './types';
+import type { Catalog, InstanceType, InstanceTypeInfo, NodeOS, Offering, UnavailableOffering } from './types';
 import { amiFamilyOf } from './volumes';
 
 export interface InstanceTypeOptions {
@@ -16,7 +20,8 @@ export interface InstanceTypeOptions {
 
 const MAX_VARIANTS_PER_CATALOG = 64;
 const variants = new WeakMap<Catalog, Map<string, InstanceType[]>>();
-const perType = new WeakMap<InstanceTypeInfo, { labels: Record<string, string>; offerings: Offering[] }>();
+type TypeFacts = { labels: Record<string, string>; offerings: Offering[] };
+const perType: Record<NodeOS, WeakMap<InstanceTypeInfo, TypeFacts>> = { linux: new WeakMap(), windows: new WeakMap() };
 
 /** Only these node class settings change capacity or overhead; anything else shares the cached view. */
 export function allocatableSettingsKey(nodeClass?: EC2NodeClass): string {
@@ -30,24 +35,25 @@ export function allocatableSettingsKey(nodeClass?: EC2NodeClass): string {
   ]);
 }
 
-function typeFacts(
-  info: InstanceTypeInfo,
-  catalog: Catalog,
-): { labels: Record<string, string>; offerings: Offering[] } {
-  let facts = perType.get(info);
+function typeFacts(info: InstanceTypeInfo, catalog: Catalog, os: NodeOS): TypeFacts {
+  let facts = perType[os].get(info);
   if (!facts) {
-    facts = { labels: labelsFor(info, catalog.region), offerings: offeringsFor(info, catalog) };
-    perType.set(info, facts);
+    facts = { labels: labelsFor(info, catalog.region, os), offerings: offeringsFor(info, catalog, undefined, os) };
+    perType[os].set(info, facts);
   }
   return facts;
 }
 
 function buildView(catalog: Catalog, nodeClass?: EC2NodeClass): InstanceType[] {
   const settings = allocatableSettings(nodeClass);
-  return catalog.types.map((info) => {
-    const { labels, offerings } = typeFacts(info, catalog);
+  const family = amiFamilyOf(nodeClass);
+  const build = isWindowsFamily(family) ? WINDOWS_FAMILIES[family].build : undefined;
+  const types = build ? catalog.types.filter((info) => info.windows) : catalog.types;
+  return types.map((info) => {
+    const facts = typeFacts(info, catalog, build ? 'windows' : 'linux');
+    const labels = build ? { ...facts.labels, [LabelWindowsBuild]: build } : facts.labels;
     const shape = shapeWith(info, settings);
-    return { name: info.name, info, labels, ...shape, offerings };
+    return { name: info.name, info, labels, ...shape, offerings: facts.offerings };
   });
 }
 
@@ -81,5 +87,6 @@ export function instanceTypesFor(
   const keys = unavailableKeys(opts.unavailable, opts.now ?? Date.now());
   if (keys.size === 0) return view;
   const affected = new Set(opts.unavailable.map((u) => u.instanceType));
-  return view.map((t) => (affected.has(t.name) ? { ...t, offerings: offeringsFor(t.info, catalog, keys) } : t));
+  const os: NodeOS = view[0]?.labels[LabelOS] === 'windows' ? 'windows' : 'linux';
+  return view.map((t) => (affected.has(t.name) ? { ...t, offerings: offeringsFor(t.info, catalog, keys, os) } : t));
 }

@@ -28,13 +28,13 @@ import {
   LabelOS,
   LabelRegion,
 } from '../api/labels';
-import type { InstanceTypeInfo } from './types';
+import type { InstanceTypeInfo, NodeOS } from './types';
 
-export function labelsFor(info: InstanceTypeInfo, region: string): Record<string, string> {
+export function labelsFor(info: InstanceTypeInfo, region: string, os: NodeOS = 'linux'): Record<string, string> {
   const labels: Record<string, string> = {
     [LabelInstanceType]: info.name,
     [LabelArch]: info.arch,
-    [LabelOS]: 'linux',
+    [LabelOS]: os,
     [LabelRegion]: region,
     [LabelInstanceCategory]: info.category,
     [LabelInstanceFamily]: info.family,

@@ -1,5 +1,6 @@
 // Offerings: one per (zone × capacity type) where the type is sold, with its price and whether it may be tried now.
-import type { Catalog, InstanceTypeInfo, Offering, UnavailableOffering } from './types';
+// Windows nodes pay the Windows (licence-included) prices, and a type without them has no Windows offerings.
+import type { Catalog, InstanceTypeInfo, NodeOS, Offering, UnavailableOffering } from './types';
 
 export function offeringKey(instanceType: string, zone: string, capacityType: string): string {
   return `${instanceType}|${zone}|${capacityType}`;
@@ -14,11 +15,18 @@ export function unavailableKeys(unavailable: readonly UnavailableOffering[] | un
   return keys;
 }
 
-export function offeringsFor(info: InstanceTypeInfo, catalog: Catalog, unavailable?: ReadonlySet<string>): Offering[] {
+export function offeringsFor(
+  info: InstanceTypeInfo,
+  catalog: Catalog,
+  unavailable?: ReadonlySet<string>,
+  os: NodeOS = 'linux',
+): Offering[] {
+  const prices = os === 'windows' ? info.windows : info;
   const offerings: Offering[] = [];
+  if (!prices) return offerings;
   for (const zone of info.zones) {
     const zoneId = catalog.zones.find((z) => z.name === zone)?.id;
-    const spot = info.spotPrice[zone];
+    const spot = prices.spotPrice[zone];
     if (spot !== undefined) {
       const available = !unavailable?.has(offeringKey(info.name, zone, 'spot'));
       offerings.push({ zone, ...(zoneId ? { zoneId } : {}), capacityType: 'spot', price: spot, available });
@@ -28,7 +36,7 @@ export function offeringsFor(info: InstanceTypeInfo, catalog: Catalog, unavailab
       zone,
       ...(zoneId ? { zoneId } : {}),
       capacityType: 'on-demand',
-      price: info.onDemandPrice,
+      price: prices.onDemandPrice,
       available,
     });
   }

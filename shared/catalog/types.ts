@@ -38,7 +38,21 @@ export interface InstanceTypeInfo {
   spotPrice: Record<string, number>;
   /** Zones that offer the type at all. */
   zones: string[];
+  /**
+   * Windows Server (License Included) prices, licence included; absent when the type is not sold with Windows
+   * (Graviton, or a catalog built without them). docs/catalog.md, Windows prices.
+   */
+  windows?: WindowsPrices;
 }
+
+export interface WindowsPrices {
+  onDemandPrice: number;
+  /** Spot price per zone; a zone absent here has no Windows spot offering. */
+  spotPrice: Record<string, number>;
+}
+
+/** The operating system of the nodes an EC2NodeClass launches (kubernetes.io/os). */
+export type NodeOS = 'linux' | 'windows';
 
 export interface Catalog {
   region: string;

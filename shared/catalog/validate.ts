@@ -93,13 +93,30 @@ function checkType(p: Problems, t: unknown, path: string, zones: Set<string>, se
       if (typeof z !== 'string' || !zones.has(z)) p.add(`${path}.zones[${i}]`, `"${String(z)}" is not a catalog zone`);
     });
   }
-  if (!isObject(t.spotPrice)) p.add(`${path}.spotPrice`, 'must be an object of zone to price');
-  else {
-    for (const [zone, price] of Object.entries(t.spotPrice)) {
-      if (!zones.has(zone)) p.add(`${path}.spotPrice.${zone}`, 'is not a catalog zone');
-      else if (!isNumber(price) || price < 0) p.add(`${path}.spotPrice.${zone}`, 'must be a non-negative number');
-    }
+  checkSpotPrices(p, t.spotPrice, `${path}.spotPrice`, zones);
+  checkWindows(p, t.windows, `${path}.windows`, zones);
+}
+
+function checkSpotPrices(p: Problems, spot: unknown, path: string, zones: Set<string>): void {
+  if (!isObject(spot)) {
+    p.add(path, 'must be an object of zone to price');
+    return;
   }
+  for (const [zone, price] of Object.entries(spot)) {
+    if (!zones.has(zone)) p.add(`${path}.${zone}`, 'is not a catalog zone');
+    else if (!isNumber(price) || price < 0) p.add(`${path}.${zone}`, 'must be a non-negative number');
+  }
+}
+
+/** Windows prices are optional; when present they carry both kinds, like the Linux ones. */
+function checkWindows(p: Problems, windows: unknown, path: string, zones: Set<string>): void {
+  if (windows === undefined) return;
+  if (!isObject(windows)) {
+    p.add(path, 'must be an object with onDemandPrice and spotPrice');
+    return;
+  }
+  requireNumber(p, windows, 'onDemandPrice', path, 'non-negative');
+  checkSpotPrices(p, windows.spotPrice, `${path}.spotPrice`, zones);
 }
 
 /** Validates parsed JSON as a Catalog; throws a ValidationError listing what is wrong. */

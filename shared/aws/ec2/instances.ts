@@ -6,12 +6,18 @@ import {
   paginateDescribeInstances,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
-import type { CapacityType } from '../../catalog/types';
+import type { CapacityType, NodeOS } from '../../catalog/types';
 import type { CloudInstance, InstanceState } from '../../ports';
 import { isNotFound, withThrottleRetry } from './errors';
 import { TagKarplessCluster } from './tags';
 
-export type PriceOf = (instanceType: string, zone: string, capacityType: CapacityType) => number | undefined;
+/** $/h of a running instance; Windows instances pay the licence-included price. */
+export type PriceOf = (
+  instanceType: string,
+  zone: string,
+  capacityType: CapacityType,
+  os?: NodeOS,
+) => number | undefined;
 
 const STATES: ReadonlySet<string> = new Set([
   'pending',
@@ -21,6 +27,9 @@ const STATES: ReadonlySet<string> = new Set([
   'shutting-down',
   'terminated',
 ]);
+
+/** EC2 reports Platform "windows" for Windows instances (the SDK's enum spells it "Windows") and nothing for Linux. */
+const osOf = (i: Instance): NodeOS => (String(i.Platform ?? '').toLowerCase() === 'windows' ? 'windows' : 'linux');
 
 export function toCloudInstance(i: Instance, priceOf?: PriceOf): CloudInstance | undefined {
   if (!i.InstanceId) return undefined;
@@ -36,7 +45,7 @@ export function toCloudInstance(i: Instance, priceOf?: PriceOf): CloudInstance |
     instanceType: type,
     zone,
     capacityType,
-    pricePerHour: priceOf?.(type, zone, capacityType) ?? 0,
+    pricePerHour: priceOf?.(type, zone, capacityType, osOf(i)) ?? 0,
     state: (STATES.has(state) ? state : 'pending') as InstanceState,
     launchedAt: (i.LaunchTime ?? new Date(0)).toISOString(),
     tags,

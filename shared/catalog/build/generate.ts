@@ -8,6 +8,7 @@ import { serializeCatalog } from '../serialize';
 import type { Catalog, InstanceTypeInfo } from '../types';
 import { FAMILIES, type FamilySpec } from './families';
 import { BANDWIDTH, EBS, ENI, type Ladder, NVME, VCPU } from './ladders';
+import { windowsPrices } from './windows';
 
 export const SNAPSHOT_DATE = '2026-01-19T13:23:24Z';
 
@@ -25,7 +26,8 @@ export const SOURCE =
   'Real: Linux on-demand prices (Karpenter zz_generated.pricing_aws.go, generated 2026-01-19); ENIs, IPv4 per ENI and ' +
   'branch ENIs (amazon-vpc-cni-k8s misc/eni-max-pods.txt); network bandwidth (Karpenter zz_generated.bandwidth.go); ' +
   'vCPU, memory, GPU, accelerator and local storage (EC2 instance type specifications). ' +
-  'Derived: spot prices (family-typical discount with seeded per-zone variation), which zones offer each type, ' +
+  'Derived: spot prices (family-typical discount with seeded per-zone variation), Windows prices (the Linux price plus ' +
+  'the License Included Windows Server fee of $0.046 per vCPU-hour, x86 types only), which zones offer each type, ' +
   'EBS bandwidth and sustained clock (approximate ladders), and the zone-name to zone-id mapping (account-specific in ' +
   'reality). Run `karpless catalog refresh` for live data.';
 
@@ -238,6 +240,8 @@ export function buildTypes(): InstanceTypeInfo[] {
       }
       if (spec.nvme) info.localNvmeGiB = pick(spec, NVME, spec.nvme, size, 'nvme');
       if (spec.flex) info.capabilityFlex = true;
+      const windows = windowsPrices(info);
+      if (windows) info.windows = windows;
       types.push(info);
     });
   }
