@@ -8,7 +8,9 @@ import type { STSClient } from '@aws-sdk/client-sts';
 import type { EC2NodeClass } from '../api/karpenter';
 import { LabelCapacityType, LabelNodePool } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
+import { isWindowsFamily } from '../api/windows';
 import { instanceTypesFor } from '../catalog';
+import { KUBELET_DEFAULT_MAX_PODS } from '../catalog/allocatable';
 import type { Catalog, InstanceType, InstanceTypeInfo, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { CloudInstance, CloudProvider, LaunchRequest, NodeClassResolution } from '../ports';
@@ -251,6 +253,8 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
       taints: [...claim.taints, ...claim.startupTaints],
       ...(spec.kubelet ? { kubelet: spec.kubelet } : {}),
       ...(spec.userData ? { customUserData: spec.userData } : {}),
+      // Windows kubelets are told the pod density the scheduler assumed, as Karpenter does (docs/catalog.md).
+      ...(isWindowsFamily(resolved.amiFamily) ? { maxPods: KUBELET_DEFAULT_MAX_PODS } : {}),
     });
     const ltTags = {
       ...(spec.tags ?? {}),

@@ -4,6 +4,7 @@
 import { type EC2Client, type Filter, type Image, paginateDescribeImages } from '@aws-sdk/client-ec2';
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { AmiSelectorTerm, EC2NodeClassSpec } from '../../api/karpenter';
+import { isWindowsFamily, WINDOWS_FAMILIES } from '../../api/windows';
 import type { Arch, InstanceTypeInfo } from '../../catalog/types';
 
 export type AmiFamily = NonNullable<EC2NodeClassSpec['amiFamily']>;
@@ -21,8 +22,8 @@ export interface ResolvedAmi {
 }
 
 export interface Alias {
-  family: 'al2023' | 'al2' | 'bottlerocket';
-  /** "latest" or a pinned release such as "v20250101" (AL2/AL2023) or "v1.26.2" (Bottlerocket). */
+  family: 'al2023' | 'al2' | 'bottlerocket' | 'windows2019' | 'windows2022' | 'windows2025';
+  /** "latest" or a pinned release such as "v20250101" (AL2/AL2023) or "v1.26.2" (Bottlerocket); Windows: latest. */
   version: string;
 }
 
@@ -30,6 +31,14 @@ const ALIAS_FAMILIES: Record<Alias['family'], AmiFamily> = {
   al2023: 'AL2023',
   al2: 'AL2',
   bottlerocket: 'Bottlerocket',
+  windows2019: 'Windows2019',
+  windows2022: 'Windows2022',
+  windows2025: 'Windows2025',
+};
+
+const windowsOf = (alias: Alias) => {
+  const family = ALIAS_FAMILIES[alias.family];
+  return isWindowsFamily(family) ? WINDOWS_FAMILIES[family] : undefined;
 };
 
 export function parseAlias(alias: string): Alias {
@@ -38,6 +47,9 @@ export function parseAlias(alias: string): Alias {
     throw new Error(
       `amiSelectorTerms alias "${alias}": expected <family>@<version> with family one of ${Object.keys(ALIAS_FAMILIES).join(', ')}`,
     );
+  }
+  if (family.startsWith('windows') && version !== 'latest') {
+    throw new Error(`amiSelectorTerms alias "${alias}": Windows families support only the version latest`);
   }
   if (version !== 'latest' && !/^v\d[\w.-]*$/.test(version)) {
     throw new Error(`amiSelectorTerms alias "${alias}": version must be "latest" or start with "v" (e.g. v20250101)`);
@@ -66,6 +78,13 @@ export function aliasParameter(
 ): string | undefined {
   const a = SSM_ARCH[arch];
   const latest = alias.version === 'latest';
+  const windows = windowsOf(alias);
+  if (windows) {
+    // EKS publishes one Windows Server Core image per version and Kubernetes release, x86 only; it serves every
+    // x86 type (the alias resolves as a generic image, not a variant).
+    if (arch !== 'amd64' || variant !== 'standard') return undefined;
+    return `/aws/service/ami-windows-latest/Windows_Server-${windows.version}-English-Core-EKS_Optimized-${k8sVersion}/image_id`;
+  }
   switch (alias.family) {
     case 'al2023': {
       if (variant === 'neuron' && arch === 'arm64') return undefined;
@@ -154,6 +173,17 @@ async function describe(ec2: EC2Client, q: ImageQuery): Promise<ResolvedAmi[]> {
   return out;
 }
 
+/** Windows Server 2025 images exist from Kubernetes 1.35 on; Karpenter refuses the alias on older clusters. */
+function requireWindowsKubernetes(text: string, alias: Alias, k8sVersion: string): void {
+  const windows = windowsOf(alias);
+  const minor = Number(k8sVersion.split('.')[1]);
+  if (windows && 'minKubernetesMinor' in windows && minor < windows.minKubernetesMinor) {
+    throw new Error(
+      `amiSelectorTerms alias "${text}": Windows Server ${windows.version} requires EKS version 1.${windows.minKubernetesMinor} or higher, current version: ${k8sVersion}`,
+    );
+  }
+}
+
 /** All images the terms select, then the newest per architecture (newest first, ties by id for stability). */
 export async function discoverAmis(
   ec2: EC2Client,
@@ -165,9 +195,12 @@ export async function discoverAmis(
   for (const term of terms) {
     let query: ImageQuery;
     if (term.alias) {
-      const ids = await aliasImageIds(ssm, parseAlias(term.alias), k8sVersion);
+      const alias = parseAlias(term.alias);
+      requireWindowsKubernetes(term.alias, alias, k8sVersion);
+      const ids = await aliasImageIds(ssm, alias, k8sVersion);
       if (ids.size === 0) continue;
-      query = { filters: [{ Name: 'image-id', Values: [...ids.keys()] }], variants: ids };
+      const filters = [{ Name: 'image-id', Values: [...ids.keys()] }];
+      query = windowsOf(alias) ? { filters } : { filters, variants: ids };
     } else if (term.ssmParameter) {
       const out = await ssm.send(new GetParameterCommand({ Name: term.ssmParameter }));
       if (!out.Parameter?.Value) continue;

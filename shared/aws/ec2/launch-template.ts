@@ -1,5 +1,6 @@
 // Launch templates: one per distinct launch configuration, named by a hash of it, created once and reused. The
 // name is the cache key across Lambdas: whoever creates it first wins, everyone else gets AlreadyExists and uses it.
+
 import { createHash } from 'node:crypto';
 import {
   CreateLaunchTemplateCommand,
@@ -10,6 +11,7 @@ import {
   type RequestLaunchTemplateData,
 } from '@aws-sdk/client-ec2';
 import type { BlockDeviceMapping, EC2NodeClassSpec } from '../../api/karpenter';
+import { isWindowsFamily } from '../../api/windows';
 import type { AmiFamily } from './amis';
 import { TagKarplessCluster, toTagList } from './tags';
 
@@ -46,6 +48,7 @@ export function defaultBlockDevices(family: AmiFamily): BlockDeviceMapping[] {
       { deviceName: '/dev/xvdb', rootVolume: true, ebs: gp3('20Gi') },
     ];
   }
+  if (isWindowsFamily(family)) return [{ deviceName: '/dev/sda1', rootVolume: true, ebs: gp3('50Gi') }];
   return [{ deviceName: '/dev/xvda', rootVolume: true, ebs: gp3('20Gi') }];
 }
 

@@ -4,6 +4,7 @@ import { al2UserData } from './al2';
 import { al2023UserData } from './al2023';
 import { bottlerocketUserData } from './bottlerocket';
 import type { BootstrapInput } from './input';
+import { windowsUserData } from './windows';
 
 export type { BootstrapInput } from './input';
 
@@ -17,7 +18,9 @@ export function userDataFor(family: AmiFamily, input: BootstrapInput): string {
       return bottlerocketUserData(input);
     case 'Custom':
       return input.customUserData ?? '';
-    default:
-      throw new Error(`amiFamily ${family}: Karpless does not bootstrap Windows nodes yet`);
+    case 'Windows2019':
+    case 'Windows2022':
+    case 'Windows2025':
+      return windowsUserData(input);
   }
 }
