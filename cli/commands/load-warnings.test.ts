@@ -105,20 +105,21 @@ describe('load-time warnings', () => {
     ]);
   });
 
-  it('names an OS the catalog has no instance types for, by requirement or by Windows AMIs', async () => {
+  it("names an OS its EC2NodeClass's nodes do not run, and says nothing of a Windows pool the catalog prices", async () => {
     const out = await simulate(
       CLASS('default'),
       CLASS('win', 'windows2022@latest'),
       POOL('winos', '[{ key: kubernetes.io/os, operator: In, values: [windows] }]'),
+      POOL('linuxonwin', '[{ key: kubernetes.io/os, operator: In, values: [linux] }]', '{}', 'win'),
       POOL('winami', '[]', '{}', 'win'),
       FINE,
       DEPLOY(REQUESTS),
     );
     expect(out.warnings).toEqual([
-      'NodePool/winos: spec.template.spec.requirements[0] (kubernetes.io/os In [windows]): the catalog has no ' +
-        'instance types for that OS (only linux): this NodePool can never launch a node',
-      'NodePool/winami: its EC2NodeClass win runs Windows2022 AMIs, but the catalog has only linux instance types ' +
-        'and Karpless does not bootstrap Windows nodes yet: this NodePool can never launch a node',
+      'NodePool/winos: spec.template.spec.requirements[0] (kubernetes.io/os In [windows]): its EC2NodeClass ' +
+        'default runs AL2023 AMIs, whose nodes are linux: this NodePool can never launch a node',
+      'NodePool/linuxonwin: spec.template.spec.requirements[0] (kubernetes.io/os In [linux]): its EC2NodeClass ' +
+        'win runs Windows2022 AMIs, whose nodes are windows: this NodePool can never launch a node',
     ]);
   });
 

@@ -7,6 +7,7 @@ import type { Pod } from '../api/kube';
 import { podKey } from '../api/kube';
 import { LabelOS, LabelZone } from '../api/labels';
 import { requirementAllows } from '../api/selector';
+import { isWindowsFamily } from '../api/windows';
 import type { InstanceType } from '../catalog/types';
 import { amiFamilyOf } from '../catalog/volumes';
 import { allowedOfferings, typeCompatible } from '../scheduling/instancetypes';
@@ -142,22 +143,23 @@ function catalogHint(zones: readonly string[], scope: CatalogScope): string {
   );
 }
 
-/** The OS the pool's nodes would run (its kubernetes.io/os requirement, or Windows AMIs) that no catalog type has. */
+/** The OS the pool requires that its EC2NodeClass's nodes do not run, or Windows AMIs the catalog cannot price. */
 function missingOs(
   pool: NodePool,
   nodeClass: EC2NodeClass | undefined,
   types: readonly InstanceType[],
 ): string | undefined {
+  const family = amiFamilyOf(nodeClass);
+  if (isWindowsFamily(family) && types.length === 0) {
+    return `its EC2NodeClass ${nodeClass?.metadata.name} runs ${family} AMIs, but the catalog has no Windows prices (\`karpless catalog refresh\` builds one with them): ${NEVER}`;
+  }
   const offered = [...new Set(types.flatMap((t) => t.labels[LabelOS] ?? []))].sort();
   if (offered.length === 0) return undefined;
   const requirements = pool.spec.template.spec.requirements ?? [];
   const i = requirements.findIndex((r) => r.key === LabelOS && !offered.some((os) => requirementAllows(r, os)));
   if (i >= 0) {
-    return `${REQS}[${i}] (${show(requirements[i])}): the catalog has no instance types for that OS (only ${offered.join(', ')}): ${NEVER}`;
-  }
-  const family = amiFamilyOf(nodeClass);
-  if (family.startsWith('Windows') && !offered.includes('windows')) {
-    return `its EC2NodeClass ${nodeClass?.metadata.name} runs ${family} AMIs, but the catalog has only ${offered.join(', ')} instance types and Karpless does not bootstrap Windows nodes yet: ${NEVER}`;
+    const name = nodeClass?.metadata.name ?? pool.spec.template.spec.nodeClassRef.name;
+    return `${REQS}[${i}] (${show(requirements[i])}): its EC2NodeClass ${name} runs ${family} AMIs, whose nodes are ${offered.join(', ')}: ${NEVER}`;
   }
   return undefined;
 }

@@ -170,29 +170,8 @@ function poolFindings(
     for (const { m, severity } of messages) {
       if (m.startsWith(`${object}: `)) out.push({ severity, object, message: m.slice(object.length + 2) });
     }
-    const family = windowsFamily(d.raw);
-    if (family) {
-      out.push({
-        severity: 'blocker',
-        object,
-        message: `${family} AMIs: Karpless does not bootstrap Windows nodes yet`,
-        fix: 'keep this EC2NodeClass and its NodePools on Karpenter',
-      });
-    }
   }
   return out;
-}
-
-function windowsFamily(raw: Obj): string | undefined {
-  if (raw.kind !== 'EC2NodeClass') return undefined;
-  const spec = obj(raw.spec);
-  const family = str(spec.amiFamily);
-  if (family?.startsWith('Windows')) return family;
-  for (const t of Array.isArray(spec.amiSelectorTerms) ? spec.amiSelectorTerms : []) {
-    const alias = str(obj(t).alias);
-    if (alias?.toLowerCase().startsWith('windows')) return alias.split('@')[0];
-  }
-  return undefined;
 }
 
 function finalizerFindings(d: SourceDocument, pool: string): PreflightFinding[] {
