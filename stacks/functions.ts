@@ -53,7 +53,7 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
     trigger: { queue: 'events', batchSize: 10 },
     // The solve is capped at 60 s; reads, writes and launches fit in the rest.
     timeoutSeconds: 120,
-    // One full vCPU for the CPU-bound solve; 50k pending pods peak at 373 MiB and a 31k-pod cluster read at 383 MiB
+    // One full vCPU for the CPU-bound solve; 50k pending pods peak under 400 MiB and a 31k-pod cluster read at 383 MiB
     // (docs/performance.md, "Memory and the provisioner's memory size").
     memoryMiB: 1769,
     // Also what the lifecycle and the disruption sweep need: both run in this function.
