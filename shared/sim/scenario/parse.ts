@@ -162,6 +162,7 @@ async function parseAction(
     case 'scale': {
       const o = expectObject(p, `${path}.scale`, step.scale, true);
       if (!o) return undefined;
+      if (o.kind === 'NodePool') return parseNodePoolScale(p, `${path}.scale`, o);
       const target = parseTarget(p, `${path}.scale`, o, WORKLOAD_KINDS, true);
       const replicas = expectInt(p, `${path}.scale.replicas`, o.replicas, { min: 0, required: true });
       if (replicas !== undefined && replicas > DEFAULT_INPUT_LIMITS.maxPods) {
@@ -297,6 +298,17 @@ function parseTarget<K extends string>(
   const namespace = namespaced ? (expectString(p, `${path}.namespace`, o.namespace) ?? 'default') : '';
   if (!namespaced && o.namespace !== undefined) p.error(`${path}.namespace`, `${String(o.kind)} is not namespaced`);
   return kind && name ? { kind, namespace, name } : undefined;
+}
+
+/** `scale: { kind: NodePool, name, replicas }`: a static NodePool's replicas, as `kubectl scale nodepool` sets them. */
+function parseNodePoolScale(p: Problems, path: string, o: Obj): StepAction | undefined {
+  const target = parseTarget(p, path, o, ['NodePool'] as const, false);
+  const replicas = expectInt(p, `${path}.replicas`, o.replicas, { min: 0, required: true });
+  if (replicas !== undefined && replicas > DEFAULT_INPUT_LIMITS.maxPods) {
+    p.error(`${path}.replicas`, `${replicas} is more than the limit of ${DEFAULT_INPUT_LIMITS.maxPods} nodes`);
+    return undefined;
+  }
+  return target && replicas !== undefined ? { type: 'scaleNodePool', name: target.name, replicas } : undefined;
 }
 
 function parseInterrupt(p: Problems, path: string, v: unknown): StepAction | undefined {

@@ -34,6 +34,7 @@ import { applyCloudStep } from './cloud-steps';
 import { DisruptionDriver, type SweepEngine } from './disruption-driver';
 import { LowerBoundTracker } from './lower-bound';
 import { mergePatch } from './merge-patch';
+import { scaleNodePool } from './nodepool-scale';
 import { applyObjectStep } from './object-steps';
 import { ViolationObserver, type ViolationRecord, type Violations } from './observer';
 import {
@@ -202,6 +203,11 @@ export async function runScenario(
         break;
       case 'scale':
         workloads.scale(action.target, action.replicas);
+        break;
+      case 'scaleNodePool':
+        await scaleNodePool(cluster, action.name, action.replicas);
+        // The forwarder's NodePoolChanged hint: the provisioner adds or removes the static pool's nodes at once.
+        await provision(deps, { trigger: 'NodePoolChanged', triggeredAt: new Date(now).toISOString() });
         break;
       case 'delete':
         for (const t of action.targets) workloads.delete(t);

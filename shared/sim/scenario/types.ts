@@ -28,6 +28,8 @@ export interface ObjectTarget<K extends string = string> {
 export type StepAction =
   | { type: 'apply'; set: ManifestSet; sources: string[] }
   | { type: 'scale'; target: ObjectTarget<WorkloadKind>; replicas: number }
+  /** `kubectl scale nodepool`: a static NodePool's spec.replicas (shared/sim/scenario/nodepool-scale.ts). */
+  | { type: 'scaleNodePool'; name: string; replicas: number }
   | { type: 'delete'; targets: ObjectTarget<DeletableKind>[] }
   | { type: 'patch'; target: ObjectTarget<PatchableKind>; mergePatch: Record<string, unknown> }
   | ObjectStepAction
