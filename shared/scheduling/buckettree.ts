@@ -45,8 +45,21 @@ export class BucketTree<B extends TreeBucket> {
     buckets: readonly B[],
     private readonly dims: number,
   ) {
-    this.items = [...buckets];
-    if (this.items.length > 0) this.build(0, this.items.length, -1);
+    // Built over flat copies of the requests (a position's bucket is `buckets[order[i]]`), then laid out in order.
+    const requests = new Float64Array(buckets.length * dims);
+    const order = new Int32Array(buckets.length);
+    for (let i = 0; i < buckets.length; i++) {
+      const r = (buckets[i] as B).shape.requests;
+      for (let d = 0; d < dims; d++) requests[i * dims + d] = r[d] as number;
+      order[i] = i;
+    }
+    this.items = [];
+    if (buckets.length > 0) this.build(0, buckets.length, -1, { buckets, requests, order });
+    for (let i = 0; i < order.length; i++) this.items.push(buckets[order[i] as number] as B);
+    for (let n = 0; n < this.lo.length; n++) {
+      if ((this.left[n] as number) >= 0) continue;
+      for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) (this.items[i] as B).leaf = n;
+    }
   }
 
   /** Whether some bucket of the tree still holds pods. */
@@ -54,9 +67,52 @@ export class BucketTree<B extends TreeBucket> {
     return (this.live[0] ?? 0) > 0;
   }
 
-  /** The bucket just emptied (call once, when its last pod leaves). */
+  /**
+   * The bucket just emptied (call once, when its last pod leaves). The boxes above it shrink to the buckets that still
+   * hold pods: the fill takes the largest first, and a box that kept their requests would keep drawing the search.
+   */
   emptied(b: B): void {
-    for (let n = b.leaf; n >= 0; n = this.parent[n] as number) this.live[n] = (this.live[n] as number) - 1;
+    let n = b.leaf;
+    this.live[n] = (this.live[n] as number) - 1;
+    this.resetBox(n);
+    for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) {
+      const x = this.items[i] as B;
+      if (x.remaining > 0) this.widen(n, x.shape.requests, 0);
+    }
+    for (n = this.parent[n] as number; n >= 0; n = this.parent[n] as number) {
+      this.live[n] = (this.live[n] as number) - 1;
+      this.resetBox(n);
+      this.absorb(n, this.left[n] as number);
+      this.absorb(n, this.right[n] as number);
+    }
+  }
+
+  /** Widens node `n`'s box by its child `c`'s, if `c` still has buckets with pods. */
+  private absorb(n: number, c: number): void {
+    if ((this.live[c] as number) <= 0) return;
+    for (let d = 0; d < this.dims; d++) {
+      const o = n * this.dims + d;
+      const co = c * this.dims + d;
+      if ((this.min[co] as number) < (this.min[o] as number)) this.min[o] = this.min[co] as number;
+      if ((this.max[co] as number) > (this.max[o] as number)) this.max[o] = this.max[co] as number;
+    }
+  }
+
+  private resetBox(n: number): void {
+    for (let d = 0; d < this.dims; d++) {
+      this.min[n * this.dims + d] = Number.POSITIVE_INFINITY;
+      this.max[n * this.dims + d] = Number.NEGATIVE_INFINITY;
+    }
+  }
+
+  /** Widens node `n`'s box to take in the requests at `r[at...]`. */
+  private widen(n: number, r: Float64Array, at: number): void {
+    for (let d = 0; d < this.dims; d++) {
+      const v = r[at + d] as number;
+      const o = n * this.dims + d;
+      if (v < (this.min[o] as number)) this.min[o] = v;
+      if (v > (this.max[o] as number)) this.max[o] = v;
+    }
   }
 
   /**
@@ -128,9 +184,10 @@ export class BucketTree<B extends TreeBucket> {
     return s;
   }
 
-  private build(lo: number, hi: number, parent: number): number {
+  private build(lo: number, hi: number, parent: number, src: Source<B>): number {
     const n = this.lo.length;
     const dims = this.dims;
+    const { buckets, requests, order } = src;
     this.lo.push(lo);
     this.hi.push(hi);
     this.parent.push(parent);
@@ -141,59 +198,74 @@ export class BucketTree<B extends TreeBucket> {
       this.min.push(Number.POSITIVE_INFINITY);
       this.max.push(Number.NEGATIVE_INFINITY);
     }
+    // The box of the buckets that hold pods (as `emptied` keeps it); the split below uses every bucket's.
     for (let i = lo; i < hi; i++) {
-      const b = this.items[i] as B;
-      if (b.remaining > 0) live++;
-      const r = b.shape.requests;
-      for (let d = 0; d < dims; d++) {
-        const v = r[d] as number;
-        if (v < (this.min[n * dims + d] as number)) this.min[n * dims + d] = v;
-        if (v > (this.max[n * dims + d] as number)) this.max[n * dims + d] = v;
+      const at = order[i] as number;
+      if ((buckets[at] as B).remaining > 0) {
+        live++;
+        this.widen(n, requests, at * dims);
       }
     }
     this.live.push(live);
-    if (hi - lo <= LEAF) {
-      for (let i = lo; i < hi; i++) (this.items[i] as B).leaf = n;
-      return n;
-    }
+    if (hi - lo <= LEAF) return n;
     // Split on the resource whose requests spread the most, relative to their size.
     let dim = 0;
     let spread = -1;
     for (let d = 0; d < dims; d++) {
-      const mx = this.max[n * dims + d] as number;
-      const s = mx > 0 ? (mx - (this.min[n * dims + d] as number)) / mx : 0;
+      let spreadMin = Number.POSITIVE_INFINITY;
+      let spreadMax = Number.NEGATIVE_INFINITY;
+      for (let i = lo; i < hi; i++) {
+        const v = requests[(order[i] as number) * dims + d] as number;
+        if (v < spreadMin) spreadMin = v;
+        if (v > spreadMax) spreadMax = v;
+      }
+      const s = spreadMax > 0 ? (spreadMax - spreadMin) / spreadMax : 0;
       if (s > spread) {
         spread = s;
         dim = d;
       }
     }
     const mid = (lo + hi) >> 1;
-    select(this.items, lo, hi, mid, dim);
-    this.left[n] = this.build(lo, mid, n);
-    this.right[n] = this.build(mid, hi, n);
+    select(order, requests, dims, dim, lo, hi, mid);
+    this.left[n] = this.build(lo, mid, n, src);
+    this.right[n] = this.build(mid, hi, n, src);
     return n;
   }
 }
 
+/** The buckets a tree is built from, their requests flattened, and the order being built. */
+interface Source<B> {
+  buckets: readonly B[];
+  requests: Float64Array;
+  order: Int32Array;
+}
+
 /**
- * Reorders `items[lo, hi)` so that the one at `k` is where a sort by the request `dim` would put it, with none larger
- * before it and none smaller after it (Hoare's selection; linear on average).
+ * Reorders `order[lo, hi)` so that the bucket at `k` is where a sort by the request `dim` would put it, with none
+ * larger before it and none smaller after it (Hoare's selection; linear on average).
  */
-function select<B extends TreeBucket>(items: B[], lo: number, hi: number, k: number, dim: number): void {
+function select(
+  order: Int32Array,
+  requests: Float64Array,
+  dims: number,
+  dim: number,
+  lo: number,
+  hi: number,
+  k: number,
+): void {
   let l = lo;
   let r = hi - 1;
-  const key = (i: number): number => (items[i] as B).shape.requests[dim] as number;
   while (l < r) {
-    const pivot = key((l + r) >> 1);
+    const pivot = requests[(order[(l + r) >> 1] as number) * dims + dim] as number;
     let i = l;
     let j = r;
     while (i <= j) {
-      while (key(i) < pivot) i++;
-      while (key(j) > pivot) j--;
+      while ((requests[(order[i] as number) * dims + dim] as number) < pivot) i++;
+      while ((requests[(order[j] as number) * dims + dim] as number) > pivot) j--;
       if (i <= j) {
-        const t = items[i] as B;
-        items[i] = items[j] as B;
-        items[j] = t;
+        const t = order[i] as number;
+        order[i] = order[j] as number;
+        order[j] = t;
         i++;
         j--;
       }
