@@ -17,6 +17,9 @@ import type { BenchMeasure } from './measures';
 
 const SWEEP_TARGET_S = 5;
 const COST_TARGET = 1.1;
+/** Issue 14: 10,000 nodes where every candidate needs a replacement solve, and growth from 5,000 to 10,000. */
+const SCALE_TARGET_S = 3;
+const SCALE_GROWTH = 2.3;
 
 function sweepMeasure(nodes: number): BenchMeasure {
   const name = `disruption-sweep-${nodes}`;
@@ -42,6 +45,35 @@ function sweepMeasure(nodes: number): BenchMeasure {
     },
   };
 }
+
+/** One sweep over 10,000 nodes on the slowest shape (an anchor pod of half a node on each, so no node's pods fit on
+ * the others and every candidate goes through the replacement solve), and over 5,000 in the same process for the
+ * growth. A 500-node sweep first warms the JIT, so neither size pays for it. */
+const sweepScaleMeasure: BenchMeasure = {
+  name: 'disruption-sweep-10000',
+  description: 'one disruption sweep over 10,000 nodes where every candidate needs a replacement solve, and 5,000',
+  run: async () => {
+    const shape = { budget: '100%', anchored: true };
+    await runDisruptionBench(500, shape);
+    const half = await runDisruptionBench(5000, shape);
+    const full = await runDisruptionBench(10_000, shape);
+    const seconds = full.cpuMs / 1000;
+    const growth = full.cpuMs / half.cpuMs;
+    return {
+      name: sweepScaleMeasure.name,
+      description: sweepScaleMeasure.description,
+      target: `≤ ${SCALE_TARGET_S} s CPU, 5k→10k ≤ ${SCALE_GROWTH}×`,
+      value: Math.round(seconds * 1000) / 1000,
+      unit: 's',
+      pass: seconds <= SCALE_TARGET_S && growth <= SCALE_GROWTH,
+      wallMs: full.ms,
+      cpuMs: full.cpuMs,
+      detail:
+        `${full.pods} pods, ${full.commands} command(s), -${full.removed}/+${full.launched} nodes, ${full.solverCalls} solves; ` +
+        `5,000 nodes ${(half.cpuMs / 1000).toFixed(2)} s CPU, growth ${growth.toFixed(2)}×`,
+    };
+  },
+};
 
 const SHAPES: { cpu: string; memory: string }[] = [
   { cpu: '250m', memory: '512Mi' },
@@ -145,5 +177,6 @@ export const DISRUPTION_MEASURES: readonly BenchMeasure[] = [
   sweepMeasure(500),
   sweepMeasure(2000),
   sweepMeasure(5000),
+  sweepScaleMeasure,
   scaleDownMeasure,
 ];
