@@ -5,6 +5,7 @@
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
+import { type Deadline, NO_DEADLINE } from './deadline';
 import { fleetPrice, type PriceTable, type TypeOption } from './instancetypes';
 import { solveCoveringLp } from './lp';
 import type { PodShape } from './podshape';
@@ -61,8 +62,9 @@ export function computeDuals(
   template: NodeClaimTemplate,
   demand: Float64Array,
   index: ResourceIndex,
-  /** The solve's deadline: once passed, the nudged solves below are skipped. */
-  outOfTime: () => boolean = () => false,
+  /** The solve's deadline: each LP gets what is left of it as HiGHS's time limit, and a nudged solve that would not
+   * fit in what is left (measured by the base solve) is skipped. */
+  deadline: Deadline = NO_DEADLINE,
 ): void {
   const duals = new Float64Array(index.names.length);
   const types = template.types;
@@ -77,7 +79,7 @@ export function computeDuals(
       supply: index.names.map((n, i) => Math.max(0, t.alloc[i] as number) / scaleOf(n)),
     }));
     try {
-      const central = centralDuals(scaledDemand, columns, outOfTime);
+      const central = centralDuals(scaledDemand, columns, deadline);
       central.forEach((d, i) => {
         duals[i] = d / scaleOf(index.names[i] as string);
       });
@@ -96,18 +98,23 @@ export function computeDuals(
  * Nudging each demanded row up in turn moves the solver to each extreme dual; their average prices every binding
  * resource. Without degeneracy all solves agree and nothing changes.
  */
-function centralDuals(
-  demand: number[],
-  columns: { price: number; supply: number[] }[],
-  outOfTime: () => boolean,
-): number[] {
-  const base = solveCoveringLp(demand, columns).duals;
+function centralDuals(demand: number[], columns: { price: number; supply: number[] }[], deadline: Deadline): number[] {
+  const started = deadline.clock();
+  const base = solveCoveringLp(demand, columns, deadline.remainingMs()).duals;
+  // A nudged LP costs about what the base one did: one that would run past the deadline is not started.
+  const cost = deadline.clock() - started;
   const sum = [...base];
   let n = 1;
   demand.forEach((d, r) => {
-    if (d <= 0 || outOfTime()) return;
+    if (d <= 0 || deadline.remainingMs() <= cost) return;
     const nudged = demand.map((x, i) => (i === r ? x * 1.001 : x));
-    const duals = solveCoveringLp(nudged, columns).duals;
+    let duals: number[];
+    try {
+      duals = solveCoveringLp(nudged, columns, deadline.remainingMs()).duals;
+    } catch {
+      // Out of time inside the nudged solve: the duals so far stand.
+      return;
+    }
     duals.forEach((y, i) => {
       sum[i] = (sum[i] as number) + y;
     });

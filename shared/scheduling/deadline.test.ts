@@ -109,3 +109,20 @@ describe('the solve deadline', () => {
     expect(clock.reads()).toBeLessThan(10 + 20);
   });
 });
+
+describe('the solve deadline, held within 5 % + 100 ms', () => {
+  // A big batch of distinct requests with zone spread and anti-affinity, as issue 14 measures it; the clock moves
+  // with the solver's work (one millisecond per read), so where it stops is deterministic and not timed.
+  const input = distinctPods(20_000, { zoneSpread: 0.15, antiAffinity: 0.1 });
+  for (const budget of [200, 1000, 5000]) {
+    it(`stops within 5 % + 100 ms of a ${budget} ms budget and defers the rest`, () => {
+      const clock = tickingClock();
+      const r = run({ pods: input, options: { timeoutMs: budget, now: clock.now } });
+      expect(r.stats.timedOut).toBe(true);
+      expect(r.nodeClaims.length).toBeGreaterThan(0);
+      expect(accountedFor(r)).toEqual(names(input));
+      // Reads the solver made: every one past the deadline is time past the budget.
+      expect(clock.reads()).toBeLessThanOrEqual(budget * 1.05 + 100);
+    });
+  }
+});

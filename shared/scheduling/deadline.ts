@@ -13,6 +13,21 @@ export class Deadline {
     private readonly at: number | undefined,
   ) {}
 
+  /** What is left of the budget on the clock, ms: Infinity without a deadline, 0 once it passed. For work that
+   * cannot read the clock as it goes (a HiGHS solve), so it can be given a limit of its own or skipped. */
+  remainingMs(): number {
+    if (this.at === undefined) return Number.POSITIVE_INFINITY;
+    if (this.reached) return 0;
+    const left = this.at - this.now();
+    if (left <= 0) this.reached = true;
+    return Math.max(0, left);
+  }
+
+  /** The deadline's clock, to measure what a piece of work costs on it. */
+  clock(): number {
+    return this.now();
+  }
+
   /** Whether the budget is spent. Once true it stays true, so a clock that steps back cannot resume the solve. */
   passed(): boolean {
     if (this.reached) return true;

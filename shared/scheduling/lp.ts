@@ -64,8 +64,14 @@ export interface LpResult {
   counts: number[];
 }
 
-/** Rows whose demand is zero are dropped; rows no column supplies make the problem infeasible. */
-export function solveCoveringLp(demand: readonly number[], columns: readonly LpColumn[]): LpResult {
+/** Rows whose demand is zero are dropped; rows no column supplies make the problem infeasible. `timeLimitMs` is
+ * handed to HiGHS (`time_limit`, wall clock), which stops there: the solve then throws like any other non-optimal
+ * end, and callers fall back (cost.ts prices by the cheapest type's rates). */
+export function solveCoveringLp(
+  demand: readonly number[],
+  columns: readonly LpColumn[],
+  timeLimitMs = Number.POSITIVE_INFINITY,
+): LpResult {
   const rows = demand.map((d, i) => ({ d, i })).filter((r) => r.d > 0);
   const duals = new Array<number>(demand.length).fill(0);
   if (rows.length === 0) return { cost: 0, duals, counts: columns.map(() => 0) };
@@ -96,7 +102,10 @@ export function solveCoveringLp(demand: readonly number[], columns: readonly LpC
     lines.push(` >= ${num(r.d)}`);
   }
   lines.push('End');
-  const sol = highs.solve(lines.join('\n'));
+  const sol = highs.solve(
+    lines.join('\n'),
+    Number.isFinite(timeLimitMs) ? { time_limit: Math.max(0.001, timeLimitMs / 1000) } : {},
+  );
   if (sol.Status !== 'Optimal') throw new Error(`LP relaxation ended with status ${sol.Status}`);
   sol.Rows.forEach((row, k) => {
     const r = rows[k];

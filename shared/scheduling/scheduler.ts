@@ -167,7 +167,8 @@ export class Scheduler {
     return {
       index: this.index,
       maxTypes: this.maxTypes,
-      budgetMs: this.input.options?.exactPackingMs ?? EXACT_PACKING_MS,
+      // Within the solve's deadline too: the repack runs on the wall clock, past every check of the solver's own.
+      budgetMs: Math.min(this.input.options?.exactPackingMs ?? EXACT_PACKING_MS, this.deadline.remainingMs()),
       movable: (shape) => this.topology.selectedBy(shape).length === 0,
       newName: (t) => {
         const n = (this.claimCount.get(t.name) ?? 0) + 1;
@@ -325,7 +326,7 @@ export class Scheduler {
         addVec(demand, s.requests);
       }
       if (outOfTime) rateDuals(t, this.index);
-      else computeDuals(t, demand, this.index, () => this.deadline.passed());
+      else computeDuals(t, demand, this.index, this.deadline);
     }
     // Pricing each bucket reads its pool compatibility (first sight of each shape): out of time, buckets keep no
     // worth and a new claim's target is chosen by price alone (cost.ts chooseTarget).
