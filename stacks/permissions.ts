@@ -107,6 +107,7 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
           resources: [
             `arn:${Aws.PARTITION}:ssm:${Aws.REGION}::parameter/aws/service/eks/optimized-ami/*`,
             `arn:${Aws.PARTITION}:ssm:${Aws.REGION}::parameter/aws/service/bottlerocket/*`,
+            `arn:${Aws.PARTITION}:ssm:${Aws.REGION}::parameter/aws/service/ami-windows-latest/*`,
           ],
         }),
       ];

@@ -180,6 +180,8 @@ const WILDCARD_REASONS: Record<string, string> = {
     'Public EKS-optimized AMI alias parameters, read-only; the path depends on version and architecture.',
   'arn:<AWS::Partition>:ssm:<AWS::Region>::parameter/aws/service/bottlerocket/*':
     'Public Bottlerocket AMI alias parameters, read-only; the path depends on version and architecture.',
+  'arn:<AWS::Partition>:ssm:<AWS::Region>::parameter/aws/service/ami-windows-latest/*':
+    'Public Windows Server AMI alias parameters, read-only; the path depends on the Windows and Kubernetes versions.',
   'arn:<AWS::Partition>:iam::<AWS::AccountId>:instance-profile/karpless/*':
     'Instance profiles Karpless creates for an EC2NodeClass role, under its own path; creating one requires the cluster request tags, changing one the cluster resource tag.',
   ...Object.fromEntries(
