@@ -230,19 +230,38 @@ describe('refreshCatalog', () => {
       { LocationType: 'availability-zone', MaxResults: 1000, NextToken: 'offerings-2' },
     ]);
     const productCalls = pricingMock.commandCalls(GetProductsCommand).map((c) => c.args[0].input);
-    expect(productCalls.map((i) => i.NextToken)).toEqual([undefined, 'p2']);
+    const os = (i: (typeof productCalls)[number]) => i.Filters?.find((f) => f.Field === 'operatingSystem')?.Value;
+    expect(productCalls.map((i) => `${os(i)} ${i.NextToken}`)).toEqual([
+      'Linux undefined',
+      'Linux p2',
+      'Windows undefined',
+      'Windows p2',
+    ]);
     expect(productCalls[0]).toMatchObject({ ServiceCode: 'AmazonEC2', FormatVersion: 'aws_v1' });
-    expect(productCalls[0]?.Filters).toEqual([
+    const common = [
       { Type: 'TERM_MATCH', Field: 'regionCode', Value: 'us-west-2' },
-      { Type: 'TERM_MATCH', Field: 'operatingSystem', Value: 'Linux' },
       { Type: 'TERM_MATCH', Field: 'tenancy', Value: 'Shared' },
       { Type: 'TERM_MATCH', Field: 'preInstalledSw', Value: 'NA' },
       { Type: 'TERM_MATCH', Field: 'capacitystatus', Value: 'Used' },
+    ];
+    expect(productCalls[0]?.Filters).toEqual([
+      common[0],
+      { Type: 'TERM_MATCH', Field: 'operatingSystem', Value: 'Linux' },
+      ...common.slice(1),
+    ]);
+    // Windows asks for the License Included SKUs only: a BYOL SKU is cheaper and would win the lowest price.
+    expect(productCalls[2]?.Filters).toEqual([
+      common[0],
+      { Type: 'TERM_MATCH', Field: 'operatingSystem', Value: 'Windows' },
+      ...common.slice(1),
+      { Type: 'TERM_MATCH', Field: 'licenseModel', Value: 'No License required' },
     ]);
     const spotCalls = ec2Mock.commandCalls(DescribeSpotPriceHistoryCommand).map((c) => c.args[0].input);
     expect(spotCalls).toEqual([
       { ProductDescriptions: ['Linux/UNIX'], StartTime: NOW, MaxResults: 1000, NextToken: undefined },
       { ProductDescriptions: ['Linux/UNIX'], StartTime: NOW, MaxResults: 1000, NextToken: 'spot-2' },
+      { ProductDescriptions: ['Windows'], StartTime: NOW, MaxResults: 1000, NextToken: undefined },
+      { ProductDescriptions: ['Windows'], StartTime: NOW, MaxResults: 1000, NextToken: 'spot-2' },
     ]);
   });
 
@@ -300,6 +319,34 @@ describe('refreshCatalog', () => {
     });
     expect(messages[messages.length - 1]).toMatch(/built 4 instance types; left out 1 without a Linux on-demand price/);
     expect(messages.some((m) => m.includes('DescribeInstanceTypes: 5 instance types (2 pages)'))).toBe(true);
+  });
+
+  it('prices x86 types for Windows from the Windows queries, and Graviton types not at all', async () => {
+    const windowsDoc = (instanceType: string, usd: string) => priceDoc(instanceType, usd).replace('Linux', 'Windows');
+    pricingMock.on(GetProductsCommand).callsFake((input: { Filters?: { Field?: string; Value?: string }[] }) => {
+      const windows = input.Filters?.some((f) => f.Field === 'operatingSystem' && f.Value === 'Windows');
+      return windows
+        ? { PriceList: [windowsDoc('m5.large', '0.1880000000'), windowsDoc('m6g.metal', '9.0000000000')] }
+        : { PriceList: [priceDoc('m5.large', '0.0960000000'), priceDoc('m6g.metal', '2.4640000000')] };
+    });
+    ec2Mock.on(DescribeSpotPriceHistoryCommand).callsFake((input: { ProductDescriptions?: string[] }) => ({
+      SpotPriceHistory: [
+        {
+          InstanceType: 'm5.large',
+          AvailabilityZone: 'us-west-2b',
+          SpotPrice: input.ProductDescriptions?.[0] === 'Windows' ? '0.1250' : '0.0330',
+          Timestamp: new Date('2026-01-02T00:00:00Z'),
+        },
+      ],
+    }));
+    const messages: string[] = [];
+    const catalog = await refresh((m) => messages.push(m));
+    expect(() => validateCatalog(JSON.parse(JSON.stringify(catalog)), 'refreshed')).not.toThrow();
+    const m5 = catalog.types.find((t) => t.name === 'm5.large');
+    expect(m5).toMatchObject({ onDemandPrice: 0.096, spotPrice: { 'us-west-2b': 0.033 } });
+    expect(m5?.windows).toEqual({ onDemandPrice: 0.188, spotPrice: { 'us-west-2b': 0.125 } });
+    expect(catalog.types.find((t) => t.name === 'm6g.metal')?.windows).toBeUndefined();
+    expect(messages[messages.length - 1]).toMatch(/; 1 priced for Windows$/);
   });
 
   it('fails with the AWS error when a call is refused', async () => {

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { type Filter, GetProductsCommand, type PricingClient } from '@aws-sdk/client-pricing';
 import { parseInstanceTypeName } from '../catalog/names';
-import type { Arch, Catalog, InstanceTypeInfo } from '../catalog/types';
+import type { Arch, Catalog, InstanceTypeInfo, WindowsPrices } from '../catalog/types';
 
 export type Progress = (message: string) => void;
 const silent: Progress = () => {};
@@ -93,15 +93,25 @@ export async function describeOfferings(
   return zonesByType;
 }
 
-/** The Pricing API filters for shared-tenancy Linux on-demand prices in one region. */
-export function onDemandFilters(region: string): Filter[] {
+/** The operating systems the catalog prices: Linux for every type, Windows (License Included) for Windows nodes. */
+export type PricedOS = 'Linux' | 'Windows';
+
+/** DescribeSpotPriceHistory's product description per priced OS. */
+const SPOT_PRODUCT: Record<PricedOS, string> = { Linux: 'Linux/UNIX', Windows: 'Windows' };
+
+/**
+ * The Pricing API filters for shared-tenancy on-demand prices in one region. Windows asks for the License Included
+ * SKUs ("No License required": the licence is in the price), never the cheaper bring-your-own-licence ones.
+ */
+export function onDemandFilters(region: string, os: PricedOS = 'Linux'): Filter[] {
   const term = (Field: string, Value: string): Filter => ({ Type: 'TERM_MATCH', Field, Value });
   return [
     term('regionCode', region),
-    term('operatingSystem', 'Linux'),
+    term('operatingSystem', os),
     term('tenancy', 'Shared'),
     term('preInstalledSw', 'NA'),
     term('capacitystatus', 'Used'),
+    ...(os === 'Windows' ? [term('licenseModel', 'No License required')] : []),
   ];
 }
 
@@ -124,11 +134,12 @@ export function parsePriceListItem(doc: string): { instanceType: string; price: 
   return undefined;
 }
 
-/** Linux on-demand $/h per instance type (the Pricing client must be in a Pricing API region, e.g. us-east-1). */
+/** On-demand $/h per instance type (the Pricing client must be in a Pricing API region, e.g. us-east-1). */
 export async function onDemandPrices(
   pricing: PricingClient,
   region: string,
   progress: Progress = silent,
+  os: PricedOS = 'Linux',
 ): Promise<Map<string, number>> {
   const prices = new Map<string, number>();
   let token: string | undefined;
@@ -137,7 +148,7 @@ export async function onDemandPrices(
     const out = await pricing.send(
       new GetProductsCommand({
         ServiceCode: 'AmazonEC2',
-        Filters: onDemandFilters(region),
+        Filters: onDemandFilters(region, os),
         FormatVersion: 'aws_v1',
         MaxResults: 100,
         NextToken: token,
@@ -151,22 +162,23 @@ export async function onDemandPrices(
     token = out.NextToken;
     pages++;
   } while (token);
-  progress(`Pricing GetProducts: on-demand prices for ${prices.size} types (${pages} pages)`);
+  progress(`Pricing GetProducts: ${os} on-demand prices for ${prices.size} types (${pages} pages)`);
   return prices;
 }
 
-/** The latest Linux/UNIX spot price per type and zone. */
+/** The latest spot price per type and zone (Linux/UNIX, or Windows). */
 export async function spotPrices(
   ec2: EC2Client,
   now: Date,
   progress: Progress = silent,
+  os: PricedOS = 'Linux',
 ): Promise<Map<string, Record<string, number>>> {
   const latest = new Map<string, { price: number; at: number }>();
   let token: string | undefined;
   do {
     const out = await ec2.send(
       new DescribeSpotPriceHistoryCommand({
-        ProductDescriptions: ['Linux/UNIX'],
+        ProductDescriptions: [SPOT_PRODUCT[os]],
         StartTime: now,
         MaxResults: 1000,
         NextToken: token,
@@ -189,7 +201,7 @@ export async function spotPrices(
     zones[zone] = price;
     byType.set(type, zones);
   }
-  progress(`DescribeSpotPriceHistory: spot prices for ${byType.size} types in ${latest.size} type-zone pairs`);
+  progress(`DescribeSpotPriceHistory: ${os} spot prices for ${byType.size} types in ${latest.size} type-zone pairs`);
   return byType;
 }
 
@@ -295,6 +307,21 @@ export function toInstanceTypeInfo(desc: Ec2InstanceType, facts: TypeFacts): Ins
   return info;
 }
 
+/** A type's Windows prices: x86 only (EKS runs no Windows on Graviton), and only with a Windows on-demand price. */
+function windowsPricesOf(
+  info: InstanceTypeInfo,
+  onDemandPrice: number | undefined,
+  spot: Record<string, number> | undefined,
+): WindowsPrices | undefined {
+  if (info.arch !== 'amd64' || onDemandPrice === undefined) return undefined;
+  const spotPrice: Record<string, number> = {};
+  for (const zone of info.zones) {
+    const p = spot?.[zone];
+    if (p !== undefined) spotPrice[zone] = p;
+  }
+  return { onDemandPrice, spotPrice };
+}
+
 export interface RefreshOptions {
   region: string;
   ec2: EC2Client;
@@ -318,6 +345,8 @@ export async function refreshCatalog(opts: RefreshOptions): Promise<Catalog> {
   const offerings = await describeOfferings(opts.ec2, progress);
   const prices = await onDemandPrices(opts.pricing, opts.region, progress);
   const spot = await spotPrices(opts.ec2, now, progress);
+  const windowsPrices = await onDemandPrices(opts.pricing, opts.region, progress, 'Windows');
+  const windowsSpot = await spotPrices(opts.ec2, now, progress, 'Windows');
   const known = new Map((opts.known?.types ?? []).map((t) => [t.name, t]));
   const types: InstanceTypeInfo[] = [];
   const skipped = { price: 0, zones: 0, shape: 0 };
@@ -346,8 +375,13 @@ export async function refreshCatalog(opts: RefreshOptions): Promise<Catalog> {
       ...(base?.branchEnis !== undefined ? { branchEnis: base.branchEnis } : {}),
       ...(base?.networkBandwidthMbps !== undefined ? { networkBandwidthMbps: base.networkBandwidthMbps } : {}),
     });
-    if (info) types.push(info);
-    else skipped.shape++;
+    if (!info) {
+      skipped.shape++;
+      continue;
+    }
+    const windows = windowsPricesOf(info, windowsPrices.get(name), windowsSpot.get(name));
+    if (windows) info.windows = windows;
+    types.push(info);
   }
   types.sort(
     (a, b) =>
@@ -355,7 +389,8 @@ export async function refreshCatalog(opts: RefreshOptions): Promise<Catalog> {
   );
   progress(
     `built ${types.length} instance types; left out ${skipped.price} without a Linux on-demand price, ` +
-      `${skipped.zones} offered in no zone, ${skipped.shape} with unusable facts`,
+      `${skipped.zones} offered in no zone, ${skipped.shape} with unusable facts; ` +
+      `${types.filter((t) => t.windows).length} priced for Windows`,
   );
   return {
     region: opts.region,
@@ -363,8 +398,8 @@ export async function refreshCatalog(opts: RefreshOptions): Promise<Catalog> {
     generatedAt: now.toISOString(),
     source:
       `karpless catalog refresh for ${opts.region} at ${now.toISOString()}: DescribeInstanceTypes, ` +
-      'DescribeInstanceTypeOfferings, Pricing GetProducts (Linux, shared tenancy) and DescribeSpotPriceHistory ' +
-      '(Linux/UNIX, latest per zone). Branch ENIs and network bandwidth from the embedded snapshot where known.',
+      'DescribeInstanceTypeOfferings, Pricing GetProducts (Linux, and Windows License Included; shared tenancy) and ' +
+      'DescribeSpotPriceHistory (Linux/UNIX and Windows, latest per zone). Branch ENIs and network bandwidth from the embedded snapshot where known.',
     types,
   };
 }
