@@ -294,3 +294,18 @@ describe('examples/v1/windows-2019.yaml, windows-2022.yaml and windows-2025.yaml
     }
   });
 });
+
+describe('a pod that selects no OS, with a Linux and a Windows pool of equal weight', () => {
+  it('goes to the Linux pool, the cheaper once the Windows licence is priced', async () => {
+    const free = pod({ cpu: '1' });
+    const r = await runSimulation(
+      {
+        pods: [free],
+        nodePools: [windowsPool('2022'), nodePool({ name: 'linux' })],
+        nodeClasses: [ec2NodeClass(), windowsClass('2022')],
+      },
+      catalogEngine(catalog),
+    );
+    expect(r.nodeClaims.map((c) => c.plan.nodePool)).toEqual(['linux']);
+  });
+});
