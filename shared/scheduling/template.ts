@@ -55,6 +55,10 @@ export class NodeClaimTemplate {
   private readonly reqCache = new Map<number, string | null>();
   private readonly mergedCache = new Map<number, Requirements>();
   private readonly typesCache = new Map<number, { compatible: TypeOption[]; fitting: TypeOption[] }>();
+  /** The pool's types compatible with a shape's requirements, by the requirements as text (typesFor). */
+  private readonly compatibleByReqs = new Map<string, TypeOption[]>();
+  /** How many zones and capacity types the types compatible with a shape's requirements span, by the same text. */
+  private readonly offeringSpanByReqs = new Map<string, { zones: number; cts: number }>();
   private readonly offeringReqCache = new Map<number, Requirements>();
 
   constructor(
@@ -283,7 +287,12 @@ export class NodeClaimTemplate {
   }
 
   /** Zone and capacity-type requirements spanning the offerings of the given types, so claims always know them. */
-  offeringRequirements(types: readonly TypeOption[], reqs: Requirements): Requirements {
+  offeringRequirements(
+    types: readonly TypeOption[],
+    reqs: Requirements,
+    /** How many zones and capacity types a superset of `types` spans: once reached, no more can be found. */
+    complete?: { zones: number; cts: number },
+  ): Requirements {
     const zones = new Set<string>();
     const cts = new Set<string>();
     const zoneReq = reqs.get(LabelZone);
@@ -295,6 +304,7 @@ export class NodeClaimTemplate {
           cts.add(o.capacityType);
         }
       }
+      if (complete && zones.size === complete.zones && cts.size === complete.cts) break;
     }
     const out = reqs.clone();
     out.add(Requirement.of(LabelZone, 'In', [...zones]));
@@ -316,7 +326,14 @@ export class NodeClaimTemplate {
   typesFor(shape: PodShape): { compatible: TypeOption[]; fitting: TypeOption[] } {
     let hit = this.typesCache.get(shape.id);
     if (!hit) {
-      const compatible = this.types.filter((o) => typeCompatible(o, this.merged(shape)));
+      // Compatibility reads the requirements alone: pods whose requests all differ share a few requirement sets.
+      const key = shape.requirements.toString();
+      let compatible = this.compatibleByReqs.get(key);
+      if (!compatible) {
+        const merged = this.merged(shape);
+        compatible = this.types.filter((o) => typeCompatible(o, merged));
+        this.compatibleByReqs.set(key, compatible);
+      }
       const zero = new Float64Array(shape.requests.length);
       hit = { compatible, fitting: compatible.filter((o) => fitsVec(zero, shape.requests, o.alloc)) };
       this.typesCache.set(shape.id, hit);
@@ -328,7 +345,16 @@ export class NodeClaimTemplate {
   fittingOfferingRequirements(shape: PodShape): Requirements {
     let hit = this.offeringReqCache.get(shape.id);
     if (!hit) {
-      hit = this.offeringRequirements(this.typesFor(shape).fitting, this.merged(shape));
+      const { compatible, fitting } = this.typesFor(shape);
+      // What every compatible type offers bounds what the fitting ones do: the scan stops once it has all of it.
+      const key = shape.requirements.toString();
+      let complete = this.offeringSpanByReqs.get(key);
+      if (!complete) {
+        const all = this.offeringRequirements(compatible, this.merged(shape));
+        complete = { zones: all.get(LabelZone)?.values.size ?? 0, cts: all.get(LabelCapacityType)?.values.size ?? 0 };
+        this.offeringSpanByReqs.set(key, complete);
+      }
+      hit = this.offeringRequirements(fitting, this.merged(shape), complete);
       this.offeringReqCache.set(shape.id, hit);
     }
     return hit;
