@@ -186,6 +186,8 @@ export const registerNodeClaims: RegisterCommand = (program: Command, ctx: Comma
     .description("list a deployed cluster's NodeClaims from its table, as kubectl get nodeclaims does under Karpenter")
     .option('--all', 'also the failed ones, and those terminated in the last 2 days')
     .option('--nodepool <name>', 'only this NodePool’s')
+    .option('--from-sim <scenario>', 'run this Scenario on the simulator and list the NodeClaim objects it mirrored')
+    .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')
     .option('-o, --output <format>', 'text or json', 'text');
   addTableOptions(cmd).action(async (opts: NodeClaimsOptions) =>
     (await import('../commands/nodeclaims')).runNodeClaims(ctx, opts),

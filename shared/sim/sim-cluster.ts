@@ -26,6 +26,7 @@ import {
   LabelZone,
   TaintDisrupted,
 } from '../api/labels';
+import type { NodeClaimObject } from '../api/nodeclaim-object';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import { formatResourceList } from '../api/resources';
 import type { StatusUpdate } from '../api/status';
@@ -77,6 +78,9 @@ export class SimCluster implements ClusterApi {
   private readonly nodePools: NodePool[] = [];
   private readonly nodeClasses: EC2NodeClass[] = [];
   private readonly nodeOverlays: NodeOverlay[] = [];
+  /** The karpenter.sh/v1 NodeClaim objects the mirror writes (shared/controllers/nodeclaim-mirror.ts), by name. */
+  private readonly nodeClaimObjects = new Map<string, NodeClaimObject>();
+  private nodeClaimVersion = 0;
   private readonly listeners: ((change: ClusterChange) => void)[] = [];
   private readonly rng: Rng;
   private readonly clock: VirtualClock;
@@ -326,6 +330,33 @@ export class SimCluster implements ClusterApi {
 
   async listNodeOverlays(): Promise<NodeOverlay[]> {
     return [...this.nodeOverlays];
+  }
+
+  async listNodeClaimObjects(): Promise<NodeClaimObject[]> {
+    return [...this.nodeClaimObjects.values()].map((o) => structuredClone(o));
+  }
+
+  /** As the API server does: a create of an existing name conflicts; the server keeps uid and creationTimestamp and
+   * bumps resourceVersion. */
+  async writeNodeClaimObject(desired: NodeClaimObject, current: NodeClaimObject | undefined): Promise<void> {
+    const name = desired.metadata.name;
+    const existing = this.nodeClaimObjects.get(name);
+    if (!current && existing) throw new Error(`nodeclaims.karpenter.sh "${name}" already exists`);
+    if (current && !existing) throw new Error(`nodeclaims.karpenter.sh "${name}" not found`);
+    const resourceVersion = String(++this.nodeClaimVersion);
+    this.nodeClaimObjects.set(name, {
+      ...structuredClone(desired),
+      metadata: {
+        ...structuredClone(desired.metadata),
+        uid: existing?.metadata.uid ?? `nodeclaim-${resourceVersion}`,
+        creationTimestamp: existing?.metadata.creationTimestamp ?? new Date(this.clock.now()).toISOString(),
+        resourceVersion,
+      },
+    });
+  }
+
+  async deleteNodeClaimObject(name: string): Promise<void> {
+    this.nodeClaimObjects.delete(name);
   }
 
   async replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'> {
