@@ -136,8 +136,8 @@ export interface EC2NodeClassSpec {
   detailedMonitoring?: boolean;
   instanceStorePolicy?: 'RAID0';
   context?: string;
-  /** Karpenter's on-demand capacity reservations. Karpless does not launch into them yet: it reads the field only to
-   * say so (a parse warning, and CapacityReservationsReady False in the status). */
+  /** Karpenter's capacity reservations (on-demand and capacity blocks) this class may launch into, ORed
+   * (docs/aws.md, Capacity reservations). */
   capacityReservationSelectorTerms?: CapacityReservationSelectorTerm[];
 }
 

@@ -38,6 +38,9 @@ export const LabelInstanceAcceleratorManufacturer = 'karpenter.k8s.aws/instance-
 export const LabelInstanceAcceleratorCount = 'karpenter.k8s.aws/instance-accelerator-count';
 export const LabelInstanceCapacityFlex = 'karpenter.k8s.aws/instance-capability-flex';
 export const LabelEC2NodeClass = 'karpenter.k8s.aws/ec2nodeclass';
+/** The capacity reservation a `reserved` node launched into, and its type (`default` or `capacity-block`). */
+export const LabelCapacityReservationId = 'karpenter.k8s.aws/capacity-reservation-id';
+export const LabelCapacityReservationType = 'karpenter.k8s.aws/capacity-reservation-type';
 
 export const AnnotationDoNotDisrupt = 'karpenter.sh/do-not-disrupt';
 export const TaintDisrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' as const };
@@ -76,6 +79,8 @@ export const WellKnownLabels: ReadonlySet<string> = new Set([
   LabelInstanceAcceleratorCount,
   LabelInstanceCapacityFlex,
   LabelEC2NodeClass,
+  LabelCapacityReservationId,
+  LabelCapacityReservationType,
 ]);
 
 /**

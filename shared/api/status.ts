@@ -31,7 +31,9 @@ export interface EC2NodeClassStatus {
   securityGroups: { id: string; name?: string }[];
   amis: { id: string; name?: string; requirements: NodeClassRequirement[] }[];
   instanceProfile?: string;
-  /** SubnetsReady, SecurityGroupsReady, AMIsReady, InstanceProfileReady, Ready. */
+  /** The reservations the class's capacityReservationSelectorTerms select; absent when it has none. */
+  capacityReservations?: CapacityReservationStatus[];
+  /** SubnetsReady, SecurityGroupsReady, AMIsReady, InstanceProfileReady, CapacityReservationsReady, Ready. */
   conditions: Condition[];
 }
 
@@ -39,3 +41,16 @@ export interface EC2NodeClassStatus {
 export type StatusUpdate =
   | { kind: 'NodePool'; name: string; status: NodePoolStatus }
   | { kind: 'EC2NodeClass'; name: string; status: EC2NodeClassStatus };
+
+/** One capacity reservation an EC2NodeClass selects, as Karpenter's status.capacityReservations lists it. `state` is
+ * `expiring` once a capacity block is within 40 minutes of its end (docs/aws.md, Capacity reservations). */
+export interface CapacityReservationStatus {
+  id: string;
+  instanceType: string;
+  availabilityZone: string;
+  ownerID: string;
+  reservationType: 'default' | 'capacity-block';
+  instanceMatchCriteria: 'open' | 'targeted';
+  state: 'active' | 'expiring';
+  endTime?: string;
+}

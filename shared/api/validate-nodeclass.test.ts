@@ -158,12 +158,40 @@ describe('EC2NodeClass validation', () => {
     ]);
   });
 
-  it('warns that capacityReservationSelectorTerms is ignored, naming the field', () => {
-    const yaml = `${VALID_NODECLASS}  capacityReservationSelectorTerms:\n    - tags:\n        team: ml\n`;
-    const set = parseManifests(yaml, 'nc.yaml');
+  it('accepts capacityReservationSelectorTerms by id, or by tags with an owner, without a warning', () => {
+    const yaml = `${VALID_NODECLASS}  capacityReservationSelectorTerms:\n    - id: cr-0123456789abcdef0\n    - tags:\n        team: ml\n      ownerID: "111122223333"\n`;
     expect(problemsOf(yaml, 'nc.yaml')).toEqual([]);
-    expect(set.warnings).toEqual([
-      'nc.yaml#1 EC2NodeClass/default: spec.capacityReservationSelectorTerms: capacity reservations are not supported by Karpless yet; ignored, so nodes of this class launch as on-demand or spot, never into a reservation',
-    ]);
+    expect(parseManifests(yaml, 'nc.yaml').warnings).toEqual([]);
+  });
+
+  it.each([
+    [
+      '    - ownerID: "111122223333"\n',
+      "spec.capacityReservationSelectorTerms[0]: expected at least one, got none, ['tags', 'id']",
+    ],
+    [
+      '    - id: cr-0123456789abcdef0\n      tags:\n        team: ml\n',
+      "spec.capacityReservationSelectorTerms[0]: 'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
+    ],
+    [
+      '    - id: cr-0123456789abcdef0\n      ownerID: "111122223333"\n',
+      "spec.capacityReservationSelectorTerms[0]: 'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
+    ],
+    ['    - id: odcr-1\n', 'spec.capacityReservationSelectorTerms[0].id: "odcr-1" does not match ^cr-[0-9a-z]+$'],
+    [
+      '    - tags: {team: ml}\n      ownerID: "12"\n',
+      'spec.capacityReservationSelectorTerms[0].ownerID: "12" does not match ^[0-9]{12}$',
+    ],
+    [
+      '    - tags: {team: ""}\n',
+      'spec.capacityReservationSelectorTerms[0].tags["team"]: empty tag keys or values aren\'t supported',
+    ],
+    [
+      '    - name: ml\n',
+      'spec.capacityReservationSelectorTerms[0].name: is not a selector field; use one of tags, id, ownerID',
+    ],
+  ])('rejects the capacity reservation term %j, naming the field', (term, message) => {
+    const yaml = `${VALID_NODECLASS}  capacityReservationSelectorTerms:\n${term}`;
+    expect(problemsOf(yaml, 'nc.yaml')).toContain(`nc.yaml#1 EC2NodeClass/default: ${message}`);
   });
 });

@@ -14,6 +14,7 @@ import {
 } from './check';
 import { at, type Problems } from './problems';
 import { parseQuantity } from './quantity';
+import { validateReservationTerms } from './validate-reservations';
 
 export const AMI_FAMILIES = [
   'AL2',
@@ -92,12 +93,7 @@ export function validateNodeClass(p: Problems, doc: Obj): void {
   ) {
     p.warn('spec', 'neither role nor instanceProfile is set; Karpenter requires exactly one before nodes can launch');
   }
-  if (spec.capacityReservationSelectorTerms !== undefined) {
-    p.warn(
-      'spec.capacityReservationSelectorTerms',
-      'capacity reservations are not supported by Karpless yet; ignored, so nodes of this class launch as on-demand or spot, never into a reservation',
-    );
-  }
+  validateReservationTerms(p, spec.capacityReservationSelectorTerms);
   const kubelet = expectObject(p, 'spec.kubelet', spec.kubelet);
   if (kubelet) validateKubelet(p, kubelet);
   validateBlockDevices(p, spec.blockDeviceMappings);

@@ -15,7 +15,6 @@ import {
   show,
 } from './check';
 import { checkRequirements, checkTaints } from './check-scheduling';
-import { LabelCapacityType } from './labels';
 import { MAX_NODEPOOL_NAME_LENGTH } from './limits';
 import { at, type Problems } from './problems';
 import { restrictedLabelReason } from './restricted';
@@ -84,7 +83,6 @@ function validateTemplate(p: Problems, template: Obj): void {
     }
   }
   checkRequirements(p, 'spec.template.spec.requirements', spec.requirements, { nodePool: true });
-  warnReservedCapacity(p, spec.requirements);
   checkTaints(p, 'spec.template.spec.taints', spec.taints);
   checkTaints(p, 'spec.template.spec.startupTaints', spec.startupTaints);
   expectDuration(p, 'spec.template.spec.expireAfter', spec.expireAfter, true);
@@ -95,20 +93,6 @@ function validateTemplate(p: Problems, template: Obj): void {
       'moved to the EC2NodeClass (spec.kubelet) in Karpenter v1; ignored here — move it to the EC2NodeClass',
     );
   }
-}
-
-/** Karpenter's `reserved` capacity type launches into capacity reservations, which Karpless does not do yet: such a
- * value never matches an offering here, and a pool that allows nothing else launches nothing. */
-function warnReservedCapacity(p: Problems, requirements: unknown): void {
-  if (!Array.isArray(requirements)) return;
-  requirements.forEach((req: unknown, i) => {
-    if (!isObj(req) || req.key !== LabelCapacityType || req.operator !== 'In' || !Array.isArray(req.values)) return;
-    if (!req.values.includes('reserved')) return;
-    p.warn(
-      at('spec.template.spec.requirements', i, 'values'),
-      'karpenter.sh/capacity-type "reserved" (capacity reservations) is not supported by Karpless yet; it matches no offering here, so the pool launches only with its other capacity types, if any',
-    );
-  });
 }
 
 function validateDisruption(p: Problems, d: Obj): void {

@@ -92,7 +92,7 @@ describe('publishStatus', () => {
     ]);
   });
 
-  it('says a class selecting capacity reservations is not served by them, without holding Ready back', async () => {
+  it('sets CapacityReservationsReady on a class that selects capacity reservations, as Karpenter does', async () => {
     const { t, deps } = await bed();
     const current = await nodeClass(t);
     t.cluster.upsert({
@@ -102,10 +102,8 @@ describe('publishStatus', () => {
     await publishStatus(deps);
     const conditions = (await nodeClass(t)).status?.conditions ?? [];
     expect(conditions.find((c) => c.type === 'CapacityReservationsReady')).toMatchObject({
-      status: 'False',
-      reason: 'NotSupported',
-      message:
-        'Karpless does not launch into capacity reservations yet; nodes of this class launch as on-demand or spot',
+      status: 'True',
+      reason: 'CapacityReservationsReady',
     });
     expect(conditions.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });
     expect((await pool(t)).status?.conditions.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' });

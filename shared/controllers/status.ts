@@ -154,19 +154,12 @@ export function nodeClassStatus(nodeClass: EC2NodeClass, r: NodeClassResolution,
   return { ...parts, conditions: transitions(nodeClass.status?.conditions, conditions, nodeClass.metadata, now) };
 }
 
-/** Only for a class that selects capacity reservations: they are not resolved, so the condition says so. It does not
- * hold Ready back, because the class still launches, as on-demand or spot. */
+/** Only for a class that selects capacity reservations: True once they are resolved (status.capacityReservations,
+ * possibly empty), as Karpenter sets it. It never holds Ready back: a class without a usable reservation still launches
+ * on-demand or spot where its pools allow. */
 function reservationsCondition(nodeClass: EC2NodeClass): ConditionInput[] {
   if (!nodeClass.spec.capacityReservationSelectorTerms?.length) return [];
-  return [
-    {
-      type: 'CapacityReservationsReady',
-      status: 'False',
-      reason: 'NotSupported',
-      message:
-        'Karpless does not launch into capacity reservations yet; nodes of this class launch as on-demand or spot',
-    },
-  ];
+  return [{ type: 'CapacityReservationsReady', status: 'True', reason: 'CapacityReservationsReady', message: '' }];
 }
 
 export function nodePoolStatus(

@@ -21,8 +21,8 @@ describe('why a NodePool has no instance types', () => {
       /^topology\.kubernetes\.io\/zone \[us-east-1z\] matches no offering \(offered: us-east-1a, us-east-1b/,
     );
     expect(why(Requirements.from([{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['reserved'] }]))).toBe(
-      'karpenter.sh/capacity-type [reserved] matches no offering (offered: on-demand, spot); Karpless does not ' +
-        'launch into capacity reservations (reserved) yet',
+      'karpenter.sh/capacity-type [reserved] matches no offering (offered: on-demand, spot); reserved offerings ' +
+        'come only from capacity reservations with room that the EC2NodeClass selects (capacityReservationSelectorTerms)',
     );
   });
 

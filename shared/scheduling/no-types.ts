@@ -11,8 +11,9 @@ const OFFERING_KEYS: readonly [string, (o: Offering) => string | undefined][] = 
   [LabelZoneId, (o) => o.zoneId],
 ];
 
-/** Karpenter's `reserved` capacity type launches into capacity reservations, which Karpless does not do. */
-const RESERVED_NOTE = '; Karpless does not launch into capacity reservations (reserved) yet';
+/** `reserved` offerings exist only for capacity reservations the EC2NodeClass selects and that have room. */
+const RESERVED_NOTE =
+  '; reserved offerings come only from capacity reservations with room that the EC2NodeClass selects (capacityReservationSelectorTerms)';
 
 /**
  * The first cause found, from the widest: the EC2NodeClass offers nothing; one offering requirement (zone, capacity

@@ -248,6 +248,37 @@ describe('CRDs', () => {
       expect(validate.errors?.map((e) => e.instancePath)).toContain(path);
     });
 
+    it("carries Karpenter's capacity reservation term rules as CEL: an id stands alone, tags or an id required", () => {
+      const rules =
+        ec2NodeClassCRD().spec.versions[0]?.schema.openAPIV3Schema.properties?.spec?.properties
+          ?.capacityReservationSelectorTerms?.['x-kubernetes-validations'];
+      expect(rules).toEqual([
+        { message: "expected at least one, got none, ['tags', 'id']", rule: 'self.all(x, has(x.tags) || has(x.id))' },
+        {
+          message:
+            "'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
+          rule: '!self.exists(x, has(x.id) && (has(x.tags) || has(x.ownerID)))',
+        },
+      ]);
+    });
+
+    it('types status.capacityReservations as Karpenter does, keeping the rest of the status', () => {
+      const status = ec2NodeClassCRD().spec.versions[0]?.schema.openAPIV3Schema.properties?.status;
+      const item = status?.properties?.capacityReservations?.items;
+      expect(Object.keys(item?.properties ?? {}).sort()).toEqual([
+        'availabilityZone',
+        'endTime',
+        'id',
+        'instanceMatchCriteria',
+        'instanceType',
+        'ownerID',
+        'reservationType',
+        'state',
+      ]);
+      expect(item?.properties?.reservationType?.enum).toEqual(['default', 'capacity-block']);
+      expect(status?.['x-kubernetes-preserve-unknown-fields']).toBe(true);
+    });
+
     it("accepts Karpenter's capacityReservationSelectorTerms, so such a class applies unchanged", () => {
       const nc = fromYaml(VALID_NODECLASS);
       setPath(nc, 'spec.capacityReservationSelectorTerms', [

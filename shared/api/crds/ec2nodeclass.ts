@@ -8,6 +8,7 @@ import type {
   KubeletConfiguration,
   SelectorTerm,
 } from '../karpenter';
+import type { CapacityReservationStatus } from '../status';
 import {
   ALIAS_FAMILIES,
   AMI_FAMILIES,
@@ -78,6 +79,34 @@ const capacityReservationTerm: PropsOf<CapacityReservationSelectorTerm> = {
   tags: tags(),
   id: str('The capacity reservation id.', { pattern: '^cr-[0-9a-z]+$' }),
   ownerID: str('The account that owns the reservation.', { pattern: '^[0-9]{12}$' }),
+};
+const capacityReservationStatus: PropsOf<CapacityReservationStatus> = {
+  id: str('The capacity reservation id.', { pattern: '^cr-[0-9a-z]+$' }),
+  instanceType: str('The instance type it reserves.'),
+  availabilityZone: str('The zone it reserves capacity in.'),
+  ownerID: str('The account that owns it.', { pattern: '^[0-9]{12}$' }),
+  reservationType: str('default (an on-demand capacity reservation) or capacity-block.', {
+    enum: ['default', 'capacity-block'],
+    default: 'default',
+  }),
+  instanceMatchCriteria: str('open or targeted.', { enum: ['open', 'targeted'] }),
+  state: str('expiring within 40 minutes of a capacity block’s end, else active.', {
+    enum: ['active', 'expiring'],
+    default: 'active',
+  }),
+  endTime: str('When the reservation ends.', { format: 'date-time' }),
+};
+/** The resolved status: capacityReservations typed as Karpenter's CRD types them, the rest kept as published. */
+const statusSchema: Schema = {
+  ...obj('EC2NodeClassStatus', {
+    capacityReservations: arr(
+      'The capacity reservations the capacityReservationSelectorTerms select.',
+      obj('A capacity reservation.', capacityReservationStatus, {
+        required: ['id', 'instanceType', 'availabilityZone', 'ownerID', 'instanceMatchCriteria'],
+      }),
+    ),
+  }),
+  'x-kubernetes-preserve-unknown-fields': true,
 };
 const aliasFamilies = Object.keys(ALIAS_FAMILIES);
 const amiTerm: PropsOf<AmiSelectorTerm> = {
@@ -214,10 +243,20 @@ const specProps: PropsOf<EC2NodeClassSpec> = {
     'securityGroupSelectorTerms',
     securityGroupTerm,
   ),
-  capacityReservationSelectorTerms: selectorTerms(
-    "Karpenter's on-demand capacity reservation selector terms. Accepted so Karpenter YAML applies unchanged; Karpless does not launch into reservations yet (status condition CapacityReservationsReady).",
-    'capacityReservationSelectorTerms',
-    capacityReservationTerm,
+  capacityReservationSelectorTerms: arr(
+    'Capacity reservation selector terms, ORed: the on-demand capacity reservations and capacity blocks nodes of this class may launch into.',
+    obj('A selector term; its fields are ANDed.', capacityReservationTerm),
+    {
+      maxItems: 30,
+      'x-kubernetes-validations': [
+        { message: "expected at least one, got none, ['tags', 'id']", rule: 'self.all(x, has(x.tags) || has(x.id))' },
+        {
+          message:
+            "'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
+          rule: '!self.exists(x, has(x.id) && (has(x.tags) || has(x.ownerID)))',
+        },
+      ],
+    },
   ),
   role: str('The IAM role of the nodes; Karpenter manages the instance profile. Exclusive with instanceProfile.', {
     minLength: 1,
@@ -316,6 +355,7 @@ export function ec2NodeClassCRD(): CustomResourceDefinition {
                   },
                 ],
               }),
+              statusSchema,
             ),
           },
         },

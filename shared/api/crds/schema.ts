@@ -106,7 +106,11 @@ export interface CustomResourceDefinition {
 }
 
 /** The top level every custom resource shares; `status` is kept open for the controllers that write it. */
-export function resourceSchema(description: string, spec: Schema): Schema {
+export function resourceSchema(
+  description: string,
+  spec: Schema,
+  status: Schema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+): Schema {
   return {
     type: 'object',
     description,
@@ -116,7 +120,7 @@ export function resourceSchema(description: string, spec: Schema): Schema {
       kind: { type: 'string' },
       metadata: { type: 'object' },
       spec,
-      status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      status,
     },
   };
 }

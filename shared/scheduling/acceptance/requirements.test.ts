@@ -52,8 +52,8 @@ describe('acceptance: requirements, NodePools and instance types', () => {
     });
     expect(r.unschedulable[0]?.reason).toBe(
       'no NodePool could fit the pod: nodepool "default": no instance types are available to this nodepool: ' +
-        'karpenter.sh/capacity-type [reserved] matches no offering (offered: on-demand, spot); Karpless does not ' +
-        'launch into capacity reservations (reserved) yet',
+        'karpenter.sh/capacity-type [reserved] matches no offering (offered: on-demand, spot); reserved offerings ' +
+        'come only from capacity reservations with room that the EC2NodeClass selects (capacityReservationSelectorTerms)',
     );
   });
 
