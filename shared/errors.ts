@@ -11,7 +11,7 @@ export class ConflictError extends Error {
 export interface RefusedOffering {
   instanceType: string;
   zone: string;
-  capacityType: 'spot' | 'on-demand';
+  capacityType: 'spot' | 'on-demand' | 'reserved';
   reason?: string;
 }
 

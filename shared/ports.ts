@@ -13,7 +13,7 @@ import type {
   StorageClass,
   Taint,
 } from './api/kube';
-import type { DecisionRecord, NodeClaim, NodeClaimState } from './api/nodeclaim';
+import type { DecisionRecord, LaunchedReservation, NodeClaim, NodeClaimState } from './api/nodeclaim';
 import type { NodeClaimObject } from './api/nodeclaim-object';
 import type { NodeOverlay } from './api/nodeoverlay';
 import type { EC2NodeClassStatus, StatusUpdate } from './api/status';
@@ -35,6 +35,8 @@ export interface CloudInstance {
   instanceType: string;
   zone: string;
   capacityType: CapacityType;
+  /** Set when the instance runs in a capacity reservation (`reserved`). */
+  capacityReservation?: LaunchedReservation;
   pricePerHour: number;
   state: InstanceState;
   launchedAt: string;

@@ -90,6 +90,7 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
           // Describe calls support no resource-level permissions; the region condition is the available scope.
           actions: [
             'ec2:DescribeAvailabilityZones',
+            'ec2:DescribeCapacityReservations',
             'ec2:DescribeImages',
             'ec2:DescribeInstances',
             'ec2:DescribeInstanceTypeOfferings',
@@ -136,7 +137,14 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
           // Existing resources the EC2NodeClass selects: they are used, not created, so they carry no request tags.
           actions: ['ec2:CreateFleet', 'ec2:RunInstances'],
           // Snapshots too, as in Karpenter's policy: an AMI's root volume is created from one.
-          resources: [ec2Arn('image', false), ec2Arn('snapshot', false), ec2Arn('subnet'), ec2Arn('security-group')],
+          // Capacity reservations too: a reserved launch targets one (docs/aws.md, Capacity reservations).
+          resources: [
+            ec2Arn('image', false),
+            ec2Arn('snapshot', false),
+            ec2Arn('subnet'),
+            ec2Arn('security-group'),
+            ec2Arn('capacity-reservation'),
+          ],
           conditions: { StringEquals: { 'aws:RequestedRegion': Aws.REGION } },
         }),
         new iam.PolicyStatement({

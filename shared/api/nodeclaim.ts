@@ -2,6 +2,7 @@
 // machine lives here, in one place, so every adapter enforces the same transitions.
 import type { NodeSelectorRequirementWithMinValues } from './karpenter';
 import type { PodRef, Taint } from './kube';
+import { LabelCapacityReservationId, LabelCapacityReservationType } from './labels';
 import type { ResourceList } from './resources';
 
 export type NodeClaimState =
@@ -79,6 +80,13 @@ export type DisruptionCause =
 /** Where an in-flight disruption command stands: waiting for its 15 s re-check, or for its replacements. */
 export type DisruptionPhase = 'Validating' | 'Launching';
 
+/** The reservation an instance launched into: its id, type, and a capacity block's end. */
+export interface LaunchedReservation {
+  id: string;
+  type: 'default' | 'capacity-block';
+  endTime?: string;
+}
+
 export interface NodeClaim {
   name: string;
   /** Stable unique id; CreateFleet's ClientToken, so a replayed launch never makes a second instance. */
@@ -114,7 +122,10 @@ export interface NodeClaim {
   nodeName?: string;
   instanceType?: string;
   zone?: string;
-  capacityType?: 'spot' | 'on-demand';
+  capacityType?: 'spot' | 'on-demand' | 'reserved';
+  /** The capacity reservation a `reserved` node launched into; a capacity block drains before its end
+   * (docs/aws.md, Capacity reservations). */
+  capacityReservation?: LaunchedReservation;
   pricePerHour?: number;
   imageId?: string;
   /** ISO-8601 time each state was entered, keyed by state, plus createdAt. */
@@ -165,4 +176,11 @@ export interface DecisionRecord {
   summary: string;
   /** Free-form, JSON-serializable evidence: inputs, options, chosen option and price, rejected options with reasons. */
   detail: Record<string, unknown>;
+}
+
+/** Karpenter's labels on a node in a capacity reservation: its id and type (`default` or `capacity-block`). */
+export function reservationLabels(claim: Pick<NodeClaim, 'capacityReservation'>): Record<string, string> {
+  const r = claim.capacityReservation;
+  if (!r) return {};
+  return { [LabelCapacityReservationId]: r.id, [LabelCapacityReservationType]: r.type };
 }

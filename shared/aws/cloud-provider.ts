@@ -11,11 +11,20 @@ import type { NodeClaim } from '../api/nodeclaim';
 import { isWindowsFamily } from '../api/windows';
 import { instanceTypesFor } from '../catalog';
 import { KUBELET_DEFAULT_MAX_PODS } from '../catalog/allocatable';
-import type { Catalog, InstanceType, InstanceTypeInfo, UnavailableOffering } from '../catalog/types';
+import { reservationStatuses, withReservedOfferings } from '../catalog/reservations';
+import type {
+  CapacityType,
+  Catalog,
+  InstanceType,
+  InstanceTypeInfo,
+  OfferingReservation,
+  UnavailableOffering,
+} from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { CloudInstance, CloudProvider, LaunchRequest, NodeClassResolution } from '../ports';
 import { iamClient, ssmClient } from './clients';
 import { amiFor } from './ec2/amis';
+import { CapacityReservations } from './ec2/capacity-reservations';
 import { driftReason } from './ec2/drift';
 import { classifyLaunchFailure, errorCode, INSUFFICIENT_CAPACITY_CODES, withThrottleRetry } from './ec2/errors';
 import {
@@ -60,6 +69,7 @@ export interface AwsCloudProviderOptions extends AwsInstanceProviderOptions {
 
 export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvider {
   private readonly resolver: NodeClassResolver;
+  private readonly reservations: CapacityReservations;
 
   constructor(private readonly o: AwsCloudProviderOptions) {
     super(o);
@@ -71,6 +81,7 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
       cluster: o.cluster,
       clock: this.clock,
     });
+    this.reservations = new CapacityReservations(this.ec2, this.clock);
   }
 
   resolveNodeClass(nodeClass: EC2NodeClass): Promise<ResolvedNodeClass> {
@@ -78,7 +89,11 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
   }
 
   async describeNodeClass(nodeClass: EC2NodeClass): Promise<NodeClassResolution> {
-    return nodeClassResolution(await this.resolver.resolve(nodeClass));
+    const resolution = nodeClassResolution(await this.resolver.resolve(nodeClass));
+    const terms = nodeClass.spec.capacityReservationSelectorTerms;
+    if (!terms?.length) return resolution;
+    const reservations = await this.reservations.list(terms);
+    return { ...resolution, capacityReservations: reservationStatuses(reservations, this.clock.now()) };
   }
 
   async create(request: LaunchRequest): Promise<CloudInstance> {
@@ -146,6 +161,11 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
 
     const result = readFleetOutput(output, capacityType, overrides);
     const refused = refusedOfferings(result.errors, capacityType, overrides);
+    // A reservation EC2 refused (ReservationCapacityExceeded, ...) has no room until it is described again.
+    for (const r of refused) {
+      const ov = overrides.find((o) => o.instanceType === r.instanceType && o.zone === r.zone && o.reservation);
+      if (ov?.reservation) this.reservations.markUnavailable(ov.reservation.id);
+    }
     if (result.launched) {
       if (refused.length && this.o.onUnavailable) {
         const expiresAt = this.clock.now() + (this.o.unavailableTtlMs ?? 3 * 60_000);
@@ -167,6 +187,11 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
       };
       if (ov) instance.imageId = ov.amiId;
       if (l.subnetId) instance.subnetId = l.subnetId;
+      if (capacityType === 'reserved' && ov?.reservation) {
+        const { id, type, endTime } = ov.reservation;
+        instance.capacityReservation = { id, type, ...(endTime ? { endTime } : {}) };
+        this.reservations.markLaunched(id);
+      }
       return instance;
     }
     const nonCapacity = result.errors.filter((e) => !INSUFFICIENT_CAPACITY_CODES.has(e.code));
@@ -186,10 +211,19 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
   }
 
   async getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]> {
-    if (this.o.instanceTypes) return await this.o.instanceTypes(nodeClass);
     const now = this.clock.now();
-    const [table, unavailable] = await Promise.all([this.o.prices?.(), this.o.unavailable?.(now)]);
-    return instanceTypesFor(this.pricedCatalog(table), nodeClass, { unavailable: unavailable ?? [], now });
+    const terms = nodeClass.spec.capacityReservationSelectorTerms;
+    const [reservations, unavailable] = await Promise.all([
+      terms?.length ? this.reservations.list(terms) : [],
+      this.o.unavailable?.(now),
+    ]);
+    let types: InstanceType[];
+    if (this.o.instanceTypes) types = await this.o.instanceTypes(nodeClass);
+    else {
+      const table = await this.o.prices?.();
+      types = instanceTypesFor(this.pricedCatalog(table), nodeClass, { unavailable: unavailable ?? [], now });
+    }
+    return withReservedOfferings(types, reservations, now, unavailable);
   }
 
   // One priced catalog object per price table, so the catalog's per-object memoization keeps working.
@@ -241,7 +275,7 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
   private async ensureTemplates(
     request: LaunchRequest,
     resolved: ResolvedNodeClass,
-    capacityType: 'spot' | 'on-demand',
+    capacityType: CapacityType,
     overrides: FleetOverride[],
   ): Promise<{ name: string; overrides: FleetOverride[] }[]> {
     const { claim, nodeClass } = request;
@@ -263,13 +297,13 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
       [TagNodeClass]: nodeClass.metadata.name,
     };
     const out: { name: string; overrides: FleetOverride[] }[] = [];
-    for (const ami of resolved.amis) {
-      const mine = overrides.filter((o) => o.amiId === ami.id);
-      if (mine.length === 0) continue;
+    const selectsReservations = (spec.capacityReservationSelectorTerms?.length ?? 0) > 0;
+    // One template per image, and for a reserved launch per image and reservation: each targets its reservation.
+    for (const { amiId, reservation, mine } of templateGroups(resolved.amis, overrides)) {
       const name = await withThrottleRetry('ec2:CreateLaunchTemplate', () =>
         this.templates.ensure({
           cluster: this.o.cluster.name,
-          amiId: ami.id,
+          amiId,
           securityGroupIds: resolved.securityGroups.map((g) => g.id).sort(),
           userData,
           blockDeviceMappings: spec.blockDeviceMappings ?? defaultBlockDevices(resolved.amiFamily),
@@ -280,10 +314,39 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
             ? { associatePublicIPAddress: spec.associatePublicIPAddress }
             : {}),
           ...(spec.detailedMonitoring !== undefined ? { detailedMonitoring: spec.detailedMonitoring } : {}),
+          ...(reservation
+            ? {
+                capacityReservation: {
+                  preference: 'capacity-reservations-only' as const,
+                  id: reservation.id,
+                  capacityBlock: reservation.type === 'capacity-block',
+                },
+              }
+            : selectsReservations
+              ? { capacityReservation: { preference: 'none' as const } }
+              : {}),
         }),
       );
       out.push({ name, overrides: mine });
     }
     return out;
   }
+}
+
+/** Overrides grouped by image, and within an image by reservation (none for on-demand and spot). */
+function templateGroups(amis: readonly { id: string }[], overrides: FleetOverride[]) {
+  const out: { amiId: string; reservation?: OfferingReservation; mine: FleetOverride[] }[] = [];
+  for (const ami of amis) {
+    const byReservation = new Map<string, FleetOverride[]>();
+    for (const o of overrides) {
+      if (o.amiId !== ami.id) continue;
+      const k = o.reservation?.id ?? '';
+      byReservation.set(k, [...(byReservation.get(k) ?? []), o]);
+    }
+    for (const mine of byReservation.values()) {
+      const reservation = (mine[0] as FleetOverride).reservation;
+      out.push({ amiId: ami.id, ...(reservation ? { reservation } : {}), mine });
+    }
+  }
+  return out;
 }

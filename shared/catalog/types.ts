@@ -2,7 +2,8 @@
 // DescribeSpotPriceHistory report them), and the per-EC2NodeClass view the scheduler uses.
 import type { ResourceList } from '../api/resources';
 
-export type CapacityType = 'spot' | 'on-demand';
+/** `reserved`: launched into a capacity reservation the EC2NodeClass selects (shared/catalog/reservations.ts). */
+export type CapacityType = 'spot' | 'on-demand' | 'reserved';
 export type Arch = 'amd64' | 'arm64';
 
 export interface InstanceTypeInfo {
@@ -70,6 +71,15 @@ export interface Offering {
   available: boolean;
   /** The NodeOverlay that set this price and the price before it (shared/catalog/overlay.ts). */
   overlay?: AppliedPriceOverlay;
+  /** A `reserved` offering's reservation: its id, type, the instances it can still take, and a block's end. */
+  reservation?: OfferingReservation;
+}
+
+export interface OfferingReservation {
+  id: string;
+  type: 'default' | 'capacity-block';
+  capacity: number;
+  endTime?: string;
 }
 
 /** An instance type as seen through one EC2NodeClass: capacity, overhead and allocatable depend on its kubelet. */

@@ -11,7 +11,7 @@ import {
   TaintDisrupted,
   TaintUnregistered,
 } from '../api/labels';
-import type { NodeClaim } from '../api/nodeclaim';
+import { type NodeClaim, reservationLabels } from '../api/nodeclaim';
 import { indexPods, isReschedulable, refKey, resolveRef } from '../api/pods';
 import { parseResourceList, type ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
@@ -170,7 +170,8 @@ function offeringFields(
   const capacityType = claim?.capacityType ?? node?.metadata.labels?.[LabelCapacityType];
   if (claim?.pricePerHour !== undefined) out.pricePerHour = claim.pricePerHour;
   if (instanceType) out.instanceType = instanceType;
-  if (capacityType === 'spot' || capacityType === 'on-demand') out.capacityType = capacityType;
+  if (capacityType === 'spot' || capacityType === 'on-demand' || capacityType === 'reserved')
+    out.capacityType = capacityType;
   return out;
 }
 
@@ -187,6 +188,7 @@ function claimLabels(claim: NodeClaim, types: InstanceType[]): Record<string, st
   if (claim.instanceType) labels[LabelInstanceType] = claim.instanceType;
   if (claim.zone) labels[LabelZone] = claim.zone;
   if (claim.capacityType) labels[LabelCapacityType] = claim.capacityType;
+  Object.assign(labels, reservationLabels(claim));
   return labels;
 }
 

@@ -32,6 +32,7 @@ import type { ValidationResult } from '../disruption/validate';
 import { ConflictError } from '../errors';
 import { loadLpSolver } from '../scheduling';
 import type { PlannedNodeClaim } from '../scheduling/types';
+import { type CapacityBlockResult, drainExpiringCapacityBlocks } from './capacity-blocks';
 import type { ControlPlaneDeps } from './deps';
 import { type PodActivity, readDisruptionInput } from './disruption-input';
 import { launchClaim } from './launch';
@@ -115,6 +116,8 @@ export interface DisruptionSweepResult {
   /** Consolidation candidates the planning deadline kept from being judged (0 when it finished; undefined when
    * planning was skipped). */
   candidatesDeferred?: number;
+  /** Capacity-block nodes this sweep began draining ahead of the block's end (capacity-blocks.ts). */
+  capacityBlocks?: CapacityBlockResult;
 }
 
 const HISTORY_KEEP_MS = 24 * 3_600_000;
@@ -137,7 +140,8 @@ export async function disruptionSweep(
 
   for (const flight of await run.inFlight()) await run.progress(flight);
   if (!opts.progressOnly) {
-    // Repairs first: they are forceful, and the plan must not count a node that is already going.
+    // Repairs and ending capacity blocks first: they are forceful, and the plan must not count a node already going.
+    result.capacityBlocks = await drainExpiringCapacityBlocks(deps);
     result.repair = await repairUnhealthyNodes(deps);
     if (result.repair.repaired.length > 0 && opts.onStart) {
       const repaired = await Promise.all(result.repair.repaired.map((name) => deps.store.get(name)));

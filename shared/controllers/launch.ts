@@ -139,6 +139,7 @@ export function launchedFields(instance: CloudInstance): Partial<NodeClaim> {
     instanceType: instance.instanceType,
     zone: instance.zone,
     capacityType: instance.capacityType,
+    ...(instance.capacityReservation ? { capacityReservation: instance.capacityReservation } : {}),
     pricePerHour: instance.pricePerHour,
     ...(instance.imageId ? { imageId: instance.imageId } : {}),
   };

@@ -13,7 +13,7 @@ import {
   LabelZone,
   TaintUnregistered,
 } from '../api/labels';
-import type { NodeClaim } from '../api/nodeclaim';
+import { type NodeClaim, reservationLabels } from '../api/nodeclaim';
 import { indexPods, resolveRef } from '../api/pods';
 import { CPU, EPHEMERAL_STORAGE, MEMORY, PODS, parseResourceList } from '../api/resources';
 import { ConflictError } from '../errors';
@@ -147,6 +147,7 @@ async function register(deps: InstanceDeps, claim: NodeClaim, node: Node): Promi
   if (claim.instanceType) labels[LabelInstanceType] = claim.instanceType;
   if (claim.zone) labels[LabelZone] = claim.zone;
   if (claim.capacityType) labels[LabelCapacityType] = claim.capacityType;
+  Object.assign(labels, reservationLabels(claim));
   // The claim's taints are added if the kubelet did not register with them; startup taints are left to whoever
   // removes them, so they are never put back after removal. The unregistered taint goes at registration.
   await deps.kube.syncNode(node.metadata.name, {

@@ -1,7 +1,7 @@
 // Offerings as the launch path sees them: the store's unavailable cache applied to the resolved instance types, and
 // a claim's requirements narrowing each type to the offerings it may launch into.
 import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
-import { LabelCapacityType, LabelZone, LabelZoneId } from '../api/labels';
+import { LabelCapacityReservationId, LabelCapacityType, LabelZone, LabelZoneId } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 
@@ -72,7 +72,8 @@ export function launchOptions(claim: NodeClaim, resolved: InstanceType[]): Insta
         o.available &&
         admits(claim.requirements, LabelZone, o.zone) &&
         admitsZoneId(claim.requirements, o.zoneId) &&
-        admits(claim.requirements, LabelCapacityType, o.capacityType),
+        admits(claim.requirements, LabelCapacityType, o.capacityType) &&
+        (!o.reservation || admits(claim.requirements, LabelCapacityReservationId, o.reservation.id)),
     );
     if (offerings.length > 0) out.push({ ...type, offerings });
   }

@@ -101,7 +101,7 @@ export interface Candidate {
   nodeClaim: string;
   nodePool: string;
   price: number;
-  capacityType?: 'spot' | 'on-demand';
+  capacityType?: 'spot' | 'on-demand' | 'reserved';
   pods: number;
   disruptionCost: number;
   /** The claim's terminationGracePeriod: the drain's limit, after which pods still on the node are deleted. */

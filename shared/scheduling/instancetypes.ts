@@ -66,8 +66,9 @@ export function typeCompatible(t: { it: InstanceType; offerings: readonly Offeri
 }
 
 /**
- * The price CreateFleet's lowest-price strategy would pay for this type under the requirements: spot when the claim
- * allows spot and the type has a spot offering there (spot goes first), otherwise on-demand.
+ * The price the launch would pay for this type under the requirements: a reserved offering first (Karpenter launches
+ * into a reservation with room before anything else), then spot when the claim allows spot and the type has a spot
+ * offering there (spot goes first), otherwise on-demand.
  */
 export function cheapestOffering(
   offerings: readonly Offering[],
@@ -77,7 +78,7 @@ export function cheapestOffering(
   let best: Offering | undefined;
   let bestRank = 2;
   for (const o of allowedOfferings(offerings, reqs)) {
-    const rank = preferSpot && o.capacityType === 'spot' ? 0 : 1;
+    const rank = o.capacityType === 'reserved' || (preferSpot && o.capacityType === 'spot') ? 0 : 1;
     if (!best || rank < bestRank || (rank === bestRank && o.price < best.price)) {
       best = o;
       bestRank = rank;
@@ -87,9 +88,10 @@ export function cheapestOffering(
 }
 
 export interface PriceTable {
-  /** Cheapest allowed spot / on-demand price per type index; Infinity when none. */
+  /** Cheapest allowed spot / on-demand / reserved price per type index; Infinity when none. */
   spot: Float64Array;
   onDemand: Float64Array;
+  reserved: Float64Array;
 }
 
 /**
@@ -138,11 +140,12 @@ export class OfferingPrices {
       t = {
         spot: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
         onDemand: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
+        reserved: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
       };
       for (const type of this.types) {
         for (const o of type.offerings) {
           if (!offeringAllowed(o, zone, ct, zoneId)) continue;
-          const arr = o.capacityType === 'spot' ? t.spot : t.onDemand;
+          const arr = o.capacityType === 'spot' ? t.spot : o.capacityType === 'reserved' ? t.reserved : t.onDemand;
           if (o.price < (arr[type.index] as number)) arr[type.index] = o.price;
         }
       }
@@ -152,8 +155,11 @@ export class OfferingPrices {
   }
 }
 
-/** What the fleet pays for type `i`: spot when preferring spot and the type has it, else on-demand. Rank 2: none. */
+/** What the fleet pays for type `i`: a reservation with room first, then spot when preferring spot and the type has
+ * it, else on-demand. Rank 2: none. */
 export function fleetPrice(t: PriceTable, i: number, preferSpot: boolean): { rank: number; price: number } {
+  const reserved = t.reserved[i] as number;
+  if (Number.isFinite(reserved)) return { rank: 0, price: reserved };
   const spot = t.spot[i] as number;
   const od = t.onDemand[i] as number;
   if (preferSpot) {

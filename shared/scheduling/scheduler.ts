@@ -17,6 +17,7 @@ import { type PodShape, PodShapes } from './podshape';
 import { type QueuedPod, WaitingQueue } from './queue';
 import { describeReqs, nodeReasons } from './reasons';
 import { narrowed, type Requirements } from './requirements';
+import { reserveCapacity } from './reserve';
 import { addVec, ResourceIndex } from './resources';
 import { NodeClaimTemplate } from './template';
 import { Topology } from './topology';
@@ -132,11 +133,11 @@ export class Scheduler {
     }
     const packing = outOfTime ? undefined : packExactly(this.claims, this.repackContext());
 
-    const nodeClaims: PlannedNodeClaim[] = [];
+    const finalized: PlannedNodeClaim[] = [];
     for (const c of this.claims) {
       if (c.pods.length === 0) continue;
       const planned = finalizeClaim(c, this.index, this.maxTypes);
-      if (planned) nodeClaims.push(planned);
+      if (planned) finalized.push(planned);
       else
         for (const p of c.pods)
           unschedulable.push({
@@ -144,6 +145,9 @@ export class Scheduler {
             reason: `nodepool "${c.template.name}": no instance type fits the claim's pods`,
           });
     }
+    // Reservations' room is handed out claim by claim; claims past it fall back or wait (reserve.ts).
+    const { nodeClaims, unschedulable: unreserved } = reserveCapacity(finalized);
+    unschedulable.push(...unreserved);
     const sortedUnschedulable = byKey(unschedulable, (u) => u.pod);
     // In the order the pods came (a number sort: a deadline can defer tens of thousands of pods).
     const sortedDeferred = deferred.sort((a, b) => a.order - b.order).map((q) => q.pod);

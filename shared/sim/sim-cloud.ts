@@ -2,7 +2,8 @@
 // the cloud behind `karpless simulate` and the test bed for everything that talks to a CloudProvider.
 import type { EC2NodeClass } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
-import type { CapacityType, InstanceType, Offering, UnavailableOffering } from '../catalog/types';
+import { type CapacityReservation, selectReservations, withReservedOfferings } from '../catalog/reservations';
+import type { CapacityType, InstanceType, Offering, OfferingReservation, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError } from '../errors';
 import type { Clock, CloudInstance, CloudProvider, LaunchRequest } from '../ports';
 import { createRng, type Rng } from './rng';
@@ -37,6 +38,7 @@ export class SimCloud implements CloudProvider {
   private readonly instances = new Map<string, SimLaunch>();
   private readonly byClaimUid = new Map<string, string>();
   private readonly noCapacity = new Set<string>();
+  private readonly reservations = new Map<string, CapacityReservation>();
   private readonly launchListeners: ((launch: SimLaunch) => void)[] = [];
   private readonly deleteListeners: ((instance: CloudInstance) => void)[] = [];
   private nextLaunchError: LaunchError | undefined;
@@ -80,11 +82,19 @@ export class SimCloud implements CloudProvider {
     if (request.instanceTypes.length === 0) {
       throw new LaunchError('invalid-config', `no instance types for ${request.claim.name}`);
     }
-    const choice = this.choose(request.instanceTypes, (zone) => !!this.account.subnetFor(request.nodeClass, zone));
+    const room = new Map(this.liveReservations().map((r) => [r.id, r.availableInstanceCount]));
+    const choice = this.choose(
+      request.instanceTypes,
+      (zone) => !!this.account.subnetFor(request.nodeClass, zone),
+      (id) => (room.get(id) ?? 0) > 0,
+    );
     if (!choice.pick) {
       throw new InsufficientCapacityError(
         `insufficient capacity for ${request.claim.name}: ${choice.refused.length} offering(s) refused`,
-        choice.refused.map((o) => ({ ...o, reason: 'InsufficientInstanceCapacity' })),
+        choice.refused.map((o) => ({
+          ...o,
+          reason: o.capacityType === 'reserved' ? 'ReservationCapacityExceeded' : 'InsufficientInstanceCapacity',
+        })),
       );
     }
     const { type, offering } = choice.pick;
@@ -95,6 +105,7 @@ export class SimCloud implements CloudProvider {
       instanceType: type.name,
       zone: offering.zone,
       capacityType: offering.capacityType,
+      ...(offering.reservation ? { capacityReservation: launchedReservation(offering.reservation) } : {}),
       pricePerHour: offering.price,
       state: 'running',
       launchedAt: new Date(this.options.clock.now()).toISOString(),
@@ -165,7 +176,30 @@ export class SimCloud implements CloudProvider {
   }
 
   async getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]> {
-    return await this.options.instanceTypes(nodeClass);
+    const types = await this.options.instanceTypes(nodeClass);
+    const now = this.options.clock.now();
+    const terms = nodeClass.spec.capacityReservationSelectorTerms;
+    if (!terms?.length || this.reservations.size === 0) return types;
+    return withReservedOfferings(types, selectReservations(terms, this.liveReservations(), now), now);
+  }
+
+  /** The account's capacity reservations (docs/scenarios.md, Capacity reservations): `totalInstanceCount` is their
+   * size, and their room is what the instances running in them leave. */
+  addReservations(reservations: readonly CapacityReservation[]): void {
+    for (const r of reservations) this.reservations.set(r.id, { ...r });
+  }
+
+  /** Each reservation with its room now: its size less the live instances launched into it. */
+  liveReservations(): CapacityReservation[] {
+    const used = new Map<string, number>();
+    for (const l of this.instances.values()) {
+      const id = l.instance.capacityReservation?.id;
+      if (id && l.instance.state !== 'terminated') used.set(id, (used.get(id) ?? 0) + 1);
+    }
+    return [...this.reservations.values()].map((r) => ({
+      ...r,
+      availableInstanceCount: Math.max(0, (r.totalInstanceCount ?? r.availableInstanceCount) - (used.get(r.id) ?? 0)),
+    }));
   }
 
   async isDrifted(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<string | undefined> {
@@ -192,15 +226,18 @@ export class SimCloud implements CloudProvider {
     return groups.length > 0 ? groups : ['sg-sim'];
   }
 
-  /** Spot when any spot offering is available (Karpenter asks CreateFleet for spot first), else on-demand; the
+  /** A reservation with room first, then spot when any spot offering is available (Karpenter asks CreateFleet for
+   * reserved, then spot), else on-demand; the
    * cheapest offering of that capacity type wins, ties going to the earlier option, then zone order. A zone where the
    * class selects no subnet is refused (Karpenter offers only zones its subnets cover). */
   private choose(
     types: InstanceType[],
     zoneHasSubnet: (zone: string) => boolean,
+    reservationHasRoom: (id: string) => boolean = () => true,
   ): { pick?: { type: InstanceType; offering: Offering }; refused: OfferingKey[] } {
     const refused: OfferingKey[] = [];
     let best: Record<CapacityType, { type: InstanceType; offering: Offering } | undefined> = {
+      reserved: undefined,
       spot: undefined,
       'on-demand': undefined,
     };
@@ -208,7 +245,8 @@ export class SimCloud implements CloudProvider {
       for (const offering of type.offerings) {
         if (!offering.available) continue;
         const k = { instanceType: type.name, zone: offering.zone, capacityType: offering.capacityType };
-        if (this.noCapacity.has(key(k)) || !zoneHasSubnet(offering.zone)) {
+        const full = offering.reservation !== undefined && !reservationHasRoom(offering.reservation.id);
+        if (full || this.noCapacity.has(key(k)) || !zoneHasSubnet(offering.zone)) {
           refused.push(k);
           continue;
         }
@@ -218,6 +256,10 @@ export class SimCloud implements CloudProvider {
         }
       }
     }
-    return { pick: best.spot ?? best['on-demand'], refused };
+    return { pick: best.reserved ?? best.spot ?? best['on-demand'], refused };
   }
+}
+
+function launchedReservation(r: OfferingReservation) {
+  return { id: r.id, type: r.type, ...(r.endTime ? { endTime: r.endTime } : {}) };
 }

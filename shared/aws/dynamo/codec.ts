@@ -50,7 +50,7 @@ export function itemToOffering(item: Item): UnavailableOffering {
   const o: UnavailableOffering = {
     instanceType: String(item.instanceType),
     zone: String(item.zone),
-    capacityType: item.capacityType === 'spot' ? 'spot' : 'on-demand',
+    capacityType: item.capacityType === 'spot' || item.capacityType === 'reserved' ? item.capacityType : 'on-demand',
     expiresAt: Number(item.expiresAtMs),
   };
   if (typeof item.reason === 'string') o.reason = item.reason;

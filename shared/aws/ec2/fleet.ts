@@ -6,9 +6,9 @@ import type {
   FleetLaunchTemplateConfigRequest,
 } from '@aws-sdk/client-ec2';
 import type { NodeSelectorRequirementWithMinValues } from '../../api/karpenter';
-import { LabelCapacityType, LabelZoneId } from '../../api/labels';
+import { LabelCapacityReservationId, LabelCapacityType, LabelZoneId } from '../../api/labels';
 import type { NodeClaim } from '../../api/nodeclaim';
-import type { CapacityType, InstanceType, InstanceTypeInfo } from '../../catalog/types';
+import type { CapacityType, InstanceType, InstanceTypeInfo, OfferingReservation } from '../../catalog/types';
 import { INSUFFICIENT_CAPACITY_CODES } from './errors';
 import type { ResolvedSubnet } from './selectors';
 import { toTagList } from './tags';
@@ -23,14 +23,16 @@ export interface FleetOverride {
   /** The image this type boots (by architecture and GPU/accelerator variant); one launch template per image. */
   amiId: string;
   price: number;
+  /** A `reserved` override's reservation: the launch template targets it. */
+  reservation?: OfferingReservation;
 }
 
 /** The image an instance type boots in this node class, if any (see amis.ts amiFor). */
 export type AmiOf = (info: InstanceTypeInfo) => string | undefined;
 
-/** Capacity types the claim's requirements allow (no requirement: both, the offerings decide). */
+/** Capacity types the claim's requirements allow (no requirement: all, the offerings decide). */
 export function allowedCapacityTypes(claim: Pick<NodeClaim, 'requirements'>): Set<CapacityType> {
-  const all: CapacityType[] = ['spot', 'on-demand'];
+  const all: CapacityType[] = ['reserved', 'spot', 'on-demand'];
   let allowed = new Set<CapacityType>(all);
   for (const r of claim.requirements) {
     if (r.key !== LabelCapacityType) continue;
@@ -78,15 +80,49 @@ export function fleetOverrides(
       const subnet = subnetByZone.get(o.zone);
       if (o.capacityType !== capacityType || !o.available || !subnet) continue;
       if (!subnetAdmitted(requirements, subnet)) continue;
-      out.push({ instanceType: t.name, zone: o.zone, subnetId: subnet.id, amiId, price: o.price });
+      if (o.reservation && !reservationAdmitted(requirements, o.reservation.id)) continue;
+      out.push({
+        instanceType: t.name,
+        zone: o.zone,
+        subnetId: subnet.id,
+        amiId,
+        price: o.price,
+        ...(o.reservation ? { reservation: o.reservation } : {}),
+      });
       any = true;
     }
     if (any) typeCount++;
   }
-  return out;
+  return capacityType === 'reserved' ? oneReservationKind(out) : out;
 }
 
-/** Karpenter's rule: spot when the claim allows it and a spot offering can be launched, otherwise on-demand. */
+/** A claim pinned to reservation ids (shared/scheduling/reserve.ts) launches only into those. */
+function reservationAdmitted(requirements: NodeSelectorRequirementWithMinValues[], id: string): boolean {
+  return requirements.every(
+    (r) => r.key !== LabelCapacityReservationId || r.operator !== 'In' || (r.values ?? []).includes(id),
+  );
+}
+
+/** What one reserved CreateFleet request may carry, as Karpenter filters it: on-demand reservations before capacity
+ * blocks, one reservation per type and zone (the one with the most room), and of capacity blocks only the cheapest
+ * one, since CreateFleet takes a single capacity block per request. */
+export function oneReservationKind(overrides: FleetOverride[]): FleetOverride[] {
+  const defaults = overrides.filter((o) => o.reservation?.type !== 'capacity-block');
+  if (defaults.length > 0) {
+    const best = new Map<string, FleetOverride>();
+    for (const o of defaults) {
+      const k = `${o.instanceType}/${o.zone}`;
+      const cur = best.get(k);
+      if (!cur || (o.reservation?.capacity ?? 0) > (cur.reservation?.capacity ?? 0)) best.set(k, o);
+    }
+    return defaults.filter((o) => best.get(`${o.instanceType}/${o.zone}`) === o);
+  }
+  const cheapest = overrides.reduce<FleetOverride | undefined>((a, b) => (!a || b.price < a.price ? b : a), undefined);
+  return cheapest ? [cheapest] : [];
+}
+
+/** Karpenter's rule: a reservation when the claim allows `reserved` and one can be launched into, then spot when the
+ * claim allows it and a spot offering can be launched, otherwise on-demand. */
 export function chooseCapacityType(
   claim: Pick<NodeClaim, 'requirements'>,
   types: InstanceType[],
@@ -95,6 +131,9 @@ export function chooseCapacityType(
 ): CapacityType | undefined {
   const allowed = allowedCapacityTypes(claim);
   const reqs = claim.requirements;
+  if (allowed.has('reserved') && fleetOverrides(types, 'reserved', subnetByZone, amiOf, reqs).length > 0) {
+    return 'reserved';
+  }
   if (allowed.has('spot') && fleetOverrides(types, 'spot', subnetByZone, amiOf, reqs).length > 0) return 'spot';
   if (allowed.has('on-demand') && fleetOverrides(types, 'on-demand', subnetByZone, amiOf, reqs).length > 0) {
     return 'on-demand';
@@ -122,10 +161,12 @@ export function createFleetInput(o: {
     Type: 'instant',
     // EC2 makes CreateFleet idempotent on ClientToken: a replayed launch of the same claim gets the same instance.
     ClientToken: o.claim.uid,
-    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: o.capacityType },
+    TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: targetCapacityType(o) },
     ...(o.capacityType === 'spot'
       ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' } }
-      : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }),
+      : isCapacityBlock(o)
+        ? {}
+        : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }),
     LaunchTemplateConfigs: configs,
     TagSpecifications: [
       { ResourceType: 'instance', Tags: tags },
@@ -134,6 +175,19 @@ export function createFleetInput(o: {
       ...(o.capacityType === 'spot' ? [{ ResourceType: 'spot-instances-request' as const, Tags: tags }] : []),
     ],
   };
+}
+
+const isCapacityBlock = (o: { templates: { overrides: FleetOverride[] }[] }) =>
+  o.templates.some((t) => t.overrides.some((ov) => ov.reservation?.type === 'capacity-block'));
+
+/** A reserved launch is an on-demand one that the launch templates target at the reservation, or for a capacity
+ * block, EC2's `capacity-block` target type (docs/aws.md, Capacity reservations). */
+function targetCapacityType(o: {
+  capacityType: CapacityType;
+  templates: { overrides: FleetOverride[] }[];
+}): 'spot' | 'on-demand' | 'capacity-block' {
+  if (o.capacityType !== 'reserved') return o.capacityType;
+  return isCapacityBlock(o) ? 'capacity-block' : 'on-demand';
 }
 
 export interface FleetLaunched {
@@ -183,7 +237,14 @@ export function readFleetOutput(
       instanceId: id,
       instanceType: type,
       zone,
-      capacityType: i.Lifecycle === 'spot' ? 'spot' : i.Lifecycle === 'on-demand' ? 'on-demand' : capacityType,
+      capacityType:
+        capacityType === 'reserved'
+          ? 'reserved'
+          : i.Lifecycle === 'spot'
+            ? 'spot'
+            : i.Lifecycle === 'on-demand'
+              ? 'on-demand'
+              : capacityType,
     };
     const subnet = ov?.SubnetId ?? overrides.find((o) => o.instanceType === type && o.zone === zone)?.subnetId;
     if (subnet) launched.subnetId = subnet;

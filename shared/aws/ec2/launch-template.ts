@@ -28,6 +28,12 @@ export interface LaunchConfig {
   tags: Record<string, string>;
   associatePublicIPAddress?: boolean;
   detailedMonitoring?: boolean;
+  /** Set only for classes that select capacity reservations (docs/aws.md, Capacity reservations): a reserved launch
+   * targets one reservation and may use nothing else; an on-demand or spot one opts out of open reservations, whose
+   * room Karpless counts on. */
+  capacityReservation?:
+    | { preference: 'capacity-reservations-only'; id: string; capacityBlock: boolean }
+    | { preference: 'none' };
 }
 
 // Karpenter's defaults: IMDSv2 only, one hop (pods cannot reach the node's credentials), IPv4.
@@ -96,6 +102,17 @@ export function launchTemplateData(c: LaunchConfig): RequestLaunchTemplateData {
     // Network interfaces cannot be tagged by an instant fleet; the template tags them.
     TagSpecifications: [{ ResourceType: 'network-interface', Tags: toTagList(c.tags) }],
   };
+  const cr = c.capacityReservation;
+  if (cr) {
+    data.CapacityReservationSpecification =
+      cr.preference === 'none'
+        ? { CapacityReservationPreference: 'none' }
+        : {
+            CapacityReservationPreference: 'capacity-reservations-only',
+            CapacityReservationTarget: { CapacityReservationId: cr.id },
+          };
+    if (cr.preference !== 'none' && cr.capacityBlock) data.InstanceMarketOptions = { MarketType: 'capacity-block' };
+  }
   if (c.associatePublicIPAddress !== undefined) {
     // A public-IP choice needs an explicit interface; security groups then move onto it.
     data.NetworkInterfaces = [

@@ -27,6 +27,7 @@ import { ValidationError } from '../../errors';
 import { CLOUD_STEPS, type CloudStepName, parseCloudStep } from './cloud-steps';
 import { checkScenarioSize } from './limits';
 import { OBJECT_STEPS, type ObjectStepName, parseObjectStep } from './object-steps';
+import { parseReservationStep } from './reservation-step';
 import { checkSeed } from './seed';
 import {
   DELETABLE_KINDS,
@@ -44,7 +45,17 @@ import {
 
 const DEFAULT_NODE_READY_AFTER = '45s';
 const DEFAULT_SWEEP_EVERY = '1m';
-const ACTIONS = ['apply', 'scale', 'delete', 'patch', 'interrupt', 'seed', ...OBJECT_STEPS, ...CLOUD_STEPS] as const;
+const ACTIONS = [
+  'apply',
+  'scale',
+  'delete',
+  'patch',
+  'interrupt',
+  'seed',
+  'capacityReservation',
+  ...OBJECT_STEPS,
+  ...CLOUD_STEPS,
+] as const;
 const STEP_KEYS = new Set<string>(['at', 'every', 'manifests', ...ACTIONS]);
 
 /** Reads and validates a scenario file and the manifests it applies. Throws ValidationError listing every problem. */
@@ -191,6 +202,8 @@ async function parseAction(
     }
     case 'interrupt':
       return parseInterrupt(p, `${path}.interrupt`, step.interrupt);
+    case 'capacityReservation':
+      return parseReservationStep(p, `${path}.capacityReservation`, step.capacityReservation);
     default:
       if ((CLOUD_STEPS as readonly string[]).includes(kind)) {
         return parseCloudStep(p, `${path}.${kind}`, kind as CloudStepName, step[kind]);

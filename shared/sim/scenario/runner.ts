@@ -45,6 +45,7 @@ import {
   type TimelineEntry,
   type Totals,
 } from './recorder';
+import { applyReservationStep } from './reservation-step';
 import { applySeed } from './seed';
 import type { Scenario, ScenarioStep, StepAction } from './types';
 import { WorkloadController } from './workloads';
@@ -244,6 +245,9 @@ export async function runScenario(
       case 'retag':
       case 'kubernetesVersion':
         applyCloudStep(cloud.account, action);
+        break;
+      case 'capacityReservation':
+        applyReservationStep(cloud, action, now);
         break;
       case 'interrupt': {
         const claims = (await store.list({ states: ['Launched', 'Registered', 'Initialized'] })).filter((c) =>

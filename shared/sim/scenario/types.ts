@@ -6,6 +6,7 @@ import type { CapacityType } from '../../catalog/types';
 import type { DisruptionSettings } from '../../disruption/settings';
 import type { CloudStepAction } from './cloud-steps';
 import type { ObjectStepAction } from './object-steps';
+import type { ReservationStepAction } from './reservation-step';
 import type { SeedAction } from './seed';
 
 export const SCENARIO_API_VERSION = 'karpless.dev/v1alpha1';
@@ -34,6 +35,7 @@ export type StepAction =
   | { type: 'patch'; target: ObjectTarget<PatchableKind>; mergePatch: Record<string, unknown> }
   | ObjectStepAction
   | CloudStepAction
+  | ReservationStepAction
   | SeedAction
   | {
       type: 'interrupt';

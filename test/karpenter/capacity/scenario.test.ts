@@ -1,0 +1,53 @@
+// The simulator's capacity reservation input (docs/scenarios.md, Capacity reservations) end to end: reservations are
+// preferred while they have room, the rest falls back to on-demand, and a capacity block's node drains 40 minutes
+// before the block ends (Karpenter's capacityreservation.expiration controller).
+import { describe, expect, it } from 'vitest';
+import { LabelCapacityReservationId, LabelCapacityReservationType } from '../../../shared/api/labels';
+import { loadScenario } from '../../../shared/sim/scenario/parse';
+import { allClaims, MINUTE, run, scenarioProblems } from '../../../testkit/karpenter';
+
+describe('examples/scenarios/capacity-reservations.yaml', () => {
+  it('fills the reservations first, falls back to on-demand, and drains the capacity block 40 minutes before its end', async () => {
+    const r = await run(await loadScenario('examples/scenarios/capacity-reservations.yaml'));
+    const claims = await allClaims(r);
+    const first = claims.slice(0, 3);
+    expect(first.map((c) => [c.capacityType, c.capacityReservation?.id]).sort()).toEqual([
+      ['on-demand', undefined],
+      ['reserved', 'cr-0a1b2c3d4e5f60001'],
+      ['reserved', 'cr-0a1b2c3d4e5f60002'],
+    ]);
+    const block = claims.find((c) => c.capacityReservation?.type === 'capacity-block');
+    expect(block?.state).toBe('Terminated');
+    expect(block?.disruption).toMatchObject({
+      cause: 'Interrupted',
+      detail: expect.stringMatching(/^capacity block /),
+    });
+    const lead = Date.parse(block?.capacityReservation?.endTime ?? '') - Date.parse(block?.disruption?.at ?? '');
+    // Drained on the first sweep at or after 40 minutes before the end (sweeps run every few minutes).
+    expect(lead).toBeLessThanOrEqual(40 * MINUTE);
+    expect(lead).toBeGreaterThan(30 * MINUTE);
+    const labels = (await r.world.cluster.listNodes()).map((n) => [
+      n.metadata.labels?.[LabelCapacityReservationId],
+      n.metadata.labels?.[LabelCapacityReservationType],
+    ]);
+    expect(labels).toContainEqual(['cr-0a1b2c3d4e5f60001', 'default']);
+    expect(await r.world.cluster.listPendingPods()).toEqual([]);
+  });
+
+  it('names the field of a bad capacityReservation step', async () => {
+    const text = `apiVersion: karpless.dev/v1alpha1
+kind: Scenario
+metadata: {name: t}
+spec:
+  until: 1h
+  steps:
+    - at: 0s
+      capacityReservation: {id: odcr-1, instanceType: m5.large, availabilityZone: us-east-1a, instanceCount: 0, reservationType: capacity-block}
+`;
+    expect(await scenarioProblems(text)).toEqual([
+      'scen.yaml#1 Scenario/t: spec.steps[0].capacityReservation.id: "odcr-1" does not match ^cr-[0-9a-z]+$',
+      expect.stringMatching(/^scen\.yaml#1 Scenario\/t: spec\.steps\[0\]\.capacityReservation\.instanceCount: /),
+      'scen.yaml#1 Scenario/t: spec.steps[0].capacityReservation.endsAfter: required for a capacity-block: how long after this step the block ends',
+    ]);
+  });
+});
