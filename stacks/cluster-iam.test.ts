@@ -55,7 +55,8 @@ describe('IAM least privilege', () => {
       expect(resources).toContain(`:${type}/*`);
     }
     // The only other statements allowing these actions use existing resources: cluster launch templates (by
-    // resource tag) and the images, snapshots, subnets and security groups the EC2NodeClass selects.
+    // resource tag) and the images, snapshots, subnets, security groups and capacity reservations the EC2NodeClass
+    // selects.
     const launchers = allStatements(template).filter((st) =>
       actionsOf(st).some(
         (a) => a === 'ec2:CreateFleet' || a === 'ec2:RunInstances' || a === 'ec2:CreateLaunchTemplate',
@@ -79,7 +80,7 @@ describe('IAM least privilege', () => {
           flat(st.Resource)
             .split(',')
             .map((r) => r.split(':').at(-1)),
-        ).toEqual(['image/*', 'snapshot/*', 'subnet/*', 'security-group/*']);
+        ).toEqual(['image/*', 'snapshot/*', 'subnet/*', 'security-group/*', 'capacity-reservation/*']);
       }
     }
   });
