@@ -2,6 +2,7 @@
 // them; handlers wire an implementation to an engine use-case and nothing else.
 import type { EC2NodeClass, NodePool } from './api/karpenter';
 import type {
+  CSINode,
   DaemonSet,
   Namespace,
   Node,
@@ -110,6 +111,9 @@ export interface ClusterApi {
   /** NodeOverlays (karpenter.sh/v1alpha1); empty when the CRD is not installed. Optional: a ClusterApi without
    * it has none. */
   listNodeOverlays?(): Promise<NodeOverlay[]>;
+  /** CSINodes (storage.k8s.io/v1): each node's per-driver volume attach limits. Optional: a ClusterApi without it
+   * has none, and existing nodes then have no CSINode limits (docs/simulate-dump.md, Volume attach limits). */
+  listCSINodes?(): Promise<CSINode[]>;
   /** The karpenter.sh/v1 NodeClaim objects in the cluster, Karpless's mirror of its store (docs/kubernetes.md,
    * NodeClaim objects). The three NodeClaim methods are optional: a ClusterApi without them gets no mirror. */
   listNodeClaimObjects?(): Promise<NodeClaimObject[]>;

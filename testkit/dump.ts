@@ -188,6 +188,99 @@ export function dumpPod(o: DumpPodOptions): Obj {
   };
 }
 
+/** A CSINode with per-driver attach limits (`drivers[].allocatable.count`). */
+export function dumpCSINode(node: string, limits: Record<string, number>): Obj {
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSINode',
+    metadata: { name: node },
+    spec: {
+      drivers: Object.entries(limits).map(([name, count]) => ({ name, nodeID: `i-${node}`, allocatable: { count } })),
+    },
+  };
+}
+
+export function dumpStorageClass(o: {
+  name: string;
+  provisioner: string;
+  isDefault?: boolean;
+  createdAt?: string;
+  waitForFirstConsumer?: boolean;
+}): Obj {
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: {
+      name: o.name,
+      ...(o.createdAt ? { creationTimestamp: o.createdAt } : {}),
+      ...(o.isDefault ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}),
+    },
+    provisioner: o.provisioner,
+    volumeBindingMode: o.waitForFirstConsumer === false ? 'Immediate' : 'WaitForFirstConsumer',
+  };
+}
+
+/** A claim in namespace default; `storageClassName: null` leaves the class unset (admission's default applies). */
+export function dumpPvc(o: { name: string; storageClassName?: string | null; volumeName?: string }): Obj {
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: o.name, namespace: 'default' },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '1Gi' } },
+      ...(o.storageClassName !== null ? { storageClassName: o.storageClassName ?? 'standard' } : {}),
+      ...(o.volumeName ? { volumeName: o.volumeName } : {}),
+    },
+  };
+}
+
+/** A bound volume: `csi` names its driver, `ebs` makes it an in-tree EBS volume, `nfs` neither. */
+export function dumpPv(o: {
+  name: string;
+  csi?: string;
+  ebs?: boolean;
+  nfs?: boolean;
+  storageClassName?: string;
+}): Obj {
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: o.name },
+    spec: {
+      capacity: { storage: '1Gi' },
+      ...(o.storageClassName !== undefined ? { storageClassName: o.storageClassName } : {}),
+      ...(o.csi ? { csi: { driver: o.csi, volumeHandle: `vol-${o.name}` } } : {}),
+      ...(o.ebs ? { awsElasticBlockStore: { volumeID: `vol-${o.name}` } } : {}),
+      ...(o.nfs ? { nfs: { server: 'fake.server', path: '/some/path' } } : {}),
+    },
+  };
+}
+
+/** Pod spec fields mounting the claims, and generic ephemeral volumes with the template's class (null: unset). */
+export function withVolumes(
+  claims: string[],
+  ephemeral: { name: string; storageClassName?: string | null }[] = [],
+): Obj {
+  return {
+    volumes: [
+      ...claims.map((c, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName: c } })),
+      ...ephemeral.map((e) => ({
+        name: e.name,
+        ephemeral: {
+          volumeClaimTemplate: {
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              resources: { requests: { storage: '1Gi' } },
+              ...(e.storageClassName ? { storageClassName: e.storageClassName } : {}),
+            },
+          },
+        },
+      })),
+    ],
+  };
+}
+
 /** The objects as `kubectl get ... -o yaml` prints them: one `kind: List`. */
 export function dumpYaml(items: Obj[]): string {
   return stringify({ apiVersion: 'v1', kind: 'List', items });

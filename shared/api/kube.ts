@@ -278,6 +278,8 @@ export interface PersistentVolume {
     nodeAffinity?: { required?: { nodeSelectorTerms: NodeSelectorTerm[] } };
     capacity?: QuantityMap;
     csi?: { driver: string; volumeHandle?: string };
+    /** An in-tree EBS volume: CSI migration serves it through ebs.csi.aws.com, so it counts against that limit. */
+    awsElasticBlockStore?: { volumeID: string };
   };
 }
 

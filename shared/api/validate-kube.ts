@@ -312,6 +312,11 @@ export function validatePv(p: Problems, doc: Obj): void {
       checkNodeSelectorTerm(p, at('spec.nodeAffinity.required.nodeSelectorTerms', i), t);
     },
   );
+  // The driver names the attach limit the volume counts against (docs/simulate-dump.md, Volume attach limits).
+  const csi = expectObject(p, 'spec.csi', spec.csi);
+  if (csi) expectString(p, 'spec.csi.driver', csi.driver, true);
+  const ebs = expectObject(p, 'spec.awsElasticBlockStore', spec.awsElasticBlockStore);
+  if (ebs) expectString(p, 'spec.awsElasticBlockStore.volumeID', ebs.volumeID, true);
 }
 
 export function validateStorageClass(p: Problems, doc: Obj): void {

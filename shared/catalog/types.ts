@@ -92,6 +92,8 @@ export interface InstanceType {
   overhead: { kubeReserved: ResourceList; systemReserved: ResourceList; evictionThreshold: ResourceList };
   allocatable: ResourceList;
   offerings: Offering[];
+  /** Volumes a new node of this type can attach, per CSI driver (ebs.csi.aws.com: catalog/ebs-limits.ts). */
+  volumeLimits?: Record<string, number>;
   /** Extended resources a NodeOverlay added, by resource, naming the overlay (shared/catalog/overlay.ts). */
   capacityOverlays?: Record<string, AppliedCapacityOverlay>;
 }

@@ -1,7 +1,7 @@
 // The cluster as the solver must see it before adding capacity: registered nodes with their pods, and in-flight
 // NodeClaims holding the pods nominated to them. A pod nominated to a live claim counts as placed there, which is
 // what makes a redelivered or repeated pass launch nothing twice.
-import type { Node, Pod, Taint } from '../api/kube';
+import type { CSINode, Node, Pod, Taint } from '../api/kube';
 import {
   LabelCapacityType,
   LabelHostname,
@@ -107,6 +107,7 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
 
   const existing: ClusterNode[] = [];
   const claimOf = new Map<string, NodeClaim>();
+  const csiNodes = new Map((s.csiNodes ?? []).map((c) => [c.metadata.name, c]));
   for (const node of s.nodes) {
     const name = node.metadata.name;
     const claim = claimOfNode.get(name);
@@ -115,6 +116,7 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
     const bound = (boundOn.get(name) ?? []).filter(
       (p) => !draining || !displacedKeys.has(`${p.metadata.namespace}/${p.metadata.name}`),
     );
+    const volumeLimits = csiLimits(csiNodes.get(name));
     existing.push({
       name,
       ...(claim ? { nodeClaim: claim.name } : {}),
@@ -126,6 +128,7 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
       pods: [...bound, ...(claim ? (heldPods.get(claim.name) ?? []) : [])],
       inflight: claim ? claim.state !== 'Initialized' && claim.state !== 'Draining' : false,
       markedForDeletion: draining || isMarkedForDeletion(node),
+      ...(volumeLimits ? { volumeLimits } : {}),
       ...offeringFields(claim, node),
     });
     if (claim) claimOf.set(name, claim);
@@ -149,6 +152,20 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
     claimOf.set(claim.name, claim);
   }
   return { existing, held, displaced, claimOf, nodeOf };
+}
+
+/** A CSINode's attach limits per driver (`drivers[].allocatable.count`); a driver without a count has no limit, as
+ * kube-scheduler reads it. Undefined when the node has no CSINode or none of its drivers is limited. */
+function csiLimits(csiNode: CSINode | undefined): Record<string, number> | undefined {
+  const limits: Record<string, number> = {};
+  let any = false;
+  for (const d of csiNode?.spec.drivers ?? []) {
+    const count = d.allocatable?.count;
+    if (count === undefined) continue;
+    limits[d.name] = count;
+    any = true;
+  }
+  return any ? limits : undefined;
 }
 
 export const sameTaint = (a: Taint, b: Taint): boolean => a.key === b.key && a.effect === b.effect;

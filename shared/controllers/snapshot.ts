@@ -3,6 +3,7 @@
 // cloud for instance types as each EC2NodeClass sees them.
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
+  CSINode,
   DaemonSet,
   Namespace,
   Node,
@@ -33,6 +34,8 @@ export interface ClusterSnapshot {
   pvs: PersistentVolume[];
   storageClasses: StorageClass[];
   namespaces: Namespace[];
+  /** Per-node CSI attach limits; absent from snapshots built without them. */
+  csiNodes?: CSINode[];
   unavailable: UnavailableOffering[];
   /** Instance types per NodePool name, resolved through its EC2NodeClass, unavailable offerings marked. */
   instanceTypes: Map<string, InstanceType[]>;
@@ -65,6 +68,7 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
     storageClasses: kube.listStorageClasses(),
     namespaces: kube.listNamespaces(),
     nodeOverlays: kube.listNodeOverlays ? kube.listNodeOverlays() : Promise.resolve([]),
+    csiNodes: kube.listCSINodes ? kube.listCSINodes() : Promise.resolve([]),
     unavailable: store.listUnavailable(now),
   };
   const all = await allByName(reads);

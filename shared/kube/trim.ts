@@ -158,6 +158,7 @@ export function trimPersistentVolume(raw: unknown): PersistentVolume {
   const spec = p.spec ?? {};
   const csi = spec.csi as RawObject | undefined;
   const claimRef = spec.claimRef as RawObject | undefined;
+  const ebs = spec.awsElasticBlockStore as RawObject | undefined;
   return {
     kind: 'PersistentVolume',
     metadata: trimMeta(p.metadata),
@@ -165,6 +166,7 @@ export function trimPersistentVolume(raw: unknown): PersistentVolume {
       ...pick(spec, ['storageClassName', 'nodeAffinity', 'capacity']),
       claimRef: claimRef ? pick(claimRef, ['namespace', 'name']) : undefined,
       csi: csi ? pick(csi, ['driver', 'volumeHandle']) : undefined,
+      awsElasticBlockStore: ebs ? pick(ebs, ['volumeID']) : undefined,
     }),
   };
 }

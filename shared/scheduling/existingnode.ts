@@ -1,6 +1,7 @@
 // An existing node or in-flight NodeClaim as a bin: fixed labels, its taints (startup and ephemeral taints ignored
-// while in flight, since they will go away; respected once the node is initialized), what its pods already use, and the host ports they hold. It
-// decides whether a pod shape fits (resources, taints, labels, host ports, topology) and records the pods it takes.
+// while in flight, since they will go away; respected once the node is initialized), what its pods already use, the
+// host ports they hold and the volumes they attach. It decides whether a pod fits (resources, taints, labels, host
+// ports, volume attach limits, topology) and records the pods it takes.
 import type { Pod, Taint } from '../api/kube';
 import { LabelHostname, TaintUnregistered } from '../api/labels';
 import type { ResourceList } from '../api/resources';
@@ -12,6 +13,7 @@ import { firstUntolerated, formatTaint } from './taints';
 import type { Topology } from './topology';
 import type { TopologyGroup } from './topologygroup';
 import type { ClusterNode } from './types';
+import { NO_VOLUMES, type PodVolumes, VolumeUsage } from './volumeusage';
 
 export class ExistingNode {
   readonly name: string;
@@ -21,6 +23,8 @@ export class ExistingNode {
   readonly cap: Float64Array;
   readonly used: Float64Array;
   readonly hostPorts = new HostPortUsage();
+  /** Volumes its pods attach, against the node's per-driver limits (a CSINode's allocatable counts). */
+  readonly volumes: VolumeUsage;
   readonly placed: Pod[] = [];
   /** Shapes already known not to fit (resources, requirements, taints: all only get worse). */
   readonly failed = new Set<number>();
@@ -30,6 +34,7 @@ export class ExistingNode {
     index: ResourceIndex,
     podRequestsOf: (p: Pod) => ResourceList,
     private readonly topology: Topology<PodShape>,
+    private readonly volumesOf: (p: Pod) => PodVolumes = () => NO_VOLUMES,
   ) {
     this.name = node.name;
     this.hostname = node.labels[LabelHostname] ?? node.name;
@@ -42,9 +47,12 @@ export class ExistingNode {
       : node.taints;
     this.cap = index.vector(node.allocatable);
     this.used = new Float64Array(index.names.length);
+    this.volumes = new VolumeUsage(node.volumeLimits);
     for (const p of node.pods) {
       addVec(this.used, index.vector(podRequestsOf(p)));
       this.hostPorts.add(podHostPorts(p));
+      // A terminating pod's volumes stay attached until it is gone, so they still count.
+      this.volumes.add(volumesOf(p));
     }
   }
 
@@ -52,8 +60,9 @@ export class ExistingNode {
     return !this.node.markedForDeletion;
   }
 
-  /** Whether a pod of the shape can join now. Failures other than topology are remembered: they only get worse. */
-  canAdd(shape: PodShape): boolean {
+  /** Whether the pod, of this shape, can join now. Failures of the shape other than topology are remembered: they only
+   * get worse. The volume limit is the pod's own (its claims), so it is checked per pod and never cached. */
+  canAdd(shape: PodShape, pod: Pod): boolean {
     if (this.failed.has(shape.id)) return false;
     if (
       !fitsVec(this.used, shape.requests, this.cap) ||
@@ -64,6 +73,7 @@ export class ExistingNode {
       this.failed.add(shape.id);
       return false;
     }
+    if (this.volumes.exceeds(this.volumesOf(pod))) return false;
     return this.topology.check(shape, this.requirements, this.hostname).ok;
   }
 
@@ -71,6 +81,7 @@ export class ExistingNode {
   add(pod: Pod, shape: PodShape): void {
     addVec(this.used, shape.requests);
     this.hostPorts.add(shape.hostPorts);
+    this.volumes.add(this.volumesOf(pod));
     this.placed.push(pod);
     this.topology.record(shape, this.requirements, this.hostname, this.taints, false);
   }
@@ -111,15 +122,15 @@ export class ExistingNode {
     );
   }
 
-  /** The first simple reason the shape cannot join, for messages; undefined when only topology or ports stop it. */
-  failure(shape: PodShape): string | undefined {
+  /** The first simple reason the pod cannot join, for messages; undefined when only topology or ports stop it. */
+  failure(shape: PodShape, pod?: Pod): string | undefined {
     if (!this.accepting) return 'marked for deletion';
     const taint = firstUntolerated(this.taints, shape.tolerations);
     if (taint) return `taint ${formatTaint(taint)} is not tolerated`;
     const req = shape.requirements.firstUnmatchedLabel(this.node.labels);
     if (req) return `label ${req.key}=${this.node.labels[req.key] ?? '(absent)'} does not match ${req}`;
     if (!fitsVec(this.used, shape.requests, this.cap)) return 'not enough free resources';
-    return undefined;
+    return pod ? this.volumes.exceeds(this.volumesOf(pod)) : undefined;
   }
 }
 

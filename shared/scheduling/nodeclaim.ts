@@ -1,6 +1,7 @@
 // A NodeClaim being planned: its requirements narrow as pods join, its instance-type options shrink to those that
 // still match, and it is filled up to its target type (chosen by cost.ts). It decides whether a pod shape can join
-// (canAdd) and takes it (add). Finalizing orders the options by price and cuts them to the configured maximum while
+// (canAdd) and takes it (add). A pod's volumes keep only the options whose attach limits hold the claim's volumes
+// (attachable). Finalizing orders the options by price and cuts them to the configured maximum while
 // keeping minValues satisfiable.
 import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import type { Pod } from '../api/kube';
@@ -16,6 +17,7 @@ import { addVec, fitsVec, type ResourceIndex } from './resources';
 import type { NodeClaimTemplate } from './template';
 import type { Topology } from './topology';
 import type { PlannedNodeClaim, PlannedOffering } from './types';
+import { NO_VOLUMES, type PodVolumes, VolumeUsage, withinLimits } from './volumeusage';
 
 /** What a pod joining the claim changes: narrower requirements, fewer options and maybe another target. */
 export type ClaimFit =
@@ -30,6 +32,8 @@ export class InflightClaim {
   /** The shape each pod joined with, for counting it once the claim's domain is pinned. */
   readonly shapes: PodShape[] = [];
   readonly hostPorts = new HostPortUsage();
+  /** Volumes its pods attach; the limits are its instance types' (attachable). */
+  readonly volumes = new VolumeUsage();
   readonly failed = new Set<number>();
   /** No waiting pod is small enough to fit any more: skipped by every scan. */
   closed = false;
@@ -48,6 +52,7 @@ export class InflightClaim {
     private readonly topology: Topology<PodShape>,
     /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
     private readonly minRequest: Float64Array,
+    private readonly volumesOf: (p: Pod) => PodVolumes = () => NO_VOLUMES,
   ) {
     this.used = new Float64Array(dims);
     this.hostPorts.add(template.daemonHostPorts);
@@ -59,10 +64,30 @@ export class InflightClaim {
 
   /** Adds the pod when it fits; returns why not otherwise. */
   tryAdd(pod: Pod, shape: PodShape): string | undefined {
-    const fit = this.canAdd(shape);
+    let fit = this.canAdd(shape);
+    const vols = this.volumesOf(pod);
+    if (fit.ok && vols.size > 0) fit = this.attachable(fit, shape, vols);
     if (!fit.ok) return fit.reason;
     this.add(pod, shape, fit);
     return undefined;
+  }
+
+  /** The fit narrowed to the options whose volume attach limits hold the claim's volumes with the pod's. Per pod, so
+   * never cached: another pod of the shape may share the claims already here. */
+  private attachable(fit: ClaimFit & { ok: true }, shape: PodShape, vols: PodVolumes): ClaimFit {
+    const counts = this.volumes.countsWith(vols);
+    const cur = fit.narrowed ?? { requirements: this.requirements, options: this.options, target: this.target };
+    const options = cur.options.filter((o) => withinLimits(counts, o.it.volumeLimits));
+    if (options.length === cur.options.length) return fit;
+    const reason = `no instance type option can attach ${[...counts].map(([d, n]) => `${n} ${d} volumes`).join(', ')}`;
+    if (options.length === 0) return { ok: false, reason };
+    const target = options.includes(cur.target) ? cur.target : this.cheapestFitting(options, shape);
+    if (!target) return { ok: false, reason };
+    if (this.template.enforceMinValues) {
+      const fitting = options.filter((o) => fitsVec(this.used, shape.requests, o.alloc));
+      if (minValuesShortfall(fitting, cur.requirements)) return { ok: false, reason: 'minValues' };
+    }
+    return { ok: true, narrowed: { requirements: cur.requirements, options, target } };
   }
 
   /**
@@ -134,6 +159,7 @@ export class InflightClaim {
     }
     addVec(this.used, shape.requests);
     this.hostPorts.add(shape.hostPorts);
+    this.volumes.add(this.volumesOf(pod));
     this.pods.push(pod);
     this.shapes.push(shape);
     this.topology.record(shape, this.requirements, this.hostname, this.template.taints, true);

@@ -1,5 +1,6 @@
 // Why a pod found no place, in words a user can act on: which resource no instance type has enough of, what a
 // NodePool's limits leave, which requirements no type satisfies, and what each existing node objects to.
+import type { Pod } from '../api/kube';
 import { LabelHostname } from '../api/labels';
 import type { ExistingNode } from './existingnode';
 import type { TypeOption } from './instancetypes';
@@ -53,11 +54,11 @@ export function describeReqs(reqs: Requirements): string {
     .join(', ');
 }
 
-/** Why each of the first five existing nodes cannot take the shape. */
-export function nodeReasons(nodes: readonly ExistingNode[], shape: PodShape): string {
+/** Why each of the first five existing nodes cannot take the pod. */
+export function nodeReasons(nodes: readonly ExistingNode[], shape: PodShape, pod?: Pod): string {
   return nodes
     .slice(0, 5)
-    .map((n) => `node "${n.name}": ${n.failure(shape) ?? 'topology or host ports'}`)
+    .map((n) => `node "${n.name}": ${n.failure(shape, pod) ?? 'topology or host ports'}`)
     .join('; ');
 }
 

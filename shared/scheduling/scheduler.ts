@@ -23,7 +23,9 @@ import { NodeClaimTemplate } from './template';
 import { Topology } from './topology';
 import type { TopologyGroup } from './topologygroup';
 import type { PlannedNodeClaim, SchedulingInput, SchedulingResult, UnschedulablePod } from './types';
+import { podVolumes } from './volumedrivers';
 import { VolumeIndex } from './volumes';
+import { NO_VOLUMES, type PodVolumes, withinLimits } from './volumeusage';
 
 const DEFAULT_MAX_TYPES = 60;
 /** A pod with its place in the input (deferred pods are listed in that order). */
@@ -62,6 +64,18 @@ export class Scheduler {
   private readonly deadline: Deadline;
   /** Pods the setup did not get to before the deadline. */
   private readonly setupDeferred: InputPod[] = [];
+  private readonly volumeIndex: VolumeIndex;
+  /** Each pod's attachable volumes by CSI driver, resolved once (volumedrivers.ts). */
+  private readonly podVolumeCache = new WeakMap<Pod, PodVolumes>();
+  private readonly volumesOf = (p: Pod): PodVolumes => {
+    if (!p.spec.volumes) return NO_VOLUMES;
+    let v = this.podVolumeCache.get(p);
+    if (!v) {
+      v = podVolumes(p, this.volumeIndex);
+      this.podVolumeCache.set(p, v);
+    }
+    return v;
+  };
 
   constructor(private readonly input: SchedulingInput) {
     const opts = input.options ?? {};
@@ -78,11 +92,11 @@ export class Scheduler {
           new NodeClaimTemplate(np, input.instanceTypes.get(np.metadata.name) ?? [], input.options?.minValuesPolicy),
       );
     this.topology = new Topology(nsLabels, new Domains(this.templates, this.nodes));
-    const volumes = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
+    this.volumeIndex = new VolumeIndex(input.pvcs, input.pvs, input.storageClasses);
     this.shapes = new PodShapes(
       this.index,
       this.topology,
-      volumes,
+      this.volumeIndex,
       this.warnings,
       input.options?.preferencePolicy === 'Ignore',
     );
@@ -190,6 +204,7 @@ export class Scheduler {
           reservationFor(t.remaining, target),
           this.topology,
           this.minRequest,
+          this.volumesOf,
         ),
     };
   }
@@ -242,7 +257,7 @@ export class Scheduler {
     this.shapes.finalizeVectors();
     for (const t of this.templates) t.buildTypes(this.index);
     for (const n of this.input.existingNodes ?? [])
-      this.nodes.push(new ExistingNode(n, this.index, safePodRequests, this.topology));
+      this.nodes.push(new ExistingNode(n, this.index, safePodRequests, this.topology, this.volumesOf));
     this.countExisting(existingAnti);
     // Initialized nodes take pods before in-flight ones (as Karpenter orders them), so a pod lands where it can run now.
     this.placementOrder = [...this.nodes.filter((n) => !n.node.inflight), ...this.nodes.filter((n) => n.node.inflight)];
@@ -371,7 +386,7 @@ export class Scheduler {
   /** Places the pod at this relaxation level, or returns why no node and no NodePool could take it. */
   private placeShape(pod: Pod, shape: PodShape): string | undefined {
     for (const n of this.placementOrder) {
-      if (n.accepting && n.canAdd(shape)) {
+      if (n.accepting && n.canAdd(shape, pod)) {
         n.add(pod, shape);
         return undefined;
       }
@@ -380,7 +395,7 @@ export class Scheduler {
     if (this.input.options?.existingNodesOnly) {
       return this.nodes.length === 0
         ? 'no existing node to place the pod on (new capacity is disabled)'
-        : `no existing node can take the pod (new capacity is disabled): ${nodeReasons(this.nodes, shape)}`;
+        : `no existing node can take the pod (new capacity is disabled): ${nodeReasons(this.nodes, shape, pod)}`;
     }
     if (this.templates.length === 0) return 'no NodePool is defined';
     const reasons: string[] = [];
@@ -460,6 +475,14 @@ export class Scheduler {
       options = options.filter((o) => typeCompatible(o, reqs));
       if (options.length === 0) return `no instance type is offered in the domain ${describeReqs(reqs)}`;
     }
+    // The pod's volumes must fit the type's attach limits (a new node's EBS limit, docs/simulate-dump.md).
+    const vols = this.volumesOf(pod);
+    if (vols.size > 0) {
+      const counts = new Map([...vols].map(([d, ids]) => [d, new Set(ids).size]));
+      options = options.filter((o) => withinLimits(counts, o.it.volumeLimits));
+      if (options.length === 0)
+        return `no instance type can attach ${[...counts].map(([d, n]) => `${n} ${d} volumes`).join(', ')}`;
+    }
     if (t.enforceMinValues) {
       const short = minValuesShortfall(options, reqs);
       if (short) return short;
@@ -479,6 +502,7 @@ export class Scheduler {
       reservationFor(t.remaining, choice.option),
       this.topology,
       this.minRequest,
+      this.volumesOf,
     );
     if (claim.reserved) t.reserve(choice.option.capacity, 1);
     this.claimCount.set(t.name, n);

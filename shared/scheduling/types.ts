@@ -29,6 +29,9 @@ export interface ClusterNode {
   pods: Pod[];
   /** Launched or launching but not yet initialized. */
   inflight: boolean;
+  /** Volume attach limits per CSI driver: the node's CSINode `drivers[].allocatable.count`, or, before its CSINode
+   * exists, its instance type's (docs/simulate-dump.md, Volume attach limits). Absent: no limit. */
+  volumeLimits?: Record<string, number>;
   /** Being disrupted: takes no new pods, but its pods still count for topology. */
   markedForDeletion?: boolean;
   pricePerHour?: number;

@@ -18,7 +18,28 @@ export class VolumeIndex {
     for (const c of pvcs) this.pvcs.set(`${c.metadata.namespace ?? 'default'}/${c.metadata.name}`, c);
     for (const v of pvs) this.pvs.set(v.metadata.name, v);
     for (const s of classes) this.classes.set(s.metadata.name, s);
-    this.defaultClass = classes.find((s) => s.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true');
+    // With several default classes, admission gives a claim the newest (Kubernetes 1.26 and later), as Karpenter does.
+    for (const s of classes) {
+      if (s.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] !== 'true') continue;
+      if (
+        !this.defaultClass ||
+        (s.metadata.creationTimestamp ?? '') > (this.defaultClass.metadata.creationTimestamp ?? '')
+      )
+        this.defaultClass = s;
+    }
+  }
+
+  claim(namespace: string, name: string): PersistentVolumeClaim | undefined {
+    return this.pvcs.get(`${namespace}/${name}`);
+  }
+
+  volume(name: string): PersistentVolume | undefined {
+    return this.pvs.get(name);
+  }
+
+  /** The named StorageClass, or the default class when no name is given (what admission fills in). */
+  storageClass(name: string | undefined): StorageClass | undefined {
+    return name !== undefined ? this.classes.get(name) : this.defaultClass;
   }
 
   /**

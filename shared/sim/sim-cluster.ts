@@ -5,6 +5,7 @@
 
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
+  CSINode,
   DaemonSet,
   Namespace,
   Node,
@@ -81,6 +82,7 @@ export class SimCluster implements ClusterApi {
   /** The karpenter.sh/v1 NodeClaim objects the mirror writes (shared/controllers/nodeclaim-mirror.ts), by name. */
   private readonly nodeClaimObjects = new Map<string, NodeClaimObject>();
   private nodeClaimVersion = 0;
+  private readonly csiNodes: CSINode[] = [];
   private readonly listeners: ((change: ClusterChange) => void)[] = [];
   private readonly rng: Rng;
   private readonly clock: VirtualClock;
@@ -140,6 +142,9 @@ export class SimCluster implements ClusterApi {
           break;
         case 'NodeOverlay':
           this.nodeOverlays.push(o as NodeOverlay);
+          break;
+        case 'CSINode':
+          this.csiNodes.push(o as CSINode);
           break;
       }
     }
@@ -357,6 +362,10 @@ export class SimCluster implements ClusterApi {
 
   async deleteNodeClaimObject(name: string): Promise<void> {
     this.nodeClaimObjects.delete(name);
+  }
+
+  async listCSINodes(): Promise<CSINode[]> {
+    return [...this.csiNodes];
   }
 
   async replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'> {

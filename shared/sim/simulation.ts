@@ -188,6 +188,7 @@ export async function runSimulation(
       ...kinded('Namespace', objects.namespaces),
       ...kinded('PodDisruptionBudget', objects.pdbs),
       ...kinded('NodeOverlay', objects.nodeOverlays),
+      ...kinded('CSINode', objects.csiNodes),
     ],
     solve: (input) => {
       progress(

@@ -70,7 +70,8 @@ export function packExactly(claims: InflightClaim[], ctx: RepackContext): Packin
   for (const c of claims) {
     if (c.pods.length === 0) continue;
     newPods += c.pods.length;
-    if (!c.shapes.every((s) => isSimple(s) && ctx.movable(s))) continue;
+    // Claims with attachable volumes keep the heuristic's packing: the patterns count resources, not attach limits.
+    if (!c.volumes.empty || !c.shapes.every((s) => isSimple(s) && ctx.movable(s))) continue;
     const list = byTemplate.get(c.template) ?? [];
     list.push(c);
     byTemplate.set(c.template, list);
