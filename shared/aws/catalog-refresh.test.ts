@@ -32,7 +32,11 @@ const m5Large: Ec2InstanceType = {
     NetworkCards: [{ NetworkCardIndex: 0, MaximumNetworkInterfaces: 3, BaselineBandwidthInGbps: 0.75 }],
     EncryptionInTransitSupported: false,
   },
-  EbsInfo: { EbsOptimizedInfo: { MaximumBandwidthInMbps: 4750 } },
+  EbsInfo: {
+    EbsOptimizedInfo: { MaximumBandwidthInMbps: 4750 },
+    MaximumEbsAttachments: 27,
+    AttachmentLimitType: 'shared',
+  },
 };
 const g5Xlarge: Ec2InstanceType = {
   InstanceType: 'g5.xlarge',
@@ -44,6 +48,7 @@ const g5Xlarge: Ec2InstanceType = {
   GpuInfo: { Gpus: [{ Name: 'A10G', Manufacturer: 'NVIDIA', Count: 1, MemoryInfo: { SizeInMiB: 24576 } }] },
   NetworkInfo: { MaximumNetworkInterfaces: 4, Ipv4AddressesPerInterface: 15, EncryptionInTransitSupported: true },
   InstanceStorageInfo: { TotalSizeInGB: 250, NvmeSupport: 'required' },
+  EbsInfo: { MaximumEbsAttachments: 25, AttachmentLimitType: 'shared' },
 };
 const m6gMetal: Ec2InstanceType = {
   InstanceType: 'm6g.metal',
@@ -292,6 +297,8 @@ describe('refreshCatalog', () => {
       branchEnis: 9,
       networkBandwidthMbps: 750,
       ebsBandwidthMbps: 4750,
+      maxEbsAttachments: 27,
+      ebsAttachmentLimitType: 'shared',
       hypervisor: 'nitro',
       onDemandPrice: 0.096,
       spotPrice: { 'us-west-2a': 0.035, 'us-west-2b': 0.042 },
@@ -302,6 +309,8 @@ describe('refreshCatalog', () => {
     expect(g5).toMatchObject({
       gpu: { count: 1, name: 'a10g', manufacturer: 'nvidia', memoryMiB: 24576 },
       localNvmeGiB: 250,
+      maxEbsAttachments: 25,
+      ebsAttachmentLimitType: 'shared',
     });
     expect(g5?.spotPrice).toEqual({});
     expect(catalog.types.find((t) => t.name === 'm6g.metal')).toMatchObject({

@@ -303,6 +303,11 @@ export function toInstanceTypeInfo(desc: Ec2InstanceType, facts: TypeFacts): Ins
   if (bandwidth) info.networkBandwidthMbps = Math.round(bandwidth);
   const ebs = desc.EbsInfo?.EbsOptimizedInfo?.MaximumBandwidthInMbps;
   if (ebs) info.ebsBandwidthMbps = ebs;
+  // The EBS attachment limit a new node's volumes are held to (catalog/ebs-limits.ts).
+  const attachments = desc.EbsInfo?.MaximumEbsAttachments;
+  if (attachments) info.maxEbsAttachments = attachments;
+  const limitType = desc.EbsInfo?.AttachmentLimitType;
+  if (limitType === 'shared' || limitType === 'dedicated') info.ebsAttachmentLimitType = limitType;
   if (name.includes('-flex.')) info.capabilityFlex = true;
   return info;
 }

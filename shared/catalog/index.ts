@@ -15,6 +15,7 @@ export {
   shapeWith,
   VM_MEMORY_OVERHEAD_PERCENT,
 } from './allocatable';
+export { EBS_CSI_DRIVER, ebsVolumeLimit } from './ebs-limits';
 export { allocatableSettingsKey, type InstanceTypeOptions, instanceTypesFor } from './instance-types';
 export { labelsFor } from './labels';
 export { EMBEDDED_CATALOG_NAME, embeddedSnapshot, loadCatalog, readCatalogFile } from './load';

@@ -7,6 +7,7 @@ import type { EC2NodeClass } from '../api/karpenter';
 import { LabelOS, LabelWindowsBuild } from '../api/labels';
 import { isWindowsFamily, WINDOWS_FAMILIES } from '../api/windows';
 import { allocatableSettings, shapeWith } from './allocatable';
+import { EBS_CSI_DRIVER, ebsVolumeLimit } from './ebs-limits';
 import { labelsFor } from './labels';
 import { offeringsFor, unavailableKeys } from './offerings';
 import type { Catalog, InstanceType, InstanceTypeInfo, NodeOS, Offering, UnavailableOffering } from './types';
@@ -23,7 +24,7 @@ const variants = new WeakMap<Catalog, Map<string, InstanceType[]>>();
 type TypeFacts = { labels: Record<string, string>; offerings: Offering[] };
 const perType: Record<NodeOS, WeakMap<InstanceTypeInfo, TypeFacts>> = { linux: new WeakMap(), windows: new WeakMap() };
 
-/** Only these node class settings change capacity or overhead; anything else shares the cached view. */
+/** Only these node class settings change capacity, overhead or volume limits; anything else shares the cached view. */
 export function allocatableSettingsKey(nodeClass?: EC2NodeClass): string {
   if (!nodeClass) return '';
   const spec = nodeClass.spec;
@@ -53,7 +54,8 @@ function buildView(catalog: Catalog, nodeClass?: EC2NodeClass): InstanceType[] {
     const facts = typeFacts(info, catalog, build ? 'windows' : 'linux');
     const labels = build ? { ...facts.labels, [LabelWindowsBuild]: build } : facts.labels;
     const shape = shapeWith(info, settings);
-    return { name: info.name, info, labels, ...shape, offerings: facts.offerings };
+    const volumeLimits = { [EBS_CSI_DRIVER]: ebsVolumeLimit(info, nodeClass) };
+    return { name: info.name, info, labels, ...shape, offerings: facts.offerings, volumeLimits };
   });
 }
 

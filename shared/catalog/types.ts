@@ -29,6 +29,12 @@ export interface InstanceTypeInfo {
   networkBandwidthMbps?: number;
   ebsBandwidthMbps?: number;
   hypervisor: 'nitro' | 'xen' | '';
+  /** EBS volumes the type can attach (DescribeInstanceTypes `EbsInfo.MaximumEbsAttachments`); absent in catalogs
+   * built before it was recorded (ebs-limits.ts then assumes the common Nitro figure). */
+  maxEbsAttachments?: number;
+  /** Whether that limit is shared with network interfaces and instance store volumes (most Nitro types) or dedicated
+   * to EBS (`EbsInfo.AttachmentLimitType`). */
+  ebsAttachmentLimitType?: 'shared' | 'dedicated';
   bareMetal: boolean;
   encryptionInTransit?: boolean;
   currentGeneration: boolean;

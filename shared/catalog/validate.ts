@@ -84,6 +84,13 @@ function checkType(p: Problems, t: unknown, path: string, zones: Set<string>, se
   for (const key of ['branchEnis', 'efa', 'localNvmeGiB', 'networkBandwidthMbps', 'ebsBandwidthMbps', 'cpuClockMhz']) {
     optionalNumber(p, t, key, path);
   }
+  if (
+    t.maxEbsAttachments !== undefined &&
+    (!Number.isInteger(t.maxEbsAttachments) || (t.maxEbsAttachments as number) < 1)
+  )
+    p.add(`${path}.maxEbsAttachments`, 'must be a whole number of at least 1');
+  if (t.ebsAttachmentLimitType !== undefined && !['shared', 'dedicated'].includes(t.ebsAttachmentLimitType as string))
+    p.add(`${path}.ebsAttachmentLimitType`, 'must be one of shared, dedicated');
   if (t.cpuManufacturer !== undefined) requireString(p, t, 'cpuManufacturer', path);
   checkDevice(p, t, 'gpu', path);
   checkDevice(p, t, 'accelerator', path);

@@ -116,7 +116,10 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
     const bound = (boundOn.get(name) ?? []).filter(
       (p) => !draining || !displacedKeys.has(`${p.metadata.namespace}/${p.metadata.name}`),
     );
-    const volumeLimits = csiLimits(csiNodes.get(name));
+    // Before its CSINode is written, a node we launched is held to its instance type's limit, as it was planned.
+    const volumeLimits =
+      csiLimits(csiNodes.get(name)) ??
+      (claim ? typeLimits(s.instanceTypes.get(claim.nodePool), claim.instanceType) : undefined);
     existing.push({
       name,
       ...(claim ? { nodeClaim: claim.name } : {}),
@@ -147,6 +150,7 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
       allocatable: claimAllocatable(claim, types),
       pods: heldPods.get(claim.name) ?? [],
       inflight: true,
+      ...volumeLimitsOf(typeLimits(types, claim.instanceType)),
       ...offeringFields(claim),
     });
     claimOf.set(claim.name, claim);
@@ -167,6 +171,19 @@ function csiLimits(csiNode: CSINode | undefined): Record<string, number> | undef
   }
   return any ? limits : undefined;
 }
+
+/** The launched type's volume limits (catalog/ebs-limits.ts); undefined before the type is known. */
+function typeLimits(
+  types: InstanceType[] | undefined,
+  instanceType: string | undefined,
+): Record<string, number> | undefined {
+  if (!instanceType) return undefined;
+  const limits = types?.find((t) => t.name === instanceType)?.volumeLimits;
+  return limits ? { ...limits } : undefined;
+}
+
+const volumeLimitsOf = (limits: Record<string, number> | undefined): Pick<ClusterNode, 'volumeLimits'> =>
+  limits ? { volumeLimits: limits } : {};
 
 export const sameTaint = (a: Taint, b: Taint): boolean => a.key === b.key && a.effect === b.effect;
 

@@ -4,10 +4,9 @@
 // Volumes without a claim (emptyDir, hostPath, NFS), claims with `storageClassName: ""` and objects that are missing
 // attach nothing countable and are skipped, as Karpenter skips them.
 import type { Pod } from '../api/kube';
+import { EBS_CSI_DRIVER } from '../catalog/ebs-limits';
 import type { VolumeIndex } from './volumes';
 import { NO_VOLUMES, type PodVolumes } from './volumeusage';
-
-export const EBS_CSI_DRIVER = 'ebs.csi.aws.com';
 
 /** In-tree provisioners and the CSI drivers CSI migration hands them to (Kubernetes' csi-translation-lib). */
 const MIGRATED: Readonly<Record<string, string>> = {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseInstanceTypeName } from '../names';
 import { serializeCatalog } from '../serialize';
 import type { Catalog, InstanceTypeInfo } from '../types';
+import { ebsAttachmentsOf } from './ebs-attachments';
 import { FAMILIES, type FamilySpec } from './families';
 import { BANDWIDTH, EBS, ENI, type Ladder, NVME, VCPU } from './ladders';
 import { windowsPrices } from './windows';
@@ -25,7 +26,8 @@ export const SOURCE =
   'karpless embedded snapshot, us-east-1, built by shared/catalog/build/generate.ts. ' +
   'Real: Linux on-demand prices (Karpenter zz_generated.pricing_aws.go, generated 2026-01-19); ENIs, IPv4 per ENI and ' +
   'branch ENIs (amazon-vpc-cni-k8s misc/eni-max-pods.txt); network bandwidth (Karpenter zz_generated.bandwidth.go); ' +
-  'vCPU, memory, GPU, accelerator and local storage (EC2 instance type specifications). ' +
+  'vCPU, memory, GPU, accelerator and local storage (EC2 instance type specifications); EBS attachment limits ' +
+  '(DescribeInstanceTypes EbsInfo, via the aws-ebs-csi-driver volume limits table). ' +
   'Derived: spot prices (family-typical discount with seeded per-zone variation), Windows prices (the Linux price plus ' +
   'the License Included Windows Server fee of $0.046 per vCPU-hour, x86 types only), which zones offer each type, ' +
   'EBS bandwidth and sustained clock (approximate ladders), and the zone-name to zone-id mapping (account-specific in ' +
@@ -214,6 +216,7 @@ export function buildTypes(): InstanceTypeInfo[] {
         networkBandwidthMbps: pick(spec, BANDWIDTH, spec.bw, size, 'bandwidth'),
         ebsBandwidthMbps: pick(spec, EBS, defaultEbs(spec, generation), size, 'ebs'),
         hypervisor: bareMetal ? '' : spec.xen ? 'xen' : 'nitro',
+        ...ebsAttachmentFields(spec.family, size),
         bareMetal,
         encryptionInTransit: spec.encryptionInTransit,
         currentGeneration: true,
@@ -254,6 +257,14 @@ export function buildTypes(): InstanceTypeInfo[] {
       Number(a.bareMetal) - Number(b.bareMetal) ||
       a.size.localeCompare(b.size),
   );
+}
+
+function ebsAttachmentFields(
+  family: string,
+  size: string,
+): Pick<InstanceTypeInfo, 'maxEbsAttachments' | 'ebsAttachmentLimitType'> {
+  const { count, type } = ebsAttachmentsOf(family, size);
+  return { maxEbsAttachments: count, ebsAttachmentLimitType: type };
 }
 
 export function buildCatalog(): Catalog {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   dumpCSINode,
   dumpNode,
+  dumpNodeClaim,
   dumpNodeClass,
   dumpNodePool,
   dumpPod,
@@ -225,5 +226,39 @@ describe(S, () => {
     );
     expect(placedOn(r, 'n1')).toEqual([]);
     expect(newClaimPods(r)).toEqual(['pod']);
+  });
+});
+
+// Karpless departs here: Karpenter's AWS provider gives new NodeClaims no EBS attachment limit (its instance types
+// carry none), so a claim may take more EBS volumes than its node will attach, and the pods stay stuck in
+// ContainerCreating. Karpless holds a new claim to its instance type's limit (docs/simulate-dump.md, Volume attach
+// limits); these assert the departure.
+describe('Karpless: new NodeClaims use the instance type EBS attachment limit', () => {
+  const gp3 = dumpStorageClass({ name: 'gp3', provisioner: 'ebs.csi.aws.com', isDefault: true });
+  const ebsPods = (n: number, volumesEach = 1) =>
+    names(n, 'db').flatMap((name) => {
+      const claims = Array.from({ length: volumesEach }, (_, v) => `${name}-data-${v}`);
+      return [
+        ...claims.map((c) => dumpPvc({ name: c, storageClassName: 'gp3' })),
+        dumpPod({ name, cpu: '10m', spec: withVolumes(claims) }),
+      ];
+    });
+
+  it('spreads EBS-backed pods over claims of at most the type limit (m5: 25 volumes)', async () => {
+    const r = await simulateDump(dumpYaml([...base, gp3, ...ebsPods(30)]));
+    expect(newClaimPods(r)).toHaveLength(30);
+    for (const c of r.nodeClaims) expect(c.plan.pods.length).toBeLessThanOrEqual(25);
+  });
+
+  it('leaves a pod with more EBS volumes than any allowed type attaches unschedulable, saying why', async () => {
+    const r = await simulateDump(dumpYaml([...base, gp3, ...ebsPods(1, 26)]));
+    expect(r.nodeClaims).toHaveLength(0);
+    expect(r.unschedulable[0]?.reason).toMatch(/no instance type can attach 26 ebs\.csi\.aws\.com volumes/);
+  });
+
+  it('holds an in-flight NodeClaim without a CSINode to its type limit', async () => {
+    const r = await simulateDump(dumpYaml([...base, gp3, dumpNodeClaim({ name: 'default-a1' }), ...ebsPods(30)]));
+    expect(placedOn(r, 'default-a1')).toHaveLength(25);
+    expect(newClaimPods(r)).toHaveLength(5);
   });
 });
