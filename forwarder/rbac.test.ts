@@ -38,6 +38,11 @@ describe('RBAC rules', () => {
     expect(all.filter((g) => g.endsWith(':get'))).toEqual(['/nodes:get']);
   });
 
+  it('grants the storage.k8s.io group only list, on storage classes and CSINodes', () => {
+    const storage = grants(controllerRules({ bindPods: true })).filter((g) => g.startsWith('storage.k8s.io'));
+    expect(storage).toEqual(['storage.k8s.io/storageclasses:list', 'storage.k8s.io/csinodes:list']);
+  });
+
   it('keeps the forwarder to list and watch, without status writes', () => {
     expect(grants(FORWARDER_RULES).every((g) => /:(list|watch)$/.test(g))).toBe(true);
     expect(grants(FORWARDER_RULES).some((g) => g.includes('/status'))).toBe(false);

@@ -33,7 +33,8 @@ export function controllerRules(options: ControllerRbacOptions = {}): PolicyRule
     },
     { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list'] },
     { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['list'] },
-    { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['list'] },
+    // CSINodes give each node's volume attach limits (docs/simulate-dump.md, Volume attach limits).
+    { apiGroups: ['storage.k8s.io'], resources: ['storageclasses', 'csinodes'], verbs: ['list'] },
     // NodeOverlays are listed on each provisioning pass (docs/api.md, "NodeOverlay").
     { apiGroups: ['karpenter.sh'], resources: ['nodepools', 'nodeoverlays'], verbs: ['list'] },
     { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses'], verbs: ['list'] },

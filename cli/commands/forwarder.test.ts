@@ -213,7 +213,7 @@ const FUNCTION_GRANTS = [
   ...grant('', ['pods', 'nodes', 'namespaces', 'persistentvolumeclaims', 'persistentvolumes'], ['list']),
   ...grant('apps', ['daemonsets'], ['list']),
   ...grant('policy', ['poddisruptionbudgets'], ['list']),
-  ...grant('storage.k8s.io', ['storageclasses'], ['list']),
+  ...grant('storage.k8s.io', ['storageclasses', 'csinodes'], ['list']),
   ...grant('karpenter.sh', ['nodepools', 'nodeoverlays'], ['list']),
   ...grant('karpenter.k8s.aws', ['ec2nodeclasses'], ['list']),
   // The NodeClaim mirror (docs/kubernetes.md): its objects and their status only.

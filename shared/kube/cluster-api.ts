@@ -4,6 +4,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type {
+  CSINode,
   DaemonSet,
   Namespace,
   Node,
@@ -30,6 +31,7 @@ import { isProvisionable, PENDING_POD_FIELD_SELECTOR } from './pending';
 import { type CallOptions, callOptions, PATCH } from './request-options';
 import { KubeRest } from './rest';
 import {
+  trimCSINode,
   trimDaemonSet,
   trimMeta,
   trimNamespace,
@@ -167,6 +169,15 @@ export class KubeClusterApi implements ClusterApi {
       { verb: 'list', resource: 'storageclasses', group: 'storage.k8s.io' },
       (o, _continue) => this.storage.listStorageClass({ limit: this.pageSize, _continue }, o),
       trimStorageClass,
+    );
+  }
+
+  /** Each node's CSI attach limits (docs/simulate-dump.md, Volume attach limits). */
+  listCSINodes(): Promise<CSINode[]> {
+    return this.list(
+      { verb: 'list', resource: 'csinodes', group: 'storage.k8s.io' },
+      (o, _continue) => this.storage.listCSINode({ limit: this.pageSize, _continue }, o),
+      trimCSINode,
     );
   }
 

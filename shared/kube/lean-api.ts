@@ -86,6 +86,9 @@ export class StorageV1Api {
   listStorageClass(p: ListParams, o: CallOptions = DEFAULT) {
     return list(this.rest, apiPath('storage.k8s.io', 'v1', 'storageclasses'), p, o);
   }
+  listCSINode(p: ListParams, o: CallOptions = DEFAULT) {
+    return list(this.rest, apiPath('storage.k8s.io', 'v1', 'csinodes'), p, o);
+  }
 }
 
 export class CustomObjectsApi {

@@ -2,6 +2,7 @@
 // probes, status noise and the last-applied annotation. Input is whatever client-node returned for one item.
 import type {
   Container,
+  CSINode,
   DaemonSet,
   Namespace,
   Node,
@@ -179,6 +180,22 @@ export function trimStorageClass(raw: unknown): StorageClass {
     ...plain<Omit<StorageClass, 'kind' | 'metadata'>>(
       pick(s, ['provisioner', 'volumeBindingMode', 'allowedTopologies', 'parameters']),
     ),
+  };
+}
+
+/** Only the drivers' names and attach counts: what the volume limits read. */
+export function trimCSINode(raw: unknown): CSINode {
+  const c = raw as Raw;
+  const drivers = (c.spec?.drivers as RawObject[] | undefined) ?? [];
+  return {
+    kind: 'CSINode',
+    metadata: trimMeta(c.metadata),
+    spec: {
+      drivers: drivers.map((d) => {
+        const count = (d.allocatable as RawObject | undefined)?.count;
+        return { name: String(d.name), ...(typeof count === 'number' ? { allocatable: { count } } : {}) };
+      }),
+    },
   };
 }
 
