@@ -31,7 +31,8 @@ export class ClaimFiller {
     /** The solve's deadline: once passed, a fill stops where it is (the claim is valid with what it holds). */
     private readonly outOfTime: () => boolean = () => false,
   ) {
-    this.pick = new BestBucket(this.nodes.length > 0 ? (shape) => this.fitsSomeNode(shape) : undefined);
+    // Asked per offer, not decided here: the solve fills `nodes` after this filler is built.
+    this.pick = new BestBucket((shape) => this.nodes.length > 0 && this.fitsSomeNode(shape));
   }
 
   /** Could an existing node take the shape? Once no node can, none ever will (nodes only fill up). */
@@ -160,8 +161,8 @@ class BestBucket implements BucketPick<Bucket> {
   private fill = 0;
 
   constructor(
-    /** Whether an existing node could take the shape (a bucket one could is left for it); absent without nodes. */
-    private readonly fitsSomeNode: ((shape: PodShape) => boolean) | undefined,
+    /** Whether an existing node could take the shape: a bucket one could is left for it. */
+    private readonly fitsSomeNode: (shape: PodShape) => boolean,
   ) {}
 
   start(fill: number): void {
@@ -172,7 +173,7 @@ class BestBucket implements BucketPick<Bucket> {
 
   offer(b: Bucket, score: number): void {
     if (b.skipped === this.fill) return;
-    if (this.fitsSomeNode?.(b.shape)) {
+    if (this.fitsSomeNode(b.shape)) {
       b.skipped = this.fill;
       return;
     }
