@@ -127,6 +127,8 @@ export function disruptionOptionsOf(s: DisruptionSettings): DisruptionOptions {
     spotToSpotConsolidation: s.spotToSpotConsolidation,
     nominationProtectionMs: s.nominationWindowMs,
     minSavingFraction: s.minSavingFraction,
+    minValuesPolicy: s.minValuesPolicy,
+    preferencePolicy: s.preferencePolicy,
     ...(s.splitConsolidation ? {} : { maxSplitChecks: 0 }),
   };
 }

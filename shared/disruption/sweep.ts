@@ -8,7 +8,13 @@ import type { DecisionRecord } from '../api/nodeclaim';
 import type { InstanceType } from '../catalog/types';
 import { Deadline } from '../scheduling/deadline';
 import { solve } from '../scheduling/index';
-import type { ClusterNode, PlannedNodeClaim, SchedulingResult } from '../scheduling/types';
+import type {
+  ClusterNode,
+  MinValuesPolicy,
+  PlannedNodeClaim,
+  PreferencePolicy,
+  SchedulingResult,
+} from '../scheduling/types';
 import { remainingBudget } from './budgets';
 import { candidateOf, type NodeFacts, nodeFacts } from './candidate';
 import { CapacityModel, type FitResult } from './capacity';
@@ -27,6 +33,8 @@ export const DEFAULTS = {
   maxBatchCandidates: 300,
   churnLimit: 3,
   churnWindowMs: 3_600_000,
+  minValuesPolicy: 'Strict' as MinValuesPolicy,
+  preferencePolicy: 'Respect' as PreferencePolicy,
 } satisfies Required<Omit<DisruptionOptions, 'timer' | 'timeBudgetMs'>>;
 
 export type Settings = typeof DEFAULTS;
@@ -113,6 +121,11 @@ export class Sweep {
     return { timeoutMs: Math.max(0, this.deadlineAt - this.timer()), now: this.timer };
   }
 
+  /** Karpenter's scheduling operator settings: replacements are solved as provisioning solves them. */
+  private policies(): { minValuesPolicy: MinValuesPolicy; preferencePolicy: PreferencePolicy } {
+    return { minValuesPolicy: this.settings.minValuesPolicy, preferencePolicy: this.settings.preferencePolicy };
+  }
+
   reject(idx: number, blocker: string): void {
     const list = this.rejected.get(idx);
     if (list) {
@@ -129,7 +142,7 @@ export class Sweep {
       nodeClasses: this.input.nodeClasses,
       instanceTypes: this.instanceTypes,
       ...(this.input.daemonSets ? { daemonSets: this.input.daemonSets } : {}),
-      options: { nameNodeClaim: this.namer(salt), ...this.solveBudget() },
+      options: { nameNodeClaim: this.namer(salt), ...this.policies(), ...this.solveBudget() },
     });
   }
 
@@ -152,7 +165,7 @@ export class Sweep {
       instanceTypes: this.instanceTypes,
       existingNodes,
       ...(this.input.daemonSets ? { daemonSets: this.input.daemonSets } : {}),
-      options: { nameNodeClaim: this.namer(salt), ...this.solveBudget() },
+      options: { nameNodeClaim: this.namer(salt), ...this.policies(), ...this.solveBudget() },
     });
   }
 

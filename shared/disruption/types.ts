@@ -5,7 +5,7 @@ import type { DaemonSet, Pod, PodDisruptionBudget } from '../api/kube';
 import type { DecisionRecord, NodeClaim } from '../api/nodeclaim';
 import type { SweepCursor } from '../api/sweep-cursor';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
-import type { ClusterNode, PlannedNodeClaim } from '../scheduling/types';
+import type { ClusterNode, MinValuesPolicy, PlannedNodeClaim, PreferencePolicy } from '../scheduling/types';
 
 /** Why a command disrupts its candidates: the budget reasons plus forceful expiration. */
 export type CommandReason = DisruptionReason | 'Expired';
@@ -68,6 +68,11 @@ export interface DisruptionOptions {
   churnLimit?: number;
   /** Default 1 h. */
   churnWindowMs?: number;
+  /** Karpenter's MinValuesPolicy operator setting for the replacement solves, as provisioning follows it. Default
+   * Strict. */
+  minValuesPolicy?: MinValuesPolicy;
+  /** Karpenter's PreferencePolicy operator setting for the replacement solves. Default Respect. */
+  preferencePolicy?: PreferencePolicy;
   /** Clock for the time budget and the timing stats (decisions use `input.now`). Default performance.now. */
   timer?: () => number;
   /** Planning time on the `timer` clock: past it the sweep stops, keeps the commands decided so far and returns a
