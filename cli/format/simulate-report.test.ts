@@ -18,6 +18,7 @@ function result(over: Partial<SimulationResult> = {}): SimulationResult {
           nodePool: 'general',
           nodeClass: 'default',
           requirements: [],
+          minValuesRelaxed: false,
           instanceTypeOptions: [type, fixtureType('m5.xlarge', 4, [])],
           labels: { team: 'web' },
           taints: [{ key: 'dedicated', value: 'web', effect: 'NoSchedule' }],

@@ -4,17 +4,22 @@
 // only drifts the node (docs/disruption.md, "Lifetime stamped at launch"), so a shorter `expireAfter` never expires a
 // fleet at once, past its budgets.
 import type { NodePool } from './karpenter';
+import { AnnotationMinValuesRelaxed } from './labels';
 import type { NodeClaim } from './nodeclaim';
 
 export type ClaimTemplateFields = Pick<NodeClaim, 'annotations' | 'expireAfter' | 'terminationGracePeriod'>;
 
-/** The fields a new claim copies from its NodePool's template. */
-export function claimTemplateFields(pool: NodePool | undefined): ClaimTemplateFields {
+/** The fields a new claim copies from its NodePool's template. `minValuesRelaxed`, for a planned claim, is recorded
+ * as Karpenter's scheduler records it on every NodeClaim it creates: "true" or "false". */
+export function claimTemplateFields(pool: NodePool | undefined, minValuesRelaxed?: boolean): ClaimTemplateFields {
   if (!pool) return {};
   const template = pool.spec.template;
-  const annotations = template.metadata?.annotations;
+  const annotations = {
+    ...template.metadata?.annotations,
+    ...(minValuesRelaxed === undefined ? {} : { [AnnotationMinValuesRelaxed]: String(minValuesRelaxed) }),
+  };
   return {
-    ...(annotations && Object.keys(annotations).length ? { annotations: { ...annotations } } : {}),
+    ...(Object.keys(annotations).length ? { annotations } : {}),
     expireAfter: template.spec.expireAfter,
     ...(template.spec.terminationGracePeriod !== undefined
       ? { terminationGracePeriod: template.spec.terminationGracePeriod }

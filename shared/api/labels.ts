@@ -43,6 +43,8 @@ export const LabelCapacityReservationId = 'karpenter.k8s.aws/capacity-reservatio
 export const LabelCapacityReservationType = 'karpenter.k8s.aws/capacity-reservation-type';
 
 export const AnnotationDoNotDisrupt = 'karpenter.sh/do-not-disrupt';
+/** "true" when the scheduler lowered a requirement's minValues to launch the claim (MinValuesPolicy BestEffort). */
+export const AnnotationMinValuesRelaxed = 'karpenter.sh/nodeclaim-min-values-relaxed';
 export const TaintDisrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' as const };
 export const TaintUnregistered = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' as const };
 

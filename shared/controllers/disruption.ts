@@ -540,7 +540,7 @@ class Run {
           stateTimes: { Pending: createdAt },
           // The hashes drift compares, as provisioning records them.
           ...claimHashes(nodePool, nodeClass),
-          ...claimTemplateFields(nodePool),
+          ...claimTemplateFields(nodePool, planned.minValuesRelaxed),
         });
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;

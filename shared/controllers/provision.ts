@@ -291,7 +291,7 @@ async function writeClaims(
         createdAt,
         stateTimes: { Pending: createdAt },
         ...claimHashes(pool, nodeClass),
-        ...claimTemplateFields(pool),
+        ...claimTemplateFields(pool, p.minValuesRelaxed),
       };
       try {
         written.push(await deps.store.create(claim));

@@ -313,11 +313,14 @@ export function finalizeClaim(
   const requests = new Float64Array(claim.used);
   const daemon = t.daemonFor(first);
   for (let i = 0; i < requests.length; i++) requests[i] = (requests[i] as number) + (daemon[i] ?? 0);
+  const written = reqs.toNodeSelector();
+  const requirements = t.enforceMinValues ? written : metMinValues(written, options);
   return {
     name: claim.name,
     nodePool: t.name,
     nodeClass: t.nodeClass,
-    requirements: t.enforceMinValues ? reqs.toNodeSelector() : metMinValues(reqs.toNodeSelector(), options),
+    requirements,
+    minValuesRelaxed: requirements.some((r, i) => r.minValues !== written[i]?.minValues),
     instanceTypeOptions: options.map((o) => o.it),
     labels,
     taints: [...t.taints],

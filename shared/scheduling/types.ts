@@ -98,6 +98,8 @@ export interface PlannedNodeClaim {
   nodeClass: string;
   /** The NodeClaim's final requirements: the NodePool's, narrowed by its pods, with minValues kept. */
   requirements: NodeSelectorRequirementWithMinValues[];
+  /** Whether a minValues was lowered to what the options offer (MinValuesPolicy BestEffort). */
+  minValuesRelaxed: boolean;
   /** Instance types that fit all its pods, cheapest first, at most `maxInstanceTypes`. */
   instanceTypeOptions: InstanceType[];
   labels: Record<string, string>;

@@ -40,6 +40,7 @@ function engine(zones: string | string[] = 'us-east-1a'): SimulationEngine & { i
         nodePool: input.nodePools[0]!.metadata.name,
         nodeClass: 'default',
         requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }],
+        minValuesRelaxed: false,
         instanceTypeOptions: [spotA],
         labels: {},
         taints: [],

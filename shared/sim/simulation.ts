@@ -20,7 +20,7 @@ import type {
   StorageClass,
 } from '../api/kube';
 import { podKey } from '../api/kube';
-import { LabelHostname, LabelInstanceType } from '../api/labels';
+import { AnnotationMinValuesRelaxed, LabelHostname, LabelInstanceType } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import { isTerminal, podRef } from '../api/pods';
@@ -373,6 +373,7 @@ function staticPlan(
     nodePool: claim.nodePool,
     nodeClass: claim.nodeClass,
     requirements: claim.requirements,
+    minValuesRelaxed: claim.annotations?.[AnnotationMinValuesRelaxed] === 'true',
     instanceTypeOptions: claim.instanceTypeOptions.flatMap((n) => typesByName.get(n) ?? []),
     labels: claim.labels,
     taints: claim.taints,

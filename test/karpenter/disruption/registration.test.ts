@@ -24,7 +24,11 @@ describe('registration_test.go', () => {
     const pool = nodePool({ annotations: { 'example.com/owner': 'team-a' }, types: ['m5.large'] });
     const r = await run(scenario(5 * MINUTE, [step(0, apply(pool, nodeClass(), deployment('web', 1, { cpu: '1' })))]));
     const [claim] = await liveClaims(r);
-    expect(claim?.annotations).toEqual({ 'example.com/owner': 'team-a' });
+    // The scheduler adds whether it relaxed minValues, as Karpenter's does on every NodeClaim it creates.
+    expect(claim?.annotations).toEqual({
+      'example.com/owner': 'team-a',
+      'karpenter.sh/nodeclaim-min-values-relaxed': 'false',
+    });
     const node = (await r.world.cluster.listNodes()).find((n) => n.metadata.name === claim?.nodeName);
     expect(node?.metadata.annotations).toMatchObject({ 'example.com/owner': 'team-a' });
   });

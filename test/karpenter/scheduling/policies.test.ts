@@ -66,5 +66,9 @@ describe('instance_selection_test.go MinValues (MinValuesPolicy)', () => {
     const req = claimOf(r, p)?.requirements.find((x) => x.key === InstanceTypeLabel);
     expect(req?.values?.sort()).toEqual(['m5.large', 'm5.xlarge']);
     expect(req?.minValues).toBe(2);
+    // Karpenter records the relaxation on the NodeClaim (karpenter.sh/nodeclaim-min-values-relaxed: "true").
+    expect(claimOf(r, p)?.minValuesRelaxed).toBe(true);
+    const met = run({ pods: [p], options: { minValuesPolicy: 'BestEffort' } });
+    expect(claimOf(met, p)?.minValuesRelaxed).toBe(false);
   });
 });
