@@ -197,6 +197,8 @@ const WILDCARD_REASONS: Record<string, string> = {
     'The EC2NodeClass selects subnets at run time; they are used, not created.',
   'arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:security-group/*':
     'The EC2NodeClass selects security groups at run time; they are used, not created.',
+  'arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:capacity-reservation/*':
+    'The EC2NodeClass selects capacity reservations at run time (capacityReservationSelectorTerms); a launch uses them, never creates them.',
 };
 
 function acknowledgeScopedWildcards(policy: iam.Policy): void {
