@@ -48,3 +48,14 @@ spec:
     - tags:
         karpenter.sh/discovery: demo
 `;
+
+/** The EC2NodeClass `default` as one item of a scenario step's `manifests:` list (indented to sit under it). */
+export const SCENARIO_NODECLASS = `        - apiVersion: karpenter.k8s.aws/v1
+          kind: EC2NodeClass
+          metadata: { name: default }
+          spec:
+            amiSelectorTerms: [{ alias: al2023@latest }]
+            role: KarpenterNodeRole-test
+            subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
+            securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
+`;

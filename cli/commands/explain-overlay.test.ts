@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
 import type { PlannedOffering } from '../../shared/scheduling/types';
+import { SCENARIO_NODECLASS } from '../../testkit/manifests';
 import { bufferIO } from '../io';
 import { main } from '../main';
 
@@ -30,15 +31,7 @@ spec:
                   - { key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, c5.large] }
                   - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
                   - { key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a] }
-        - apiVersion: karpenter.k8s.aws/v1
-          kind: EC2NodeClass
-          metadata: { name: default }
-          spec:
-            amiSelectorTerms: [{ alias: al2023@latest }]
-            role: KarpenterNodeRole-test
-            subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
-            securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
-        - apiVersion: v1
+${SCENARIO_NODECLASS}        - apiVersion: v1
           kind: Pod
           metadata: { name: web }
           spec: { containers: [{ name: app, image: app, resources: { requests: { cpu: "1", memory: 1Gi } } }] }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NodeClaimObject } from '../../shared/api/nodeclaim-object';
+import { SCENARIO_NODECLASS } from '../../testkit/manifests';
 import { bufferIO } from '../io';
 import { main } from '../main';
 
@@ -32,15 +33,7 @@ spec:
                   - { key: node.kubernetes.io/instance-type, operator: In, values: [m5.large] }
                   - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
                   - { key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a] }
-        - apiVersion: karpenter.k8s.aws/v1
-          kind: EC2NodeClass
-          metadata: { name: default }
-          spec:
-            amiSelectorTerms: [{ alias: al2023@latest }]
-            role: KarpenterNodeRole-test
-            subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
-            securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
-`,
+${SCENARIO_NODECLASS}`,
 );
 
 async function nodeclaims(...args: string[]) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
 import type { ScenarioReport } from '../../shared/sim/scenario/report';
+import { SCENARIO_NODECLASS } from '../../testkit/manifests';
 import { bufferIO } from '../io';
 import { main } from '../main';
 
@@ -29,15 +30,7 @@ spec:
                   - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
                   - { key: topology.kubernetes.io/zone, operator: In, values: [us-east-1a] }
             disruption: { consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 1m }
-        - apiVersion: karpenter.k8s.aws/v1
-          kind: EC2NodeClass
-          metadata: { name: default }
-          spec:
-            amiSelectorTerms: [{ alias: al2023@latest }]
-            role: KarpenterNodeRole-test
-            subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
-            securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
-        - apiVersion: apps/v1
+${SCENARIO_NODECLASS}        - apiVersion: apps/v1
           kind: Deployment
           metadata: { name: web }
           spec:
