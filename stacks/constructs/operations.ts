@@ -117,37 +117,36 @@ export class Operations extends Construct {
       evaluationPeriods: 5,
       treatMissingData: cw.TreatMissingData.NOT_BREACHING,
     });
-    alarm('PodsDeferredPersist', {
-      alarmDescription: `Karpless ${props.cluster}: provisioning passes keep running out of time and deferring pods (docs/performance.md, A deadline that holds)`,
-      metric: new cw.Metric({
-        namespace: METRIC_NAMESPACE,
-        metricName: MetricNames.PodsDeferred,
-        dimensionsMap: { [CLUSTER_DIMENSION]: props.cluster, service: 'provisioner' },
-        period: Duration.minutes(5),
-        statistic: 'Minimum',
-      }),
-      // A big batch defers for a pass or two and then drains; deferrals in every pass for 15 minutes do not.
-      threshold: 0,
-      comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-      treatMissingData: cw.TreatMissingData.NOT_BREACHING,
-    });
-    alarm('SweepDeferredPersist', {
-      alarmDescription: `Karpless ${props.cluster}: disruption sweeps keep running out of time and deferring candidates (docs/disruption.md, A deadline for the sweep)`,
-      metric: new cw.Metric({
-        namespace: METRIC_NAMESPACE,
-        metricName: MetricNames.SweepCandidatesDeferred,
-        dimensionsMap: { [CLUSTER_DIMENSION]: props.cluster, service: 'provisioner' },
-        period: Duration.minutes(5),
-        statistic: 'Minimum',
-      }),
-      // The cursor carries a cut-short sweep over to the next tick; cut short in every tick for 15 minutes, the
-      // cluster has outgrown the invocation.
-      threshold: 0,
-      comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-      treatMissingData: cw.TreatMissingData.NOT_BREACHING,
-    });
+    // Work that keeps running out of time: a big batch or sweep is cut short for a pass or two and then drains (the
+    // continuation or the cursor carries the rest over); cut short in every pass for 15 minutes, the cluster has
+    // outgrown the invocation.
+    const deferralsPersist = (id: string, what: string, doc: string, metricName: string) =>
+      alarm(id, {
+        alarmDescription: `Karpless ${props.cluster}: ${what} keep running out of time and deferring ${doc}`,
+        metric: new cw.Metric({
+          namespace: METRIC_NAMESPACE,
+          metricName,
+          dimensionsMap: { [CLUSTER_DIMENSION]: props.cluster, service: 'provisioner' },
+          period: Duration.minutes(5),
+          statistic: 'Minimum',
+        }),
+        threshold: 0,
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+      });
+    deferralsPersist(
+      'PodsDeferredPersist',
+      'provisioning passes',
+      'pods (docs/performance.md, A deadline that holds)',
+      MetricNames.PodsDeferred,
+    );
+    deferralsPersist(
+      'SweepDeferredPersist',
+      'disruption sweeps',
+      'candidates (docs/disruption.md, A deadline for the sweep)',
+      MetricNames.SweepCandidatesDeferred,
+    );
     this.dashboard = this.buildDashboard(props);
   }
 
