@@ -7,6 +7,7 @@ import type { NodeClaim } from '../../../shared/api/nodeclaim';
 import { disruptionSweep } from '../../../shared/controllers/disruption';
 import { repairUnhealthyNodes } from '../../../shared/controllers/repair';
 import { startTermination } from '../../../shared/controllers/termination';
+import { planRepairs } from '../../../shared/disruption/repair';
 import { DISRUPTION_SETTINGS_DEFAULTS } from '../../../shared/disruption/settings';
 import { loadScenario } from '../../../shared/sim/scenario/parse';
 import type { TimelineEntry } from '../../../shared/sim/scenario/recorder';
@@ -170,6 +171,41 @@ describe('node/health/suite_test.go: Forceful termination', () => {
     );
   });
 
+  it('should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a cluster (Karpless: per NodePool only)', async () => {
+    // Karpenter applies the cluster-wide 20 % to NodeClaims without a NodePool. Karpless has no such claims (every
+    // claim is written by a NodePool), so three unhealthy nodes out of ten, each the only node of its own NodePool,
+    // are all repaired where Karpenter, counting the cluster, would hold them.
+    const b = await repairBed(10);
+    const pool = (i: number) => `pool-${i}`;
+    const nodes = b.nodes.map((n, i) => ({
+      ...n,
+      metadata: { ...n.metadata, labels: { ...n.metadata.labels, 'karpenter.sh/nodepool': pool(i) } },
+      status: {
+        ...n.status,
+        conditions: [
+          ...(n.status?.conditions ?? []),
+          ...(i < 3 ? [{ type: 'BadNode', status: 'False' as const, lastTransitionTime: b.t.clock.iso() }] : []),
+        ],
+      },
+    }));
+    const claims = b.claims.map((c, i) => ({ ...c, nodePool: pool(i) }));
+    const plan = planRepairs({ now: b.t.clock.now() + 60 * MINUTE, nodes, claims, policies });
+    expect(plan.blocked).toEqual([]);
+    expect(plan.repairs.map((r) => r.nodeClaim.name)).toEqual(b.claims.slice(0, 3).map((c) => c.name));
+    // In one NodePool the same three are held, as in Karpenter's NodePool case.
+    const onePool = planRepairs({
+      now: b.t.clock.now() + 60 * MINUTE,
+      nodes: nodes.map((n) => ({
+        ...n,
+        metadata: { ...n.metadata, labels: { ...n.metadata.labels, 'karpenter.sh/nodepool': 'default' } },
+      })),
+      claims: b.claims,
+      policies,
+    });
+    expect(onePool.repairs).toEqual([]);
+    expect(onePool.blocked).toHaveLength(3);
+  });
+
   it('should consider round up when there is a low number of nodes for a nodepool', async () => {
     const b = await repairBed(3);
     setNodeCondition(b.t, b.nodes[0]?.metadata.name ?? '', 'BadNode', 'False');
@@ -247,6 +283,47 @@ describe("aws/karpenter-provider-aws RepairPolicies, through the Sweep tick's di
     setNodeCondition(b.t, b.nodes[0]?.metadata.name ?? '', 'Ready', 'False');
     b.t.clock.advance(60 * MINUTE);
     expect((await disruptionSweep(b.t.deps, { progressOnly: true })).repair).toBeUndefined();
+    expect(await stateOf(b, b.claims[0] as NodeClaim)).toBe('Initialized');
+  });
+});
+
+// aws/karpenter-provider-aws test/suites/integration/repair_policy_test.go: each condition set in the past beyond its
+// toleration (31 minutes, 11 for accelerated hardware) on the node of a do-not-disrupt pod; the next sweep repairs
+// it and the pod runs again on a new node. The three forceful cases run through the real handlers in
+// test/e2e/repair.e2e.test.ts.
+describe('test/suites/integration/repair_policy_test.go: Repair Policy Conditions', () => {
+  it.each([
+    ['Node Ready False', 'Ready', 'False', 31],
+    ['Node Ready Unknown', 'Ready', 'Unknown', 31],
+    ['Node AcceleratedHardwareReady False', 'AcceleratedHardwareReady', 'False', 11],
+    ['Node StorageReady False', 'StorageReady', 'False', 31],
+    ['Node NetworkingReady False', 'NetworkingReady', 'False', 31],
+    ['Node KernelReady False', 'KernelReady', 'False', 31],
+    ['Node ContainerRuntimeReady False', 'ContainerRuntimeReady', 'False', 31],
+  ] as const)('%s', async (_entry, type, status, minutesAgo) => {
+    const b = await repairBed(1, { pod: { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } });
+    const [node, claim] = [b.nodes[0]?.metadata.name ?? '', b.claims[0] as NodeClaim];
+    setNodeCondition(b.t, node, type, status, b.t.clock.now() - minutesAgo * MINUTE);
+    expect((await disruptionSweep(b.t.deps)).repair?.repaired).toEqual([claim.name]);
+    await b.t.settle(2 * MINUTE);
+    expect(await stateOf(b, claim)).toBe('Terminated');
+    expect((await b.t.cluster.listNodes()).map((n) => n.metadata.name)).not.toContain(node);
+    const live = await b.t.store.list({ states: ['Initialized'] });
+    expect(live.map((c) => c.name)).not.toContain(claim.name);
+    expect(live).toHaveLength(1);
+    expect(await b.t.cluster.listPendingPods()).toEqual([]);
+  });
+
+  it('leaves a node whose condition is one minute short of its toleration', async () => {
+    const b = await repairBed(1);
+    setNodeCondition(
+      b.t,
+      b.nodes[0]?.metadata.name ?? '',
+      'AcceleratedHardwareReady',
+      'False',
+      b.t.clock.now() - 9 * MINUTE,
+    );
+    expect((await disruptionSweep(b.t.deps)).repair?.repaired).toEqual([]);
     expect(await stateOf(b, b.claims[0] as NodeClaim)).toBe('Initialized');
   });
 });
