@@ -43,7 +43,11 @@ describe('NodeOverlay CEL/Validation', () => {
       );
     });
     it('should fail for restricted domains', () => {
-      for (const domain of ['kubernetes.io', 'k8s.io', 'karpenter.sh']) {
+      // Karpenter's IsRestrictedLabel with the AWS provider's domains; kubernetes.io and k8s.io are open to overlays.
+      expect(overlayProblems(`${req('kubernetes.io/hostname', 'In', '[a]')}  price: "1"\n`)).toEqual([
+        'spec.requirements[0].key: label "kubernetes.io/hostname" is restricted',
+      ]);
+      for (const domain of ['karpenter.k8s.aws', 'karpenter.sh']) {
         expect(overlayProblems(`${req(`${domain}/test`, 'In', '[test]')}  price: "1"\n`)).toEqual([
           `spec.requirements[0].key: label domain "${domain}" is restricted`,
         ]);

@@ -2,10 +2,26 @@
 // and its runtime validation of requirements (docs/api.md, "NodeOverlay").
 import { expectInt, expectObject, expectQuantity, expectString, isObj, type Obj, show } from './check';
 import { checkRequirements } from './check-scheduling';
-import { LabelNodePool } from './labels';
+import { LabelCapacityType, LabelHostname, LabelNodePool, WellKnownLabels } from './labels';
+import type { NodeOverlay } from './nodeoverlay';
 import { OVERLAY_PRICE, OVERLAY_PRICE_ADJUSTMENT, OVERLAY_RESTRICTED_RESOURCES } from './nodeoverlay';
-import { at, key, type Problems } from './problems';
-import { restrictedLabelReason } from './restricted';
+import { at, key, Problems } from './problems';
+
+/** Karpenter's restricted label domains with the AWS provider's (its IsRestrictedLabel): an overlay may select on any
+ * well-known label and on any key outside these domains, kubernetes.io and k8s.io included, but not on
+ * kubernetes.io/hostname. NodePools keep their own, stricter rule (shared/api/restricted.ts). */
+const OVERLAY_RESTRICTED_DOMAINS = ['karpenter.sh', 'karpenter.k8s.aws'] as const;
+const CAPACITY_TYPES: ReadonlySet<string> = new Set(['on-demand', 'spot', 'reserved']);
+
+function overlayKeyReason(k: string): string | undefined {
+  if (WellKnownLabels.has(k)) return undefined;
+  if (k === LabelHostname) return `label "${LabelHostname}" is restricted`;
+  const slash = k.indexOf('/');
+  if (slash < 0) return undefined;
+  const domain = k.slice(0, slash);
+  const hit = OVERLAY_RESTRICTED_DOMAINS.find((d) => domain === d || domain.endsWith(`.${d}`));
+  return hit ? `label domain "${hit}" is restricted` : undefined;
+}
 
 export function validateNodeOverlay(p: Problems, doc: Obj): void {
   const spec = expectObject(p, 'spec', doc.spec, true);
@@ -18,9 +34,34 @@ export function validateNodeOverlay(p: Problems, doc: Obj): void {
       p.error('spec.requirements', `must have at most 100 requirements, got ${spec.requirements.length}`);
     }
     spec.requirements.forEach((r, i) => {
-      const k = isObj(r) && typeof r.key === 'string' ? r.key : undefined;
-      const reason = k === undefined || k === LabelNodePool ? undefined : restrictedLabelReason(k);
+      if (!isObj(r)) return;
+      const k = typeof r.key === 'string' ? r.key : undefined;
+      const reason = k === undefined || k === LabelNodePool ? undefined : overlayKeyReason(k);
       if (reason) p.error(at('spec.requirements', i, 'key'), reason);
+      const values = Array.isArray(r.values) ? r.values : [];
+      // The CRD's rule: a bound is one integer of at least 0 (pods may compare with negatives; overlays may not).
+      if (
+        ['Gt', 'Lt', 'Gte', 'Lte'].includes(String(r.operator)) &&
+        values.length === 1 &&
+        /^-\d+$/.test(String(values[0]))
+      ) {
+        p.error(
+          at('spec.requirements', i, 'values[0]'),
+          `${show(values[0])} must be a non-negative integer for operator ${r.operator}`,
+        );
+      }
+      // Karpenter's runtime validation: a capacity-type requirement must name at least one known capacity type.
+      if (
+        k === LabelCapacityType &&
+        r.operator === 'In' &&
+        values.length > 0 &&
+        !values.some((v) => CAPACITY_TYPES.has(String(v)))
+      ) {
+        p.error(
+          at('spec.requirements', i, 'values'),
+          `must include one of on-demand, spot or reserved for ${LabelCapacityType}`,
+        );
+      }
     });
   }
   expectInt(p, 'spec.weight', spec.weight, { min: 1, max: 10000 });
@@ -52,4 +93,12 @@ export function validateNodeOverlay(p: Problems, doc: Obj): void {
   if (spec.price === undefined && spec.priceAdjustment === undefined && spec.capacity === undefined) {
     p.warn('spec', 'sets neither price, priceAdjustment nor capacity, so it changes nothing');
   }
+}
+
+/** The errors of a NodeOverlay read from the cluster, where no parser ran: Karpenter validates each overlay at
+ * runtime and applies none that fails (ValidationSucceeded=False, reason RuntimeValidation). */
+export function nodeOverlayErrors(overlay: NodeOverlay): string[] {
+  const p = new Problems({ file: 'cluster', doc: 1, kind: 'NodeOverlay', name: overlay.metadata?.name ?? '' });
+  validateNodeOverlay(p, overlay as unknown as Obj);
+  return p.errors;
 }

@@ -117,31 +117,33 @@ export function applyNodeOverlays(
 
 function overlaid(type: InstanceType, u: TypeUpdate | undefined): InstanceType {
   if (!u) return type;
-  const capacity = { ...type.capacity };
-  const allocatable = { ...type.allocatable };
-  const capacityOverlays: Record<string, AppliedCapacityOverlay> = {};
-  for (const [resource, [overlay, weight]] of u.capacity) {
-    const q = overlay.spec.capacity?.[resource];
-    if (q === undefined) continue;
-    // Extended resources carry no kubelet overhead, so what an overlay adds is allocatable in full.
-    capacity[resource] = parseResource(resource, q);
-    allocatable[resource] = capacity[resource];
-    capacityOverlays[resource] = { name: overlay.metadata.name, weight, quantity: String(q) };
+  // Only what an overlay changes is copied; the rest stays shared with the catalog's type (as Karpenter's store does).
+  const out: InstanceType = { ...type };
+  if (u.capacity.size > 0) {
+    const capacity = { ...type.capacity };
+    const allocatable = { ...type.allocatable };
+    const capacityOverlays: Record<string, AppliedCapacityOverlay> = {};
+    for (const [resource, [overlay, weight]] of u.capacity) {
+      const q = overlay.spec.capacity?.[resource];
+      if (q === undefined) continue;
+      // Extended resources carry no kubelet overhead, so what an overlay adds is allocatable in full.
+      capacity[resource] = parseResource(resource, q);
+      allocatable[resource] = capacity[resource];
+      capacityOverlays[resource] = { name: overlay.metadata.name, weight, quantity: String(q) };
+    }
+    Object.assign(out, { capacity, allocatable, capacityOverlays });
   }
-  const offerings = type.offerings.map((o) => {
-    const hit = u.price.get(offeringKey(o));
-    if (!hit) return o;
-    const [overlay, weight] = hit;
-    const change = overlay.spec.price ?? overlay.spec.priceAdjustment ?? '';
-    const adjustment = overlay.spec.price !== undefined ? `price: ${overlay.spec.price}` : `priceAdjustment: ${change}`;
-    const applied: AppliedPriceOverlay = { name: overlay.metadata.name, weight, adjustment, basePrice: o.price };
-    return { ...o, price: overlaidPrice(o.price, change), overlay: applied };
-  });
-  return {
-    ...type,
-    capacity,
-    allocatable,
-    offerings,
-    ...(Object.keys(capacityOverlays).length > 0 ? { capacityOverlays } : {}),
-  };
+  if (u.price.size > 0) {
+    out.offerings = type.offerings.map((o) => {
+      const hit = u.price.get(offeringKey(o));
+      if (!hit) return o;
+      const [overlay, weight] = hit;
+      const change = overlay.spec.price ?? overlay.spec.priceAdjustment ?? '';
+      const adjustment =
+        overlay.spec.price !== undefined ? `price: ${overlay.spec.price}` : `priceAdjustment: ${change}`;
+      const applied: AppliedPriceOverlay = { name: overlay.metadata.name, weight, adjustment, basePrice: o.price };
+      return { ...o, price: overlaidPrice(o.price, change), overlay: applied };
+    });
+  }
+  return out;
 }

@@ -14,6 +14,7 @@ import type {
 } from '../api/kube';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import type { NodeOverlay } from '../api/nodeoverlay';
+import { nodeOverlayErrors } from '../api/validate-nodeoverlay';
 import { applyNodeOverlays, type OverlayConflict, type OverlayPool } from '../catalog/overlay';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 import type { ControlPlaneDeps } from './deps';
@@ -85,11 +86,16 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
   const resolved = await resolveInstanceTypes(deps, readyPools, read.nodeClasses, read.unavailable);
   resolved.problems.unshift(...notReady);
   // NodeOverlays change prices and capacities once, here, before anything reads them (docs/api.md, "NodeOverlay").
-  const { instanceTypes, conflicts } = applyNodeOverlays(
-    read.nodeOverlays,
-    read.nodePools.map(overlayPool),
-    resolved.instanceTypes,
-  );
+  // One the cluster holds but that fails validation is applied nowhere, as Karpenter's runtime validation does.
+  const invalid: OverlayConflict[] = [];
+  const valid = read.nodeOverlays.filter((o) => {
+    const errors = nodeOverlayErrors(o);
+    if (errors.length > 0) invalid.push({ overlay: o.metadata.name, reason: `fails validation: ${errors.join('; ')}` });
+    return errors.length === 0;
+  });
+  const applied = applyNodeOverlays(valid, read.nodePools.map(overlayPool), resolved.instanceTypes);
+  const { instanceTypes } = applied;
+  const conflicts = [...invalid, ...applied.conflicts];
   for (const c of conflicts) deps.log.warn('NodeOverlay not applied', { nodeOverlay: c.overlay, reason: c.reason });
   return { now, ...read, instanceTypes, problems: resolved.problems, overlayConflicts: conflicts };
 }

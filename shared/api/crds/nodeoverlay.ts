@@ -17,7 +17,18 @@ import {
 const requirement = obj(
   'A label requirement an instance type, offering or NodePool must meet.',
   {
-    key: str('The label key.', { maxLength: 316, pattern: LABEL_KEY_PATTERN }),
+    key: str('The label key.', {
+      maxLength: 316,
+      pattern: LABEL_KEY_PATTERN,
+      // Karpenter's rules for an overlay's keys: karpenter.sh is restricted but for its two well-known labels.
+      'x-kubernetes-validations': [
+        {
+          message: 'label domain "karpenter.sh" is restricted',
+          rule: 'self in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !self.find("^([^/]+)").endsWith("karpenter.sh")',
+        },
+        { message: 'label "kubernetes.io/hostname" is restricted', rule: 'self != "kubernetes.io/hostname"' },
+      ],
+    }),
     operator: str("The key's relation to the values.", { enum: [...NODE_SELECTOR_OPERATORS] }),
     values: arr('The values.', { type: 'string', maxLength: 63 }, { 'x-kubernetes-list-type': 'atomic' }),
   },
