@@ -1,7 +1,7 @@
 // Builders for disruption tests and the timing script: nodes with their claims on the scheduling fixture catalog,
 // bound pods, NodePools with disruption settings, and a DisruptionInput around them.
 import { claimHashes } from '../shared/api/hash';
-import type { Budget, NodePool } from '../shared/api/karpenter';
+import type { Budget, NodePool, NodeSelectorRequirementWithMinValues } from '../shared/api/karpenter';
 import type { Pod, PodDisruptionBudget } from '../shared/api/kube';
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import type { CapacityType, InstanceType } from '../shared/catalog/types';
@@ -23,13 +23,18 @@ export interface PoolOptions {
   budgets?: Budget[];
   expireAfter?: string;
   capacityTypes?: CapacityType[];
+  /** Requirements after the capacity-type one (minValues cases). */
+  requirements?: NodeSelectorRequirementWithMinValues[];
   labels?: Record<string, string>;
 }
 
 export function pool(o: PoolOptions = {}): NodePool {
   const p = basePool({
     name: o.name ?? 'default',
-    requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] }],
+    requirements: [
+      { key: 'karpenter.sh/capacity-type', operator: 'In', values: o.capacityTypes ?? ['on-demand'] },
+      ...(o.requirements ?? []),
+    ],
     ...(o.labels ? { labels: o.labels } : {}),
   });
   p.spec.disruption = {

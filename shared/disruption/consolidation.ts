@@ -10,15 +10,14 @@
 // With a time budget, the solves stop at the sweep's deadline: what was decided stands, the candidates not judged
 // are deferred, and the sweep's cursor tells the next sweep to start with them (docs/disruption.md, A deadline for
 // the sweep).
-import { LabelCapacityType } from '../api/labels';
 import { isStaticNodePool } from '../api/static-nodepool';
-import type { PlannedNodeClaim } from '../scheduling/types';
 import { batchRelocate, type Component } from './batch';
 import { gracefulBlocker, type NodeFacts } from './candidate';
 import type { FitResult } from './capacity';
 import { budgetBlocker, consolidationBlocker } from './forced';
 import { podRequests } from './pods';
-import { narrowOptions, optionPrice, relocate, SingleNodeBound, sumRequests } from './relocate';
+import { relocate, SingleNodeBound, sumRequests } from './relocate';
+import { replacementBlocker, replacementOptions } from './replacement-options';
 import { replacementPrice, splitCandidates, splitNode } from './split';
 import { round, type Sweep } from './sweep';
 import type { SweepCursor } from './types';
@@ -168,8 +167,8 @@ function verdict(sw: Sweep, c: Component): string | undefined {
   if (newPrice > oldPrice * (1 - sw.settings.minSavingFraction)) {
     return `replacement ${what} at $${round(newPrice)}/h saves less than ${sw.settings.minSavingFraction * 100}% of $${round(oldPrice)}/h${of}`;
   }
-  const spot = spotToSpotBlocker(sw, c);
-  if (spot) return spot;
+  const options = replacementBlocker(c, sw.settings);
+  if (options) return options;
   for (const m of c.members) {
     const backOff = backingOff(sw, m.poolName);
     if (backOff) return backOff;
@@ -177,48 +176,7 @@ function verdict(sw: Sweep, c: Component): string | undefined {
   return undefined;
 }
 
-const capacityOf = (f: NodeFacts) => f.n.node.capacityType ?? f.n.claim.capacityType;
-
-/** Whether a replacement may launch as spot: its capacity-type requirement allows it (Karpenter's test). */
-const mayLaunchSpot = (claim: PlannedNodeClaim): boolean => {
-  const req = claim.requirements.find((r) => r.key === LabelCapacityType);
-  if (!req) return true;
-  if (req.operator === 'In') return req.values?.includes('spot') ?? false;
-  if (req.operator === 'NotIn') return !(req.values?.includes('spot') ?? false);
-  return req.operator !== 'DoesNotExist';
-};
-
-/** Karpenter's spot-to-spot rule: when every candidate is spot and a replacement may be spot, consolidation replaces
- * only behind the SpotToSpotConsolidation feature gate (off by default: such nodes are only ever deleted), and a
- * single node needs `spotToSpotMinTypes` cheaper spot types, so the fleet has room to pick an available one. */
-function spotToSpotBlocker(sw: Sweep, c: Component): string | undefined {
-  if (c.replacements.length === 0 || !c.members.every((m) => capacityOf(m) === 'spot')) return undefined;
-  if (!c.replacements.some(mayLaunchSpot)) return undefined;
-  if (!sw.settings.spotToSpotConsolidation) {
-    return "SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node";
-  }
-  const single = c.members.length === 1 ? c.members[0] : undefined;
-  if (!single) return undefined;
-  for (const claim of c.replacements) {
-    if (claim.cheapest.capacityType !== 'spot') continue;
-    const cheaper = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < single.price).length;
-    if (cheaper < sw.settings.spotToSpotMinTypes) {
-      return `spot-to-spot replacement needs at least ${sw.settings.spotToSpotMinTypes} cheaper instance types, found ${cheaper}`;
-    }
-  }
-  return undefined;
-}
-
-/** Spot-to-spot keeps only spot options cheaper than the node, so the fleet cannot pick a dearer one. */
-function spotNarrowed(c: Component, claim: PlannedNodeClaim): PlannedNodeClaim {
-  const single = c.members.length === 1 ? c.members[0] : undefined;
-  if (!single || capacityOf(single) !== 'spot' || claim.cheapest.capacityType !== 'spot') return claim;
-  const options = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim, 'spot') < single.price);
-  return options.length ? { ...claim, instanceTypeOptions: options } : claim;
-}
-
 function accept(sw: Sweep, c: Component, considered: number): void {
-  const ms = sw.settings.minSavingFraction;
   const method =
     c.replacements.length === 0
       ? 'delete'
@@ -227,13 +185,7 @@ function accept(sw: Sweep, c: Component, considered: number): void {
         : c.replacements.length > 1
           ? 'split'
           : 'replace';
-  sw.addCommand(
-    'Underutilized',
-    c.members,
-    c.fit,
-    c.replacements.map((r) => narrowOptions(spotNarrowed(c, r), ms)),
-    { method, considered },
-  );
+  sw.addCommand('Underutilized', c.members, c.fit, replacementOptions(c, sw.settings), { method, considered });
 }
 
 /** One solve for every remaining candidate, then a split tried for single nodes (split.ts); returns the candidates
@@ -308,7 +260,7 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
       fit: { placements: [], leftovers: [] },
       replacements: comps.flatMap((c) => c.replacements),
     };
-    if (spotToSpotBlocker(sw, all)) return undefined;
+    if (replacementBlocker(all, sw.settings)) return undefined;
     const replacements = comps.reduce((s, c) => s + c.replacements.length, 0);
     const newPrice = comps.reduce((s, c) => s + replacementPrice(c), 0);
     if (replacements >= members.length || newPrice > price * (1 - ms)) return undefined;
@@ -338,7 +290,10 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
   }
   const members = comps.flatMap((c) => c.members);
   const fit: FitResult = { placements: comps.flatMap((c) => c.fit.placements), leftovers: [] };
-  const replacements = comps.flatMap((c) => c.replacements.map((r) => narrowOptions(r, ms)));
+  const replacements = replacementOptions(
+    { members, fit, replacements: comps.flatMap((c) => c.replacements) },
+    sw.settings,
+  );
   sw.addCommand('Underutilized', members, fit, replacements, { method: 'merge', considered: pool.length });
 }
 

@@ -1,6 +1,6 @@
 // Where the pods of nodes with constrained pods (topology spread, pod affinity, volumes, host ports) go: one full
 // solve against the cluster as the sweep left it, bounded per sweep. Unconstrained nodes go through batch.ts. Also
-// the price helpers both share: option prices, anti-churn option narrowing and a cheap single-node bound.
+// the price helpers both share: option prices and a cheap single-node bound.
 import type { NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelZone } from '../api/labels';
@@ -53,29 +53,28 @@ function allowed(claim: PlannedNodeClaim, key: string): Set<string> | undefined 
   return r ? new Set(r.values ?? []) : undefined;
 }
 
-/** The cheapest available offering of a type that the claim's zone and capacity-type requirements admit. */
-export function optionPrice(type: InstanceType, claim: PlannedNodeClaim, capacityType?: string): number {
+/** The cheapest (or, with `pick` 'worst', the dearest) available offering of a type that the claim's zone and
+ * capacity-type requirements admit; infinite when none does. */
+export function optionPrice(
+  type: InstanceType,
+  claim: PlannedNodeClaim,
+  capacityType?: string,
+  pick: 'cheapest' | 'worst' = 'cheapest',
+): number {
   const zones = allowed(claim, LabelZone);
   const capacity = allowed(claim, LabelCapacityType);
   let best = Number.POSITIVE_INFINITY;
+  let worst = Number.NEGATIVE_INFINITY;
   for (const o of type.offerings) {
     if (!o.available) continue;
     if (zones && !zones.has(o.zone)) continue;
     if (capacity && !capacity.has(o.capacityType)) continue;
     if (capacityType && o.capacityType !== capacityType) continue;
     best = Math.min(best, o.price);
+    worst = Math.max(worst, o.price);
   }
-  return best;
-}
-
-/**
- * Anti-churn: keep only options priced within `minSaving` of the cheapest, so whichever the fleet launches, the
- * next sweep cannot find a replacement that saves enough to replace it again.
- */
-export function narrowOptions(claim: PlannedNodeClaim, minSaving: number): PlannedNodeClaim {
-  const ceiling = claim.cheapest.price / (1 - minSaving);
-  const options = claim.instanceTypeOptions.filter((t) => optionPrice(t, claim) <= ceiling + 1e-12);
-  return { ...claim, instanceTypeOptions: options.length ? options : claim.instanceTypeOptions };
+  if (pick === 'cheapest') return best;
+  return Number.isFinite(worst) ? worst : Number.POSITIVE_INFINITY;
 }
 
 /** A cheap lower bound on one new node for these pods: the cheapest type whose allocatable holds their sum. */
