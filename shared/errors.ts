@@ -12,6 +12,8 @@ export interface RefusedOffering {
   instanceType: string;
   zone: string;
   capacityType: 'spot' | 'on-demand' | 'reserved';
+  /** The reservation a `reserved` offering launched into. */
+  reservationId?: string;
   reason?: string;
 }
 

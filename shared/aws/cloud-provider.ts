@@ -162,10 +162,7 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
     const result = readFleetOutput(output, capacityType, overrides);
     const refused = refusedOfferings(result.errors, capacityType, overrides);
     // A reservation EC2 refused (ReservationCapacityExceeded, ...) has no room until it is described again.
-    for (const r of refused) {
-      const ov = overrides.find((o) => o.instanceType === r.instanceType && o.zone === r.zone && o.reservation);
-      if (ov?.reservation) this.reservations.markUnavailable(ov.reservation.id);
-    }
+    for (const r of refused) if (r.reservationId) this.reservations.markUnavailable(r.reservationId);
     if (result.launched) {
       if (refused.length && this.o.onUnavailable) {
         const expiresAt = this.clock.now() + (this.o.unavailableTtlMs ?? 3 * 60_000);

@@ -2,17 +2,40 @@
 // Windows nodes pay the Windows (licence-included) prices, and a type without them has no Windows offerings.
 import type { Catalog, InstanceTypeInfo, NodeOS, Offering, UnavailableOffering } from './types';
 
-export function offeringKey(instanceType: string, zone: string, capacityType: string): string {
-  return `${instanceType}|${zone}|${capacityType}`;
+/** The ICE-cache key of an offering. A reserved offering is keyed by its reservation too: a reservation that ran out
+ * says nothing of another reservation of the same type and zone, nor of on-demand or spot there (as Karpenter marks
+ * the reservation, not the offering, unavailable; docs/aws.md, Capacity reservations). */
+export function offeringKey(instanceType: string, zone: string, capacityType: string, reservationId?: string): string {
+  return reservationId
+    ? `${instanceType}|${zone}|${capacityType}|${reservationId}`
+    : `${instanceType}|${zone}|${capacityType}`;
 }
+
+/** The key an unavailable entry is stored and looked up under. */
+export const unavailableKey = (
+  u: Pick<UnavailableOffering, 'instanceType' | 'zone' | 'capacityType' | 'reservationId'>,
+) => offeringKey(u.instanceType, u.zone, u.capacityType, u.reservationId);
 
 /** The unexpired entries, keyed for lookup; expired ones no longer block anything. */
 export function unavailableKeys(unavailable: readonly UnavailableOffering[] | undefined, now: number): Set<string> {
   const keys = new Set<string>();
   for (const u of unavailable ?? []) {
-    if (u.expiresAt > now) keys.add(offeringKey(u.instanceType, u.zone, u.capacityType));
+    if (u.expiresAt > now) keys.add(unavailableKey(u));
   }
   return keys;
+}
+
+/** Whether the ICE cache refuses this offering of the type: its own entry, or for a reserved offering an entry that
+ * names no reservation (one written before entries carried it) for its type, zone and capacity type. */
+export function isRefused(
+  refused: ReadonlySet<string>,
+  instanceType: string,
+  o: Pick<Offering, 'zone' | 'capacityType' | 'reservation'>,
+): boolean {
+  if (refused.has(offeringKey(instanceType, o.zone, o.capacityType))) return true;
+  return (
+    o.reservation !== undefined && refused.has(offeringKey(instanceType, o.zone, o.capacityType, o.reservation.id))
+  );
 }
 
 export function offeringsFor(

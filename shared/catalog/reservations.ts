@@ -4,7 +4,7 @@
 // available only while the reservation has room and is not an expiring capacity block.
 import type { CapacityReservationSelectorTerm } from '../api/karpenter';
 import type { CapacityReservationStatus } from '../api/status';
-import { offeringKey, unavailableKeys } from './offerings';
+import { isRefused, unavailableKeys } from './offerings';
 import type { InstanceType, Offering, UnavailableOffering } from './types';
 
 /** A reservation as the cloud reports it: the status fields plus the room left and its tags (for selection). */
@@ -83,7 +83,7 @@ export function withReservedOfferings(
     const reserved = mine
       .filter((r) => t.offerings.some((o) => o.zone === r.availabilityZone))
       .map((r) => reservedOffering(t, r, now))
-      .map((o) => (refused.has(offeringKey(t.name, o.zone, 'reserved')) ? { ...o, available: false } : o));
+      .map((o) => (isRefused(refused, t.name, o) ? { ...o, available: false } : o));
     return reserved.length ? { ...t, offerings: [...t.offerings, ...reserved] } : t;
   });
 }

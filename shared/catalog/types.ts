@@ -126,6 +126,8 @@ export interface UnavailableOffering {
   instanceType: string;
   zone: string;
   capacityType: CapacityType;
+  /** For a `reserved` offering: the reservation that refused it; other reservations of the type and zone stay open. */
+  reservationId?: string;
   /** Epoch milliseconds. */
   expiresAt: number;
   reason?: string;

@@ -137,6 +137,9 @@ async function cacheUnavailable(deps: ControlPlaneDeps, claim: NodeClaim, reason
     instanceType: claim.instanceType,
     zone: claim.zone,
     capacityType: claim.capacityType,
+    ...(claim.capacityType === 'reserved' && claim.capacityReservation
+      ? { reservationId: claim.capacityReservation.id }
+      : {}),
     expiresAt: deps.clock.now() + deps.config.iceTtlMs,
     reason,
   });

@@ -3,7 +3,7 @@
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { CapacityType, InstanceType } from '../catalog/types';
-import { ConflictError, InsufficientCapacityError, LaunchError } from '../errors';
+import { ConflictError, InsufficientCapacityError, LaunchError, type RefusedOffering } from '../errors';
 import type { CloudInstance } from '../ports';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
@@ -82,11 +82,15 @@ export async function launchClaim(
       const expiresAt = deps.clock.now() + deps.config.iceTtlMs;
       // No offering named means none of the request could launch (no subnet or AMI for it): cache them all, or the
       // re-plan would pick the same ones again.
-      const refused: { instanceType: string; zone: string; capacityType: CapacityType; reason?: string }[] = err
-        .offerings.length
+      const refused: RefusedOffering[] = err.offerings.length
         ? err.offerings
         : options.flatMap((t) =>
-            t.offerings.map((o) => ({ instanceType: t.name, zone: o.zone, capacityType: o.capacityType })),
+            t.offerings.map((o) => ({
+              instanceType: t.name,
+              zone: o.zone,
+              capacityType: o.capacityType,
+              ...(o.reservation ? { reservationId: o.reservation.id } : {}),
+            })),
           );
       for (const o of refused) {
         await deps.store.markUnavailable({ ...o, expiresAt, reason: o.reason ?? 'InsufficientCapacity' });

@@ -3,22 +3,19 @@
 import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import { LabelCapacityReservationId, LabelCapacityType, LabelZone, LabelZoneId } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
+import { isRefused, unavailableKey } from '../catalog/offerings';
 import type { InstanceType, UnavailableOffering } from '../catalog/types';
 
-const offeringKey = (instanceType: string, zone: string, capacityType: string): string =>
-  `${instanceType}/${zone}/${capacityType}`;
-
-/** Marks every offering cached as unavailable; the types themselves are copied, never mutated. */
+/** Marks every offering cached as unavailable (a reserved one by its reservation); the types themselves are copied,
+ * never mutated. */
 export function applyUnavailable(types: InstanceType[], unavailable: UnavailableOffering[]): InstanceType[] {
   if (unavailable.length === 0) return types;
-  const refused = new Set(unavailable.map((u) => offeringKey(u.instanceType, u.zone, u.capacityType)));
+  const refused = new Set(unavailable.map(unavailableKey));
   return types.map((t) => {
-    if (!t.offerings.some((o) => refused.has(offeringKey(t.name, o.zone, o.capacityType)))) return t;
+    if (!t.offerings.some((o) => isRefused(refused, t.name, o))) return t;
     return {
       ...t,
-      offerings: t.offerings.map((o) =>
-        refused.has(offeringKey(t.name, o.zone, o.capacityType)) ? { ...o, available: false } : o,
-      ),
+      offerings: t.offerings.map((o) => (isRefused(refused, t.name, o) ? { ...o, available: false } : o)),
     };
   });
 }

@@ -5,6 +5,7 @@ import { claimName } from '../api/ids';
 import type { DisruptionReason, NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import type { DecisionRecord } from '../api/nodeclaim';
+import { isRefused, unavailableKey } from '../catalog/offerings';
 import type { InstanceType } from '../catalog/types';
 import { Deadline } from '../scheduling/deadline';
 import { solve } from '../scheduling/index';
@@ -261,7 +262,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 function withoutUnavailable(input: DisruptionInput): Map<string, InstanceType[]> {
-  const gone = new Set((input.unavailableOfferings ?? []).filter((u) => u.expiresAt > input.now).map(offeringKey));
+  const gone = new Set((input.unavailableOfferings ?? []).filter((u) => u.expiresAt > input.now).map(unavailableKey));
   if (gone.size === 0) return input.instanceTypes;
   const out = new Map<string, InstanceType[]>();
   for (const [pool, types] of input.instanceTypes) {
@@ -269,16 +270,9 @@ function withoutUnavailable(input: DisruptionInput): Map<string, InstanceType[]>
       pool,
       types.map((t) => ({
         ...t,
-        offerings: t.offerings.map((o) =>
-          gone.has(offeringKey({ instanceType: t.name, zone: o.zone, capacityType: o.capacityType }))
-            ? { ...o, available: false }
-            : o,
-        ),
+        offerings: t.offerings.map((o) => (isRefused(gone, t.name, o) ? { ...o, available: false } : o)),
       })),
     );
   }
   return out;
 }
-
-const offeringKey = (o: { instanceType: string; zone: string; capacityType: string }): string =>
-  `${o.instanceType}/${o.zone}/${o.capacityType}`;

@@ -10,6 +10,7 @@ import {
   type NodeClaimState,
 } from '../api/nodeclaim';
 import type { SweepCursor } from '../api/sweep-cursor';
+import { unavailableKey } from '../catalog/offerings';
 import type { UnavailableOffering } from '../catalog/types';
 import { ConflictError } from '../errors';
 import { type ClaimFilter, type Clock, type NodeClaimStore, systemClock } from '../ports';
@@ -96,7 +97,7 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
 
   async markUnavailable(offering: UnavailableOffering): Promise<void> {
     await tick();
-    this.offerings.set(`${offering.instanceType}/${offering.zone}/${offering.capacityType}`, { ...offering });
+    this.offerings.set(unavailableKey(offering), { ...offering });
   }
 
   async listUnavailable(now: number): Promise<UnavailableOffering[]> {

@@ -4,12 +4,14 @@ import type { EC2NodeClass } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
 import { type CapacityReservation, selectReservations, withReservedOfferings } from '../catalog/reservations';
 import type { CapacityType, InstanceType, Offering, OfferingReservation, UnavailableOffering } from '../catalog/types';
-import { InsufficientCapacityError, LaunchError } from '../errors';
+import { InsufficientCapacityError, LaunchError, type RefusedOffering } from '../errors';
 import type { Clock, CloudInstance, CloudProvider, LaunchRequest } from '../ports';
 import { createRng, type Rng } from './rng';
 import { SimAccount, stableHex } from './sim-account';
 
-export type OfferingKey = Pick<UnavailableOffering, 'instanceType' | 'zone' | 'capacityType'>;
+/** An offering to refuse launches into; a `reserved` one may name its reservation, else every reservation of the type
+ * and zone refuses. */
+export type OfferingKey = Pick<UnavailableOffering, 'instanceType' | 'zone' | 'capacityType' | 'reservationId'>;
 
 export interface SimLaunch {
   instance: CloudInstance;
@@ -28,7 +30,8 @@ export interface SimCloudOptions {
   imageFor?: (nodeClass: EC2NodeClass) => string;
 }
 
-const key = (o: OfferingKey): string => `${o.instanceType}/${o.zone}/${o.capacityType}`;
+const key = (o: OfferingKey): string =>
+  `${o.instanceType}/${o.zone}/${o.capacityType}${o.reservationId ? `/${o.reservationId}` : ''}`;
 
 export class SimCloud implements CloudProvider {
   readonly cluster: string;
@@ -234,8 +237,8 @@ export class SimCloud implements CloudProvider {
     types: InstanceType[],
     zoneHasSubnet: (zone: string) => boolean,
     reservationHasRoom: (id: string) => boolean = () => true,
-  ): { pick?: { type: InstanceType; offering: Offering }; refused: OfferingKey[] } {
-    const refused: OfferingKey[] = [];
+  ): { pick?: { type: InstanceType; offering: Offering }; refused: RefusedOffering[] } {
+    const refused: RefusedOffering[] = [];
     let best: Record<CapacityType, { type: InstanceType; offering: Offering } | undefined> = {
       reserved: undefined,
       spot: undefined,
@@ -244,9 +247,11 @@ export class SimCloud implements CloudProvider {
     for (const type of types) {
       for (const offering of type.offerings) {
         if (!offering.available) continue;
-        const k = { instanceType: type.name, zone: offering.zone, capacityType: offering.capacityType };
+        const plain = { instanceType: type.name, zone: offering.zone, capacityType: offering.capacityType };
+        const k = offering.reservation ? { ...plain, reservationId: offering.reservation.id } : plain;
         const full = offering.reservation !== undefined && !reservationHasRoom(offering.reservation.id);
-        if (full || this.noCapacity.has(key(k)) || !zoneHasSubnet(offering.zone)) {
+        const noCapacity = this.noCapacity.has(key(plain)) || this.noCapacity.has(key(k));
+        if (full || noCapacity || !zoneHasSubnet(offering.zone)) {
           refused.push(k);
           continue;
         }

@@ -34,11 +34,12 @@ export function itemToClaim(item: Item): NodeClaim {
 export function offeringToItem(cluster: string, o: UnavailableOffering): Item {
   return {
     [PK]: keys.cluster(cluster),
-    [SK]: keys.offering(o.instanceType, o.zone, o.capacityType),
+    [SK]: keys.offering(o.instanceType, o.zone, o.capacityType, o.reservationId),
     [ENTITY_ATTRIBUTE]: Entity.Offering,
     instanceType: o.instanceType,
     zone: o.zone,
     capacityType: o.capacityType,
+    ...(o.reservationId ? { reservationId: o.reservationId } : {}),
     expiresAtMs: o.expiresAt,
     // DynamoDB TTL wants epoch seconds; the exact expiry the reads filter on stays in expiresAtMs.
     [TTL_ATTRIBUTE]: Math.ceil(o.expiresAt / 1000),
@@ -53,6 +54,7 @@ export function itemToOffering(item: Item): UnavailableOffering {
     capacityType: item.capacityType === 'spot' || item.capacityType === 'reserved' ? item.capacityType : 'on-demand',
     expiresAt: Number(item.expiresAtMs),
   };
+  if (typeof item.reservationId === 'string') o.reservationId = item.reservationId;
   if (typeof item.reason === 'string') o.reason = item.reason;
   return o;
 }

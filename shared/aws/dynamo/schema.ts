@@ -34,8 +34,9 @@ export const keys = {
   cluster: (cluster: string) => `CLUSTER#${cluster}`,
   nodeClaim: (name: string) => `NODECLAIM#${name}`,
   nodeClaimPrefix: 'NODECLAIM#',
-  offering: (instanceType: string, zone: string, capacityType: string) =>
-    `OFFERING#${instanceType}#${zone}#${capacityType}`,
+  /** A reserved offering is keyed by its reservation too (docs/aws.md, Capacity reservations). */
+  offering: (instanceType: string, zone: string, capacityType: string, reservationId?: string) =>
+    `OFFERING#${instanceType}#${zone}#${capacityType}${reservationId ? `#${reservationId}` : ''}`,
   offeringPrefix: 'OFFERING#',
   decision: (at: string, id: string) => `DECISION#${at}#${id}`,
   decisionPrefix: 'DECISION#',

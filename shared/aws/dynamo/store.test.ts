@@ -201,6 +201,17 @@ describe('DynamoNodeClaimStore', () => {
     expect(await store.listUnavailable(now + 1000)).toEqual([]);
   });
 
+  it('keeps a refused reservation apart from the other reservations of its type and zone', async () => {
+    const base = { instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'reserved' as const };
+    await store.markUnavailable({ ...base, reservationId: 'cr-0a1', expiresAt: now + 1000 });
+    await store.markUnavailable({ ...base, reservationId: 'cr-0b2', expiresAt: now + 2000 });
+    const read = await store.listUnavailable(now);
+    expect(read.map((o) => [o.reservationId, o.expiresAt]).sort()).toEqual([
+      ['cr-0a1', now + 1000],
+      ['cr-0b2', now + 2000],
+    ]);
+  });
+
   it('keeps decisions findable per claim', async () => {
     const base = {
       cluster: 'ignored',

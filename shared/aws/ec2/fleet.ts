@@ -9,6 +9,7 @@ import type { NodeSelectorRequirementWithMinValues } from '../../api/karpenter';
 import { LabelCapacityReservationId, LabelCapacityType, LabelZoneId } from '../../api/labels';
 import type { NodeClaim } from '../../api/nodeclaim';
 import type { CapacityType, InstanceType, InstanceTypeInfo, OfferingReservation } from '../../catalog/types';
+import type { RefusedOffering } from '../../errors';
 import { INSUFFICIENT_CAPACITY_CODES } from './errors';
 import type { ResolvedSubnet } from './selectors';
 import { toTagList } from './tags';
@@ -258,18 +259,20 @@ export function refusedOfferings(
   errors: FleetFailure[],
   capacityType: CapacityType,
   overrides: FleetOverride[],
-): { instanceType: string; zone: string; capacityType: CapacityType; reason: string }[] {
-  const out = new Map<string, { instanceType: string; zone: string; capacityType: CapacityType; reason: string }>();
+): RefusedOffering[] {
+  const out = new Map<string, RefusedOffering>();
   for (const e of errors) {
     if (!INSUFFICIENT_CAPACITY_CODES.has(e.code)) continue;
     const matching = overrides.filter(
       (o) => (!e.instanceType || o.instanceType === e.instanceType) && (!e.zone || o.zone === e.zone),
     );
     for (const o of matching) {
-      out.set(`${o.instanceType}/${o.zone}`, {
+      const reservationId = capacityType === 'reserved' ? o.reservation?.id : undefined;
+      out.set(`${o.instanceType}/${o.zone}/${reservationId ?? ''}`, {
         instanceType: o.instanceType,
         zone: o.zone,
         capacityType,
+        ...(reservationId ? { reservationId } : {}),
         reason: e.code,
       });
     }

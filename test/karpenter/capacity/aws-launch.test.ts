@@ -135,11 +135,38 @@ describe('instance provider: Capacity Reservations', () => {
     const err = await launch().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InsufficientCapacityError);
     expect((err as InsufficientCapacityError).offerings).toEqual([
-      { instanceType: 'm5.large', zone: 'us-east-1a', capacityType: 'reserved', reason: 'ReservationCapacityExceeded' },
+      {
+        instanceType: 'm5.large',
+        zone: 'us-east-1a',
+        capacityType: 'reserved',
+        reservationId: 'cr-0a1',
+        reason: 'ReservationCapacityExceeded',
+      },
     ]);
     // The reservation is marked unavailable until EC2 is asked again.
     const after = await p.getInstanceTypes(nodeClass);
     expect(after[0]?.offerings.find((o) => o.capacityType === 'reserved')?.available).toBe(false);
+  });
+
+  it('should not mark capacity reservations other than the refused one unavailable, nor on-demand', async () => {
+    // Another container reads the refusal from the shared ICE cache (the store), with its own reservation cache.
+    const reservations = [ec2Reservation('cr-0a1', { available: 2 }), ec2Reservation('cr-0b2', { available: 1 })];
+    const { launch } = await launchReserved(reservations);
+    aws.state.nextFleetErrors.push({ code: 'ReservationCapacityExceeded', message: 'no room in cr-0a1' });
+    const err = (await launch().catch((e: unknown) => e)) as InsufficientCapacityError;
+    expect(err.offerings.map((o) => o.reservationId)).toEqual(['cr-0a1']);
+    const unavailable = err.offerings.map((o) => ({ ...o, expiresAt: now + 180_000 }));
+    const other = fakeAwsProvider(aws, {
+      instanceTypes: () => [m5],
+      clock: { now: () => now },
+      unavailable: async () => unavailable,
+    });
+    const offerings = (await other.getInstanceTypes(nodeClass))[0]?.offerings ?? [];
+    expect(offerings.map((o) => [o.capacityType, o.reservation?.id, o.available])).toEqual([
+      ['on-demand', undefined, true],
+      ['reserved', 'cr-0a1', false],
+      ['reserved', 'cr-0b2', true],
+    ]);
   });
 
   it('should opt on-demand launches of a class that selects reservations out of open reservations', async () => {

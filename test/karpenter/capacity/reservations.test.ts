@@ -73,8 +73,45 @@ describe('Capacity Reservations: provisioning', () => {
         instanceType: 'm5.large',
         capacityType: 'reserved',
         reason: 'ReservationCapacityExceeded',
+        reservationId: 'cr-0a1',
       }),
     );
+  });
+
+  it('should mark only the reservation that ran out unavailable, not another reservation of the type and zone', async () => {
+    // cr-0a1 has the most room, so the plan picks it; EC2 refuses it, and the re-plan uses cr-0b2, not on-demand.
+    const t = reservationBed(
+      ['reserved', 'on-demand'],
+      [reservation({ id: 'cr-0a1', totalInstanceCount: 2 }), reservation({ id: 'cr-0b2', totalInstanceCount: 1 })],
+    );
+    t.cloud.injectInsufficientCapacity({
+      instanceType: 'm5.large',
+      zone: 'us-east-1a',
+      capacityType: 'reserved',
+      reservationId: 'cr-0a1',
+    });
+    t.cluster.load(pods(1));
+    await t.settle(2 * MINUTE);
+    expect((await live(t)).map((c) => [c.capacityType, c.capacityReservation?.id])).toEqual([['reserved', 'cr-0b2']]);
+    const refused = await t.store.listUnavailable(t.clock.now());
+    expect(refused.map((u) => [u.capacityType, u.reservationId])).toEqual([['reserved', 'cr-0a1']]);
+  });
+
+  it('should keep reserved offerings when on-demand of the type and zone is refused', async () => {
+    const t = reservationBed(['reserved', 'on-demand'], [reservation({ id: 'cr-0a1', totalInstanceCount: 1 })]);
+    await t.store.markUnavailable({
+      instanceType: 'm5.large',
+      zone: 'us-east-1a',
+      capacityType: 'on-demand',
+      expiresAt: t.clock.now() + 3 * MINUTE,
+    });
+    t.cluster.load(pods(2));
+    await t.settle(2 * MINUTE);
+    // One pod in the reservation; the other on c5.large on-demand, since m5.large on-demand is refused.
+    expect((await live(t)).map((c) => [c.capacityType, c.instanceType]).sort()).toEqual([
+      ['on-demand', 'c5.large'],
+      ['reserved', 'm5.large'],
+    ]);
   });
 });
 
