@@ -1,5 +1,6 @@
 // Turns source documents into a ManifestSet: converts v1alpha5 objects, validates every document, fills in
 // Karpenter's defaults, and collects every problem of every document before failing.
+import { CAPACITY_RESERVATION_API_VERSION, parseCapacityReservation } from './capacity-reservation';
 import type { Obj } from './check';
 import { expectObject } from './check';
 import { validateConditions, validateCSINode, validateNodeClaimObject, validateRuntimeClass } from './cluster-state';
@@ -104,6 +105,20 @@ const HANDLERS: Record<string, KindHandler> = {
     namespaced: false,
     validate: validateRuntimeClass,
     add: push('runtimeClasses'),
+  },
+  CapacityReservation: {
+    apiVersions: [CAPACITY_RESERVATION_API_VERSION],
+    namespaced: false,
+    validate: (p, d) => {
+      validateMetadata(p, d);
+      parseCapacityReservation(p, 'spec', d.spec);
+    },
+    add: (set, d) => {
+      // Validated above, so this parse reports nothing.
+      const ref = { file: '', doc: 0, kind: 'CapacityReservation', name: '' };
+      const parsed = parseCapacityReservation(new Problems(ref), 'spec', d.spec);
+      if (parsed) set.capacityReservations.push(parsed);
+    },
   },
 };
 

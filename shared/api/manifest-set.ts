@@ -1,4 +1,5 @@
 // Everything read from a set of manifests, sorted by kind. Arrays keep file order, so results are deterministic.
+import type { CapacityReservationInput } from './capacity-reservation';
 import type { NodeClaimObject } from './cluster-state';
 import type { EC2NodeClass, NodePool } from './karpenter';
 import type {
@@ -41,6 +42,8 @@ export interface ManifestSet {
   nodeClaims: NodeClaimObject[];
   csiNodes: CSINode[];
   runtimeClasses: RuntimeClass[];
+  /** The simulator's capacity reservations (CapacityReservation documents; docs/scenarios.md, Capacity reservations). */
+  capacityReservations: CapacityReservationInput[];
   /** Unknown kinds skipped, conversions made, fields that changed meaning: print them. */
   warnings: string[];
 }
@@ -66,6 +69,7 @@ export function emptyManifestSet(): ManifestSet {
     nodeClaims: [],
     csiNodes: [],
     runtimeClasses: [],
+    capacityReservations: [],
     warnings: [],
   };
 }

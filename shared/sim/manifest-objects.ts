@@ -19,6 +19,7 @@ export function simulationObjectsOf(set: ManifestSet, expanded: ExpandedPods): S
     nodeOverlays: set.nodeOverlays,
     nodeClaims: set.nodeClaims,
     csiNodes: set.csiNodes,
+    capacityReservations: set.capacityReservations,
     warnings: [...set.warnings, ...expanded.warnings],
   };
 }

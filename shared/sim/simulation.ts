@@ -4,6 +4,7 @@
 // pick. Passes repeat while a launch is dropped for insufficient capacity (see provisionUntilSettled). The report adds
 // the LP lower bound on cost. Deterministic for the same objects and seed.
 
+import type { CapacityReservationInput } from '../api/capacity-reservation';
 import type { NodeClaimObject } from '../api/cluster-state';
 import { PENDING_STATUS } from '../api/expand';
 import { claimName } from '../api/ids';
@@ -50,6 +51,7 @@ import {
   requestlessWarning,
 } from './load-warnings';
 import { typesAllowedBy } from './pool-types';
+import { addReservation } from './reservations';
 import { createSimWorld, type SimWorld } from './world';
 
 const CLUSTER = 'sim';
@@ -75,6 +77,8 @@ export interface SimulationObjects {
   nodeClaims?: NodeClaimObject[];
   /** Per-node CSI attach limits from a cluster dump. */
   csiNodes?: CSINode[];
+  /** The simulated account's capacity reservations (CapacityReservation documents; docs/scenarios.md). */
+  capacityReservations?: CapacityReservationInput[];
   /** Warnings from loading (conversions, defaults), carried into the result. */
   warnings?: string[];
 }
@@ -206,6 +210,7 @@ export async function runSimulation(
       return result;
     },
   });
+  for (const r of objects.capacityReservations ?? []) addReservation(world.cloud, r, world.clock.now());
   // Claims read from a dump are stamped with the simulated clock's start, so none looks abandoned to the pass.
   const dump = claimsFromDump(
     objects.nodeClaims ?? [],

@@ -26,6 +26,7 @@ import { ValidationError } from '../../errors';
 import { parseControlMessage } from '../../events';
 import type { SweepMessage } from '../../messages';
 import { loadLpSolver } from '../../scheduling';
+import { addReservation } from '../reservations';
 import type { SimCluster } from '../sim-cluster';
 import type { SimulationEngine } from '../simulation';
 import { createSimWorld, type SimWorld } from '../world';
@@ -194,6 +195,7 @@ export async function runScenario(
     switch (action.type) {
       case 'apply':
         workloads.apply(action.set);
+        for (const r of action.set.capacityReservations) addReservation(cloud, r, now);
         pdbs = await cluster.listPodDisruptionBudgets();
         if ((await cluster.listNodePools()).length === 0) {
           const fallback = engine.defaultNodePool();
