@@ -24,10 +24,12 @@ export class HostnameIndex {
   constructor(private readonly claims: readonly IndexedClaim[]) {}
 
   /**
-   * The slots, ascending, of the claims that are not closed and where `bar` is below its limit: a superset of the
-   * claims a pod under this bar that cannot reopen a closed claim (not hostname-affine) may join, in scan order.
+   * Visits, ascending, the slots of the claims that are not closed and where `bar` is below its limit (a superset of
+   * the claims a pod under this bar that cannot reopen a closed claim, not hostname-affine, may join, in scan order)
+   * until `visit` returns true; returns whether it did. Claims found closed or barred on the way leave the list; the
+   * rest of it is not read, so a pod whose first fit comes early does not pay for the whole list.
    */
-  open(bar: HostnameBar): readonly number[] {
+  firstOpen(bar: HostnameBar, visit: (slot: number) => boolean): boolean {
     let byLimit = this.lists.get(bar.counts);
     if (!byLimit) {
       byLimit = new Map();
@@ -42,13 +44,22 @@ export class HostnameIndex {
     for (; list.seen < claims.length; list.seen++) list.slots.push(list.seen);
     const slots = list.slots;
     let kept = 0;
-    for (let k = 0; k < slots.length; k++) {
-      const slot = slots[k] as number;
+    let k = 0;
+    let stopped = false;
+    while (k < slots.length) {
+      const slot = slots[k++] as number;
       const c = claims[slot] as IndexedClaim;
       if (c.closed || (bar.counts.get(c.hostname) ?? 0) >= bar.limit) continue;
       slots[kept++] = slot;
+      if (visit(slot)) {
+        stopped = true;
+        break;
+      }
     }
-    slots.length = kept;
-    return slots;
+    if (kept < k) {
+      slots.copyWithin(kept, k);
+      slots.length -= k - kept;
+    }
+    return stopped;
   }
 }

@@ -75,9 +75,13 @@ export function cheapestOffering(
   reqs: Requirements,
   preferSpot: boolean,
 ): Offering | undefined {
+  const zone = reqs.get(LabelZone);
+  const ct = reqs.get(LabelCapacityType);
+  const zoneId = reqs.get(LabelZoneId);
   let best: Offering | undefined;
   let bestRank = 2;
-  for (const o of allowedOfferings(offerings, reqs)) {
+  for (const o of offerings) {
+    if (!offeringAllowed(o, zone, ct, zoneId)) continue;
     const rank = o.capacityType === 'reserved' || (preferSpot && o.capacityType === 'spot') ? 0 : 1;
     if (!best || rank < bestRank || (rank === bestRank && o.price < best.price)) {
       best = o;
@@ -101,8 +105,28 @@ export interface PriceTable {
 export class OfferingPrices {
   private readonly cache = new Map<string, PriceTable>();
   private readonly orders = new Map<PriceTable, Int32Array[]>();
+  private nameRanks: Int32Array | undefined;
 
   constructor(private readonly types: readonly { index: number; name: string; offerings: readonly Offering[] }[]) {}
+
+  /** How many types the prices cover (type indices are below this). */
+  get size(): number {
+    return this.types.length;
+  }
+
+  /** Each type's place among the types sorted by name (as `Array.prototype.sort` orders strings), by type index:
+   * a claim's instance-type list is written sorted, and sorting by these numbers spares comparing names. */
+  nameRank(): Int32Array {
+    if (!this.nameRanks) {
+      const byName = [...this.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const ranks = new Int32Array(this.types.length);
+      byName.forEach((t, rank) => {
+        ranks[t.index] = rank;
+      });
+      this.nameRanks = ranks;
+    }
+    return this.nameRanks;
+  }
 
   /** Type indices cheapest first (rank, price, name) for a table, without types that have no allowed offering. */
   order(t: PriceTable, preferSpot: boolean): Int32Array {

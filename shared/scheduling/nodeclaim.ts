@@ -247,11 +247,12 @@ export function orderByPrice(
 ): { options: TypeOption[]; preferSpot: boolean } {
   const table = prices.table(reqs);
   const spot = allowsSpot(reqs) && options.some((o) => Number.isFinite(table.spot[o.index]));
-  const byIndex = new Map<number, TypeOption>();
-  for (const o of options) byIndex.set(o.index, o);
+  // By type index: an array, as finalizing every claim builds one (a map per claim was a visible share of it).
+  const byIndex: (TypeOption | undefined)[] = new Array(prices.size);
+  for (const o of options) byIndex[o.index] = o;
   const out: TypeOption[] = [];
   for (const i of prices.order(table, spot)) {
-    const o = byIndex.get(i);
+    const o = byIndex[i];
     if (!o) continue;
     out.push(o);
     if (out.length >= limit) break;
@@ -301,13 +302,13 @@ export function finalizeClaim(
   const off = cheapestOffering(first.offerings, claim.requirements, preferSpot);
   if (!off) return undefined;
   const reqs = claim.requirements.clone();
-  reqs.add(
-    Requirement.of(
-      LabelInstanceType,
-      'In',
-      options.map((o) => o.name),
-    ),
-  );
+  // Listed in name order already, so writing the requirement out (which sorts its values) finds them sorted.
+  const rank = t.prices.nameRank();
+  const names = options
+    .slice()
+    .sort((a, b) => (rank[a.index] as number) - (rank[b.index] as number))
+    .map((o) => o.name);
+  reqs.add(Requirement.of(LabelInstanceType, 'In', names));
   const labels: Record<string, string> = { ...t.labels };
   for (const [k, v] of Object.entries(reqs.singleValueLabels())) if (k !== LabelHostname) labels[k] = v;
   const requests = new Float64Array(claim.used);

@@ -11,7 +11,7 @@ import { Requirements } from './requirements';
 import { podRequests, type ResourceIndex } from './resources';
 import type { Topology, TopologyShape } from './topology';
 import type { TopologyGroup } from './topologygroup';
-import type { VolumeIndex } from './volumes';
+import type { VolumeIndex, VolumeTopology } from './volumes';
 
 export interface PodBase {
   baseId: number;
@@ -48,6 +48,16 @@ export interface PodShape extends TopologyShape {
 }
 
 const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
+/** What a pod without volumes gets from the volume index; only ever read. */
+const NO_VOLUME_TOPOLOGY: VolumeTopology = { requirements: new Requirements(), warnings: [], key: '' };
+
+/** The spec as the base's signature reads it: without the node name and the volumes (their topology is keyed
+ * apart). Specs without either are read as they are, which is the same text without copying the spec. */
+function signatureSpec(spec: Pod['spec']): Partial<Pod['spec']> {
+  if (spec.nodeName === undefined && spec.volumes === undefined) return spec;
+  const { nodeName: _n, volumes: _v, ...rest } = spec;
+  return rest;
+}
 
 export class PodShapes {
   private readonly bases = new Map<string, PodBase>();
@@ -71,12 +81,12 @@ export class PodShapes {
 
   /** The base for a pod, building it (and registering its topology groups) on first sight of its signature. */
   baseOf(pod: Pod): PodBase {
-    const vol = this.volumes.requirementsFor(pod);
+    // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md).
+    const vol = pod.spec.volumes?.length ? this.volumes.requirementsFor(pod) : NO_VOLUME_TOPOLOGY;
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
-    const { nodeName: _n, volumes: _v, ...spec } = pod.spec;
     // Namespace and labels first, whole: that text also names the pod's identity for selectors.
     const who = JSON.stringify([pod.metadata.namespace, pod.metadata.labels ?? {}]);
-    const sig = who + JSON.stringify([spec, vol.key, vol.missing ?? '']);
+    const sig = who + JSON.stringify([signatureSpec(pod.spec), vol.key, vol.missing ?? '']);
     let base = this.bases.get(sig);
     if (base) return base;
     let identity = this.identities.get(who);

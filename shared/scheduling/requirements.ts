@@ -6,6 +6,8 @@ import { Requirement } from './requirement';
 
 export class Requirements {
   private readonly map = new Map<string, Requirement>();
+  /** `toString()`, kept until the next `add`: cache keys read it for every claim opened. */
+  private text: string | undefined;
 
   static from(list: readonly (NodeSelectorRequirement | NodeSelectorRequirementWithMinValues)[] = []): Requirements {
     const out = new Requirements();
@@ -24,10 +26,12 @@ export class Requirements {
   clone(): Requirements {
     const out = new Requirements();
     for (const [k, r] of this.map) out.map.set(k, r);
+    out.text = this.text;
     return out;
   }
 
   add(r: Requirement): this {
+    this.text = undefined;
     const existing = this.map.get(r.key);
     this.map.set(r.key, existing ? existing.intersect(r) : r);
     return this;
@@ -104,7 +108,8 @@ export class Requirements {
   }
 
   toString(): string {
-    return [...this.map.values()].map((r) => `${r.key} ${r}`).join(', ');
+    this.text ??= [...this.map.values()].map((r) => `${r.key} ${r}`).join(', ');
+    return this.text;
   }
 }
 

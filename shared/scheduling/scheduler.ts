@@ -20,7 +20,7 @@ import { narrowed, type Requirements } from './requirements';
 import { reserveCapacity } from './reserve';
 import { addVec, ResourceIndex } from './resources';
 import { NodeClaimTemplate } from './template';
-import { Topology } from './topology';
+import { type HostnameBar, Topology } from './topology';
 import type { TopologyGroup } from './topologygroup';
 import type { PlannedNodeClaim, SchedulingInput, SchedulingResult, UnschedulablePod } from './types';
 import { podVolumes } from './volumedrivers';
@@ -416,7 +416,7 @@ export class Scheduler {
     // limit still allows, in the same order: the claims passed over would each refuse it, so the first fit is the same.
     if (!shape.coLocated) {
       const bar = this.topology.hostnameBars(shape)[0];
-      if (bar) return this.tryOpenClaims(pod, shape, this.hostnameIndex.open(bar));
+      if (bar) return this.tryOpenClaims(pod, shape, bar);
     }
     let start = this.cursor.get(shape.id) ?? 0;
     let leading = true;
@@ -450,15 +450,18 @@ export class Scheduler {
     return false;
   }
 
-  /** First fit over the given claim slots (ascending), reading the clock as often as the full scan does. */
-  private tryOpenClaims(pod: Pod, shape: PodShape, slots: readonly number[]): boolean {
-    for (let k = 0; k < slots.length; k++) {
-      if (k % ROOM_BLOCK === 0 && this.deadline.passed()) return false;
-      const c = this.claims[slots[k] as number] as InflightClaim;
-      if (c.failed.has(shape.id)) continue;
-      if (c.tryAdd(pod, shape) === undefined) return true;
-    }
-    return false;
+  /** First fit over the claims the bar leaves open (ascending), reading the clock as often as the full scan does. */
+  private tryOpenClaims(pod: Pod, shape: PodShape, bar: HostnameBar): boolean {
+    let k = 0;
+    let placed = false;
+    this.hostnameIndex.firstOpen(bar, (slot) => {
+      if (k++ % ROOM_BLOCK === 0 && this.deadline.passed()) return true;
+      const c = this.claims[slot] as InflightClaim;
+      if (c.failed.has(shape.id)) return false;
+      placed = c.tryAdd(pod, shape) === undefined;
+      return placed;
+    });
+    return placed;
   }
 
   /** Opens a NodeClaim for the pod from this template, or says why it cannot. */

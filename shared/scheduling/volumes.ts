@@ -8,6 +8,15 @@ import { Requirements } from './requirements';
 
 const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
 
+/** Where a pod's volumes let it run, as `VolumeIndex.requirementsFor` reads them. */
+export interface VolumeTopology {
+  requirements: Requirements;
+  warnings: string[];
+  /** The requirements as text ('' when none), part of the pod's signature. */
+  key: string;
+  missing?: string;
+}
+
 export class VolumeIndex {
   private readonly pvcs = new Map<string, PersistentVolumeClaim>();
   private readonly pvs = new Map<string, PersistentVolume>();
@@ -47,7 +56,7 @@ export class VolumeIndex {
    * the kube-scheduler will not place the pod until the claim exists, so (like Karpenter) no node is launched for it.
    * Other missing objects (a bound PV, a StorageClass) are warned about and leave the zone unconstrained.
    */
-  requirementsFor(pod: Pod): { requirements: Requirements; warnings: string[]; key: string; missing?: string } {
+  requirementsFor(pod: Pod): VolumeTopology {
     const requirements = new Requirements();
     const warnings: string[] = [];
     let missing: string | undefined;
