@@ -74,6 +74,8 @@ export interface CapacityReservationSelectorTerm {
   tags?: Record<string, string>;
   id?: string;
   ownerID?: string;
+  /** Selects reservations that accept any matching launch (open) or only launches that target them (targeted). */
+  instanceMatchCriteria?: 'open' | 'targeted';
 }
 
 export interface AmiSelectorTerm {

@@ -158,8 +158,8 @@ describe('EC2NodeClass validation', () => {
     ]);
   });
 
-  it('accepts capacityReservationSelectorTerms by id, or by tags with an owner, without a warning', () => {
-    const yaml = `${VALID_NODECLASS}  capacityReservationSelectorTerms:\n    - id: cr-0123456789abcdef0\n    - tags:\n        team: ml\n      ownerID: "111122223333"\n`;
+  it('accepts capacityReservationSelectorTerms by id, by tags with an owner, or by instanceMatchCriteria, without a warning', () => {
+    const yaml = `${VALID_NODECLASS}  capacityReservationSelectorTerms:\n    - id: cr-0123456789abcdef0\n    - tags:\n        team: ml\n      ownerID: "111122223333"\n    - instanceMatchCriteria: open\n    - instanceMatchCriteria: targeted\n      tags: {team: ml}\n`;
     expect(problemsOf(yaml, 'nc.yaml')).toEqual([]);
     expect(parseManifests(yaml, 'nc.yaml').warnings).toEqual([]);
   });
@@ -167,15 +167,15 @@ describe('EC2NodeClass validation', () => {
   it.each([
     [
       '    - ownerID: "111122223333"\n',
-      "spec.capacityReservationSelectorTerms[0]: expected at least one, got none, ['tags', 'id']",
+      "spec.capacityReservationSelectorTerms[0]: expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']",
     ],
     [
       '    - id: cr-0123456789abcdef0\n      tags:\n        team: ml\n',
-      "spec.capacityReservationSelectorTerms[0]: 'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
+      "spec.capacityReservationSelectorTerms[0]: 'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term",
     ],
     [
       '    - id: cr-0123456789abcdef0\n      ownerID: "111122223333"\n',
-      "spec.capacityReservationSelectorTerms[0]: 'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
+      "spec.capacityReservationSelectorTerms[0]: 'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term",
     ],
     ['    - id: odcr-1\n', 'spec.capacityReservationSelectorTerms[0].id: "odcr-1" does not match ^cr-[0-9a-z]+$'],
     [
@@ -187,8 +187,16 @@ describe('EC2NodeClass validation', () => {
       'spec.capacityReservationSelectorTerms[0].tags["team"]: empty tag keys or values aren\'t supported',
     ],
     [
+      '    - id: cr-0123456789abcdef0\n      instanceMatchCriteria: open\n',
+      "spec.capacityReservationSelectorTerms[0]: 'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term",
+    ],
+    [
+      '    - instanceMatchCriteria: any\n',
+      'spec.capacityReservationSelectorTerms[0].instanceMatchCriteria: "any" is not one of open, targeted',
+    ],
+    [
       '    - name: ml\n',
-      'spec.capacityReservationSelectorTerms[0].name: is not a selector field; use one of tags, id, ownerID',
+      'spec.capacityReservationSelectorTerms[0].name: is not a selector field; use one of tags, id, ownerID, instanceMatchCriteria',
     ],
   ])('rejects the capacity reservation term %j, naming the field', (term, message) => {
     const yaml = `${VALID_NODECLASS}  capacityReservationSelectorTerms:\n${term}`;

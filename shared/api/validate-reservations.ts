@@ -1,10 +1,10 @@
 // Validation of an EC2NodeClass's capacityReservationSelectorTerms, with the rules of Karpenter's CRD: each term names
-// an id, or tags (optionally with the owning account); an id stands alone.
-import { expectArray, expectObject, expectString, expectStringMap, show } from './check';
+// an id, or tags and/or an instance match criteria (optionally with the owning account); an id stands alone.
+import { expectArray, expectEnum, expectObject, expectString, expectStringMap, show } from './check';
 import { at, type Problems } from './problems';
 
 const PATH = 'spec.capacityReservationSelectorTerms';
-const FIELDS = ['tags', 'id', 'ownerID'];
+const FIELDS = ['tags', 'id', 'ownerID', 'instanceMatchCriteria'];
 export const RESERVATION_ID = /^cr-[0-9a-z]+$/;
 export const OWNER_ID = /^[0-9]{12}$/;
 
@@ -22,16 +22,18 @@ export function validateReservationTerms(p: Problems, v: unknown): void {
     const id = expectString(p, at(tp, 'id'), term.id);
     const owner = expectString(p, at(tp, 'ownerID'), term.ownerID);
     const tags = expectStringMap(p, at(tp, 'tags'), term.tags);
-    if (term.id === undefined && term.tags === undefined)
-      p.error(tp, "expected at least one, got none, ['tags', 'id']");
+    expectEnum(p, at(tp, 'instanceMatchCriteria'), term.instanceMatchCriteria, ['open', 'targeted']);
+    const criteria = term.instanceMatchCriteria;
+    if (term.id === undefined && term.tags === undefined && criteria === undefined)
+      p.error(tp, "expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']");
     if (id !== undefined && !RESERVATION_ID.test(id))
       p.error(at(tp, 'id'), `${show(id)} does not match ${RESERVATION_ID.source}`);
     if (owner !== undefined && !OWNER_ID.test(owner))
       p.error(at(tp, 'ownerID'), `${show(owner)} does not match ${OWNER_ID.source}`);
-    if (term.id !== undefined && (term.tags !== undefined || term.ownerID !== undefined)) {
+    if (term.id !== undefined && (term.tags !== undefined || term.ownerID !== undefined || criteria !== undefined)) {
       p.error(
         tp,
-        "'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
+        "'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term",
       );
     }
     if (tags) {

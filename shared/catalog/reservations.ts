@@ -45,12 +45,14 @@ export function reservationStatuses(reservations: readonly CapacityReservation[]
     );
 }
 
-/** Whether a term selects the reservation: by id alone, or by all its tags ('*' matches any value) and owner. */
+/** Whether a term selects the reservation: by id alone, or by all its tags ('*' matches any value) and/or its
+ * instance match criteria, and the owner when given (Karpenter's DescribeCapacityReservations filters). */
 export function termSelects(term: CapacityReservationSelectorTerm, r: CapacityReservation): boolean {
   if (term.id !== undefined) return term.id === r.id;
+  if (term.tags === undefined && term.instanceMatchCriteria === undefined) return false;
   if (term.ownerID !== undefined && term.ownerID !== r.ownerID) return false;
-  if (term.tags === undefined) return false;
-  return Object.entries(term.tags).every(([k, v]) => r.tags?.[k] !== undefined && (v === '*' || r.tags[k] === v));
+  if (term.instanceMatchCriteria !== undefined && term.instanceMatchCriteria !== r.instanceMatchCriteria) return false;
+  return Object.entries(term.tags ?? {}).every(([k, v]) => r.tags?.[k] !== undefined && (v === '*' || r.tags[k] === v));
 }
 
 /** The reservations any of the terms selects (terms are ORed), without those already ended. */

@@ -248,18 +248,22 @@ describe('CRDs', () => {
       expect(validate.errors?.map((e) => e.instancePath)).toContain(path);
     });
 
-    it("carries Karpenter's capacity reservation term rules as CEL: an id stands alone, tags or an id required", () => {
-      const rules =
+    it("carries Karpenter's capacity reservation term rules as CEL: an id stands alone, tags, an id or instanceMatchCriteria required", () => {
+      const terms =
         ec2NodeClassCRD().spec.versions[0]?.schema.openAPIV3Schema.properties?.spec?.properties
-          ?.capacityReservationSelectorTerms?.['x-kubernetes-validations'];
-      expect(rules).toEqual([
-        { message: "expected at least one, got none, ['tags', 'id']", rule: 'self.all(x, has(x.tags) || has(x.id))' },
+          ?.capacityReservationSelectorTerms;
+      expect(terms?.['x-kubernetes-validations']).toEqual([
+        {
+          message: "expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']",
+          rule: 'self.all(x, has(x.tags) || has(x.id) || has(x.instanceMatchCriteria))',
+        },
         {
           message:
-            "'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
-          rule: '!self.exists(x, has(x.id) && (has(x.tags) || has(x.ownerID)))',
+            "'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term",
+          rule: '!self.exists(x, has(x.id) && (has(x.tags) || has(x.ownerID) || has(x.instanceMatchCriteria)))',
         },
       ]);
+      expect(terms?.items?.properties?.instanceMatchCriteria?.enum).toEqual(['open', 'targeted']);
     });
 
     it('types status.capacityReservations as Karpenter does, keeping the rest of the status', () => {

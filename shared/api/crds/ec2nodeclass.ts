@@ -79,6 +79,9 @@ const capacityReservationTerm: PropsOf<CapacityReservationSelectorTerm> = {
   tags: tags(),
   id: str('The capacity reservation id.', { pattern: '^cr-[0-9a-z]+$' }),
   ownerID: str('The account that owns the reservation.', { pattern: '^[0-9]{12}$' }),
+  instanceMatchCriteria: str('Selects reservations by how they match instances: open or targeted.', {
+    enum: ['open', 'targeted'],
+  }),
 };
 const capacityReservationStatus: PropsOf<CapacityReservationStatus> = {
   id: str('The capacity reservation id.', { pattern: '^cr-[0-9a-z]+$' }),
@@ -249,11 +252,14 @@ const specProps: PropsOf<EC2NodeClassSpec> = {
     {
       maxItems: 30,
       'x-kubernetes-validations': [
-        { message: "expected at least one, got none, ['tags', 'id']", rule: 'self.all(x, has(x.tags) || has(x.id))' },
+        {
+          message: "expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']",
+          rule: 'self.all(x, has(x.tags) || has(x.id) || has(x.instanceMatchCriteria))',
+        },
         {
           message:
-            "'id' is mutually exclusive, cannot be set along with tags or ownerID in a capacity reservation selector term",
-          rule: '!self.exists(x, has(x.id) && (has(x.tags) || has(x.ownerID)))',
+            "'id' is mutually exclusive, cannot be set along with other fields in a capacity reservation selector term",
+          rule: '!self.exists(x, has(x.id) && (has(x.tags) || has(x.ownerID) || has(x.instanceMatchCriteria)))',
         },
       ],
     },

@@ -1,6 +1,6 @@
 // DescribeCapacityReservations for an EC2NodeClass's capacityReservationSelectorTerms (docs/aws.md, Capacity
-// reservations), with Karpenter's queries: an id term asks for that id; a tags term filters on each tag ('*': the key
-// alone) and the owner; every query asks only for active reservations. Answers are cached per term for a minute, and
+// reservations), with Karpenter's queries: an id term asks for that id; a tags or instanceMatchCriteria term filters on
+// each tag ('*': the key alone), the match criteria and the owner; every query asks only for active reservations. Answers are cached per term for a minute, and
 // a launch into a reservation takes one off its cached room at once, so back-to-back launches do not overfill it.
 import {
   DescribeCapacityReservationsCommand,
@@ -26,6 +26,8 @@ export function reservationQuery(term: CapacityReservationSelectorTerm): {
   for (const [k, v] of Object.entries(term.tags ?? {})) {
     filters.push(v === '*' ? { Name: 'tag-key', Values: [k] } : { Name: `tag:${k}`, Values: [v] });
   }
+  if (term.instanceMatchCriteria)
+    filters.push({ Name: 'instance-match-criteria', Values: [term.instanceMatchCriteria] });
   return { Filters: filters };
 }
 
@@ -84,7 +86,12 @@ export class CapacityReservations {
   }
 
   private async query(term: CapacityReservationSelectorTerm, now: number): Promise<CapacityReservation[]> {
-    const key = JSON.stringify([term.id ?? '', term.ownerID ?? '', Object.entries(term.tags ?? {}).sort()]);
+    const key = JSON.stringify([
+      term.id ?? '',
+      term.ownerID ?? '',
+      term.instanceMatchCriteria ?? '',
+      Object.entries(term.tags ?? {}).sort(),
+    ]);
     const hit = this.cache.get(key);
     if (hit && now - hit.at < TTL_MS) return hit.reservations;
     const reservations: CapacityReservation[] = [];

@@ -60,7 +60,7 @@ async function launchReserved(reservations: ReturnType<typeof ec2Reservation>[])
 }
 
 describe('capacityreservation provider', () => {
-  it("queries by id alone, or by tags ('*' as tag-key) and owner, only active reservations", () => {
+  it("queries by id alone, or by tags ('*' as tag-key), instanceMatchCriteria and owner, only active reservations", () => {
     expect(reservationQuery({ id: 'cr-0a1' })).toEqual({
       CapacityReservationIds: ['cr-0a1'],
       Filters: [{ Name: 'state', Values: ['active'] }],
@@ -71,6 +71,13 @@ describe('capacityreservation provider', () => {
         { Name: 'owner-id', Values: ['111122223333'] },
         { Name: 'tag:team', Values: ['ml'] },
         { Name: 'tag-key', Values: ['env'] },
+      ],
+    });
+    expect(reservationQuery({ instanceMatchCriteria: 'targeted', tags: { team: 'ml' } })).toEqual({
+      Filters: [
+        { Name: 'state', Values: ['active'] },
+        { Name: 'tag:team', Values: ['ml'] },
+        { Name: 'instance-match-criteria', Values: ['targeted'] },
       ],
     });
   });

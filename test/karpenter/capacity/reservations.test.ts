@@ -131,6 +131,21 @@ describe('Capacity Reservations: the EC2NodeClass status', () => {
     expect(selectReservations([{ tags: { team: '*' } }], all, now).map((r) => r.id)).toEqual(['cr-0a1', 'cr-0b2']);
   });
 
+  it('should resolve capacity reservations by instanceMatchCriteria, alone or with tags', () => {
+    const all = [
+      reservation({ id: 'cr-0a1', instanceMatchCriteria: 'open', tags: { team: 'ml' } }),
+      reservation({ id: 'cr-0b2', instanceMatchCriteria: 'targeted', tags: { team: 'ml' } }),
+      reservation({ id: 'cr-0c3', instanceMatchCriteria: 'targeted', tags: { team: 'web' } }),
+    ];
+    const ids = (terms: Parameters<typeof selectReservations>[0]) =>
+      selectReservations(terms, all, now).map((r) => r.id);
+    expect(ids([{ instanceMatchCriteria: 'open' }])).toEqual(['cr-0a1']);
+    expect(ids([{ instanceMatchCriteria: 'targeted' }])).toEqual(['cr-0b2', 'cr-0c3']);
+    expect(ids([{ instanceMatchCriteria: 'targeted', tags: { team: 'ml' } }])).toEqual(['cr-0b2']);
+    expect(ids([{ instanceMatchCriteria: 'open', ownerID: '444455556666' }])).toEqual([]);
+    expect(ids([{ ownerID: '111122223333' }])).toEqual([]); // an owner alone selects nothing (validation rejects it)
+  });
+
   it('should exclude expired capacity reservations', () => {
     expect(selectReservations([{ id: 'cr-0c3' }], [block(now - 1)], now)).toEqual([]);
   });
