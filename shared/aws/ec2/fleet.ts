@@ -26,6 +26,8 @@ export interface FleetOverride {
   price: number;
   /** A `reserved` override's reservation: the launch template targets it. */
   reservation?: OfferingReservation;
+  /** Its price was set by a NodeOverlay, so EC2 must follow Karpless's prices, not its own (createFleetInput). */
+  overlaid?: boolean;
 }
 
 /** The image an instance type boots in this node class, if any (see amis.ts amiFor). */
@@ -89,6 +91,7 @@ export function fleetOverrides(
         amiId,
         price: o.price,
         ...(o.reservation ? { reservation: o.reservation } : {}),
+        ...(o.overlay ? { overlaid: true } : {}),
       });
       any = true;
     }
@@ -150,12 +153,17 @@ export function createFleetInput(o: {
   tags: Record<string, string>;
 }): CreateFleetCommandInput {
   const tags = toTagList(o.tags);
+  // As Karpenter's AWS provider: once a NodeOverlay priced an option, EC2's own lowest-price choice would ignore the
+  // overlay, so the fleet is prioritized and each override's priority is its (overlaid) price, lowest first
+  // (docs/api.md, "NodeOverlay").
+  const prioritized = o.templates.some((t) => t.overrides.some((ov) => ov.overlaid));
   const configs: FleetLaunchTemplateConfigRequest[] = o.templates.map((t) => ({
     LaunchTemplateSpecification: { LaunchTemplateName: t.name, Version: '$Latest' },
     Overrides: t.overrides.map((ov) => ({
       InstanceType: ov.instanceType as never,
       AvailabilityZone: ov.zone,
       SubnetId: ov.subnetId,
+      ...(prioritized ? { Priority: ov.price } : {}),
     })),
   }));
   return {
@@ -164,10 +172,14 @@ export function createFleetInput(o: {
     ClientToken: o.claim.uid,
     TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: targetCapacityType(o) },
     ...(o.capacityType === 'spot'
-      ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' } }
+      ? {
+          SpotOptions: {
+            AllocationStrategy: prioritized ? 'capacity-optimized-prioritized' : 'price-capacity-optimized',
+          },
+        }
       : isCapacityBlock(o)
         ? {}
-        : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }),
+        : { OnDemandOptions: { AllocationStrategy: prioritized ? 'prioritized' : 'lowest-price' } }),
     LaunchTemplateConfigs: configs,
     TagSpecifications: [
       { ResourceType: 'instance', Tags: tags },
