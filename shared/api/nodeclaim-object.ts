@@ -59,7 +59,18 @@ export interface NodeClaimFacts {
   allocatable?: Record<string, string>;
 }
 
-const CONDITION_ORDER = ['Launched', 'Registered', 'Initialized', 'Ready', 'Drifted', 'Consolidatable', 'Disrupting'];
+const CONDITION_ORDER = [
+  'Launched',
+  'Registered',
+  'Initialized',
+  'Ready',
+  'Drifted',
+  'Consolidatable',
+  'Disrupting',
+  'DisruptionReason',
+];
+/** The causes Karpenter's disruption controller records in the DisruptionReason condition. */
+const DISRUPTION_REASONS = new Set<string>(['Empty', 'Underutilized', 'Drifted']);
 const REACHED: Record<string, readonly NodeClaim['state'][]> = {
   Launched: ['Launched', 'Registered', 'Initialized', 'Draining', 'Terminated'],
   Registered: ['Registered', 'Initialized', 'Draining', 'Terminated'],
@@ -96,13 +107,25 @@ export function nodeClaimObject(
       conditions.push(condition(type, 'False', claim.failure?.reason ?? 'Failed', claim.failure?.message ?? ''));
     else conditions.push(condition(type, 'Unknown', 'AwaitingReconciliation', `object is awaiting reconciliation`));
   }
-  const ready = conditions.every((c) => c.status === 'True');
-  conditions.push(condition('Ready', ready ? 'True' : 'False', ready ? 'Ready' : 'NotReady'));
+  // The root condition as Karpenter's status library computes it: False if a dependent is False, Unknown while one is
+  // Unknown, True once all are True (so `kubectl get nodeclaims` shows READY Unknown during a launch, as there).
+  const ready: ConditionStatus = conditions.some((c) => c.status === 'False')
+    ? 'False'
+    : conditions.some((c) => c.status === 'Unknown')
+      ? 'Unknown'
+      : 'True';
+  conditions.push(
+    condition('Ready', ready, ready === 'True' ? 'Ready' : ready === 'False' ? 'NotReady' : 'UnhealthyDependents'),
+  );
   if (facts.drifted) conditions.push(condition('Drifted', 'True', 'Drifted', facts.drifted));
   if (facts.consolidatable) conditions.push(condition('Consolidatable', 'True', 'Consolidatable'));
   const d = claim.disruption;
   if (claim.state === 'Draining' || d?.phase) {
     conditions.push(condition('Disrupting', 'True', d?.cause ?? 'Deleted', d?.detail ?? ''));
+    // Karpenter's own condition, set only by its disruption controller's commands (emptiness, consolidation,
+    // drift), with the reason as both reason and message; expiration, repair and interruption delete the NodeClaim
+    // without it.
+    if (d && DISRUPTION_REASONS.has(d.cause)) conditions.push(condition('DisruptionReason', 'True', d.cause, d.cause));
   }
   conditions.sort((a, b) => CONDITION_ORDER.indexOf(a.type) - CONDITION_ORDER.indexOf(b.type));
   const status = {

@@ -17,6 +17,7 @@ import { type NodeClaim, reservationLabels } from '../api/nodeclaim';
 import { indexPods, resolveRef } from '../api/pods';
 import { CPU, EPHEMERAL_STORAGE, MEMORY, PODS, parseResourceList } from '../api/resources';
 import { ConflictError } from '../errors';
+import { isEphemeralTaint } from '../scheduling/existingnode';
 import { matchNodes, sameTaint } from './cluster-nodes';
 import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
@@ -167,7 +168,9 @@ export function isInitialized(claim: NodeClaim, node: Node): boolean {
   const ready = node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
   if (!ready) return false;
   const taints = node.spec.taints ?? [];
-  if (taints.some((t) => sameTaint(t, TaintUnregistered))) return false;
+  // Karpenter's known ephemeral taints (karpenter.sh/unregistered among them): kubelet's not-ready, unreachable, the
+  // cloud provider's uninitialized taint and the Node Readiness Controller's readiness.k8s.io/ family.
+  if (taints.some(isEphemeralTaint)) return false;
   if (claim.startupTaints.some((s) => taints.some((t) => sameTaint(t, s)))) return false;
   const allocatable = parseResourceList(node.status?.allocatable);
   for (const [name, quantity] of Object.entries(claim.requests)) {
