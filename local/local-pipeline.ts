@@ -14,10 +14,11 @@ import { fakeContext } from '../functions/middleware/fake-context';
 import { createHandler as createProvisioner } from '../functions/provisioner/handler';
 import { createHandler as createTermination } from '../functions/termination/handler';
 import type { NodeClaim } from '../shared/api/nodeclaim';
+import type { NodeClaimObject } from '../shared/api/nodeclaim-object';
 import { DynamoNodeClaimStore } from '../shared/aws/dynamo/store';
 import { instanceTypesFor, loadCatalog } from '../shared/catalog';
 import type { ControlPlaneConfig } from '../shared/controllers';
-import type { NodeClaimStore } from '../shared/ports';
+import type { ClusterApi, NodeClaimStore } from '../shared/ports';
 import type { SimCloud, SimCluster, VirtualClock } from '../shared/sim';
 import { MemoryNodeClaimStore } from '../shared/sim/memory-store';
 import { MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../shared/sim/sqs';
@@ -58,6 +59,30 @@ export interface LocalPipelineOptions {
   /** Every Powertools log line (EMF metric blobs excluded) the handlers print. */
   onLog?: (record: LogRecord) => void;
   onTimeline?: (entry: TimelineEntry) => void;
+  /** Where the handlers mirror NodeClaim objects (docs/kubernetes.md, NodeClaim objects): the simulated cluster by
+   * default; test/e2e passes the real Kubernetes adapter on the fake API server, so the objects go through HTTP. */
+  nodeClaimObjects?: NodeClaimObjectApi;
+}
+
+/** The three NodeClaim-object methods of the cluster port. */
+export type NodeClaimObjectApi = Required<
+  Pick<ClusterApi, 'listNodeClaimObjects' | 'writeNodeClaimObject' | 'deleteNodeClaimObject'>
+>;
+
+/** The cluster port with its NodeClaim-object methods served by `objects`, everything else by `kube`. */
+function withNodeClaimObjects(kube: ClusterApi, objects: NodeClaimObjectApi): ClusterApi {
+  const own: Record<string, unknown> = {
+    listNodeClaimObjects: () => objects.listNodeClaimObjects(),
+    writeNodeClaimObject: (d: NodeClaimObject, c: NodeClaimObject | undefined) => objects.writeNodeClaimObject(d, c),
+    deleteNodeClaimObject: (name: string) => objects.deleteNodeClaimObject(name),
+  };
+  return new Proxy(kube, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string' && prop in own) return own[prop];
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 export interface TimelineEntry {
@@ -165,6 +190,7 @@ export class LocalPipeline {
     const { log: _log, metric: _metric, ...ports } = world.deps;
     this.ports = {
       ...ports,
+      ...(options.nodeClaimObjects ? { kube: withNodeClaimObjects(ports.kube, options.nodeClaimObjects) } : {}),
       cloud: this.cloud,
       // Claim writes reach the timeline as they happen; the diff after each invocation catches the rest.
       store: new ObservedStore(store, (c) => this.recordClaim(c)),

@@ -51,7 +51,7 @@ export function useKubeClusterBed(): KubeClusterBed {
   afterEach(() => {
     api.requests.length = 0;
     api.clearOverrides();
-    for (const r of ['pods', 'nodes', 'events', 'nodepools', 'ec2nodeclasses'])
+    for (const r of ['pods', 'nodes', 'events', 'nodepools', 'ec2nodeclasses', 'nodeclaims'])
       for (const o of api.list(r)) api.remove(r, o.metadata.namespace, o.metadata.name);
     eventErrors.length = 0;
   });

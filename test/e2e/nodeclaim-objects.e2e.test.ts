@@ -1,0 +1,85 @@
+// NodeClaim objects through the real handlers: the provisioner's Sweep tick mirrors the store into karpenter.sh/v1
+// NodeClaim objects through the real Kubernetes adapter (shared/kube) on the fake API server, and rebuilds them when
+// someone deletes or edits one (docs/kubernetes.md, NodeClaim objects). The rest of the cluster is the simulated one.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LocalPipeline } from '../../local';
+import { podKey } from '../../shared/api/kube';
+import type { NodeClaimObject } from '../../shared/api/nodeclaim-object';
+import { useKubeClusterBed } from '../../testkit/kube-cluster-bed';
+import { MINUTE } from '../../testkit/repair';
+import { allBound, pipeline } from './helpers';
+
+const bed = useKubeClusterBed();
+let p: LocalPipeline | undefined;
+afterEach(async () => {
+  await p?.stop();
+  p = undefined;
+});
+
+const objects = () => bed.api.list<NodeClaimObject>('nodeclaims');
+const names = (list: { metadata: { name: string } }[]) => list.map((o) => o.metadata.name).sort();
+const claimNames = (list: { name: string }[]) => list.map((c) => c.name).sort();
+const conditions = (o: NodeClaimObject | undefined) =>
+  Object.fromEntries((o?.status?.conditions ?? []).map((c) => [c.type, c.status]));
+
+describe('local pipeline: NodeClaim objects through the fake Kubernetes API', () => {
+  it('mirrors each claim on the Sweep tick, and rebuilds a deleted or edited object on the next', async () => {
+    p = await pipeline({ nodeClaimObjects: bed.cluster });
+    const pipe = p;
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    await pipe.runFor(2 * MINUTE);
+    const live = await pipe.store.list({ states: ['Initialized'] });
+    expect(live.length).toBeGreaterThan(0);
+    expect(names(objects())).toEqual(claimNames(live));
+    for (const claim of live) {
+      const o = bed.api.get<NodeClaimObject>('nodeclaims', undefined, claim.name);
+      expect(o?.metadata.labels).toMatchObject({
+        'karpenter.sh/nodepool': 'default',
+        'node.kubernetes.io/instance-type': claim.instanceType,
+        'app.kubernetes.io/managed-by': 'karpless',
+      });
+      expect(o?.status).toMatchObject({ providerID: claim.providerID, nodeName: claim.nodeName });
+      expect(o?.status?.allocatable?.cpu).toBeDefined();
+      expect(conditions(o)).toMatchObject({ Launched: 'True', Registered: 'True', Initialized: 'True', Ready: 'True' });
+    }
+    // Written over HTTP: created, then the status through its subresource.
+    expect(bed.api.requestsTo('POST', '/apis/karpenter.sh/v1/nodeclaims').length).toBe(live.length);
+
+    // Someone deletes one object, edits another's spec, and leaves an orphan and a foreign NodeClaim behind.
+    const [first, second] = objects();
+    if (!first) throw new Error('no object');
+    bed.api.remove('nodeclaims', undefined, first.metadata.name);
+    if (second) bed.api.put('nodeclaims', { ...second, spec: { ...second.spec, requirements: [] } });
+    bed.api.put('nodeclaims', { ...first, metadata: { name: 'orphan', labels: first.metadata.labels } });
+    bed.api.put('nodeclaims', { ...first, metadata: { name: 'karpenter-abc', labels: {} } });
+    await pipe.runFor(2 * MINUTE);
+    expect(names(objects())).toEqual(claimNames([...live, { name: 'karpenter-abc' }]));
+    const restored = bed.api.get<NodeClaimObject>('nodeclaims', undefined, first.metadata.name);
+    expect(conditions(restored)).toMatchObject({ Initialized: 'True' });
+    if (second) {
+      const claim = live.find((c) => c.name === second.metadata.name);
+      expect(bed.api.get<NodeClaimObject>('nodeclaims', undefined, second.metadata.name)?.spec.requirements).toEqual(
+        claim?.requirements,
+      );
+    }
+    expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
+  });
+
+  it('deletes the object of a claim consolidation removed', async () => {
+    p = await pipeline({ nodeClaimObjects: bed.cluster });
+    const pipe = p;
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    await pipe.runFor(2 * MINUTE);
+    const before = await pipe.store.list({ states: ['Initialized'] });
+    expect(names(objects())).toEqual(claimNames(before));
+    // Every pod goes: the nodes are empty, and emptiness removes them.
+    for (const pod of pipe.sim.allPods()) expect(pipe.sim.deletePod(podKey(pod))).toBe(true);
+    const drained = async () => (await pipe.store.list({ states: ['Initialized', 'Draining'] })).length === 0;
+    expect(await pipe.runUntil(drained, 20 * MINUTE)).toBe(true);
+    await pipe.runFor(2 * MINUTE);
+    expect(objects()).toEqual([]);
+    expect(bed.api.requestsTo('DELETE', '/apis/karpenter.sh/v1/nodeclaims').length).toBeGreaterThanOrEqual(
+      before.length,
+    );
+  });
+});
