@@ -1,4 +1,5 @@
-// The price table as one item (PK cluster, SK PRICES#current). ~700 types × a few zones stays far under 400 KB.
+// The price table as one item (PK cluster, SK PRICES#current). ~700 types × a few zones, twice (Linux, and Windows
+// for the x86 types), stays well under 400 KB.
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PriceTable } from '../pricing/fetch';
 import type { PriceStore } from '../pricing/refresh';
@@ -12,8 +13,8 @@ export class DynamoPriceStore implements PriceStore {
       new GetCommand({ TableName: this.o.tableName, Key: { [PK]: keys.cluster(this.o.cluster), [SK]: keys.prices } }),
     );
     if (!out.Item) return undefined;
-    const { region, refreshedAt, onDemand, spot } = out.Item as PriceTable;
-    return { region, refreshedAt, onDemand, spot };
+    const { region, refreshedAt, onDemand, spot, windows } = out.Item as PriceTable;
+    return { region, refreshedAt, onDemand, spot, ...(windows ? { windows } : {}) };
   }
 
   async putPrices(table: PriceTable): Promise<void> {

@@ -1,6 +1,6 @@
 // aws-sdk-client-mock: the Pricing API and real spot price history are not served by moto.
 import { DescribeSpotPriceHistoryCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { GetProductsCommand, PricingClient } from '@aws-sdk/client-pricing';
+import { GetProductsCommand, type GetProductsCommandInput, PricingClient } from '@aws-sdk/client-pricing';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeInstanceType } from '../../../testkit/instance-types';
@@ -18,6 +18,9 @@ const product = (type: string, usd: string) =>
       },
     },
   });
+
+/** Which operating system a GetProducts call asks prices for. */
+const osOf = (input: GetProductsCommandInput) => input.Filters?.find((f) => f.Field === 'operatingSystem')?.Value;
 
 let db: LocalDynamo;
 const ec2 = mockClient(EC2Client);
@@ -57,11 +60,14 @@ function deps(cluster: string) {
 
 describe('price refresh', () => {
   it('stores on-demand and the newest spot prices with the refresh time', async () => {
-    pricing
-      .on(GetProductsCommand)
-      .resolvesOnce({ PriceList: [product('m5.large', '0.0960000000')], NextToken: 'p2' })
-      .resolvesOnce({ PriceList: [product('c5.large', '0.0850000000'), product('t3.nano', '0.0000000000')] });
-    ec2.on(DescribeSpotPriceHistoryCommand).resolves({
+    pricing.on(GetProductsCommand).callsFake((input: GetProductsCommandInput) => {
+      if (osOf(input) === 'Windows') return { PriceList: [] };
+      return input.NextToken
+        ? { PriceList: [product('c5.large', '0.0850000000'), product('t3.nano', '0.0000000000')] }
+        : { PriceList: [product('m5.large', '0.0960000000')], NextToken: 'p2' };
+    });
+    ec2.on(DescribeSpotPriceHistoryCommand, { ProductDescriptions: ['Windows'] }).resolves({ SpotPriceHistory: [] });
+    ec2.on(DescribeSpotPriceHistoryCommand, { ProductDescriptions: ['Linux/UNIX'] }).resolves({
       SpotPriceHistory: [
         {
           InstanceType: 'm5.large',
@@ -98,9 +104,50 @@ describe('price refresh', () => {
       Field: 'regionCode',
       Value: 'us-east-1',
     });
-    expect(ec2.commandCalls(DescribeSpotPriceHistoryCommand)[0]?.args[0].input.ProductDescriptions).toEqual([
-      'Linux/UNIX',
-    ]);
+    expect(
+      ec2.commandCalls(DescribeSpotPriceHistoryCommand).map((c) => c.args[0].input.ProductDescriptions?.[0]),
+    ).toEqual(['Linux/UNIX', 'Windows']);
+  });
+
+  it('stores the Windows (License Included) prices beside the Linux ones, as `catalog refresh` reads them', async () => {
+    pricing
+      .on(GetProductsCommand)
+      .callsFake((input: GetProductsCommandInput) =>
+        osOf(input) === 'Windows'
+          ? { PriceList: [product('m5.large', '0.1880000000')] }
+          : { PriceList: [product('m5.large', '0.0960000000')] },
+      );
+    ec2.on(DescribeSpotPriceHistoryCommand, { ProductDescriptions: ['Linux/UNIX'] }).resolves({
+      SpotPriceHistory: [{ InstanceType: 'm5.large', AvailabilityZone: 'us-east-1a', SpotPrice: '0.04' }],
+    });
+    ec2.on(DescribeSpotPriceHistoryCommand, { ProductDescriptions: ['Windows'] }).resolves({
+      SpotPriceHistory: [{ InstanceType: 'm5.large', AvailabilityZone: 'us-east-1a', SpotPrice: '0.13' }],
+    });
+    const { d, store } = deps('p4');
+    const table = await refreshPrices(d);
+    expect(table?.windows).toEqual({ onDemand: { 'm5.large': 0.188 }, spot: { 'm5.large': { 'us-east-1a': 0.13 } } });
+    expect(table?.onDemand).toEqual({ 'm5.large': 0.096 });
+    expect(await store.getPrices()).toEqual(table);
+    // The Windows filter asks for License Included, shared tenancy, as the catalog refresh does.
+    const windowsFilters = pricing
+      .commandCalls(GetProductsCommand)
+      .map((c) => c.args[0].input)
+      .find((i) => osOf(i) === 'Windows')?.Filters;
+    expect(windowsFilters).toContainEqual({ Type: 'TERM_MATCH', Field: 'licenseModel', Value: 'No License required' });
+  });
+
+  it('keeps the Linux prices when the Windows ones cannot be read, and says so', async () => {
+    pricing.on(GetProductsCommand).callsFake((input: GetProductsCommandInput) => {
+      if (osOf(input) === 'Windows') throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+      return { PriceList: [product('m5.large', '0.0960000000')] };
+    });
+    ec2.on(DescribeSpotPriceHistoryCommand).resolves({ SpotPriceHistory: [] });
+    const { d, logs, metrics } = deps('p5');
+    const table = await refreshPrices(d);
+    expect(table?.onDemand).toEqual({ 'm5.large': 0.096 });
+    expect(table?.windows).toBeUndefined();
+    expect(metrics).toEqual([['PriceRefreshSucceeded', 1]]);
+    expect(logs.find((l) => l[0] === 'warn')?.[1]).toContain('Windows price refresh failed');
   });
 
   it('falls back on failure with a log line and a metric, keeping what was stored', async () => {
@@ -139,6 +186,39 @@ describe('price refresh', () => {
     expect(withPrices(catalog, { region: 'eu-west-1', refreshedAt: '', onDemand: { 'm5.large': 1 }, spot: {} })).toBe(
       catalog,
     );
+  });
+
+  it("lays live Windows prices over the x86 types only, spot in their zones, and keeps the catalog's otherwise", async () => {
+    const m5 = {
+      ...makeInstanceType('m5.large', { onDemand: 0.1, zones: ['us-east-1a', 'us-east-1b'] }).info,
+      windows: { onDemandPrice: 0.2, spotPrice: { 'us-east-1a': 0.1 } },
+    };
+    const m6g = makeInstanceType('m6g.large', { arch: 'arm64', onDemand: 0.08 }).info;
+    const c5 = {
+      ...makeInstanceType('c5.large', { onDemand: 0.09 }).info,
+      windows: { onDemandPrice: 0.18, spotPrice: {} },
+    };
+    const catalog: Catalog = {
+      region: 'us-east-1',
+      zones: [],
+      generatedAt: '',
+      source: 'embedded',
+      types: [m5, m6g, c5],
+    };
+    const out = withPrices(catalog, {
+      region: 'us-east-1',
+      refreshedAt: '2026-01-01T12:00:00.000Z',
+      onDemand: {},
+      spot: {},
+      windows: {
+        onDemand: { 'm5.large': 0.192, 'm6g.large': 0.17 },
+        spot: { 'm5.large': { 'us-east-1a': 0.11, 'us-east-1f': 0.01 } },
+      },
+    });
+    expect(out.types[0]?.windows).toEqual({ onDemandPrice: 0.192, spotPrice: { 'us-east-1a': 0.11 } });
+    expect(out.types[0]?.onDemandPrice).toBe(0.1);
+    expect(out.types[1]).toBe(m6g);
+    expect(out.types[2]).toBe(c5);
   });
 
   it('reads stored prices, and says so when it cannot', async () => {
