@@ -121,7 +121,9 @@ describe('AwsCloudProvider.create', () => {
       ],
     });
     const userData = Buffer.from(data?.UserData ?? '', 'base64').toString();
-    expect(userData).toContain('--register-with-taints=dedicated=web:NoSchedule,init:NoSchedule');
+    expect(userData).toContain(
+      '--register-with-taints=dedicated=web:NoSchedule,init:NoSchedule,karpenter.sh/unregistered:NoExecute',
+    );
     expect(userData).toContain('karpenter.sh/capacity-type=spot');
     expect(data?.TagSpecifications?.[0]?.ResourceType).toBe('network-interface');
     expect(lt?.TagSpecifications?.[0]?.Tags).toContainEqual({

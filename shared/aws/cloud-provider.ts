@@ -6,7 +6,7 @@ import type { IAMClient } from '@aws-sdk/client-iam';
 import type { SSMClient } from '@aws-sdk/client-ssm';
 import type { STSClient } from '@aws-sdk/client-sts';
 import type { EC2NodeClass } from '../api/karpenter';
-import { LabelCapacityType, LabelNodePool } from '../api/labels';
+import { LabelCapacityType, LabelNodePool, TaintUnregistered } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import { isWindowsFamily } from '../api/windows';
 import { instanceTypesFor } from '../catalog';
@@ -281,7 +281,9 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
     const userData = userDataFor(resolved.amiFamily, {
       cluster: this.o.cluster,
       labels,
-      taints: [...claim.taints, ...claim.startupTaints],
+      // The kubelet registers with karpenter.sh/unregistered too, as Karpenter's AMI resolver adds it: nothing
+      // schedules onto the node until registration has synced its labels and taints and taken this one off.
+      taints: [...claim.taints, ...claim.startupTaints, TaintUnregistered],
       ...(spec.kubelet ? { kubelet: spec.kubelet } : {}),
       ...(spec.userData ? { customUserData: spec.userData } : {}),
       // Windows kubelets are told the pod density the scheduler assumed, as Karpenter does (docs/catalog.md).
