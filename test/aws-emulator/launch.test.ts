@@ -13,6 +13,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EC2NodeClass } from '../../shared/api/karpenter';
 import { AwsCloudProvider } from '../../shared/aws/cloud-provider';
+import { instanceTypesFor, loadCatalog } from '../../shared/catalog';
 import type { InstanceType } from '../../shared/catalog/types';
 import type { LaunchRequest } from '../../shared/ports';
 import { testCluster } from '../../testkit/aws/objects';
@@ -234,5 +235,44 @@ describe('launching on the emulator', () => {
     });
     expect(await other.deleteStaleLaunchTemplates()).toBe(0);
     expect(await teams()).toEqual(['recent']);
+  });
+});
+
+// aws/karpenter-provider-aws launchtemplate/suite_test.go "Windows Custom UserData" and amifamily's Windows family,
+// through the real launch path: the Windows types a Windows2022 EC2NodeClass sees in the catalog, a launch template
+// with PowerShell userData and the Windows root device, and an instance from it. moto serves no EKS-optimized Windows
+// parameter, so the image is picked by tag with amiFamily Windows2022 (the alias → parameter path is checked in
+// test/karpenter/scheduling/windows.test.ts).
+describe('a Windows node on the emulator', () => {
+  it('launches a Windows2022 type from a template with PowerShell userData, the custom script first, and /dev/sda1', async () => {
+    const win = nodeClass({
+      amiFamily: 'Windows2022',
+      userData: '<powershell>Write-Host "custom"</powershell>',
+      tags: { team: 'windows' },
+    });
+    const windowsTypes = instanceTypesFor(loadCatalog(), win).filter((t) => t.name === 'm5.large');
+    expect(windowsTypes.map((t) => t.labels['kubernetes.io/os'])).toEqual(['windows']);
+    const instance = await provider().create(request({ nodeClass: win, instanceTypes: windowsTypes }));
+    const described = await describeInstance(instance.instanceId);
+    expect(described?.InstanceType).toBe('m5.large');
+    expect(described?.ImageId).toBe(net.images.amd64);
+    const template = await templateData(net.images.amd64).then(async () => {
+      for (const t of await clusterTemplates()) {
+        if (tagMap(t.Tags).team !== 'windows') continue;
+        const v = await aws.ec2.send(
+          new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateName: t.LaunchTemplateName as string }),
+        );
+        return v.LaunchTemplateVersions?.[0]?.LaunchTemplateData;
+      }
+      return undefined;
+    });
+    const userData = Buffer.from(template?.UserData ?? '', 'base64').toString();
+    expect(userData.startsWith('<powershell>')).toBe(true);
+    expect(userData.trimEnd().endsWith('</powershell>')).toBe(true);
+    expect(userData.indexOf('Write-Host "custom"')).toBeLessThan(userData.indexOf('Start-EKSBootstrap.ps1'));
+    expect(userData).toContain(`-EKSClusterName '${cluster}'`);
+    expect(userData).toContain('--register-with-taints="karpenter.sh/unregistered:NoExecute"');
+    expect(userData).not.toContain('#!/bin/bash');
+    expect(template?.BlockDeviceMappings?.map((b) => b.DeviceName)).toEqual(['/dev/sda1']);
   });
 });

@@ -11,6 +11,7 @@
 
 import { buildManifestSet } from '../../api/build';
 import { DEFAULT_NODEPOOL_NAME } from '../../api/default-nodepool';
+import { amiFamilyOf, defaultBlockDeviceMappings } from '../../api/defaults';
 import { specHash } from '../../api/hash';
 import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { PodDisruptionBudget } from '../../api/kube';
@@ -470,11 +471,22 @@ function expandSteps(scenario: Scenario, start: number): Occurrence[] {
 }
 
 /** A NodePool without a weight is stored with the implied weight 0, which validation (1-100) would refuse when the
- * patched object is checked again: drop it so the patched object reads as the user wrote it. */
+ * patched object is checked again; an EC2NodeClass is stored with the amiFamily its alias implies and that family's
+ * default block devices, which would contradict a patched alias (windows2019 → windows2022). Drop what was implied
+ * so the patched object reads as the user wrote it. */
 function withoutImpliedWeight(o: NodePool | EC2NodeClass): NodePool | EC2NodeClass {
+  if (o.kind === 'EC2NodeClass') return withoutImpliedFamily(o);
   if (o.kind !== 'NodePool' || o.spec.weight !== 0) return o;
   const { weight: _implied, ...spec } = o.spec;
   return { ...o, spec } as NodePool;
+}
+
+function withoutImpliedFamily(o: EC2NodeClass): EC2NodeClass {
+  const implied = amiFamilyOf({ amiSelectorTerms: o.spec.amiSelectorTerms });
+  if (!implied || o.spec.amiFamily !== implied) return o;
+  const { amiFamily: _family, blockDeviceMappings, ...spec } = o.spec;
+  const defaulted = JSON.stringify(blockDeviceMappings) === JSON.stringify(defaultBlockDeviceMappings(implied));
+  return { ...o, spec: { ...spec, ...(defaulted ? {} : { blockDeviceMappings }) } };
 }
 
 /** The catalog's view through an EC2NodeClass is recomputed only when the class's spec changes. */

@@ -19,6 +19,19 @@ import type { InstanceType } from '../../../shared/catalog/types';
 import { catalogEngine } from '../../../shared/sim/default-engine';
 import { runSimulation } from '../../../shared/sim/simulation';
 import { ec2NodeClass, nodePool, pod, pods } from '../../../testkit/builders';
+import {
+  allClaims,
+  apply,
+  deployment,
+  disrupted,
+  MINUTE,
+  run,
+  scale,
+  scenario,
+  nodeClass as scenarioNodeClass,
+  nodePool as scenarioPool,
+  step,
+} from '../../../testkit/karpenter';
 import { VALID_NODECLASS } from '../../../testkit/manifests';
 
 const catalog = loadCatalog();
@@ -254,7 +267,18 @@ describe('Windows pods on Windows pools (suite_test.go "Windows Custom UserData"
     expect(r.unschedulable).toHaveLength(1);
   });
 
-  it('fits no more pods requesting PrivateIPv4Address on a node than its primary ENI has secondary IPs', async () => {
+  it("should not launch instance type for vpc.amazonaws.com/PrivateIPv4Address if VPC resource controller doesn't advertise it (Karpless: every Windows type advertises IPv4 per ENI - 1)", () => {
+    // Karpenter reads the capacity from the VPC resource controller's limits table, so a type missing there has
+    // none; Karpless derives it from DescribeInstanceTypes, so every Windows type in the catalog has some.
+    const view = instanceTypesFor(catalog, windowsClass('2022'));
+    expect(view.length).toBeGreaterThan(100);
+    for (const t of view) {
+      expect(t.capacity['vpc.amazonaws.com/PrivateIPv4Address']).toBe(t.info.ipv4PerEni - 1);
+      expect(t.info.ipv4PerEni - 1).toBeGreaterThan(0);
+    }
+  });
+
+  it('should launch vpc.amazonaws.com/PrivateIPv4Address on a compatible instance type: no more such pods on a node than its primary ENI has secondary IPs', async () => {
     const ipPods = pods(12, {
       cpu: '10m',
       requests: { 'vpc.amazonaws.com/PrivateIPv4Address': 1 },
@@ -307,5 +331,80 @@ describe('a pod that selects no OS, with a Linux and a Windows pool of equal wei
       catalogEngine(catalog),
     );
     expect(r.nodeClaims.map((c) => c.plan.nodePool)).toEqual(['linux']);
+  });
+});
+
+describe('a pod with spec.os.name: windows and no kubernetes.io/os selector', () => {
+  it('is placed as if it named no OS, as Karpenter does (neither it nor kube-scheduler reads spec.os)', async () => {
+    const set = parseManifests(
+      `apiVersion: v1
+kind: Pod
+metadata: { name: os-only, namespace: default }
+spec:
+  os: { name: windows }
+  containers: [{ name: app, image: app, resources: { requests: { cpu: "1" } } }]
+`,
+      'pod.yaml',
+    );
+    const r = await runSimulation(
+      {
+        pods: set.pods,
+        nodePools: [windowsPool('2022'), nodePool({ name: 'linux' })],
+        nodeClasses: [ec2NodeClass(), windowsClass('2022')],
+      },
+      catalogEngine(catalog),
+    );
+    // The cheaper Linux pool: on a real cluster its kubelet would refuse the pod, so select the OS as well.
+    expect(r.nodeClaims.map((c) => c.plan.nodePool)).toEqual(['linux']);
+  });
+});
+
+describe('Windows nodes over time (karpless simulate --scenario)', () => {
+  const windowsDeployment = (replicas: number) => {
+    const d = deployment('iis', replicas, { cpu: '1500m', memory: '2Gi' }) as {
+      spec: { template: { spec: Record<string, unknown> } };
+    };
+    d.spec.template.spec.nodeSelector = { [LabelOS]: 'windows' };
+    return d as unknown as Record<string, unknown>;
+  };
+  const winNodeClass = (version: string) => ({
+    ...scenarioNodeClass({ amiSelectorTerms: [{ alias: `windows${version}@latest` }] }),
+    metadata: { name: 'windows' },
+  });
+  const winPool = () => {
+    const p = scenarioPool({ name: 'windows', types: ['m5.large', 'm5.xlarge'] }) as {
+      spec: { template: { spec: { nodeClassRef: { name: string } } } };
+    };
+    p.spec.template.spec.nodeClassRef.name = 'windows';
+    return p as unknown as Record<string, unknown>;
+  };
+
+  it('launches Windows Server 2019 nodes, consolidates them after a scale-down, and replaces them with 2022 nodes when the class changes', async () => {
+    const r = await run(
+      scenario(60 * MINUTE, [
+        step(0, apply(winNodeClass('2019'), winPool(), windowsDeployment(4))),
+        step(10 * MINUTE, scale('iis', 1)),
+        step(25 * MINUTE, {
+          type: 'patch',
+          target: { kind: 'EC2NodeClass', namespace: '', name: 'windows' },
+          mergePatch: { spec: { amiSelectorTerms: [{ alias: 'windows2022@latest' }] } },
+        }),
+      ]),
+    );
+    const claims = await allClaims(r);
+    expect(claims.length).toBeGreaterThan(1);
+    // Every node came from the Windows pool and class; the drifted ones (Windows Server 2019) are gone.
+    expect(new Set(claims.map((c) => `${c.nodePool}/${c.nodeClass}`))).toEqual(new Set(['windows/windows']));
+    const drifted = new Set(disrupted(r, 'Drifted').map((e) => e.nodeClaim));
+    for (const c of claims.filter((x) => drifted.has(x.name))) expect(c.state).toBe('Terminated');
+    expect(disrupted(r, 'Underutilized').length + disrupted(r, 'Empty').length).toBeGreaterThan(0);
+    expect(disrupted(r, 'Drifted').length).toBeGreaterThan(0);
+    const nodes = await r.world.cluster.listNodes();
+    expect(nodes.length).toBeGreaterThan(0);
+    for (const n of nodes) {
+      expect(n.metadata.labels?.[LabelOS]).toBe('windows');
+      expect(n.metadata.labels?.[LabelWindowsBuild]).toBe('10.0.20348');
+    }
+    expect(await r.world.cluster.listPendingPods()).toEqual([]);
   });
 });
