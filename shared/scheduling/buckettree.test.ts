@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../sim/rng';
-import { type BucketPick, BucketTree, type TreeBucket } from './buckettree';
-import { dotProductScore } from './cost';
+import { type BucketPick, BucketTree, dotProductScore, type TreeBucket } from './buckettree';
 
 type Item = TreeBucket & { name: string };
 
@@ -74,6 +73,34 @@ describe('the bucket tree', () => {
         placed++;
       }
       expect(placed).toBeGreaterThan(20);
+    }
+  });
+
+  it('after a reset, searches the buckets as they were refilled, as a fresh tree would', () => {
+    const all = items(2000, 6);
+    const tree = new BucketTree(all, 3);
+    const alloc = Float64Array.of(15_890, 60_000 * 2 ** 20, 58);
+    const rng = createRng(7);
+    for (let round = 0; round < 4; round++) {
+      // Refill: some buckets empty, others hold pods again; the requests move too (a cell's mean does).
+      for (const b of all) {
+        b.remaining = rng.next() < 0.3 ? 0 : 1 + Math.floor(rng.next() * 2);
+        const r = b.shape.requests;
+        r[0] = Math.max(1, (r[0] as number) * (0.9 + 0.2 * rng.next()));
+      }
+      tree.reset();
+      const used = Float64Array.of(0, 0, 0);
+      for (;;) {
+        const pick = new Best();
+        tree.search(used, alloc, pick);
+        expect(pick.best?.name).toBe(scan(all, used, alloc)?.name);
+        if (!pick.best) break;
+        const b = pick.best;
+        for (let i = 0; i < 3; i++) used[i] = (used[i] as number) + (b.shape.requests[i] as number);
+        b.remaining--;
+        if (b.remaining === 0) tree.emptied(b);
+      }
+      expect(tree.alive).toBe(all.some((b) => b.remaining > 0));
     }
   });
 

@@ -4,7 +4,6 @@
 // whose bound (its largest requests, clipped to the claim's room, scored) cannot beat the best bucket found, or whose
 // smallest requests no longer fit. With every request distinct, a fill then looks at a few leaves per pod instead of
 // every bucket of a band (docs/performance.md, Planning cost).
-import { dotProductScore } from './cost';
 
 /** Buckets per leaf: a leaf is scanned whole. */
 const LEAF = 8;
@@ -59,6 +58,33 @@ export class BucketTree<B extends TreeBucket> {
     for (let n = 0; n < this.lo.length; n++) {
       if ((this.left[n] as number) >= 0) continue;
       for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) (this.items[i] as B).leaf = n;
+    }
+  }
+
+  /**
+   * Recounts every node from the buckets' `remaining` as they are now, for a tree whose buckets were refilled (a
+   * target search reuses one tree per candidate type, cost.ts). Children come after their parent, so one backward pass
+   * settles each node from its children.
+   */
+  reset(): void {
+    for (let n = this.lo.length - 1; n >= 0; n--) {
+      this.resetBox(n);
+      const l = this.left[n] as number;
+      if (l >= 0) {
+        const r = this.right[n] as number;
+        this.live[n] = (this.live[l] as number) + (this.live[r] as number);
+        this.absorb(n, l);
+        this.absorb(n, r);
+        continue;
+      }
+      let live = 0;
+      for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) {
+        const x = this.items[i] as B;
+        if (x.remaining <= 0) continue;
+        live++;
+        this.widen(n, x.shape.requests, 0);
+      }
+      this.live[n] = live;
     }
   }
 
@@ -274,4 +300,22 @@ function select(
     else if (k >= i) l = i;
     else return;
   }
+}
+
+/**
+ * Vector bin packing's dot-product rule: the next pod is the one whose requests best line up with the node's
+ * remaining room (both normalized by the node's size). Filling by this rule keeps cpu and memory running out
+ * together, where largest-first would fill one and strand the other. -1 when the pod does not fit.
+ */
+export function dotProductScore(req: Float64Array, used: Float64Array, alloc: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < req.length; i++) {
+    const a = alloc[i] as number;
+    const r = req[i] as number;
+    if (r > 0) {
+      if ((used[i] as number) + r > a) return -1;
+      s += (r * (a - (used[i] as number))) / (a * a);
+    }
+  }
+  return s;
 }

@@ -5,6 +5,7 @@
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
+import { type BucketPick, BucketTree, type TreeBucket } from './buckettree';
 import { type Deadline, NO_DEADLINE } from './deadline';
 import { fleetPrice, type PriceTable, type TypeOption } from './instancetypes';
 import { solveCoveringLp } from './lp';
@@ -200,6 +201,8 @@ export function chooseTarget(
   duals: Float64Array,
   /** The solve's deadline: once passed, the search settles for the best type so far and cuts fills short. */
   outOfTime: () => boolean = () => false,
+  /** The solve's tree of the waiting groups, kept from one search to the next. */
+  trees: WaitingTrees = new WaitingTrees(),
 ): TargetChoice | undefined {
   const dims = opening.requests.length;
   const used = new Float64Array(dims);
@@ -231,6 +234,11 @@ export function chooseTarget(
     order.push({ option: r.option, bound, worth: r.worth, price });
   }
   order.sort((a, b) => a.bound - b.bound || b.worth - a.worth);
+  // The fills below pick their next group by the dot-product rule through a tree of the waiting groups, refilled per
+  // candidate: with every request distinct there are hundreds of groups, and a scan of all of them per step was most
+  // of a constrained solve's cost (docs/performance.md, Distinct requests).
+  const { tree, items } = trees.of(waiting, dims);
+  const pick = new FirstBest();
   for (const { option, bound, price } of order) {
     if (best && (bound >= bestScore || sinceImproved >= PATIENCE || evaluated >= MAX_EVALUATIONS || outOfTime())) break;
     evaluated++;
@@ -238,19 +246,27 @@ export function chooseTarget(
     let value = dualValue(duals, opening.requests);
     for (let g = 0; g < waiting.length; g++) {
       const l = base[g] as number;
-      limit[g] = l > 0 && canShare((waiting[g] as WaitingGroup).shape, option) ? l : 0;
+      const n = l > 0 && canShare((waiting[g] as WaitingGroup).shape, option) ? l : 0;
+      limit[g] = n;
+      (items[g] as GroupItem).remaining = n;
     }
+    tree.reset();
     const alloc = option.alloc;
     for (;;) {
       // Out of time, the score rests on the fill so far: an estimate either way, and the claim itself is exact.
       if (outOfTime()) break;
-      const g = bestFitting(waiting, limit, used, alloc);
-      if (g < 0) break;
+      pick.start();
+      tree.search(used, alloc, pick);
+      const item = pick.best;
+      if (!item) break;
+      const g = item.ordinal;
       const w = waiting[g] as WaitingGroup;
       const k = Math.max(1, Math.ceil(Math.min(maxCopies(w.shape.requests, used, alloc), limit[g] as number) / 4));
       for (let i = 0; i < dims; i++) used[i] = (used[i] as number) + k * (w.shape.requests[i] as number);
       value += k * w.value;
       limit[g] = (limit[g] as number) - k;
+      item.remaining = limit[g] as number;
+      if (item.remaining <= 0) tree.emptied(item);
     }
     const score = value > 0 ? price / value : price;
     sinceImproved++;
@@ -327,42 +343,42 @@ export function maxCopies(req: Float64Array, used: Float64Array, alloc: Float64A
 }
 
 /**
- * Vector bin packing's dot-product rule: the next pod is the one whose requests best line up with the node's
- * remaining room (both normalized by the node's size). Filling by this rule keeps cpu and memory running out
- * together, where largest-first would fill one and strand the other.
+ * A tree of the waiting groups for the target search, kept while the list is the same: the queue replaces its lists
+ * when it drops emptied entries and never reorders them (queue.ts), and a cell's mean request, which moves as pods
+ * leave, is read afresh by every `reset`. Building the tree per search cost as much as the scans it saved.
  */
-export function dotProductScore(req: Float64Array, used: Float64Array, alloc: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < req.length; i++) {
-    const a = alloc[i] as number;
-    const r = req[i] as number;
-    if (r > 0) {
-      if ((used[i] as number) + r > a) return -1;
-      s += (r * (a - (used[i] as number))) / (a * a);
-    }
+export class WaitingTrees {
+  private list: readonly WaitingGroup[] | undefined;
+  private built: { tree: BucketTree<GroupItem>; items: GroupItem[] } | undefined;
+
+  of(waiting: readonly WaitingGroup[], dims: number): { tree: BucketTree<GroupItem>; items: GroupItem[] } {
+    if (this.built && this.list === waiting && this.built.items.length === waiting.length) return this.built;
+    const items = waiting.map((w, g) => ({ shape: w.shape, remaining: 0, ordinal: g, leaf: -1 }));
+    this.list = waiting;
+    this.built = { tree: new BucketTree(items, dims), items };
+    return this.built;
   }
-  return s;
 }
 
-function bestFitting(
-  waiting: readonly WaitingGroup[],
-  limit: Float64Array,
-  used: Float64Array,
-  alloc: Float64Array,
-): number {
-  let best = -1;
-  let bestScore = -1;
-  for (let g = 0; g < waiting.length; g++) {
-    if ((limit[g] as number) <= 0) continue;
-    const s = dotProductScore((waiting[g] as WaitingGroup).shape.requests, used, alloc);
-    if (s < 0) {
-      limit[g] = 0;
-      continue;
-    }
-    if (s > bestScore) {
-      bestScore = s;
-      best = g;
+/** A waiting group in a target search's tree: `remaining` is how many more of it the simulated fill may take. */
+interface GroupItem extends TreeBucket {
+  shape: PodShape;
+}
+
+/** The best-scoring group that fits, the earliest on a tie: the group a scan in queue order would pick first. */
+class FirstBest implements BucketPick<GroupItem> {
+  score = -1;
+  best: GroupItem | undefined;
+
+  start(): void {
+    this.score = -1;
+    this.best = undefined;
+  }
+
+  offer(b: GroupItem, score: number): void {
+    if (score > this.score || (score === this.score && this.best !== undefined && b.ordinal < this.best.ordinal)) {
+      this.score = score;
+      this.best = b;
     }
   }
-  return best;
 }

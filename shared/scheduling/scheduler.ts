@@ -4,7 +4,7 @@
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import { ClaimRoom, ROOM_BLOCK } from './claimroom';
-import { chooseTarget, computeDuals, dualValue, rateDuals } from './cost';
+import { chooseTarget, computeDuals, dualValue, rateDuals, WaitingTrees } from './cost';
 import { Deadline } from './deadline';
 import { Domains } from './domains';
 import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repack';
@@ -51,6 +51,8 @@ export class Scheduler {
   private readonly filler: ClaimFiller;
   private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
   private readonly cursor = new Map<number, number>();
+  /** The target search's tree of the waiting groups (cost.ts). */
+  private readonly waitingTrees = new WaitingTrees();
   /** The claims pods limited per node may still join (hostnameindex.ts). */
   private readonly hostnameIndex = new HostnameIndex(this.claims);
   /** Planned claims by room left, created with the first claim (resource vectors are final by then). */
@@ -556,6 +558,7 @@ export class Scheduler {
       (s, o) => t.canShare(s, o),
       t.duals,
       () => this.deadline.passed(),
+      this.waitingTrees,
     );
     if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waiting.size });
     return choice;
