@@ -33,9 +33,13 @@ export function nodePoolTemplateHash(pool: NodePool): string {
   return specHash({ ...pool.spec.template, spec });
 }
 
-/** The EC2NodeClass hash a claim records: its whole spec. Must equal shared/disruption's nodeClassHash. */
+/** The EC2NodeClass hash a claim records: its spec without `capacityReservationSelectorTerms`, which Karpenter's
+ * hash ignores too: a node drifts on reservations only when the reservation it is in is no longer selected
+ * (CloudProvider.isDrifted; docs/aws.md, Capacity reservations), so changing the terms does not replace the class's
+ * on-demand and spot nodes. Must equal shared/disruption's nodeClassHash. */
 export function nodeClassHash(nodeClass: EC2NodeClass): string {
-  return specHash(nodeClass.spec);
+  const { capacityReservationSelectorTerms: _terms, ...spec } = nodeClass.spec;
+  return specHash(spec);
 }
 
 /**
@@ -46,8 +50,9 @@ export function nodeClassHash(nodeClass: EC2NodeClass): string {
  * a claim: the price of never churning a fleet over an upgrade.
  * Version 2: the NodePool hash leaves the requirements out on every path (version 1 claims may carry the full
  * template hash of a disruption replacement).
+ * Version 3: the EC2NodeClass hash leaves capacityReservationSelectorTerms out.
  */
-export const CLAIM_HASH_VERSION = 2;
+export const CLAIM_HASH_VERSION = 3;
 
 /** The hashes a new NodeClaim records, exactly the ones drift detection compares. Every path that creates a claim
  * (provisioning, which interruption replacements go through, and disruption replacements) calls this, so none can

@@ -11,7 +11,7 @@ import type { NodeClaim } from '../api/nodeclaim';
 import { isWindowsFamily } from '../api/windows';
 import { instanceTypesFor } from '../catalog';
 import { KUBELET_DEFAULT_MAX_PODS } from '../catalog/allocatable';
-import { reservationStatuses, withReservedOfferings } from '../catalog/reservations';
+import { reservationDrift, reservationStatuses, withReservedOfferings } from '../catalog/reservations';
 import type {
   CapacityType,
   Catalog,
@@ -244,7 +244,10 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
     if (!claim.instanceId) return undefined;
     const instance = await this.get(claim.instanceId);
     if (!instance || instance.state === 'terminated') return undefined;
-    return driftReason(instance, await this.resolver.resolve(nodeClass));
+    const drifted = driftReason(instance, await this.resolver.resolve(nodeClass));
+    if (drifted || !instance.capacityReservation) return drifted;
+    const selected = await this.reservations.list(nodeClass.spec.capacityReservationSelectorTerms);
+    return reservationDrift(instance.capacityReservation.id, selected);
   }
 
   /** Runs a pre-launch step, turning an SDK failure into the port's LaunchError (unauthorized names the action). */

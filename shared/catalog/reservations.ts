@@ -109,3 +109,14 @@ function reservedOffering(t: InstanceType, r: CapacityReservation, now: number) 
   };
   return offering;
 }
+
+/** Karpenter's CapacityReservationDrift: the instance is still in a reservation (EC2 still reports it there), but the
+ * EC2NodeClass no longer selects it (its terms changed). A reservation that ended or was cancelled releases its
+ * instances to on-demand, so they are not in it any more and do not drift (docs/aws.md, Capacity reservations). */
+export function reservationDrift(
+  reservationId: string | undefined,
+  selected: readonly Pick<CapacityReservation, 'id'>[],
+): string | undefined {
+  if (!reservationId || selected.some((r) => r.id === reservationId)) return undefined;
+  return `CapacityReservationDrift: instance is in capacity reservation ${reservationId}, which capacityReservationSelectorTerms no longer select`;
+}

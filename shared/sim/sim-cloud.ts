@@ -2,7 +2,12 @@
 // the cloud behind `karpless simulate` and the test bed for everything that talks to a CloudProvider.
 import type { EC2NodeClass } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
-import { type CapacityReservation, selectReservations, withReservedOfferings } from '../catalog/reservations';
+import {
+  type CapacityReservation,
+  reservationDrift,
+  selectReservations,
+  withReservedOfferings,
+} from '../catalog/reservations';
 import type { CapacityType, InstanceType, Offering, OfferingReservation, UnavailableOffering } from '../catalog/types';
 import { InsufficientCapacityError, LaunchError, type RefusedOffering } from '../errors';
 import type { Clock, CloudInstance, CloudProvider, LaunchRequest } from '../ports';
@@ -210,7 +215,20 @@ export class SimCloud implements CloudProvider {
     const instance = claim.instanceId ? this.instances.get(claim.instanceId)?.instance : undefined;
     const actual = claim.imageId ?? instance?.imageId;
     if (actual && actual !== wanted) return `AMIDrift: instance runs ${actual}, EC2NodeClass resolves to ${wanted}`;
-    return instance ? this.account.networkDrift(instance, nodeClass) : undefined;
+    if (!instance) return undefined;
+    const network = this.account.networkDrift(instance, nodeClass);
+    if (network) return network;
+    const now = this.options.clock.now();
+    const terms = nodeClass.spec.capacityReservationSelectorTerms;
+    return reservationDrift(this.reservationOf(instance, now), selectReservations(terms, this.liveReservations(), now));
+  }
+
+  /** The reservation an instance is in now: the one it launched into, until that reservation ends or is cancelled
+   * (EC2 then runs it on as on-demand). */
+  reservationOf(instance: CloudInstance, now: number): string | undefined {
+    const id = instance.capacityReservation?.id;
+    const r = id ? this.reservations.get(id) : undefined;
+    return r && (!r.endTime || Date.parse(r.endTime) > now) ? r.id : undefined;
   }
 
   /** The AMI a launch through this class uses now: an alias follows the account's published images for the cluster's

@@ -13,6 +13,7 @@ import {
   EC2Client,
   type Filter,
   type Instance,
+  type RequestLaunchTemplateData,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import {
@@ -236,8 +237,12 @@ export function fakeAws(o: FakeAwsOptions = {}) {
           const id = `i-${String(state.nextId++).padStart(17, '0')}`;
           const tags = input.TagSpecifications?.find((t) => t.ResourceType === 'instance')?.Tags ?? [];
           const template = state.templates.get(cfg.LaunchTemplateSpecification?.LaunchTemplateName ?? '') as
-            | { LaunchTemplateData?: { ImageId?: string; SecurityGroupIds?: string[] } }
+            | { LaunchTemplateData?: RequestLaunchTemplateData }
             | undefined;
+          // As EC2 reports it: an instance launched through a template targeting a reservation is in it.
+          const reservation = template?.LaunchTemplateData?.CapacityReservationSpecification;
+          const reservationId = reservation?.CapacityReservationTarget?.CapacityReservationId;
+          const block = template?.LaunchTemplateData?.InstanceMarketOptions?.MarketType === 'capacity-block';
           state.instances.set(id, {
             InstanceId: id,
             InstanceType: ov.InstanceType,
@@ -248,6 +253,15 @@ export function fakeAws(o: FakeAwsOptions = {}) {
             State: { Name: 'pending' },
             LaunchTime: new Date('2026-01-01T00:00:00Z'),
             ...(capacityType === 'spot' ? { InstanceLifecycle: 'spot' as const } : {}),
+            ...(reservationId
+              ? {
+                  CapacityReservationId: reservationId,
+                  CapacityReservationSpecification: {
+                    CapacityReservationPreference: reservation?.CapacityReservationPreference,
+                  },
+                  ...(block ? { InstanceLifecycle: 'capacity-block' as const } : {}),
+                }
+              : {}),
             Tags: tags,
           });
           launched = {

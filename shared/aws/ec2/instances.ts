@@ -34,7 +34,14 @@ const osOf = (i: Instance): NodeOS => (String(i.Platform ?? '').toLowerCase() ==
 export function toCloudInstance(i: Instance, priceOf?: PriceOf): CloudInstance | undefined {
   if (!i.InstanceId) return undefined;
   const zone = i.Placement?.AvailabilityZone ?? '';
-  const capacityType: CapacityType = i.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand';
+  // As Karpenter reads it: an instance EC2 still reports in a reservation it was launched to target
+  // (capacity-reservations-only) is reserved; once the reservation ends or is cancelled, EC2 drops the id and the
+  // instance runs on as on-demand.
+  const reservationId =
+    i.CapacityReservationSpecification?.CapacityReservationPreference === 'capacity-reservations-only'
+      ? i.CapacityReservationId
+      : undefined;
+  const capacityType: CapacityType = i.InstanceLifecycle === 'spot' ? 'spot' : reservationId ? 'reserved' : 'on-demand';
   const tags: Record<string, string> = {};
   for (const t of i.Tags ?? []) if (t.Key) tags[t.Key] = t.Value ?? '';
   const type = i.InstanceType ?? '';
@@ -50,6 +57,10 @@ export function toCloudInstance(i: Instance, priceOf?: PriceOf): CloudInstance |
     launchedAt: (i.LaunchTime ?? new Date(0)).toISOString(),
     tags,
   };
+  if (reservationId) {
+    const type = String(i.InstanceLifecycle) === 'capacity-block' ? 'capacity-block' : 'default';
+    out.capacityReservation = { id: reservationId, type };
+  }
   if (i.ImageId) out.imageId = i.ImageId;
   if (i.SubnetId) out.subnetId = i.SubnetId;
   const groups = (i.SecurityGroups ?? []).flatMap((g) => (g.GroupId ? [g.GroupId] : []));

@@ -190,3 +190,44 @@ describe('instance provider: Capacity Reservations', () => {
     expect(lt?.LaunchTemplateData?.CapacityReservationSpecification).toEqual({ CapacityReservationPreference: 'none' });
   });
 });
+
+describe('cloudprovider: Drift (Capacity Reservations)', () => {
+  /** DescribeCapacityReservations as EC2 answers it: an id query gets that id, a tags query the tagged ones. */
+  const answer = (reservations: ReturnType<typeof ec2Reservation>[]) =>
+    aws.ec2.on(DescribeCapacityReservationsCommand).callsFake((input: DescribeCapacityReservationsCommandInput) => ({
+      CapacityReservations: input.CapacityReservationIds
+        ? reservations.filter((r) => input.CapacityReservationIds?.includes(r.CapacityReservationId))
+        : reservations,
+    }));
+  let clock = now;
+  const driftProvider = () => fakeAwsProvider(aws, { instanceTypes: () => [m5], clock: { now: () => clock } });
+
+  async function launchedInto(reservations: ReturnType<typeof ec2Reservation>[]) {
+    answer(reservations);
+    const p = driftProvider();
+    const types = await p.getInstanceTypes(nodeClass);
+    const instance = await p.create({ claim: reservedClaim, nodePool: nodePool(), nodeClass, instanceTypes: types });
+    return { p, claim: { ...reservedClaim, instanceId: instance.instanceId, state: 'Initialized' as const } };
+  }
+
+  it('should dynamically drift nodeclaims for capacity reservations', async () => {
+    const { p, claim } = await launchedInto([ec2Reservation('cr-0a1'), ec2Reservation('cr-0b2')]);
+    expect((await p.get(claim.instanceId))?.capacityReservation).toEqual({ id: 'cr-0a1', type: 'default' });
+    expect(await p.isDrifted(claim, nodeClass)).toBeUndefined();
+    // The class now selects only cr-0b2: the node, still in cr-0a1, drifts.
+    const narrowed = ec2NodeClass({ capacityReservationSelectorTerms: [{ id: 'cr-0b2' }] });
+    expect(await driftProvider().isDrifted(claim, narrowed)).toMatch(/^CapacityReservationDrift: .*cr-0a1/);
+  });
+
+  it('should not drift when capacity reservation falls back to on-demand', async () => {
+    const { claim } = await launchedInto([ec2Reservation('cr-0a1')]);
+    // The reservation is cancelled: EC2 no longer lists it, and the instance runs on outside it, as on-demand.
+    answer([]);
+    const instance = aws.state.instances.get(claim.instanceId);
+    if (instance) delete instance.CapacityReservationId;
+    clock = now + 2 * 60_000;
+    const p = driftProvider();
+    expect(await p.isDrifted(claim, nodeClass)).toBeUndefined();
+    expect((await p.get(claim.instanceId))?.capacityType).toBe('on-demand');
+  });
+});

@@ -3,6 +3,7 @@
 // pkg/controllers/capacityreservation/expiration/suite_test.go) and kubernetes-sigs/karpenter's reservation manager,
 // on the control plane over the simulated cloud (docs/aws.md, Capacity reservations).
 import { describe, expect, it } from 'vitest';
+import type { EC2NodeClass } from '../../../shared/api/karpenter';
 import {
   LabelCapacityReservationId,
   LabelCapacityReservationType,
@@ -11,7 +12,7 @@ import {
 import type { NodeClaim } from '../../../shared/api/nodeclaim';
 import { reservationStatuses, selectReservations } from '../../../shared/catalog/reservations';
 import { drainExpiringCapacityBlocks } from '../../../shared/controllers/capacity-blocks';
-import { makePod } from '../../../testkit/bed';
+import { makePod, sweepDrift } from '../../../testkit/bed';
 import { reservation, reservationBed } from '../../../testkit/reservations';
 
 const MINUTE = 60_000;
@@ -196,5 +197,52 @@ describe('capacityreservation/expiration', () => {
     t.clock.advance(100 * MINUTE);
     expect((await drainExpiringCapacityBlocks(t.deps)).expiring).toEqual([]);
     expect((await live(t)).map((c) => c.state)).toEqual(['Initialized']);
+  });
+});
+
+describe('Capacity Reservations: drift (pkg/cloudprovider/suite_test.go)', () => {
+  /** The bed's class with other selector terms, as a user would apply it. */
+  const selecting = (
+    t: ReturnType<typeof reservationBed>,
+    terms: EC2NodeClass['spec']['capacityReservationSelectorTerms'],
+  ) => t.cluster.upsert({ ...t.nodeClass, spec: { ...t.nodeClass.spec, capacityReservationSelectorTerms: terms } });
+
+  async function reservedAndOnDemand() {
+    const t = reservationBed(
+      ['reserved', 'on-demand'],
+      [reservation({ id: 'cr-0a1', totalInstanceCount: 1 }), reservation({ id: 'cr-0b2', totalInstanceCount: 0 })],
+    );
+    t.cluster.load(pods(2));
+    await t.settle(2 * MINUTE);
+    const claims = await live(t);
+    const inReservation = claims.find((c) => c.capacityType === 'reserved');
+    const onDemand = claims.find((c) => c.capacityType === 'on-demand');
+    if (!inReservation || !onDemand) throw new Error('expected one reserved and one on-demand claim');
+    return { t, inReservation: inReservation.name, onDemand: onDemand.name };
+  }
+
+  it('should dynamically drift nodeclaims for capacity reservations', async () => {
+    const { t, inReservation, onDemand } = await reservedAndOnDemand();
+    expect(await sweepDrift(t, inReservation)).toBeUndefined();
+    // The class now selects only cr-0b2: the node in cr-0a1 drifts; the on-demand node does not (the terms are not
+    // part of the EC2NodeClass hash, as in Karpenter).
+    selecting(t, [{ id: 'cr-0b2' }]);
+    expect(await sweepDrift(t, inReservation)).toMatch(/^CapacityReservationDrift: .*cr-0a1/);
+    expect(await sweepDrift(t, onDemand)).toBeUndefined();
+  });
+
+  it('should not drift when capacity reservation falls back to on-demand', async () => {
+    const { t, inReservation } = await reservedAndOnDemand();
+    // The reservation ends: EC2 stops listing it and runs its instance on as on-demand, so nothing drifts.
+    t.cloud.addReservations([
+      reservation({
+        id: 'cr-0a1',
+        totalInstanceCount: 1,
+        endTime: new Date(t.clock.now() + MINUTE).toISOString(),
+        tags: { team: 'ml' },
+      }),
+    ]);
+    await t.settle(2 * MINUTE);
+    expect(await sweepDrift(t, inReservation)).toBeUndefined();
   });
 });

@@ -4,7 +4,20 @@
 import { describe, expect, it } from 'vitest';
 import { LabelCapacityReservationId, LabelCapacityReservationType } from '../../../shared/api/labels';
 import { loadScenario } from '../../../shared/sim/scenario/parse';
-import { allClaims, MINUTE, run, scenarioProblems } from '../../../testkit/karpenter';
+import {
+  allClaims,
+  apply,
+  deployment,
+  driftReasons,
+  liveClaims,
+  MINUTE,
+  nodeClass,
+  nodePool,
+  run,
+  scenario,
+  scenarioProblems,
+  step,
+} from '../../../testkit/karpenter';
 
 describe('examples/scenarios/capacity-reservations.yaml', () => {
   it('fills the reservations first, falls back to on-demand, and drains the capacity block 40 minutes before its end', async () => {
@@ -49,5 +62,51 @@ spec:
       expect.stringMatching(/^scen\.yaml#1 Scenario\/t: spec\.steps\[0\]\.capacityReservation\.instanceCount: /),
       'scen.yaml#1 Scenario/t: spec.steps[0].capacityReservation.endsAfter: required for a capacity-block: how long after this step the block ends',
     ]);
+  });
+});
+
+const reservationDoc = (id: string, count: number) => ({
+  apiVersion: 'karpless.dev/v1alpha1',
+  kind: 'CapacityReservation',
+  metadata: { name: id },
+  spec: { id, instanceType: 'm5.large', availabilityZone: 'us-east-1a', instanceCount: count, tags: { team: 'ml' } },
+});
+
+describe('CapacityReservationDrift in a scenario', () => {
+  it('replaces only the node whose reservation the EC2NodeClass stops selecting, into the one it selects now', async () => {
+    const r = await run(
+      scenario(40 * MINUTE, [
+        step(
+          0,
+          apply(
+            reservationDoc('cr-0a1', 1),
+            reservationDoc('cr-0b2', 1),
+            nodeClass({ capacityReservationSelectorTerms: [{ id: 'cr-0a1' }] }),
+            nodePool({ types: ['m5.large'], capacityTypes: ['reserved', 'on-demand'], consolidateAfter: 'Never' }),
+            deployment('train', 2, { cpu: '1500m' }),
+          ),
+        ),
+        step(10 * MINUTE, {
+          type: 'patch',
+          target: { kind: 'EC2NodeClass', namespace: '', name: 'default' },
+          mergePatch: { spec: { capacityReservationSelectorTerms: [{ id: 'cr-0b2' }] } },
+        }),
+      ]),
+    );
+    const claims = await allClaims(r);
+    const first = claims.slice(0, 2);
+    expect(first.map((c) => [c.capacityType, c.capacityReservation?.id]).sort()).toEqual([
+      ['on-demand', undefined],
+      ['reserved', 'cr-0a1'],
+    ]);
+    expect(await driftReasons(r)).toEqual([expect.stringMatching(/^CapacityReservationDrift: .*cr-0a1/)]);
+    const live = await liveClaims(r);
+    expect(live.map((c) => [c.capacityType, c.capacityReservation?.id]).sort()).toEqual([
+      ['on-demand', undefined],
+      ['reserved', 'cr-0b2'],
+    ]);
+    // The on-demand node is the one from the start: changing the terms did not drift it.
+    expect(live.map((c) => c.name)).toContain(first.find((c) => c.capacityType === 'on-demand')?.name);
+    expect(await r.world.cluster.listPendingPods()).toEqual([]);
   });
 });
