@@ -84,8 +84,8 @@ export function solveCoveringLp(
     throw new Error(`HiGHS LP solver unavailable: ${loadError ?? 'not loaded (await loadLpSolver() before planning)'}`);
   }
   const lines: string[] = ['Minimize', ' obj:'];
-  const usable = undominated(
-    columns.map((c, j) => ({ c, j })).filter(({ c }) => Number.isFinite(c.price) && c.price >= 0),
+  const usable = usableColumns(
+    columns,
     rows.map((r) => r.i),
   );
   pushTerms(
@@ -127,6 +127,22 @@ export function solveModel(model: string, options: Parameters<Highs['solve']>[1]
     throw new Error(`HiGHS LP solver unavailable: ${loadError ?? 'not loaded (await loadLpSolver() before planning)'}`);
   }
   return highs.solve(model, options);
+}
+
+/** Undominated columns per column set and rows: the duals' nudged solves (cost.ts centralDuals) ask again for the
+ * same columns and rows with another demand, and the quadratic filter need not run again. */
+const usableCache = new WeakMap<readonly LpColumn[], { rows: string; usable: { c: LpColumn; j: number }[] }>();
+
+function usableColumns(columns: readonly LpColumn[], rows: number[]): { c: LpColumn; j: number }[] {
+  const key = rows.join(',');
+  const hit = usableCache.get(columns);
+  if (hit && hit.rows === key) return hit.usable;
+  const usable = undominated(
+    columns.map((c, j) => ({ c, j })).filter(({ c }) => Number.isFinite(c.price) && c.price >= 0),
+    rows,
+  );
+  usableCache.set(columns, { rows: key, usable });
+  return usable;
 }
 
 /**

@@ -59,8 +59,36 @@ function signatureSpec(spec: Pod['spec']): Partial<Pod['spec']> {
   return rest;
 }
 
+/**
+ * What a base reads from its pod's spec and volume topology alone, never its namespace or labels: bases whose pods
+ * differ only in labels (a deployment's pods across label values, Karpenter's benchmark) share it, so requests,
+ * views and node requirements are worked out once per spec (docs/performance.md, "Setup").
+ */
+interface SpecFacts {
+  requestList: ResourceList;
+  hostPorts: HostPort[];
+  volumeRequirements: Requirements;
+  invalid: string | undefined;
+  /** The relaxation views, shared by the bases (a view depends on the spec only). */
+  views: PodView[];
+  /** Per relaxation level: the view's node requirements and tolerations (read-only once built). */
+  levels: LevelFacts[];
+  /** The bases of this spec by identity (namespace and labels). */
+  bases: Map<number, PodBase>;
+  /** The spread constraints' node filter (spreadNodeFilter), once asked for. */
+  spreadFilter?: NodeFilter | undefined;
+}
+
+interface LevelFacts {
+  requirements: Requirements;
+  strictRequirements: Requirements;
+  tolerations: Toleration[];
+}
+
 export class PodShapes {
-  private readonly bases = new Map<string, PodBase>();
+  /** Spec facts by the spec part of a base's signature. */
+  private readonly specs = new Map<string, SpecFacts>();
+  private readonly factsOf = new WeakMap<PodBase, SpecFacts>();
   /** Identity numbers by namespace and labels, as text. */
   private readonly identities = new Map<string, number>();
   readonly all: PodBase[] = [];
@@ -86,21 +114,27 @@ export class PodShapes {
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
     // Namespace and labels first, whole: that text also names the pod's identity for selectors.
     const who = JSON.stringify([pod.metadata.namespace, pod.metadata.labels ?? {}]);
-    const sig = who + JSON.stringify([signatureSpec(pod.spec), vol.key, vol.missing ?? '']);
-    let base = this.bases.get(sig);
-    if (base) return base;
     let identity = this.identities.get(who);
     if (identity === undefined) {
       identity = this.identities.size;
       this.identities.set(who, identity);
     }
-    base = this.build(pod, identity, vol.requirements, vol.missing);
-    this.bases.set(sig, base);
+    // The signature is the pair (identity, spec text): two short keys, not one long concatenation to hash per pod.
+    const specKey = JSON.stringify([signatureSpec(pod.spec), vol.key, vol.missing ?? '']);
+    let facts = this.specs.get(specKey);
+    if (!facts) {
+      facts = this.specFacts(pod, vol.requirements, vol.missing);
+      this.specs.set(specKey, facts);
+    }
+    let base = facts.bases.get(identity);
+    if (base) return base;
+    base = this.build(pod, identity, facts);
+    facts.bases.set(identity, base);
     this.all.push(base);
     return base;
   }
 
-  private build(pod: Pod, identity: number, volumeRequirements: Requirements, missingVolume?: string): PodBase {
+  private specFacts(pod: Pod, volumeRequirements: Requirements, missingVolume?: string): SpecFacts {
     let requestList: ResourceList = {};
     let invalid: string | undefined = missingVolume;
     try {
@@ -109,24 +143,34 @@ export class PodShapes {
       invalid ??= `invalid resources: ${(e as Error).message}`;
     }
     this.resources.register(requestList);
+    invalid ??= restrictedKeys(pod) ?? unmatchableAffinity(pod);
+    return {
+      requestList,
+      hostPorts: podHostPorts(pod),
+      volumeRequirements,
+      invalid,
+      views: [initialView(pod, this.ignorePreferences)],
+      levels: [],
+      bases: new Map(),
+    };
+  }
+
+  private build(pod: Pod, identity: number, facts: SpecFacts): PodBase {
     const base: PodBase = {
       baseId: this.all.length,
       identity,
       namespace: pod.metadata.namespace,
       labels: pod.metadata.labels ?? {},
       sample: pod,
-      requestList,
+      requestList: facts.requestList,
       requests: new Float64Array(0),
-      hostPorts: podHostPorts(pod),
-      volumeRequirements,
+      hostPorts: facts.hostPorts,
+      volumeRequirements: facts.volumeRequirements,
       levels: [],
-      views: [initialView(pod, this.ignorePreferences)],
+      views: facts.views,
     };
-    if (invalid) base.invalid = invalid;
-    else {
-      const restricted = restrictedKeys(pod) ?? unmatchableAffinity(pod);
-      if (restricted) base.invalid = restricted;
-    }
+    this.factsOf.set(base, facts);
+    if (facts.invalid) base.invalid = facts.invalid;
     // Register every group the pod could ever need now, so counts are complete before anything is placed.
     if (!base.invalid) {
       try {
@@ -166,7 +210,11 @@ export class PodShapes {
     return base.views[n]?.relaxed;
   }
 
-  private shapeFor(base: PodBase, view: PodView, level: number): PodShape {
+  /** The level's node requirements and tolerations, built once per spec (they never change once built). */
+  private levelFacts(base: PodBase, view: PodView, level: number): LevelFacts {
+    const facts = this.factsOf.get(base);
+    const have = facts?.levels[level];
+    if (have) return have;
     const pod = base.sample;
     const requirements = Requirements.fromLabels(pod.spec.nodeSelector);
     const term = view.requiredTerms[0];
@@ -175,13 +223,30 @@ export class PodShapes {
     const preferred = view.preferredNode[0];
     const strictRequirements = preferred ? requirements.clone() : requirements;
     if (preferred) requirements.addAll(termRequirements(preferred.preference));
+    const tolerations = [...(pod.spec.tolerations ?? [])];
+    if (view.toleratePreferNoSchedule) tolerations.push(TOLERATE_PREFER_NO_SCHEDULE);
+    const built = { requirements, strictRequirements, tolerations };
+    if (facts) facts.levels[level] = built;
+    return built;
+  }
+
+  private spreadFilter(base: PodBase): NodeFilter | undefined {
+    const facts = this.factsOf.get(base);
+    if (!facts) return spreadNodeFilter(base.sample);
+    if (!('spreadFilter' in facts)) facts.spreadFilter = spreadNodeFilter(base.sample);
+    return facts.spreadFilter;
+  }
+
+  private shapeFor(base: PodBase, view: PodView, level: number): PodShape {
+    const pod = base.sample;
+    const { requirements, strictRequirements, tolerations } = this.levelFacts(base, view, level);
 
     const groups: TopologyGroup[] = [];
     const requiredAnti: TopologyGroup[] = [];
     const id = { namespace: base.namespace, labels: base.labels };
     const own = pod.spec.tolerations ?? [];
     const spreads = pod.spec.topologySpreadConstraints ?? [];
-    const affinity = spreads.length > 0 ? spreadNodeFilter(pod) : undefined;
+    const affinity = spreads.length > 0 ? this.spreadFilter(base) : undefined;
     for (const c of spreads) {
       if (c.whenUnsatisfiable !== 'ScheduleAnyway') groups.push(this.topology.spreadGroup(id, c, own, affinity));
     }
@@ -206,8 +271,6 @@ export class PodShapes {
       if (g.kind === 'antiAffinity') perNodeLimit = 1;
       else if (g.kind === 'spread') perNodeLimit = Math.min(perNodeLimit, g.maxSkew);
     }
-    const tolerations = [...(pod.spec.tolerations ?? [])];
-    if (view.toleratePreferNoSchedule) tolerations.push(TOLERATE_PREFER_NO_SCHEDULE);
     this.shapeCount++;
     return {
       id: this.shapeCount - 1,
