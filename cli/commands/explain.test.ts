@@ -71,6 +71,22 @@ describe('karpless explain', () => {
     expect(r.stdout).toMatch(/blocker: node has karpenter.sh\/do-not-disrupt/);
   });
 
+  it('says when a record was cut to fit the store, and by how much', async () => {
+    const cut: DecisionRecord = {
+      id: 'prov-2',
+      cluster: 'test',
+      at: '2026-01-05T11:00:00.000Z',
+      kind: 'Provision',
+      nodeClaims: ['claim-cut'],
+      summary: '20000 pod(s) to place',
+      detail: { trigger: 'PodsPending' },
+      truncated: { 'detail.claims[0].pods': 14200 },
+    };
+    const r = await run('claim-cut', '--store', file('cut.json', JSON.stringify([cut])));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('truncated to fit the store: detail.claims[0].pods (14200 more)');
+  });
+
   it('prints JSON with -o json', async () => {
     const r = await run('small', '--store', store, '-o', 'json');
     const e = JSON.parse(r.stdout) as { nodeClaim: string; records: DecisionRecord[] };

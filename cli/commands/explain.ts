@@ -135,6 +135,10 @@ function detailLines(r: DecisionRecord, nodeClaim: string): string[] {
     'pods',
     ...(r.kind === 'Provision' ? PROVISION_KEYS : []),
   ]);
+  if (r.truncated) {
+    const cuts = Object.entries(r.truncated).map(([path, n]) => `${path} (${n} more)`);
+    out.push(`truncated to fit the store: ${cuts.join(', ')}`);
+  }
   for (const [k, v] of Object.entries(d)) {
     // Empty lists say nothing.
     if (known.has(k) || v === undefined || (Array.isArray(v) && v.length === 0)) continue;

@@ -176,6 +176,9 @@ export interface DecisionRecord {
   summary: string;
   /** Free-form, JSON-serializable evidence: inputs, options, chosen option and price, rejected options with reasons. */
   detail: Record<string, unknown>;
+  /** Set when the record was cut to fit the store (shared/api/decision-size.ts): each cut list's or string's path
+   * (`detail.claims[0].pods`) and how many elements or characters it lost. */
+  truncated?: Record<string, number>;
 }
 
 /** Karpenter's labels on a node in a capacity reservation: its id and type (`default` or `capacity-block`). */

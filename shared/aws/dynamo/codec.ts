@@ -59,12 +59,13 @@ export function itemToOffering(item: Item): UnavailableOffering {
   return o;
 }
 
-/** The decision itself plus one copy per claim it names (the per-claim index). */
-export function decisionToItems(cluster: string, d: DecisionRecord): Item[] {
+/** The decision itself plus one copy per claim it names (the per-claim index): every claim in `claims`, which is the
+ * uncut list when capDecision shortened the record's own. */
+export function decisionToItems(cluster: string, d: DecisionRecord, claims: readonly string[] = d.nodeClaims): Item[] {
   const expiresAt = Math.ceil((Date.parse(d.at) + DECISION_TTL_MS) / 1000);
   const body = { ...d, [PK]: keys.cluster(cluster), [TTL_ATTRIBUTE]: expiresAt };
   const items: Item[] = [{ ...body, [SK]: keys.decision(d.at, d.id), [ENTITY_ATTRIBUTE]: Entity.Decision }];
-  for (const claim of new Set(d.nodeClaims)) {
+  for (const claim of new Set(claims)) {
     items.push({ ...body, [SK]: keys.claimDecision(claim, d.at, d.id), [ENTITY_ATTRIBUTE]: Entity.ClaimDecision });
   }
   return items;

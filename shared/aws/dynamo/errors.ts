@@ -9,3 +9,9 @@ export function isConditionFailure(err: unknown): boolean {
   // dynalite and older SDK paths may surface the plain service error name.
   return (err as { name?: string } | undefined)?.name === 'ConditionalCheckFailedException';
 }
+
+/** DynamoDB's refusal of an item over its 400 KB limit (a ValidationException; dynalite says the same). */
+export function isItemTooLarge(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | undefined;
+  return e?.name === 'ValidationException' && /item size/i.test(e.message ?? '');
+}

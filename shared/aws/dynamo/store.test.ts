@@ -1,6 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeClaim } from '../../../testkit/builders';
+import { DECISION_BUDGET_BYTES } from '../../api/decision-size';
 import { IllegalTransitionError, TERMINATED_CLAIM_RETENTION_MS } from '../../api/nodeclaim';
 import { ConflictError } from '../../errors';
 import { withConflictRetry } from './conflict-retry';
@@ -231,5 +232,56 @@ describe('DynamoNodeClaimStore', () => {
       nodeClaims: ['a', 'b'],
     });
     expect(await store.listDecisions('c')).toEqual([]);
+  });
+
+  it('stores a decision too large for one item cut to the decision budget, and reads it back with its counts', async () => {
+    const pods = Array.from({ length: 20_000 }, (_, i) => `team-namespace/web-7d9f8c6b5-${String(i).padStart(6, '0')}`);
+    const alternatives = [{ instanceType: 'm5.xlarge', zone: 'us-east-1a', capacityType: 'spot', price: 0.06 }];
+    const record = {
+      id: 'big',
+      cluster: 'ignored',
+      at: '2026-01-01T00:00:03.000Z',
+      kind: 'Provision' as const,
+      nodeClaims: ['a', 'b'],
+      summary: '20000 pod(s) to place',
+      detail: { trigger: 'PodsPending', claims: [{ name: 'a', pods, alternatives }] },
+    };
+    // The emulator enforces DynamoDB's 400 KB item limit: the record as it is would be refused.
+    await expect(
+      db.client.send(new PutCommand({ TableName: db.tableName, Item: { ...record, [PK]: 'size-check', [SK]: 'x' } })),
+    ).rejects.toThrow(/item size/i);
+
+    await store.putDecision(record);
+    for (const claim of ['a', 'b']) {
+      const [back] = await store.listDecisions(claim);
+      expect(back).toBeDefined();
+      const kept = (back?.detail.claims as { pods: string[]; alternatives: unknown[] }[] | undefined)?.[0];
+      expect(kept?.pods.length).toBeGreaterThan(1000);
+      expect(kept?.pods).toEqual(pods.slice(0, kept?.pods.length));
+      expect(back?.truncated).toEqual({ 'detail.claims[0].pods': pods.length - (kept?.pods.length ?? 0) });
+      expect(kept?.alternatives).toEqual(alternatives);
+      expect(back?.nodeClaims).toEqual(['a', 'b']);
+      expect(new TextEncoder().encode(JSON.stringify(back)).length).toBeLessThanOrEqual(DECISION_BUDGET_BYTES);
+    }
+  });
+
+  it('writes again at half the budget when DynamoDB counts an item larger than its JSON', async () => {
+    // 110 000 empty maps are 330 KB of JSON, under the budget, but over 400 KB as DynamoDB (and dynalite) count them.
+    const xs = Array.from({ length: 110_000 }, () => ({}));
+    const record = {
+      id: 'dense',
+      cluster: 'ignored',
+      at: '2026-01-01T00:00:04.000Z',
+      kind: 'Keep' as const,
+      nodeClaims: ['a'],
+      summary: 'dense',
+      detail: { xs },
+    };
+    expect(JSON.stringify(record).length).toBeLessThan(DECISION_BUDGET_BYTES);
+    await store.putDecision(record);
+    const [back] = await store.listDecisions('a');
+    const kept = (back?.detail.xs as unknown[] | undefined)?.length ?? xs.length;
+    expect(kept).toBeLessThan(xs.length);
+    expect(back?.truncated).toEqual({ 'detail.xs': xs.length - kept });
   });
 });

@@ -9,6 +9,7 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { capDecision, DECISION_BUDGET_BYTES } from '../../api/decision-size';
 import { assertTransition, type DecisionRecord, type NodeClaim, type NodeClaimState } from '../../api/nodeclaim';
 import { parseSweepCursor, type SweepCursor } from '../../api/sweep-cursor';
 import type { UnavailableOffering } from '../../catalog/types';
@@ -24,7 +25,7 @@ import {
   itemToOffering,
   offeringToItem,
 } from './codec';
-import { isConditionFailure } from './errors';
+import { isConditionFailure, isItemTooLarge } from './errors';
 import {
   ENTITY_ATTRIBUTE,
   Entity,
@@ -189,8 +190,21 @@ export class DynamoNodeClaimStore implements NodeClaimStore {
     return items.map(itemToOffering);
   }
 
+  /** Writes the record cut to DECISION_BUDGET_BYTES (shared/api/decision-size.ts), so a large decision is stored
+   * partial, with its `truncated` counts, rather than refused; should DynamoDB still find an item too large (its
+   * encoding outgrew the JSON estimate), once more at half the budget. */
   async putDecision(record: DecisionRecord): Promise<void> {
-    const items = decisionToItems(this.cluster, { ...record, cluster: this.cluster });
+    try {
+      await this.writeDecision(record, DECISION_BUDGET_BYTES);
+    } catch (err) {
+      if (!isItemTooLarge(err)) throw err;
+      await this.writeDecision(record, DECISION_BUDGET_BYTES / 2);
+    }
+  }
+
+  private async writeDecision(record: DecisionRecord, budget: number): Promise<void> {
+    const capped = capDecision({ ...record, cluster: this.cluster }, budget);
+    const items = decisionToItems(this.cluster, capped, record.nodeClaims);
     for (let i = 0; i < items.length; i += 25) {
       let pending: Item[] = items.slice(i, i + 25);
       for (let attempt = 0; pending.length > 0; attempt++) {
