@@ -1,6 +1,6 @@
 // The topology domains a pod could land in: values its NodePools can give a new node for a key, plus the labels of
 // existing nodes. Topology asks it for the candidate domains of a spread or affinity group (README.md, Topology); the
-// answer depends only on the pod's shape, so it is computed once per shape and key.
+// answer depends only on the pod's shape class (not its requests), so it is computed once per class and key.
 import type { ExistingNode } from './existingnode';
 import { isInstanceTypeLabel } from './labels';
 import type { PodShape } from './podshape';
@@ -19,7 +19,7 @@ export class Domains implements TopologyDomains<PodShape> {
   ) {}
 
   of(shape: PodShape, key: string, honorAffinity: boolean, honorTaints: boolean): string[] {
-    const ck = `${shape.id}|${key}|${honorAffinity}|${honorTaints}`;
+    const ck = `${shape.classId}|${key}|${honorAffinity}|${honorTaints}`;
     const hit = this.cache.get(ck);
     if (hit) return hit;
     const out = new Set<string>();

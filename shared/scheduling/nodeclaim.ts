@@ -108,8 +108,8 @@ export class InflightClaim {
       }
     }
     if (
-      t.untoleratedTaint(shape.id, shape.tolerations) ||
-      t.incompatibility(shape.id, shape.requirements) ||
+      t.untoleratedTaint(shape.classId, shape.tolerations) ||
+      t.incompatibility(shape.classId, shape.requirements) ||
       (shape.hostPorts.length > 0 && this.hostPorts.conflict(shape.hostPorts)) ||
       (shape.requirements.size > 0 && this.requirements.incompatibility(shape.requirements, isInstanceTypeLabel))
     ) {

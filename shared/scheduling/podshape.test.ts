@@ -23,4 +23,62 @@ describe('PodShapes', () => {
     expect(new Set([a.identity, d.identity, e.identity]).size).toBe(3);
     expect(a.levels[0]?.identity).toBe(a.identity);
   });
+
+  it('derives the shapes of pods that differ only in their requests from the first such pod, sharing its class', () => {
+    const s = shapes();
+    const spread = {
+      labels: { app: 'web' },
+      nodeSelector: { 'kubernetes.io/arch': 'amd64' },
+      tolerations: [{ key: 'team', operator: 'Exists' as const }],
+      affinity: {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 1, preference: { matchExpressions: [{ key: 'team', operator: 'In' as const, values: ['a'] }] } },
+          ],
+        },
+      },
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule' as const,
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
+    };
+    const a = s.baseOf(pod({ ...spread, cpu: '100m', memory: '128Mi' }));
+    const b = s.baseOf(pod({ ...spread, cpu: '250m', memory: '300Mi' }));
+    const other = s.baseOf(pod({ ...spread, nodeSelector: { 'kubernetes.io/arch': 'arm64' }, cpu: '250m' }));
+    const [sa, sb, so] = [a.levels[0], b.levels[0], other.levels[0]];
+    expect(b).not.toBe(a);
+    expect(b.template).toBe(a);
+    expect(sb?.classId).toBe(sa?.classId);
+    expect(sb?.id).not.toBe(sa?.id);
+    expect(sb?.base).toBe(b);
+    expect(sb?.baseId).toBe(b.baseId);
+    expect(b.requestList).toEqual({ cpu: 250, memory: 300 * 2 ** 20, pods: 1 });
+    // Everything but the requests is the template's: the same groups, requirements and tolerations.
+    expect(sb?.groups).toEqual(sa?.groups);
+    expect(sb?.requirements.toString()).toBe(sa?.requirements.toString());
+    expect(sb?.tolerations).toEqual(sa?.tolerations);
+    expect(so?.classId).not.toBe(sa?.classId);
+    expect(other.template).toBeUndefined();
+    // Relaxed levels derive from the template's too, and stay in one class per level.
+    s.finalizeVectors();
+    expect(Array.from(sb?.requests ?? [])).toEqual([250, 300 * 2 ** 20, 1]);
+    const [ra, rb] = [s.level(a, 1), s.level(b, 1)];
+    expect(ra).toBeDefined();
+    expect(rb?.classId).toBe(ra?.classId);
+    expect(rb?.classId).not.toBe(sa?.classId);
+    expect(rb?.requirements.has('team')).toBe(false);
+    expect(s.relaxation(b, 1)).toBe(s.relaxation(a, 1));
+  });
+
+  it('builds a pod whose requests cannot be read in full, to say why', () => {
+    const s = shapes();
+    s.baseOf(pod({ labels: { app: 'web' }, cpu: '100m' }));
+    const bad = s.baseOf(pod({ labels: { app: 'web' }, cpu: 'lots' }));
+    expect(bad.invalid).toMatch(/invalid resources/);
+    expect(bad.template).toBeUndefined();
+  });
 });

@@ -1,6 +1,6 @@
 // Per-pod data computed once per solve. Pods with the same namespace, labels, spec and volume topology share one
 // PodBase, so replicas cost one computation; each relaxation level of a base is a PodShape, made on first need.
-import type { NodeSelectorTerm, Pod, Toleration } from '../api/kube';
+import type { Container, NodeSelectorTerm, Pod, Toleration } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import { type HostPort, podHostPorts } from './hostports';
 import { restrictedLabelReason } from './labels';
@@ -28,10 +28,18 @@ export interface PodBase {
   invalid?: string;
   levels: PodShape[];
   views: PodView[];
+  /** The first base whose pods differ from these only in their requests: every shape is derived from its shapes. */
+  template?: PodBase;
 }
 
 export interface PodShape extends TopologyShape {
   id: number;
+  /**
+   * Equal for shapes that differ only in their requests (and base): pods whose specs differ in nothing but resources
+   * share one template's requirements, tolerations, host ports and topology groups, so whatever is known of a shape
+   * apart from its size (pool compatibility, domains, queue class) is known of the class.
+   */
+  classId: number;
   base: PodBase;
   level: number;
   requirements: Requirements;
@@ -89,6 +97,8 @@ export class PodShapes {
   /** Spec facts by the spec part of a base's signature. */
   private readonly specs = new Map<string, SpecFacts>();
   private readonly factsOf = new WeakMap<PodBase, SpecFacts>();
+  /** The first valid base by its identity and spec without requests (the template of later bases with other requests). */
+  private readonly templates = new Map<string, PodBase>();
   /** Identity numbers by namespace and labels, as text. */
   private readonly identities = new Map<string, number>();
   readonly all: PodBase[] = [];
@@ -128,7 +138,22 @@ export class PodShapes {
     }
     let base = facts.bases.get(identity);
     if (base) return base;
-    base = this.build(pod, identity, facts);
+    // Pods that differ only in their requests (VPA-sized pods, per-team requests) derive their shapes from the first
+    // such base instead of building them again (docs/performance.md, Distinct requests). Only a new base pays for
+    // the second signature, so replicas cost nothing more.
+    const { containers, initContainers, overhead: _o, ...rest } = signatureSpec(pod.spec);
+    const shapeSig =
+      who +
+      JSON.stringify([
+        rest,
+        withoutResources(containers),
+        withoutResources(initContainers),
+        vol.key,
+        vol.missing ?? '',
+      ]);
+    const template = facts.invalid ? undefined : this.templates.get(shapeSig);
+    base = template ? this.derive(template, pod, facts) : this.build(pod, identity, facts);
+    if (!template && !base.invalid) this.templates.set(shapeSig, base);
     facts.bases.set(identity, base);
     this.all.push(base);
     return base;
@@ -153,6 +178,24 @@ export class PodShapes {
       levels: [],
       bases: new Map(),
     };
+  }
+
+  /** A base for a pod whose spec differs from the template's only in its requests: the template's shapes with these
+   * requests. */
+  private derive(template: PodBase, pod: Pod, facts: SpecFacts): PodBase {
+    const base: PodBase = {
+      ...template,
+      baseId: this.all.length,
+      sample: pod,
+      requestList: facts.requestList,
+      requests: new Float64Array(0),
+      levels: [],
+      views: facts.views,
+      template,
+    };
+    this.factsOf.set(base, facts);
+    this.level(base, 0);
+    return base;
   }
 
   private build(pod: Pod, identity: number, facts: SpecFacts): PodBase {
@@ -194,6 +237,14 @@ export class PodShapes {
     const have = base.levels[n];
     if (have) return have;
     if (n > 0 && !base.levels[n - 1]) return undefined;
+    if (base.template) {
+      const like = this.level(base.template, n, anyPreferNoSchedule);
+      if (!like) return undefined;
+      base.views[n] ??= base.template.views[n] as PodView;
+      const shape: PodShape = { ...like, id: this.shapeCount++, base, baseId: base.baseId, requests: base.requests };
+      base.levels[n] = shape;
+      return shape;
+    }
     let view = base.views[n];
     if (!view) {
       const prev = base.views[n - 1];
@@ -271,9 +322,10 @@ export class PodShapes {
       if (g.kind === 'antiAffinity') perNodeLimit = 1;
       else if (g.kind === 'spread') perNodeLimit = Math.min(perNodeLimit, g.maxSkew);
     }
-    this.shapeCount++;
+    const shapeId = this.shapeCount++;
     return {
-      id: this.shapeCount - 1,
+      id: shapeId,
+      classId: shapeId,
       base,
       level,
       baseId: base.baseId,
@@ -291,6 +343,11 @@ export class PodShapes {
       coLocated: groups.some((g) => g.kind === 'affinity' && g.isHostname),
     };
   }
+}
+
+/** The containers without their resources (what a base's shapes are built from). */
+function withoutResources(containers: readonly Container[] | undefined): Omit<Container, 'resources'>[] | undefined {
+  return containers?.map(({ resources: _r, ...c }) => c);
 }
 
 function termRequirements(term: NodeSelectorTerm): Requirements {

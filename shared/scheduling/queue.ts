@@ -131,6 +131,7 @@ export class WaitingQueue {
   private readonly byKey = new Map<string, Bucket>();
   private readonly cellByKey = new Map<string, Cell>();
   private readonly keys = new Map<Bucket, string>();
+  private readonly kindOfClass = new Map<number, string>();
   private list: Bucket[] = [];
   private cellList: Cell[] = [];
   /** Simple buckets by class, in creation order; indexed into `classList` when a fill first asks. */
@@ -247,14 +248,19 @@ export class WaitingQueue {
   }
 
   private bucketFor(shape: PodShape): Bucket {
-    const limited = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
-    const kind = [
-      shape.requirements.toString(),
-      JSON.stringify(shape.tolerations),
-      JSON.stringify(shape.hostPorts),
-      limited ? `n${shape.perNodeLimit}` : '',
-      shape.groups.length > 0 ? 'c' : 's',
-    ].join('|');
+    // The kind reads nothing of the requests, so shapes of one class (podshape.ts) share it.
+    let kind = this.kindOfClass.get(shape.classId);
+    if (kind === undefined) {
+      const limited = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
+      kind = [
+        shape.requirements.toString(),
+        JSON.stringify(shape.tolerations),
+        JSON.stringify(shape.hostPorts),
+        limited ? `n${shape.perNodeLimit}` : '',
+        shape.groups.length > 0 ? 'c' : 's',
+      ].join('|');
+      this.kindOfClass.set(shape.classId, kind);
+    }
     const key = `${Array.from(shape.requests).join(',')}|${kind}`;
     let b = this.byKey.get(key);
     if (!b) {

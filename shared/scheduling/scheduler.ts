@@ -343,7 +343,7 @@ export class Scheduler {
         }
         const s = (queue[i] as QueuedPod).base.levels[0];
         if (!s || (queue[i] as QueuedPod).base.invalid) continue;
-        if (t.untoleratedTaint(s.id, s.tolerations) || t.incompatibility(s.id, s.requirements)) continue;
+        if (t.untoleratedTaint(s.classId, s.tolerations) || t.incompatibility(s.classId, s.requirements)) continue;
         addVec(demand, s.requests);
       }
       if (outOfTime) rateDuals(t, this.index);
@@ -361,7 +361,10 @@ export class Scheduler {
   private valueOf(shape: PodShape): number {
     // Value against the first pool that can host the pod: duals differ by pool only through their type menus.
     for (const t of this.templates) {
-      if (!t.untoleratedTaint(shape.id, shape.tolerations) && !t.incompatibility(shape.id, shape.requirements)) {
+      if (
+        !t.untoleratedTaint(shape.classId, shape.tolerations) &&
+        !t.incompatibility(shape.classId, shape.requirements)
+      ) {
         return dualValue(t.duals, shape.requests);
       }
     }

@@ -48,17 +48,19 @@ export class NodeClaimTemplate {
   duals: Float64Array = new Float64Array(0);
   /** Types ordered by best possible cost score under `duals` (see cost.ts). */
   ranked: RankedType[] = [];
-  // Per pod shape (shape ids are stable for a solve): the answers below are asked for every pod of a shape.
-  /** Can pods of the shape run on each type (0 unknown, 1 yes, 2 no). */
+  // Per shape class (podshape.ts classId: shapes that differ only in their requests), or per shape where the answer
+  // depends on the requests; ids are stable for a solve. The answers below are asked for every pod of a shape.
+  /** Can pods of the class run on each type (0 unknown, 1 yes, 2 no). */
   private readonly shareCache = new Map<number, Int8Array>();
   private readonly taintCache = new Map<number, Taint | null>();
   private readonly reqCache = new Map<number, string | null>();
   private readonly mergedCache = new Map<number, Requirements>();
   private readonly typesCache = new Map<number, { compatible: TypeOption[]; fitting: TypeOption[] }>();
-  /** The pool's types compatible with a shape's requirements, by the requirements as text (typesFor). */
+  /** The pool's types compatible with a class's requirements (typesFor), and by the requirements as text. */
+  private readonly compatibleByClass = new Map<number, TypeOption[]>();
   private readonly compatibleByReqs = new Map<string, TypeOption[]>();
-  /** How many zones and capacity types the types compatible with a shape's requirements span, by the same text. */
-  private readonly offeringSpanByReqs = new Map<string, { zones: number; cts: number }>();
+  /** How many zones and capacity types the types compatible with a class's requirements span. */
+  private readonly offeringSpanByClass = new Map<number, { zones: number; cts: number }>();
   private readonly offeringReqCache = new Map<number, Requirements>();
 
   constructor(
@@ -215,20 +217,20 @@ export class NodeClaimTemplate {
     for (let i = 0; i < r.length; i++) if (Number.isFinite(r[i])) r[i] = (r[i] as number) - sign * (capacity[i] ?? 0);
   }
 
-  untoleratedTaint(shapeId: number, tolerations: Parameters<typeof firstUntolerated>[1]): Taint | undefined {
-    let hit = this.taintCache.get(shapeId);
+  untoleratedTaint(classId: number, tolerations: Parameters<typeof firstUntolerated>[1]): Taint | undefined {
+    let hit = this.taintCache.get(classId);
     if (hit === undefined) {
       hit = firstUntolerated(this.taints, tolerations) ?? null;
-      this.taintCache.set(shapeId, hit);
+      this.taintCache.set(classId, hit);
     }
     return hit ?? undefined;
   }
 
-  incompatibility(shapeId: number, reqs: Requirements): string | undefined {
-    let hit = this.reqCache.get(shapeId);
+  incompatibility(classId: number, reqs: Requirements): string | undefined {
+    let hit = this.reqCache.get(classId);
     if (hit === undefined) {
       hit = this.requirements.incompatibility(reqs, isInstanceTypeLabel) ?? null;
-      this.reqCache.set(shapeId, hit);
+      this.reqCache.set(classId, hit);
     }
     return hit ?? undefined;
   }
@@ -239,9 +241,9 @@ export class NodeClaimTemplate {
    * type that fits, the limits).
    */
   admit(shape: PodShape, index: ResourceIndex): { options: TypeOption[]; reqs: Requirements } | { reason: string } {
-    const taint = this.untoleratedTaint(shape.id, shape.tolerations);
+    const taint = this.untoleratedTaint(shape.classId, shape.tolerations);
     if (taint) return { reason: `taint ${formatTaint(taint)} is not tolerated` };
-    const why = this.incompatibility(shape.id, shape.requirements);
+    const why = this.incompatibility(shape.classId, shape.requirements);
     if (why) return { reason: why };
     const selfConflict = shape.hostPorts.length > 1 ? new HostPortUsage().conflict(shape.hostPorts) : undefined;
     if (selfConflict) return { reason: `host port ${formatHostPort(selfConflict)} is requested twice` };
@@ -314,10 +316,10 @@ export class NodeClaimTemplate {
 
   /** The pool's requirements with the shape's added. */
   merged(shape: PodShape): Requirements {
-    let m = this.mergedCache.get(shape.id);
+    let m = this.mergedCache.get(shape.classId);
     if (!m) {
       m = this.requirements.clone().addAll(shape.requirements);
-      this.mergedCache.set(shape.id, m);
+      this.mergedCache.set(shape.classId, m);
     }
     return m;
   }
@@ -327,12 +329,16 @@ export class NodeClaimTemplate {
     let hit = this.typesCache.get(shape.id);
     if (!hit) {
       // Compatibility reads the requirements alone: pods whose requests all differ share a few requirement sets.
-      const key = shape.requirements.toString();
-      let compatible = this.compatibleByReqs.get(key);
+      let compatible = this.compatibleByClass.get(shape.classId);
       if (!compatible) {
-        const merged = this.merged(shape);
-        compatible = this.types.filter((o) => typeCompatible(o, merged));
-        this.compatibleByReqs.set(key, compatible);
+        const key = shape.requirements.toString();
+        compatible = this.compatibleByReqs.get(key);
+        if (!compatible) {
+          const merged = this.merged(shape);
+          compatible = this.types.filter((o) => typeCompatible(o, merged));
+          this.compatibleByReqs.set(key, compatible);
+        }
+        this.compatibleByClass.set(shape.classId, compatible);
       }
       const zero = new Float64Array(shape.requests.length);
       hit = { compatible, fitting: compatible.filter((o) => fitsVec(zero, shape.requests, o.alloc)) };
@@ -347,12 +353,11 @@ export class NodeClaimTemplate {
     if (!hit) {
       const { compatible, fitting } = this.typesFor(shape);
       // What every compatible type offers bounds what the fitting ones do: the scan stops once it has all of it.
-      const key = shape.requirements.toString();
-      let complete = this.offeringSpanByReqs.get(key);
+      let complete = this.offeringSpanByClass.get(shape.classId);
       if (!complete) {
         const all = this.offeringRequirements(compatible, this.merged(shape));
         complete = { zones: all.get(LabelZone)?.values.size ?? 0, cts: all.get(LabelCapacityType)?.values.size ?? 0 };
-        this.offeringSpanByReqs.set(key, complete);
+        this.offeringSpanByClass.set(shape.classId, complete);
       }
       hit = this.offeringRequirements(fitting, this.merged(shape), complete);
       this.offeringReqCache.set(shape.id, hit);
@@ -362,16 +367,16 @@ export class NodeClaimTemplate {
 
   /** Whether pods of this shape could share a node of this type from this pool (for target scoring and fills). */
   canShare(shape: PodShape, o: TypeOption): boolean {
-    let row = this.shareCache.get(shape.id);
+    let row = this.shareCache.get(shape.classId);
     if (!row) {
       row = new Int8Array(this.types.length);
-      this.shareCache.set(shape.id, row);
+      this.shareCache.set(shape.classId, row);
     }
     const hit = row[o.index];
     if (hit) return hit === 1;
     const ok =
-      !this.untoleratedTaint(shape.id, shape.tolerations) &&
-      !this.incompatibility(shape.id, shape.requirements) &&
+      !this.untoleratedTaint(shape.classId, shape.tolerations) &&
+      !this.incompatibility(shape.classId, shape.requirements) &&
       typeCompatible(o, this.merged(shape));
     row[o.index] = ok ? 1 : 2;
     return ok;
