@@ -80,6 +80,7 @@ export async function readDisruptionInput(
     pdbs: await deps.kube.listPodDisruptionBudgets(),
     daemonSets: snapshot.daemonSets,
     unavailableOfferings: snapshot.unavailable,
+    claimsPerPool: countByPool(snapshot.claims),
     ...(extra.history ? { history: extra.history } : {}),
     ...(extra.options ? { options: extra.options } : {}),
   };
@@ -100,4 +101,10 @@ const isReady = (node: Node): boolean =>
 function isoTime(text: string | undefined): number | undefined {
   const at = text ? Date.parse(text) : Number.NaN;
   return Number.isNaN(at) ? undefined : at;
+}
+
+function countByPool(claims: readonly NodeClaim[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of claims) out[c.nodePool] = (out[c.nodePool] ?? 0) + 1;
+  return out;
 }

@@ -3,7 +3,8 @@
 // waits on PDBs and do-not-disrupt until the claim's terminationGracePeriod. Drift of a claim with a
 // terminationGracePeriod is not blocked by its pods (gracefulBlocker).
 import { claimExpireAfter } from '../api/claim-template';
-import { formatDuration, parseDuration } from '../api/quantity';
+import type { NodePool } from '../api/karpenter';
+import { formatDuration, parseDuration, parseQuantity } from '../api/quantity';
 import { isStaticNodePool } from '../api/static-nodepool';
 import { batchRelocate, type Component } from './batch';
 import { budgetCap } from './budgets';
@@ -77,6 +78,11 @@ export function drift(sw: Sweep, solverChecks: { left: number }): void {
       sw.reject(f.idx, `drifted (${f.drift}) but ${budgetBlocker(sw, f, 'Drifted')}`);
       continue;
     }
+    const room = f.pool ? staticDriftRoom(sw, f.pool) : undefined;
+    if (room && room.left - count <= 0) {
+      sw.reject(f.idx, `drifted (${f.drift}) but ${room.blocker}`);
+      continue;
+    }
     used.set(f.poolName, count + 1);
     chosen.push(f);
   }
@@ -97,6 +103,29 @@ export function drift(sw: Sweep, solverChecks: { left: number }): void {
       considered: drifted.length,
     });
   }
+}
+
+/** Karpenter's static drift: a static pool's drifted nodes are replaced only once a scale-down has finished, and
+ * only as many at a time as `limits.nodes` leaves room for, each replacement launching before its node goes
+ * (docs/disruption.md, "Static NodePools"). Undefined for a dynamic pool. */
+function staticDriftRoom(sw: Sweep, pool: NodePool): { left: number; blocker: string } | undefined {
+  if (!isStaticNodePool(pool)) return undefined;
+  const name = pool.metadata.name;
+  const count = sw.input.claimsPerPool?.[name] ?? sw.facts.filter((f) => f.poolName === name).length;
+  const replicas = pool.spec.replicas ?? 0;
+  if (count > replicas) {
+    return {
+      left: 0,
+      blocker: `static NodePool ${name} has ${count} nodes for ${replicas} replicas (scale-down first)`,
+    };
+  }
+  const limit = pool.spec.limits?.nodes;
+  if (limit === undefined) return undefined;
+  const max = parseQuantity(limit);
+  // A pool below its replicas is about to be topped up (static-pools.ts): those nodes count as if launched, as
+  // Karpenter's replacement-first drift never lets the count dip.
+  const held = Math.max(count, replicas);
+  return { left: max - held, blocker: `static NodePool ${name} is at limits.nodes ${max}, no room for a replacement` };
 }
 
 /** Batch-relocates unconstrained members with one solve; constrained ones take their own full solve. */

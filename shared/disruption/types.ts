@@ -99,6 +99,9 @@ export interface DisruptionInput {
   options?: DisruptionOptions;
   /** Where the last sweep stopped on its deadline; consolidation starts there and wraps around. */
   resumeFrom?: SweepCursor;
+  /** Live claims per NodePool, those still launching and those draining included: a static pool's drift counts them
+   * against its replicas and limits.nodes. Absent: the nodes above are counted. */
+  claimsPerPool?: Record<string, number>;
 }
 
 export interface Candidate {

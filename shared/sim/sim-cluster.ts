@@ -30,7 +30,9 @@ import {
 import type { NodeClaimObject } from '../api/nodeclaim-object';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import { formatResourceList } from '../api/resources';
+import { staticTransitionError } from '../api/static-nodepool';
 import type { StatusUpdate } from '../api/status';
+import { ValidationError } from '../errors';
 import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
 import { disruptionsAllowed, selectedBy } from './disruption-budget';
 import { createRng, type Rng } from './rng';
@@ -208,8 +210,13 @@ export class SimCluster implements ClusterApi {
       if (i >= 0) list.splice(i, 1, o);
       else list.push(o);
     };
-    if (object.kind === 'NodePool') put(this.nodePools, object);
-    else if (object.kind === 'NodeOverlay') put(this.nodeOverlays, object);
+    if (object.kind === 'NodePool') {
+      // The API server refuses what Karpenter's CRD refuses on an update (shared/api/crds/nodepool.ts).
+      const before = this.nodePools.find((p) => p.metadata.name === object.metadata.name);
+      const refused = before && staticTransitionError(before, object);
+      if (refused) throw new ValidationError([refused]);
+      put(this.nodePools, object);
+    } else if (object.kind === 'NodeOverlay') put(this.nodeOverlays, object);
     else put(this.nodeClasses, object);
   }
 
