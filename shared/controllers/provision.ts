@@ -172,6 +172,8 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
       dropped: result.dropped.length,
       failed: result.failed.length,
       unschedulable: result.unschedulable.length,
+      // The solver's own account, such as why no pod could be placed before its deadline.
+      warnings: solved?.warnings ?? [],
     });
   }
   reportFleet(deps, [

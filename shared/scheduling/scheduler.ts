@@ -34,6 +34,11 @@ type InputPod = { pod: Pod; order: number };
 const COARSE_ABOVE = 256;
 /** Setup loops read the clock once per this many pods (a few tens of microseconds of work). */
 const SETUP_CHECK = 64;
+/** Reading pods stops this long before the deadline: what follows up to the first pod placed runs whatever the budget
+ * (40 ms of CPU warm, 145 ms cold at 20k pods; docs/performance.md, A deadline that holds). */
+const SETUP_RESERVE_MS = 100;
+/** Entries tried past the deadline while none is placed: past a few pods that wait on later ones, within 100 ms. */
+const FIRST_TRIES = SETUP_CHECK;
 
 export class Scheduler {
   private readonly index = new ResourceIndex();
@@ -64,8 +69,12 @@ export class Scheduler {
   private readonly maxTypes: number;
   private readonly nameClaim: (pool: string, n: number) => string;
   private readonly deadline: Deadline;
-  /** Pods the setup did not get to before the deadline. */
+  /** Pods the setup read but did not get to before the deadline. */
   private readonly setupDeferred: InputPod[] = [];
+  /** The input's pods from here on were never read (out of time): a bound, so deferring 20k of them costs nothing. */
+  private unreadFrom: number | undefined;
+  /** The reading of pods ran into SETUP_RESERVE_MS: the rest of the setup takes its cheapest way (no LP). */
+  private setupCut = false;
   private readonly volumeIndex: VolumeIndex;
   /** Each pod's attachable volumes by CSI driver, resolved once (volumedrivers.ts). */
   private readonly podVolumeCache = new WeakMap<Pod, PodVolumes>();
@@ -115,17 +124,19 @@ export class Scheduler {
     const unschedulable: UnschedulablePod[] = [];
     const deferred: InputPod[] = [...this.setupDeferred];
     let retry: { q: QueuedPod; level: number; reason: string }[] = [];
-    let tried = false;
+    // However small the budget, entries are tried until one is placed (or FIRST_TRIES failed): progress, or why not.
+    let placed = false;
+    let tries = 0;
     for (const q of queue) {
       if (q.done) continue;
-      // At least one entry is always tried, so every solve makes progress however small its budget.
-      if (tried && this.deadline.passed()) {
+      if ((placed || tries >= FIRST_TRIES) && this.deadline.passed()) {
         deferred.push(q);
         continue;
       }
-      tried = true;
+      tries++;
       this.waiting.consume(q);
       const outcome = this.place(q, 0);
+      placed ||= outcome.ok;
       if (outcome.ok) continue;
       if (q.base.invalid) unschedulable.push({ pod: q.pod, reason: outcome.reason });
       else retry.push({ q, level: outcome.level, reason: outcome.reason });
@@ -135,7 +146,8 @@ export class Scheduler {
       const next: typeof retry = [];
       for (const r of retry) {
         const outcome = this.place(r.q, r.level);
-        if (!outcome.ok) next.push({ ...r, reason: outcome.reason });
+        if (outcome.ok) placed = true;
+        else next.push({ ...r, reason: outcome.reason });
       }
       const progressed = next.length < retry.length;
       retry = next;
@@ -143,6 +155,13 @@ export class Scheduler {
     }
     // Out of time before the retries ran: those pods may yet fit, so they wait for the next pass like the rest.
     const outOfTime = this.deadline.passed();
+    const first = retry[0];
+    if (outOfTime && !placed && first) {
+      const { namespace, name } = first.q.pod.metadata;
+      this.warnings.push(
+        `out of time before any pod was placed; ${retry.length} tried, the first (${namespace}/${name}): ${first.reason}`,
+      );
+    }
     for (const r of retry) {
       if (outOfTime) deferred.push(r.q);
       else unschedulable.push({ pod: r.q.pod, reason: r.reason });
@@ -167,6 +186,9 @@ export class Scheduler {
     const sortedUnschedulable = byKey(unschedulable, (u) => u.pod);
     // In the order the pods came (a number sort: a deadline can defer tens of thousands of pods).
     const sortedDeferred = deferred.sort((a, b) => a.order - b.order).map((q) => q.pod);
+    // Every pod read comes before the first unread one, so the unread ones follow in their own order.
+    const all = this.input.pods;
+    for (let i = this.unreadFrom ?? all.length; i < all.length; i++) sortedDeferred.push(all[i] as Pod);
     return {
       nodeClaims,
       existingNodes: this.nodes.map((n) => ({ name: n.name, pods: n.placed })),
@@ -177,7 +199,7 @@ export class Scheduler {
         pods: this.input.pods.length,
         durationMs: Date.now() - started,
         relaxations: this.relaxations,
-        timedOut: deferred.length > 0,
+        timedOut: sortedDeferred.length > 0,
         ...(packing ? { packing } : {}),
       },
     };
@@ -229,16 +251,17 @@ export class Scheduler {
     const queue: QueuedPod[] = [];
     const pods = this.input.pods;
     for (let order = 0; order < pods.length; order++) {
-      if (order > 0 && order % SETUP_CHECK === 0 && this.deadline.passed()) {
-        for (let rest = order; rest < pods.length; rest++)
-          this.setupDeferred.push({ pod: pods[rest] as Pod, order: rest });
+      if (order > 0 && order % SETUP_CHECK === 0 && this.deadline.remainingMs() <= SETUP_RESERVE_MS) {
+        this.unreadFrom = order;
+        this.setupCut = true;
         break;
       }
       const pod = pods[order] as Pod;
       queue.push({ pod, base: this.shapes.baseOf(pod), order, done: false });
     }
     // Out of time once every pod is read: only the first chunk goes on, so what remains of the setup is small.
-    if (queue.length > SETUP_CHECK && this.deadline.passed()) {
+    if (queue.length > SETUP_CHECK && this.deadline.remainingMs() <= SETUP_RESERVE_MS) {
+      this.setupCut = true;
       for (const q of queue.splice(SETUP_CHECK)) this.setupDeferred.push(q);
     }
     // Existing pods' required anti-affinity keeps new pods away from them (the inverse rule).
@@ -329,8 +352,8 @@ export class Scheduler {
 
   private computeAllDuals(queue: QueuedPod[]): void {
     for (const t of this.templates) {
-      // Out of time already: the LP (tens of milliseconds per pool) gives way to the cheapest type's rates.
-      if (this.deadline.passed()) {
+      // Out of time, or into the setup's reserve: the LP (tens of ms per pool) gives way to the cheapest type's rates.
+      if (this.setupCut || this.deadline.passed()) {
         rateDuals(t, this.index);
         continue;
       }
