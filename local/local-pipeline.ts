@@ -62,6 +62,8 @@ export interface LocalPipelineOptions {
   /** Where the handlers mirror NodeClaim objects (docs/kubernetes.md, NodeClaim objects): the simulated cluster by
    * default; test/e2e passes the real Kubernetes adapter on the fake API server, so the objects go through HTTP. */
   nodeClaimObjects?: NodeClaimObjectApi;
+  /** Every EMF metrics flush the handlers print (measurements: bench/after-solve-reserve.ts). */
+  onMetrics?: (record: LogRecord) => void;
 }
 
 /** The three NodeClaim-object methods of the cluster port. */
@@ -247,7 +249,10 @@ export class LocalPipeline {
     const pipeline = new LocalPipeline(options, store);
     pipeline.stopStore = stop;
     pipeline.restoreOutput = captureJsonLines((record) => {
-      if (isMetricsRecord(record)) return;
+      if (isMetricsRecord(record)) {
+        options.onMetrics?.(record);
+        return;
+      }
       pipeline.logs.push(record);
       options.onLog?.(record);
     });
