@@ -67,3 +67,9 @@ function fmt(name: string, v: number): string {
   if (name === 'memory' || name === 'ephemeral-storage') return `${Math.round(v / 2 ** 20)}Mi`;
   return String(v);
 }
+
+/** Why a solve out of time placed nothing: the first of the `tried` pods that could not land, and its reason. */
+export function nothingPlaced(first: Pod, reason: string, tried: number): string {
+  const { namespace, name } = first.metadata;
+  return `out of time before any pod was placed; ${tried} tried, the first (${namespace}/${name}): ${reason}`;
+}

@@ -15,7 +15,7 @@ import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
 import { type PodShape, PodShapes } from './podshape';
 import { type QueuedPod, WaitingQueue } from './queue';
-import { describeReqs, nodeReasons } from './reasons';
+import { describeReqs, nodeReasons, nothingPlaced } from './reasons';
 import { narrowed, type Requirements } from './requirements';
 import { reserveCapacity } from './reserve';
 import { addVec, ResourceIndex } from './resources';
@@ -155,13 +155,8 @@ export class Scheduler {
     }
     // Out of time before the retries ran: those pods may yet fit, so they wait for the next pass like the rest.
     const outOfTime = this.deadline.passed();
-    const first = retry[0];
-    if (outOfTime && !placed && first) {
-      const { namespace, name } = first.q.pod.metadata;
-      this.warnings.push(
-        `out of time before any pod was placed; ${retry.length} tried, the first (${namespace}/${name}): ${first.reason}`,
-      );
-    }
+    if (outOfTime && !placed && retry[0])
+      this.warnings.push(nothingPlaced(retry[0].q.pod, retry[0].reason, retry.length));
     for (const r of retry) {
       if (outOfTime) deferred.push(r.q);
       else unschedulable.push({ pod: r.q.pod, reason: r.reason });
