@@ -34,11 +34,8 @@ type InputPod = { pod: Pod; order: number };
 const COARSE_ABOVE = 256;
 /** Setup loops read the clock once per this many pods (a few tens of microseconds of work). */
 const SETUP_CHECK = 64;
-/** Reading pods stops this long before the deadline: what follows up to the first pod placed runs whatever the budget
- * (40 ms of CPU warm, 145 ms cold at 20k pods; docs/performance.md, A deadline that holds). */
+/** Reading pods stops this long before the deadline, for what runs up to the first pod placed (docs/performance.md). */
 const SETUP_RESERVE_MS = 100;
-/** Entries tried past the deadline while none is placed: past a few pods that wait on later ones, within 100 ms. */
-const FIRST_TRIES = SETUP_CHECK;
 
 export class Scheduler {
   private readonly index = new ResourceIndex();
@@ -124,12 +121,12 @@ export class Scheduler {
     const unschedulable: UnschedulablePod[] = [];
     const deferred: InputPod[] = [...this.setupDeferred];
     let retry: { q: QueuedPod; level: number; reason: string }[] = [];
-    // However small the budget, entries are tried until one is placed (or FIRST_TRIES failed): progress, or why not.
+    // However small the budget, entries are tried until one is placed (or 64 failed): progress, or why not.
     let placed = false;
     let tries = 0;
     for (const q of queue) {
       if (q.done) continue;
-      if ((placed || tries >= FIRST_TRIES) && this.deadline.passed()) {
+      if ((placed || tries >= SETUP_CHECK) && this.deadline.passed()) {
         deferred.push(q);
         continue;
       }
