@@ -2,7 +2,7 @@
 // pass finishes with the same uid, which the cloud turns back into the same instance.
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
-import type { CapacityType, InstanceType } from '../catalog/types';
+import type { InstanceType } from '../catalog/types';
 import { ConflictError, InsufficientCapacityError, LaunchError, type RefusedOffering } from '../errors';
 import type { CloudInstance } from '../ports';
 import type { ControlPlaneDeps } from './deps';

@@ -2,6 +2,8 @@
 // and taints, is marked Registered, then Initialized once it is Ready, its startup taints are gone and the extended
 // resources its pods asked for are advertised; then the pods nominated to it are bound. Claims that never launch or
 // never register within their timers are failed, their instances terminated and their pods re-planned.
+
+import { isEphemeralTaint } from '../api/ephemeral-taints';
 import type { Node, Pod, PodRef } from '../api/kube';
 import {
   LabelCapacityType,
@@ -17,7 +19,6 @@ import { type NodeClaim, reservationLabels } from '../api/nodeclaim';
 import { indexPods, resolveRef } from '../api/pods';
 import { CPU, EPHEMERAL_STORAGE, MEMORY, PODS, parseResourceList } from '../api/resources';
 import { ConflictError } from '../errors';
-import { isEphemeralTaint } from '../scheduling/existingnode';
 import { matchNodes, sameTaint } from './cluster-nodes';
 import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';

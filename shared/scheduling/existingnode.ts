@@ -2,8 +2,10 @@
 // while in flight, since they will go away; respected once the node is initialized), what its pods already use, the
 // host ports they hold and the volumes they attach. It decides whether a pod fits (resources, taints, labels, host
 // ports, volume attach limits, topology) and records the pods it takes.
+
+import { isEphemeralTaint } from '../api/ephemeral-taints';
 import type { Pod, Taint } from '../api/kube';
-import { LabelHostname, TaintUnregistered } from '../api/labels';
+import { LabelHostname } from '../api/labels';
 import type { ResourceList } from '../api/resources';
 import { HostPortUsage, podHostPorts } from './hostports';
 import type { PodShape } from './podshape';
@@ -132,25 +134,6 @@ export class ExistingNode {
     if (!fitsVec(this.used, shape.requests, this.cap)) return 'not enough free resources';
     return pod ? this.volumes.exceeds(this.volumesOf(pod)) : undefined;
   }
-}
-
-/** Taints a node carries while it comes up and loses once initialized (Karpenter's known ephemeral taints): kubelet's
- * not-ready and unreachable, the cloud provider's uninitialized taint, Karpenter's unregistered taint, and the Node
- * Readiness Controller's readiness.k8s.io/ family. Matched on key and effect, as Kubernetes matches taints. */
-const EPHEMERAL_TAINTS: readonly Pick<Taint, 'key' | 'effect'>[] = [
-  { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
-  { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' },
-  { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
-  { key: 'node.cloudprovider.kubernetes.io/uninitialized', effect: 'NoSchedule' },
-  TaintUnregistered,
-];
-const EPHEMERAL_TAINT_PREFIXES = ['readiness.k8s.io/'];
-
-export function isEphemeralTaint(t: Taint): boolean {
-  return (
-    EPHEMERAL_TAINTS.some((e) => e.key === t.key && e.effect === t.effect) ||
-    EPHEMERAL_TAINT_PREFIXES.some((prefix) => t.key.startsWith(prefix))
-  );
 }
 
 export function safePodRequests(p: Pod): ResourceList {

@@ -57,7 +57,7 @@ export interface PodShape extends TopologyShape {
 
 const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
 /** What a pod without volumes gets from the volume index; only ever read. */
-const NO_VOLUME_TOPOLOGY: VolumeTopology = { requirements: new Requirements(), warnings: [], key: '' };
+const NO_VOLUME_TOPOLOGY: VolumeTopology = { requirements: /* @__PURE__ */ new Requirements(), warnings: [], key: '' };
 
 /** The spec as the base's signature reads it: without the node name and the volumes (their topology is keyed
  * apart). Specs without either are read as they are, which is the same text without copying the spec. */
