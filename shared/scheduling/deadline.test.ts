@@ -228,21 +228,23 @@ describe('the HiGHS stages, held to the solve deadline', () => {
 
   it('stops the exact packing within 5 % + 100 ms of the budget, with the heuristic plan whole', () => {
     const budget = 5000;
-    const started = cpuMs();
+    const started = performance.now();
     const r = solve({
       pods: batch,
       nodePools: [pool],
       instanceTypes: new Map([[pool.metadata.name, catalog]]),
       // The packing's own budget is far past the solve's: only the solve deadline can stop it in time.
-      options: { timeoutMs: budget, now: cpuMs, exactPackingMs: 60_000 },
+      options: { timeoutMs: budget, now: () => performance.now(), exactPackingMs: 60_000 },
     });
-    const spent = cpuMs() - started;
+    const spent = performance.now() - started;
     // The deadline fell inside the packing: every pod was placed before it, and the proof was cut short.
     expect(r.stats.packing).toBeDefined();
     expect(r.stats.packing?.provenOptimal).toBe(false);
     expect(r.deferred).toEqual([]);
     expect(scheduledCount(r)).toBe(batch.length);
-    // CPU time, which the machine's load does not stretch: HiGHS's limit is wall time, never less than CPU time here.
+    // Wall time, the clock the deadline is kept on (the Lambda's remaining time) and HiGHS's time_limit reads. Not the
+    // process's CPU time: V8 compiles HiGHS's WebAssembly on background threads, so on an idle 2-core machine the
+    // process spent 6,779 ms of CPU in 5,011 ms of wall time.
     expect(spent).toBeLessThanOrEqual(budget * 1.05 + 100);
   }, 120_000);
 });
