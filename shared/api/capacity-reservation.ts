@@ -5,17 +5,13 @@
 import { expectDuration, expectEnum, expectInt, expectObject, expectString, expectStringMap, show } from './check';
 import type { Problems } from './problems';
 import { parseDuration } from './quantity';
+import type { CapacityReservationStatus } from './status';
 import { OWNER_ID, RESERVATION_ID } from './validate-reservations';
 
 export const CAPACITY_RESERVATION_API_VERSION = 'karpless.dev/v1alpha1';
 
-export interface CapacityReservationInput {
-  id: string;
-  instanceType: string;
-  availabilityZone: string;
-  ownerID: string;
-  reservationType: 'default' | 'capacity-block';
-  instanceMatchCriteria: 'open' | 'targeted';
+/** The fields Karpenter publishes in status.capacityReservations, less what the simulator derives (state, endTime). */
+export interface CapacityReservationInput extends Omit<CapacityReservationStatus, 'state' | 'endTime'> {
   /** The reservation's size (EC2's TotalInstanceCount). */
   instanceCount: number;
   tags?: Record<string, string>;
