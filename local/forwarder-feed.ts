@@ -58,6 +58,15 @@ export class ForwarderFeed {
     if (stored) this.podEvent('ADDED', stored);
   }
 
+  /** An object created or changed through the API while the pipeline runs (`kubectl apply`, `kubectl scale
+   * nodepool`): a NodePool or EC2NodeClass reaches the forwarder's watch, as it would in a cluster; NodeOverlays and
+   * PodDisruptionBudgets are not watched, so the handlers read them on their next pass. */
+  upsert(object: Parameters<SimCluster['upsert']>[0]): void {
+    this.options.sim.upsert(object);
+    if (object.kind === 'NodePool') this.event('nodepools', 'MODIFIED', object);
+    else if (object.kind === 'EC2NodeClass') this.event('ec2nodeclasses', 'MODIFIED', object);
+  }
+
   /** When the batch is due (virtual time), if anything is waiting. */
   deadline(): number | undefined {
     return this.window.deadline();

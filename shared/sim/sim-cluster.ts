@@ -203,8 +203,9 @@ export class SimCluster implements ClusterApi {
     return true;
   }
 
-  /** Replaces a NodePool, EC2NodeClass or NodeOverlay of the same name (an update through the API), or adds it. */
-  upsert(object: NodePool | EC2NodeClass | NodeOverlay): void {
+  /** Replaces a NodePool, EC2NodeClass, NodeOverlay or PodDisruptionBudget of the same name (an update through the
+   * API), or adds it. */
+  upsert(object: NodePool | EC2NodeClass | NodeOverlay | PodDisruptionBudget): void {
     const put = <T extends { metadata: { name: string } }>(list: T[], o: T): void => {
       const i = list.findIndex((x) => x.metadata.name === o.metadata.name);
       if (i >= 0) list.splice(i, 1, o);
@@ -217,7 +218,22 @@ export class SimCluster implements ClusterApi {
       if (refused) throw new ValidationError([refused]);
       put(this.nodePools, object);
     } else if (object.kind === 'NodeOverlay') put(this.nodeOverlays, object);
-    else put(this.nodeClasses, object);
+    else if (object.kind === 'PodDisruptionBudget') {
+      const ns = object.metadata.namespace ?? 'default';
+      const i = this.pdbs.findIndex(
+        (x) => x.metadata.name === object.metadata.name && (x.metadata.namespace ?? 'default') === ns,
+      );
+      if (i >= 0) this.pdbs.splice(i, 1, object);
+      else this.pdbs.push(object);
+    } else put(this.nodeClasses, object);
+  }
+
+  /** Deletes a NodeOverlay (`kubectl delete nodeoverlay`); false when there is none of that name. */
+  deleteNodeOverlay(name: string): boolean {
+    const i = this.nodeOverlays.findIndex((o) => o.metadata.name === name);
+    if (i < 0) return false;
+    this.nodeOverlays.splice(i, 1);
+    return true;
   }
 
   /** Every pod, bound or pending, in insertion order. */
