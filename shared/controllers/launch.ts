@@ -8,6 +8,7 @@ import type { CloudInstance } from '../ports';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
 import { requestReplan } from './messages';
+import { NODEPOOL_DIMENSION } from './metrics';
 import { launchOptions } from './offerings';
 import { message } from './snapshot';
 
@@ -15,6 +16,8 @@ export type LaunchOutcome =
   | { kind: 'launched'; claim: NodeClaim }
   /** Every offering was refused; they are cached as unavailable and the claim deleted so its pods re-plan. */
   | { kind: 'insufficient-capacity'; offerings: number }
+  /** The EC2NodeClass says Ready=False: nothing was launched and the claim deleted so its pods re-plan. */
+  | { kind: 'nodeclass-not-ready'; reason: string }
   | { kind: 'failed'; reason: string }
   /** Worth trying again (throttled, transient); the claim stays Pending. */
   | { kind: 'retry'; reason: string }
@@ -38,6 +41,18 @@ export async function launchClaim(
   if (!ctx.nodePool || !ctx.nodeClass) {
     const reason = !ctx.nodePool ? `NodePool ${claim.nodePool} not found` : `EC2NodeClass ${claim.nodeClass} not found`;
     return fail(deps, claim, 'NodePoolNotFound', reason);
+  }
+  // As Karpenter's AWS CloudProvider.Create: an EC2NodeClass whose status says Ready=False launches nothing and the
+  // claim is deleted (NodeClassNotReady), its pods planned again. A class with no Ready condition (one read from a file,
+  // or not yet reconciled) launches (docs/kubernetes.md, NodeClaim objects).
+  const classReady = ctx.nodeClass.status?.conditions?.find((c) => c.type === 'Ready');
+  if (classReady?.status === 'False') {
+    deps.metric('NodeClaimsDisrupted', 1, 'Count', {
+      reason: 'nodeclass_not_ready',
+      [NODEPOOL_DIMENSION]: claim.nodePool,
+    });
+    await dropClaim(deps, claim, `EC2NodeClass ${claim.nodeClass} is not ready: ${classReady.message ?? ''}`);
+    return { kind: 'nodeclass-not-ready', reason: classReady.message ?? '' };
   }
   const options = launchOptions(claim, ctx.types);
   if (options.length === 0) {

@@ -5,6 +5,7 @@
 // such as Karpenter's own during a migration. A failure is logged, never fatal: the objects are for people and tools.
 
 import type { QuantityMap } from '../api/kube';
+import type { NodeClaim } from '../api/nodeclaim';
 import {
   isManagedByKarpless,
   type NodeClaimFacts,
@@ -68,7 +69,7 @@ export async function mirrorNodeClaims(
   const nodeByName = new Map(nodes.map((n) => [n.metadata.name, n]));
   const wanted = new Set<string>();
   for (const claim of claims) {
-    if (claim.state === 'Terminated') continue;
+    if (claim.state === 'Terminated' || launchFailedLongAgo(claim, deps)) continue;
     wanted.add(claim.name);
     const existing = current.get(claim.name);
     if (existing && !isManagedByKarpless(existing)) {
@@ -111,6 +112,14 @@ export async function mirrorNodeClaims(
     });
   }
   return result;
+}
+
+/** A claim whose launch failed is shown (Launched=False, with the error) until Karpenter would have deleted its
+ * NodeClaim: its launch timeout, counted from its creation as Karpenter counts from the Launched condition's first
+ * transition (liveness.go). Then its object goes; the claim stays in the store as the failure's record. */
+export function launchFailedLongAgo(claim: NodeClaim, deps: Pick<InstanceDeps, 'clock' | 'config'>): boolean {
+  if (claim.state !== 'Failed') return false;
+  return deps.clock.now() - Date.parse(claim.createdAt) >= deps.config.launchTimeoutMs;
 }
 
 /** The mirror as the sweep runs it: a failure to list is logged, never thrown. */

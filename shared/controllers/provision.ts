@@ -48,7 +48,7 @@ export interface ProvisionResult {
   relaunched: string[];
   /** Own claims withdrawn because a concurrent pass planned the same pods. */
   withdrawn: string[];
-  /** Claims deleted after insufficient capacity; their pods re-plan. */
+  /** Claims deleted after insufficient capacity or a not-ready EC2NodeClass; their pods re-plan. */
   dropped: string[];
   failed: string[];
   /** Pods newly nominated to existing nodes or in-flight claims. */
@@ -238,6 +238,7 @@ function tally(result: ProvisionResult, claim: NodeClaim, outcome: LaunchOutcome
       if (stale) result.relaunched.push(claim.name);
       break;
     case 'insufficient-capacity':
+    case 'nodeclass-not-ready':
       result.dropped.push(claim.name);
       break;
     case 'failed':

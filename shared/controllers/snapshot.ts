@@ -78,11 +78,14 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
   const read = { ...all, nodePools: owned.nodePools, pending: owned.pending };
   // A NodePool whose status says Ready=False is not provisioned from (as Karpenter skips it); it is named in the
   // problems so FailedScheduling events and the decision record say why it was not tried.
+  // So is one whose EC2NodeClass says Ready=False, before the Sweep tick publishes the pool's NodeClassReady=False
+  // (Karpenter's NodePool readiness follows its class at once; a launch for it would be refused, launch.ts).
+  const whyNotReady = (p: NodePool) => nodePoolNotReady(p) ?? nodeClassNotReady(p, read.nodeClasses);
   const notReady = read.nodePools.flatMap((p) => {
-    const reason = nodePoolNotReady(p);
+    const reason = whyNotReady(p);
     return reason ? [{ nodePool: p.metadata.name, reason }] : [];
   });
-  const readyPools = read.nodePools.filter((p) => !nodePoolNotReady(p));
+  const readyPools = read.nodePools.filter((p) => !whyNotReady(p));
   const resolved = await resolveInstanceTypes(deps, readyPools, read.nodeClasses, read.unavailable);
   resolved.problems.unshift(...notReady);
   // NodeOverlays change prices and capacities once, here, before anything reads them (docs/api.md, "NodeOverlay").
@@ -107,6 +110,16 @@ export function nodePoolNotReady(pool: NodePool): string | undefined {
   if (ready?.status !== 'False') return undefined;
   const why = [ready.reason, ready.message].filter(Boolean).join(': ');
   return `status.conditions Ready=False${why ? ` (${why})` : ''}`;
+}
+
+/** Why a NodePool's EC2NodeClass is not ready, from the class's Ready condition; undefined when it is True, absent, or
+ * the class is missing (a launch reports that). */
+export function nodeClassNotReady(pool: NodePool, nodeClasses: readonly EC2NodeClass[]): string | undefined {
+  const ref = pool.spec.template.spec.nodeClassRef.name;
+  const ready = nodeClasses.find((c) => c.metadata.name === ref)?.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status !== 'False') return undefined;
+  const why = [ready.reason, ready.message].filter(Boolean).join(': ');
+  return `EC2NodeClass ${ref} is not ready${why ? ` (${why})` : ''}`;
 }
 
 /** Promise.all over an object's values, keeping each result under its key. */

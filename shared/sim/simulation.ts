@@ -30,7 +30,7 @@ import { isStaticNodePool } from '../api/static-nodepool';
 import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
 import { CLAIM_NAME_SALTS, provision } from '../controllers/provision';
-import { nodePoolNotReady, overlayPool } from '../controllers/snapshot';
+import { nodeClassNotReady, nodePoolNotReady, overlayPool } from '../controllers/snapshot';
 import { DISRUPTION_SETTINGS_DEFAULTS } from '../disruption/settings';
 import { ValidationError } from '../errors';
 import { isDaemonSetOwned, isProvisionable } from '../kube/pending';
@@ -227,10 +227,10 @@ export async function runSimulation(
     ...claimOnly.filter((c) => c.state !== 'Draining').map((c) => c.name),
   ]);
   const outcome = await provisionUntilSettled(world, solves, placeable, typesByName);
-  // NodePools the pass skipped (status Ready=False) are named in every unschedulable reason, as the controller's
+  // NodePools the pass skipped (their or their EC2NodeClass's status Ready=False) are named in every unschedulable reason, as the controller's
   // FailedScheduling event names them.
   const skippedPools = nodePools.flatMap((p) => {
-    const reason = nodePoolNotReady(p);
+    const reason = nodePoolNotReady(p) ?? nodeClassNotReady(p, nodeClasses);
     return reason ? [`NodePool ${p.metadata.name} skipped: ${reason}`] : [];
   });
   for (const s of skippedPools) warnings.push(s);

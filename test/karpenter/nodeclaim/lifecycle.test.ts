@@ -5,6 +5,7 @@
 // Karpenter's tests set a NodeClaim's spec (startup taints, resource requests) by hand; here the stored claim is
 // updated the same way.
 import { describe, expect, it } from 'vitest';
+import type { EC2NodeClass } from '../../../shared/api/karpenter';
 import type { ConditionStatus, Taint } from '../../../shared/api/kube';
 import type { NodeClaim } from '../../../shared/api/nodeclaim';
 import type { NodeClaimObject } from '../../../shared/api/nodeclaim-object';
@@ -57,6 +58,36 @@ const removeTaint = (t: Testbed, node: string, key: string) =>
     ...n,
     spec: { ...n.spec, taints: (n.spec.taints ?? []).filter((x) => x.key !== key) },
   }));
+/** The bed's EC2NodeClass with a status saying Ready=False, as Karpless publishes it when a subnet selector matches
+ * nothing. */
+function notReady(t: Testbed): EC2NodeClass {
+  const at = '2026-01-01T00:00:00Z';
+  return {
+    ...t.nodeClass,
+    status: {
+      subnets: [],
+      securityGroups: [],
+      amis: [],
+      conditions: [
+        {
+          type: 'SubnetsReady',
+          status: 'False',
+          reason: 'SubnetsNotFound',
+          message: 'no subnet matched',
+          lastTransitionTime: at,
+        },
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'SubnetsNotFound',
+          message: 'no subnet matched',
+          lastTransitionTime: at,
+        },
+      ],
+    },
+  };
+}
+
 const stateOf = async (t: Testbed, name: string) => (await t.store.get(name))?.state;
 
 describe('nodeclaim/lifecycle/launch_test.go: Launch', () => {
@@ -98,6 +129,115 @@ describe('nodeclaim/lifecycle/launch_test.go: Launch', () => {
       message: 'not authorized to perform ec2:CreateFleet',
     });
     expect(await conditions(t, claim.name)).toMatchObject({ Ready: 'False' });
+  });
+});
+
+describe('nodeclaim/lifecycle/launch_test.go: Launch, NodeClassNotReady', () => {
+  it('should delete the nodeclaim if NodeClassNotReady is returned from the cloudprovider', async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    // A throttled launch leaves the claim Pending, as a NodeClaim waits for its launch; then its class turns not ready.
+    t.cloud.failNextLaunch(new LaunchError('throttled', 'Request limit exceeded'));
+    await provision(t.deps);
+    const [pending] = await t.store.list({ states: ['Pending'] });
+    if (!pending) throw new Error('no pending claim');
+    await mirrorNodeClaims(t.deps);
+    expect((await t.cluster.listNodeClaimObjects()).map((o) => o.metadata.name)).toEqual([pending.name]);
+    t.cluster.upsert(notReady(t));
+    t.clock.advance(31_000);
+    const relaunch = await provision(t.deps);
+    expect(relaunch.dropped).toEqual([pending.name]);
+    expect(relaunch.launched).toEqual([]);
+    expect(await t.cloud.list()).toEqual([]);
+    expect(await t.store.get(pending.name)).toBeUndefined();
+    await mirrorNodeClaims(t.deps);
+    expect(await t.cluster.listNodeClaimObjects()).toEqual([]);
+    // Its pod is not planned onto the pool again while the class stays not ready.
+    await t.settle(60_000);
+    expect(await t.store.list()).toEqual([]);
+    expect(await t.cloud.list()).toEqual([]);
+  });
+
+  it('launches nothing for a NodePool whose EC2NodeClass is not ready, and names why', async () => {
+    const t = createTestbed();
+    t.cluster.upsert(notReady(t));
+    t.cluster.addPod(makePod('web-0'));
+    const result = await provision(t.deps);
+    expect(result.created).toEqual([]);
+    const event = t.cluster.events.find((e) => e.reason === 'FailedScheduling');
+    expect(event?.message).toContain(
+      'NodePool default skipped: EC2NodeClass default is not ready (SubnetsNotFound: no subnet matched)',
+    );
+    expect(await t.cloud.list()).toEqual([]);
+  });
+});
+
+describe('nodeclaim/lifecycle/liveness_test.go: Liveness (read through the NodeClaim object)', () => {
+  const LAUNCH_TIMEOUT = 5 * 60_000;
+  const REGISTRATION_TIMEOUT = 15 * 60_000;
+
+  async function failedLaunch(): Promise<{ t: Testbed; claim: NodeClaim }> {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    t.cloud.failNextLaunch(new LaunchError('unauthorized', 'not authorized to perform ec2:CreateFleet'));
+    await provision(t.deps);
+    const [claim] = await t.store.list({ states: ['Failed'] });
+    if (!claim) throw new Error('no failed claim');
+    return { t, claim };
+  }
+
+  it("should delete the NodeClaim when the NodeClaim hasn't launched past the launch timeout", async () => {
+    const { t, claim } = await failedLaunch();
+    expect(await object(t, claim.name)).toBeDefined();
+    t.clock.advance(LAUNCH_TIMEOUT);
+    expect(await object(t, claim.name)).toBeUndefined();
+    // The claim stays in the store as the failure's record, and the object is not rebuilt from it.
+    expect((await t.store.get(claim.name))?.state).toBe('Failed');
+    t.clock.advance(60_000);
+    expect(await object(t, claim.name)).toBeUndefined();
+  });
+
+  it("should not delete the NodeClaim when the NodeClaim hasn't launched before the launch timeout", async () => {
+    const { t, claim } = await failedLaunch();
+    t.clock.advance(LAUNCH_TIMEOUT - 1_000);
+    expect(await conditions(t, claim.name)).toMatchObject({ Launched: 'False' });
+  });
+
+  it("should delete the NodeClaim when a launch that keeps being retried hasn't launched past the launch timeout", async () => {
+    const t = createTestbed();
+    t.cluster.addPod(makePod('web-0'));
+    t.cloud.failNextLaunch(new LaunchError('throttled', 'Request limit exceeded'));
+    await provision(t.deps);
+    const [claim] = await t.store.list({ states: ['Pending'] });
+    if (!claim) throw new Error('no pending claim');
+    expect(await conditions(t, claim.name)).toMatchObject({ Launched: 'Unknown' });
+    t.clock.advance(LAUNCH_TIMEOUT + 1_000);
+    await reconcileNodes(t.deps);
+    expect(await object(t, claim.name)).toBeUndefined();
+  });
+
+  it("should delete the nodeClaim when the Node hasn't registered past the registration timeout", async () => {
+    const t = createTestbed({ registrationDelayMs: 60 * 60_000 });
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    const [claim] = await t.store.list({ states: ['Launched'] });
+    if (!claim) throw new Error('no launched claim');
+    t.clock.advance(REGISTRATION_TIMEOUT - 1_000);
+    await reconcileNodes(t.deps);
+    expect(await conditions(t, claim.name)).toMatchObject({ Launched: 'True', Registered: 'Unknown' });
+    t.clock.advance(2_000);
+    await reconcileNodes(t.deps);
+    expect(await object(t, claim.name)).toBeUndefined();
+    expect(await t.cloud.get(claim.instanceId ?? '')).toMatchObject({ state: 'terminated' });
+  });
+
+  it("shouldn't delete the nodeClaim when the node has registered past the registration timeout", async () => {
+    const { t, claim } = await launched();
+    t.clock.advance(REGISTERED_AT);
+    await reconcileNodes(t.deps);
+    t.clock.advance(REGISTRATION_TIMEOUT + 1_000);
+    await reconcileNodes(t.deps);
+    expect(await conditions(t, claim.name)).toMatchObject({ Registered: 'True' });
   });
 });
 
