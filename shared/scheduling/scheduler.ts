@@ -201,8 +201,8 @@ export class Scheduler {
     return {
       index: this.index,
       maxTypes: this.maxTypes,
-      // Within the solve's deadline too: the repack runs on the wall clock, past every check of the solver's own.
       budgetMs: Math.min(this.input.options?.exactPackingMs ?? EXACT_PACKING_MS, this.deadline.remainingMs()),
+      stopAt: performance.now() + this.deadline.remainingMs(),
       movable: (shape) => this.topology.selectedBy(shape).length === 0,
       newName: (t) => {
         const n = (this.claimCount.get(t.name) ?? 0) + 1;

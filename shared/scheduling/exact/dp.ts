@@ -4,8 +4,20 @@
 // caller checks the result against them and falls back to the integer program when they bind.
 import type { Kind, Pattern } from './patterns';
 
-/** The cheapest copies of patterns covering every kind, or undefined when states × patterns exceeds `maxWork`. */
-export function coverByDp(patterns: readonly Pattern[], kinds: readonly Kind[], maxWork: number): number[] | undefined {
+/** States between two looks at the clock: a few hundred microseconds of work at most. */
+const CLOCK_STRIDE = 4096;
+
+/**
+ * The cheapest copies of patterns covering every kind, or undefined when states × patterns exceeds `maxWork` or
+ * `expired` says the solve's time is up. Work within `maxWork` still takes up to a few hundred milliseconds when there
+ * are many kinds, so the clock is read as it goes (docs/performance.md, "A deadline that holds").
+ */
+export function coverByDp(
+  patterns: readonly Pattern[],
+  kinds: readonly Kind[],
+  maxWork: number,
+  expired: () => boolean = () => false,
+): number[] | undefined {
   const strides: number[] = [];
   let states = 1;
   for (const k of kinds) {
@@ -18,6 +30,7 @@ export function coverByDp(patterns: readonly Pattern[], kinds: readonly Kind[], 
   cost[0] = 0;
   const left = new Int32Array(kinds.length);
   for (let s = 1; s < states; s++) {
+    if (s % CLOCK_STRIDE === 0 && expired()) return undefined;
     let rest = s;
     for (let k = kinds.length - 1; k >= 0; k--) {
       left[k] = Math.floor(rest / (strides[k] as number));

@@ -32,6 +32,8 @@ export interface PatternSolution {
  * has a fixed start-up cost of tens of milliseconds, so it runs only when the LP relaxation and a rounding of its
  * solution cannot settle the question: a packing that costs no more than the relaxation is optimal as it stands.
  * Undefined when even the relaxation could not be solved in time (or no packing exists under the limits).
+ * `expired` is the solve's own deadline: the JavaScript steps (the dynamic program, the rounding) stop on it, where
+ * HiGHS stops on `seconds` (docs/performance.md, "A deadline that holds").
  */
 export function solvePatterns(
   patterns: readonly Pattern[],
@@ -40,16 +42,18 @@ export function solvePatterns(
   limits: readonly LimitRow[],
   seconds: number,
   incumbent: number,
+  expired: () => boolean = () => false,
 ): PatternSolution | undefined {
   if (patterns.length === 0 || seconds <= 0) return undefined;
   const started = performance.now();
-  const exact = coverByDp(patterns, kinds, DP_WORK);
+  const exact = coverByDp(patterns, kinds, DP_WORK, expired);
   if (exact && withinLimits(patterns, options, limits, exact)) {
     const cost = costOf(patterns, exact);
     // Exact: no packing is cheaper than the program's optimum, the incumbent included.
     if (cost < incumbent - 1e-9) return { copies: exact, cost, optimal: true, bound: cost };
     return { cost: incumbent, optimal: true, bound: Math.min(cost, incumbent) };
   }
+  if (expired()) return undefined;
   const relaxing = performance.now();
   const relaxed = solveModel(model(patterns, options, kinds, limits, false), { time_limit: seconds });
   const relaxMs = performance.now() - relaxing;
@@ -59,7 +63,7 @@ export function solvePatterns(
   let best: PatternSolution = { cost: incumbent, optimal: proven(incumbent), bound: Math.min(bound, incumbent) };
   const fractional = patterns.map((_, j) => (relaxed.Columns[`x${j}`] as { Primal?: number } | undefined)?.Primal ?? 0);
   const duals = (relaxed.Rows as { Dual?: number }[]).slice(0, kinds.length).map((r) => Math.abs(r.Dual ?? 0));
-  const rounded = roundUp(fractional, duals, patterns, options, kinds, limits);
+  const rounded = roundUp(fractional, duals, patterns, options, kinds, limits, expired);
   if (rounded) {
     const cost = costOf(patterns, rounded);
     if (cost < best.cost - 1e-9) best = { copies: rounded, cost, optimal: proven(cost), bound };
@@ -104,7 +108,7 @@ function covers(patterns: readonly Pattern[], copies: readonly number[], kinds: 
 
 /**
  * The relaxation's whole nodes, then for what they leave the pattern that covers the most dual worth per dollar,
- * until every pod is covered. Undefined when that breaks a limit.
+ * until every pod is covered. Undefined when that breaks a limit, or when the solve's time runs out first.
  */
 function roundUp(
   fractional: readonly number[],
@@ -113,6 +117,7 @@ function roundUp(
   options: readonly NodeOption[],
   kinds: readonly Kind[],
   limits: readonly LimitRow[],
+  expired: () => boolean,
 ): number[] | undefined {
   const copies = fractional.map((x) => Math.floor(x + 1e-9));
   const left = kinds.map((kind, k) => {
@@ -123,6 +128,7 @@ function roundUp(
     return kind.count - covered;
   });
   while (left.some((r) => r > 0)) {
+    if (expired()) return undefined;
     let pick = -1;
     let bestRate = -1;
     patterns.forEach((p, j) => {

@@ -27,8 +27,13 @@ export const EXACT_PACKING_MS = 250;
 export interface RepackContext {
   index: ResourceIndex;
   maxTypes: number;
-  /** Wall-clock budget for every program of one solve together. */
+  /**
+   * Wall-clock budget for every program of one solve together, within the solve's deadline too: the repack runs on
+   * the wall clock, past every check of the solver's own.
+   */
   budgetMs: number;
+  /** When the whole solve must stop (`performance.now()` time): the dynamic program and rounding stop on it. */
+  stopAt?: number;
   /** Whether a pod of this shape may move to another claim: no topology group selects it. */
   movable(shape: PodShape): boolean;
   /** A fresh NodeClaim name for the pool, when the exact plan needs more claims than it replaces. */
@@ -153,7 +158,8 @@ function packPool(
   );
   const patterns = maximalPatterns(options, which, kinds, MAX_PATTERNS, MAX_VISITS);
   if (!patterns) return undefined;
-  const solution = solvePatterns(patterns, options, kinds, limits, seconds, current);
+  const stopAt = ctx.stopAt ?? Number.POSITIVE_INFINITY;
+  const solution = solvePatterns(patterns, options, kinds, limits, seconds, current, () => performance.now() >= stopAt);
   if (!solution) return undefined;
   if (!solution.copies) return { cost: current, bound: solution.bound, optimal: solution.optimal };
   const bound = solution.optimal ? solution.cost : solution.bound;
