@@ -3,7 +3,9 @@
 import { CONTROL_PLANE_MEASURES } from './control-plane-measures';
 import { DISRUPTION_MEASURES } from './disruption-measures';
 import { SMALL_BATCH_MEASURE } from './small-batch-measures';
-import { TIME_BUDGET_MEASURE } from './time-budget-measure';
+import { TIME_BUDGET_MEASURES } from './time-budget-measure';
+
+export { timed } from './timed';
 
 export interface BenchMeasurement {
   name: string;
@@ -28,18 +30,9 @@ export interface BenchMeasure {
 
 export const MEASURES: readonly BenchMeasure[] = [
   SMALL_BATCH_MEASURE,
-  TIME_BUDGET_MEASURE,
+  ...TIME_BUDGET_MEASURES,
   ...DISRUPTION_MEASURES,
   ...CONTROL_PLANE_MEASURES,
 ];
 
 export const findMeasure = (name: string): BenchMeasure | undefined => MEASURES.find((m) => m.name === name);
-
-/** Runs `work` and returns its result with the wall and CPU milliseconds it took in this process. */
-export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; wallMs: number; cpuMs: number }> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const result = await work();
-  const used = process.cpuUsage(cpu);
-  return { result, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
-}

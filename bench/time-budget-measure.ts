@@ -1,18 +1,20 @@
 // The time-budget measure of `karpless bench` (issue 14): `karpless simulate --time-budget` on a batch far bigger than
 // its budget, through the same runSimulation the command runs. It times each solve on the wall clock, as the
 // budget is kept (docs/performance.md, "A deadline that holds"). Target: every solve stops within 5 % of its budget
-// plus 100 ms, and the budget did cut the batch short (pods were deferred), or the row would measure nothing.
+// plus 100 ms, and the budget did cut the batch short (pods were deferred), or the row would measure nothing. The
+// 100 ms row is the one the solver's setup reserve exists for: reading 20k distinct pods alone takes longer than the
+// budget, so only stopping the setup early keeps it (docs/performance.md, "A deadline that holds").
 import { loadavg } from 'node:os';
 import { loadCatalog } from '../shared/catalog';
 import { loadLpSolver } from '../shared/scheduling';
 import { catalogEngine } from '../shared/sim/default-engine';
 import { runSimulation, type SimulationEngine } from '../shared/sim/simulation';
 import { distinctPods } from '../testkit/workloads';
-import { type BenchMeasure, timed } from './measures';
+import type { BenchMeasure, BenchMeasurement } from './measures';
+import { timed } from './timed';
 import { distinctNodePool, WORKLOAD_SEED } from './workloads';
 
 const PODS = 20_000;
-const BUDGET_MS = 2000;
 
 /** The most a solve may run past a budget: 5 % of it plus 100 ms (issue 14). */
 export const budgetLimitMs = (budgetMs: number): number => budgetMs * 1.05 + 100;
@@ -22,46 +24,53 @@ export function keptBudget(budgetMs: number, solveMs: readonly number[], deferre
   return solveMs.length > 0 && solveMs.every((ms) => ms <= budgetLimitMs(budgetMs)) && deferred > 0;
 }
 
-export const TIME_BUDGET_MEASURE: BenchMeasure = {
-  name: 'time-budget-20k',
-  description: `simulate --time-budget ${BUDGET_MS / 1000}s on ${PODS} distinct-request pods (15 % zone spread, 10 % anti-affinity)`,
-  run: async () => {
-    await loadLpSolver();
-    const base = catalogEngine(await loadCatalog());
-    const solveMs: number[] = [];
-    const engine: SimulationEngine = {
-      ...base,
-      solve: (input) => {
-        const started = performance.now();
-        const result = base.solve(input);
-        solveMs.push(performance.now() - started);
-        return result;
-      },
-      // The simulation's LP bound on the partial plan is not what this row measures.
-      lowerBound: () => 0,
-    };
-    const { nodePool, nodeClass } = distinctNodePool();
-    const pods = distinctPods(PODS, { zoneSpread: 0.15, antiAffinity: 0.1, seed: WORKLOAD_SEED });
-    const { result, wallMs, cpuMs } = await timed(() =>
-      runSimulation({ pods, nodePools: [nodePool], nodeClasses: [nodeClass] }, engine, { timeBudgetMs: BUDGET_MS }),
-    );
-    const load = loadavg().map((l) => l.toFixed(2));
-    const worst = Math.max(0, ...solveMs);
-    const limit = budgetLimitMs(BUDGET_MS);
-    const deferred = result.deferred?.length ?? 0;
-    return {
-      name: TIME_BUDGET_MEASURE.name,
-      description: TIME_BUDGET_MEASURE.description,
-      target: `solve ≤ ${limit / 1000} s (budget + 5 % + 100 ms), pods deferred`,
-      value: Math.round(worst) / 1000,
-      unit: 's',
-      pass: keptBudget(BUDGET_MS, solveMs, deferred),
-      wallMs,
-      cpuMs,
-      detail:
-        `budget ${BUDGET_MS} ms; ${solveMs.length} solve(s) took ${solveMs.map((ms) => Math.round(ms)).join(', ')} ms; ` +
-        `${result.summary.scheduledPods} pods planned, ${deferred} deferred, ${result.unschedulable.length} unschedulable; ` +
-        `load average ${load.join(' ')}`,
-    };
-  },
-};
+/** The row for one budget: `time-budget-20k` for 2 s, `time-budget-20k-100ms` for 100 ms. */
+export function timeBudgetMeasure(budgetMs: number, name: string): BenchMeasure {
+  const description = `simulate --time-budget ${budgetMs / 1000}s on ${PODS} distinct-request pods (15 % zone spread, 10 % anti-affinity)`;
+  return { name, description, run: () => measureBudget(budgetMs, name, description) };
+}
+
+export const TIME_BUDGET_MEASURES: readonly BenchMeasure[] = [
+  timeBudgetMeasure(2000, 'time-budget-20k'),
+  timeBudgetMeasure(100, 'time-budget-20k-100ms'),
+];
+
+async function measureBudget(budgetMs: number, name: string, description: string): Promise<BenchMeasurement> {
+  await loadLpSolver();
+  const base = catalogEngine(await loadCatalog());
+  const solveMs: number[] = [];
+  const engine: SimulationEngine = {
+    ...base,
+    solve: (input) => {
+      const started = performance.now();
+      const result = base.solve(input);
+      solveMs.push(performance.now() - started);
+      return result;
+    },
+    // The simulation's LP bound on the partial plan is not what this row measures.
+    lowerBound: () => 0,
+  };
+  const { nodePool, nodeClass } = distinctNodePool();
+  const pods = distinctPods(PODS, { zoneSpread: 0.15, antiAffinity: 0.1, seed: WORKLOAD_SEED });
+  const { result, wallMs, cpuMs } = await timed(() =>
+    runSimulation({ pods, nodePools: [nodePool], nodeClasses: [nodeClass] }, engine, { timeBudgetMs: budgetMs }),
+  );
+  const load = loadavg().map((l) => l.toFixed(2));
+  const worst = Math.max(0, ...solveMs);
+  const limit = budgetLimitMs(budgetMs);
+  const deferred = result.deferred?.length ?? 0;
+  return {
+    name,
+    description,
+    target: `solve ≤ ${limit / 1000} s (budget + 5 % + 100 ms), pods deferred`,
+    value: Math.round(worst) / 1000,
+    unit: 's',
+    pass: keptBudget(budgetMs, solveMs, deferred),
+    wallMs,
+    cpuMs,
+    detail:
+      `budget ${budgetMs} ms; ${solveMs.length} solve(s) took ${solveMs.map((ms) => Math.round(ms)).join(', ')} ms; ` +
+      `${result.summary.scheduledPods} pods planned, ${deferred} deferred, ${result.unschedulable.length} unschedulable; ` +
+      `load average ${load.join(' ')}`,
+  };
+}
