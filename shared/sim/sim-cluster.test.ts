@@ -68,6 +68,43 @@ describe('SimCluster', () => {
     expect(await cluster.listNodes()).toHaveLength(0);
   });
 
+  it('turns a Node Ready that was edited before it was, and keeps a Ready condition someone else set', async () => {
+    const { clock, cluster } = setup();
+    const type = fixtureType('m5.large', 2, [{ zone: 'us-east-1b', capacityType: 'spot', price: 0.04 }]);
+    const cloud = new SimCloud({ clock, instanceTypes: () => [type] });
+    connectCloudToCluster(cloud, cluster);
+    const launch = (claim: string) =>
+      cloud.create({
+        claim: fixtureClaim(claim),
+        nodePool: fixtureNodePool,
+        nodeClass: fixtureNodeClass,
+        instanceTypes: [type],
+      });
+    await launch('general-1');
+    clock.advance(30_000);
+    const [first] = await cluster.listNodes();
+    const name = first?.metadata.name as string;
+    // Another actor labels the Node (a new object) before the kubelet reports Ready.
+    cluster.updateNode(name, (n) => ({ ...n, metadata: { ...n.metadata, labels: { ...n.metadata.labels, x: 'y' } } }));
+    clock.advance(10_000);
+    const edited = (await cluster.listNodes()).find((n) => n.metadata.name === name);
+    expect(edited?.metadata.labels?.x).toBe('y');
+    expect(edited?.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+
+    await launch('general-2');
+    clock.advance(30_000);
+    const second = (await cluster.listNodes()).find((n) => n.metadata.name !== name);
+    const other = second?.metadata.name as string;
+    // A scenario's step declares the Node unhealthy before the kubelet's Ready: the kubelet does not overwrite it.
+    cluster.updateNode(other, (n) => ({
+      ...n,
+      status: { ...n.status, conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown' }] },
+    }));
+    clock.advance(10_000);
+    const unhealthy = (await cluster.listNodes()).find((n) => n.metadata.name === other);
+    expect(unhealthy?.status?.conditions).toEqual([{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown' }]);
+  });
+
   it('binds pending pods to existing nodes and reports conflicts and missing pods', async () => {
     const { cluster } = setup();
     cluster.load([pod('a'), pod('b'), node('n1'), node('n2')]);

@@ -289,9 +289,15 @@ export class SimCluster implements ClusterApi {
       this.emit({ type: 'node-registered', node: name });
       this.scheduler?.nodeChanged(name);
       this.clock.setTimer(this.options.readyDelayMs ?? 15_000, () => {
+        // The Node may have been edited since (labels, taints: a new object), but it is the same Node while its uid
+        // is; a Ready condition someone else set (a scenario's step) is theirs to keep.
         const current = this.nodes.get(name);
-        if (current !== node || !node.status) return;
-        node.status.conditions = [
+        if (!current?.status || current.metadata.uid !== node.metadata.uid) return;
+        const conditions = current.status.conditions ?? [];
+        const ready = conditions.find((c) => c.type === 'Ready');
+        if (ready && ready.reason !== 'KubeletNotReady') return;
+        current.status.conditions = [
+          ...conditions.filter((c) => c.type !== 'Ready'),
           { type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: this.clock.iso() },
         ];
         this.emit({ type: 'node-ready', node: name });
