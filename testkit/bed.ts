@@ -98,6 +98,29 @@ export function testNodePool(
   return nodePool({ name, requirements, ...extra });
 }
 
+/** A static NodePool (`spec.replicas`; undefined leaves it dynamic) of the bed's types, named `static` unless
+ * given, with `limits` (`{ nodes: '3' }`) and the template's labels and annotations when given. */
+export function staticNodePool(
+  replicas: number | undefined,
+  o: {
+    name?: string;
+    limits?: Record<string, string>;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  } = {},
+): NodePool {
+  const base = nodePool({
+    name: o.name ?? 'static',
+    requirements: testNodePool().spec.template.spec.requirements,
+    ...(o.labels ? { labels: o.labels } : {}),
+    ...(o.annotations ? { annotations: o.annotations } : {}),
+  });
+  return {
+    ...base,
+    spec: { ...base.spec, ...(replicas === undefined ? {} : { replicas }), ...(o.limits ? { limits: o.limits } : {}) },
+  };
+}
+
 /** The bed's node class (discovery tag `test`), with the defaults the API server would apply. */
 export function testNodeClass(): EC2NodeClass {
   return withNodeClassDefaults(ec2NodeClass({}, 'default', 'test'));

@@ -77,6 +77,33 @@ export function nodePool(o: PoolOptions = {}): Record<string, unknown> {
   };
 }
 
+export interface StaticPoolOptions {
+  name?: string;
+  /** m5.large unless given. */
+  types?: string[];
+  limits?: Record<string, string>;
+  /** 100% unless given, so only the rule under test holds a disruption back. */
+  budgets?: { nodes: string; reasons?: string[] }[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  taints?: { key: string; value?: string; effect: string }[];
+}
+
+/** A static NodePool manifest (`spec.replicas`), named `static` unless given: the scenario pool's shape, no weight. */
+export function staticPool(replicas: number, o: StaticPoolOptions = {}): Record<string, unknown> {
+  const p = nodePool({
+    name: o.name ?? 'static',
+    types: o.types ?? ['m5.large'],
+    budgets: o.budgets ?? [{ nodes: '100%' }],
+    ...(o.labels ? { labels: o.labels } : {}),
+    ...(o.annotations ? { annotations: o.annotations } : {}),
+  }) as { spec: { template: { spec: Record<string, unknown> } } };
+  const template = o.taints
+    ? { ...p.spec.template, spec: { ...p.spec.template.spec, taints: o.taints } }
+    : p.spec.template;
+  return { ...p, spec: { ...p.spec, template, replicas, ...(o.limits ? { limits: o.limits } : {}) } };
+}
+
 /** The EC2NodeClass `default`: alias al2023@latest, subnets and security groups tagged karpenter.sh/discovery: test. */
 export const nodeClass = (spec: Partial<EC2NodeClass['spec']> = {}): Record<string, unknown> => ({
   ...ec2NodeClass(spec, 'default', 'test'),

@@ -23,13 +23,24 @@ export function claimName(nodePool: string, pods: readonly PodRef[], salt = 0): 
     .map((p) => `${p.namespace}/${p.name}/${p.uid ?? ''}`)
     .sort()
     .join('\n');
-  let h = fnv1a(`${nodePool}\n${salt}\n${identity}`);
+  return `${nodePool}-${suffixOf(`${nodePool}\n${salt}\n${identity}`)}`;
+}
+
+/** A static NodePool's claim name, stable for the pool's claims a pass read and the slot it fills: two passes that
+ * read the same claims write the same names, so the store's conditional create lets one of them write each slot. */
+export function staticClaimName(nodePool: string, known: readonly string[], slot: number, salt = 0): string {
+  const identity = [...known].sort().join('\n');
+  return `${nodePool}-${suffixOf(`${nodePool}\nstatic ${slot}\n${salt}\n${identity}`)}`;
+}
+
+function suffixOf(text: string): string {
+  let h = fnv1a(text);
   let suffix = '';
   for (let i = 0; i < 5; i++) {
     suffix += ALPHABET[h % ALPHABET.length];
     h = (Math.floor(h / ALPHABET.length) ^ fnv1a(suffix, h)) >>> 0;
   }
-  return `${nodePool}-${suffix}`;
+  return suffix;
 }
 
 function randomHex(random: () => number, length: number): string {

@@ -53,6 +53,8 @@ export interface KarpenterObjectMeta {
   generation?: number;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** Set by the API server while finalizers hold an object being deleted. */
+  deletionTimestamp?: string;
 }
 
 export interface NodePool {

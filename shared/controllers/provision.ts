@@ -25,7 +25,8 @@ import { emitEvent } from './events';
 import { type LaunchOutcome, launchClaim } from './launch';
 import { requestReplan } from './messages';
 import { type ClusterSnapshot, readSnapshot } from './snapshot';
-import { scaleDownStatic, writeStaticClaims } from './static-pools';
+import { writeStaticClaims } from './static-pools';
+import { scaleDownStatic } from './static-scale-down';
 
 export interface ProvisionOptions {
   /** Why this pass runs, for logs and the decision record ("PodsPending", "SpotInterruption i-0abc", ...). */
@@ -135,8 +136,9 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
   }
 
   const statics = await writeStaticClaims(deps, snapshot);
-  result.created.push(...statics.map((c) => c.name));
-  own = [...own, ...statics];
+  result.created.push(...statics.written.map((c) => c.name));
+  result.withdrawn.push(...statics.withdrawn);
+  own = [...own, ...statics.written];
   result.scaledDown = await scaleDownStatic(deps, snapshot);
   const staleNames = new Set(stale.map((c) => c.name));
   const outcomes = await mapLimit([...own, ...stale], LAUNCH_CONCURRENCY, async (claim) => ({

@@ -1,43 +1,59 @@
-// Static NodePools (`spec.replicas`), as Karpenter's static provisioning and deprovisioning controllers run them
-// (docs/disruption.md, "Static NodePools"):
-// - a pool with fewer live NodeClaims than replicas gets new claims (no pods, the pool's requirements, every type
-//   they allow cheapest first), capped by `limits.nodes`;
-// - a pool with more gets its surplus terminated at once, bypassing disruption budgets; the drain still respects
-//   PDBs and do-not-disrupt. Surplus goes in Karpenter's order: claims not launched yet, then empty nodes, then
-//   nodes without do-not-disrupt pods, then fewest pods.
+// Static NodePools (`spec.replicas`), as Karpenter's static provisioning controller runs them (docs/disruption.md,
+// "Static NodePools"): a pool with fewer live NodeClaims than replicas gets new claims (no pods, the pool's
+// requirements, every type they allow cheapest first), capped by `limits.nodes`. Surplus is the scale-down's
+// (static-scale-down.ts).
+//
+// Passes may run at once (a Sweep tick beside a NodePoolChanged hint), and neither may push the pool past its
+// replicas or its limit:
+// - a claim's name derives from the pool's claims the pass read and the slot it fills, so passes that read the same
+//   claims collide on the store's conditional create and each slot is written once;
+// - after writing, a pass re-reads the pool and, if claims it never saw (a pass that read other claims) leave less
+//   room than it took, withdraws its own surplus before launching anything and asks for a fresh pass.
+
+import { claimTemplateFields } from '../api/claim-template';
 import { claimHashes } from '../api/hash';
-import { newId, newUid } from '../api/ids';
+import { newUid, staticClaimName } from '../api/ids';
 import type { NodePool } from '../api/karpenter';
-import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelNodePool, LabelZone } from '../api/labels';
-import type { NodeClaim } from '../api/nodeclaim';
+import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { parseQuantity } from '../api/quantity';
 import { isStaticNodePool } from '../api/static-nodepool';
 import type { InstanceType } from '../catalog/types';
 import { ConflictError } from '../errors';
 import type { ControlPlaneDeps } from './deps';
+import { requestReplan } from './messages';
 import { admits } from './offerings';
 import type { ClusterSnapshot } from './snapshot';
-import { startTermination } from './termination';
 
 const MAX_STATIC_TYPES = 60;
-const DO_NOT_DISRUPT = 'karpenter.sh/do-not-disrupt';
+/** How many names a slot may try: the first, then salted ones when a dead claim holds it. */
+const NAME_SALTS = 5;
 
 /** Claims that count toward a static pool's replicas: live and not on their way out. */
-const counted = (s: ClusterSnapshot, pool: string): NodeClaim[] =>
-  s.claims.filter((c) => c.nodePool === pool && c.state !== 'Draining');
+export const countedClaims = (claims: readonly NodeClaim[], pool: string): NodeClaim[] =>
+  claims.filter((c) => c.nodePool === pool && c.state !== 'Draining');
+
+/** Karpenter's static controllers leave a pool alone while it is being deleted. */
+export const staticPoolActive = (pool: NodePool): boolean => isStaticNodePool(pool) && !pool.metadata.deletionTimestamp;
+
+/** The most claims the pool may hold, draining ones included (`limits.nodes`), or Infinity. */
+function nodeLimit(pool: NodePool): number {
+  const limit = pool.spec.limits?.nodes;
+  return limit === undefined ? Number.POSITIVE_INFINITY : parseQuantity(limit);
+}
 
 /** How many claims a static pool is short of its replicas, within `limits.nodes` (which counts draining claims). */
 export function staticShortfall(s: ClusterSnapshot, pool: NodePool): number {
-  if (!isStaticNodePool(pool)) return 0;
-  const have = counted(s, pool.metadata.name).length;
-  let missing = (pool.spec.replicas ?? 0) - have;
-  const limit = pool.spec.limits?.nodes;
-  if (limit !== undefined) {
-    const all = s.claims.filter((c) => c.nodePool === pool.metadata.name).length;
-    missing = Math.min(missing, parseQuantity(limit) - all);
-  }
-  return Math.max(0, missing);
+  if (!staticPoolActive(pool)) return 0;
+  return room(s.claims, pool, 0);
+}
+
+/** Claims the pool can still take, given `claims` and `own` more of its own. */
+function room(claims: readonly NodeClaim[], pool: NodePool, own: number): number {
+  const name = pool.metadata.name;
+  const missing = (pool.spec.replicas ?? 0) - countedClaims(claims, name).length - own;
+  const all = claims.filter((c) => c.nodePool === name).length + own;
+  return Math.max(0, Math.min(missing, nodeLimit(pool) - all));
 }
 
 /** The types a static pool's claims may launch: every requirement met by the type's labels or an offering. */
@@ -64,9 +80,14 @@ function staticOptions(pool: NodePool, types: InstanceType[]): InstanceType[] {
   return out.sort((a, b) => cheapest(a) - cheapest(b) || a.name.localeCompare(b.name)).slice(0, MAX_STATIC_TYPES);
 }
 
-/** Writes the claims every static pool is short of; the caller launches them with its own. */
-export async function writeStaticClaims(deps: ControlPlaneDeps, s: ClusterSnapshot): Promise<NodeClaim[]> {
+/** Writes the claims every static pool is short of; the caller launches the written ones with its own. `withdrawn`
+ * names the ones it took back because a concurrent pass left no room for them. */
+export async function writeStaticClaims(
+  deps: ControlPlaneDeps,
+  s: ClusterSnapshot,
+): Promise<{ written: NodeClaim[]; withdrawn: string[] }> {
   const written: NodeClaim[] = [];
+  const withdrawn: string[] = [];
   for (const pool of s.nodePools) {
     const missing = staticShortfall(s, pool);
     if (missing === 0) continue;
@@ -75,20 +96,50 @@ export async function writeStaticClaims(deps: ControlPlaneDeps, s: ClusterSnapsh
       deps.log.warn('static NodePool has no instance type to launch', { nodePool: pool.metadata.name });
       continue;
     }
-    const nodeClass = s.nodeClasses.find((c) => c.metadata.name === pool.spec.template.spec.nodeClassRef.name);
-    const createdAt = new Date(deps.clock.now()).toISOString();
-    for (let i = 0; i < missing; i++) {
+    const own = await writeSlots(deps, s, pool, options, missing);
+    const { kept, gone } = await yieldToRivals(deps, s, pool, own);
+    written.push(...kept);
+    withdrawn.push(...gone);
+    if (kept.length > 0)
+      deps.log.info('static NodePool scaled up', { nodePool: pool.metadata.name, created: kept.length });
+  }
+  return { written, withdrawn };
+}
+
+interface Slots {
+  written: NodeClaim[];
+  /** Every name this pass tried: a claim of one of them is this pass's plan, whoever wrote it. */
+  names: Set<string>;
+}
+
+async function writeSlots(
+  deps: ControlPlaneDeps,
+  s: ClusterSnapshot,
+  pool: NodePool,
+  options: InstanceType[],
+  missing: number,
+): Promise<Slots> {
+  const name = pool.metadata.name;
+  const known = s.claims.filter((c) => c.nodePool === name).map((c) => c.name);
+  const seen = new Set(s.claims.map((c) => c.name));
+  const nodeClass = s.nodeClasses.find((c) => c.metadata.name === pool.spec.template.spec.nodeClassRef.name);
+  // Stamped at write time, as a planned claim is: a concurrent pass must not take it for an abandoned one.
+  const createdAt = new Date(deps.clock.now()).toISOString();
+  const out: Slots = { written: [], names: new Set() };
+  const mine = new Set<string>();
+  for (let slot = 0; slot < missing; slot++) {
+    for (let salt = 0; salt < NAME_SALTS; salt++) {
       const claim: NodeClaim = {
-        name: `${pool.metadata.name}-${newId(deps).slice(0, 5)}`,
+        name: staticClaimName(name, known, slot, salt),
         uid: newUid(deps),
         cluster: deps.cluster,
-        nodePool: pool.metadata.name,
+        nodePool: name,
         nodeClass: pool.spec.template.spec.nodeClassRef.name,
         state: 'Pending',
         version: 1,
         requirements: pool.spec.template.spec.requirements,
         instanceTypeOptions: options.map((t) => t.name),
-        labels: { ...(pool.spec.template.metadata?.labels ?? {}), [LabelNodePool]: pool.metadata.name },
+        labels: { ...(pool.spec.template.metadata?.labels ?? {}), [LabelNodePool]: name },
         taints: pool.spec.template.spec.taints ?? [],
         startupTaints: pool.spec.template.spec.startupTaints ?? [],
         requests: {},
@@ -96,65 +147,63 @@ export async function writeStaticClaims(deps: ControlPlaneDeps, s: ClusterSnapsh
         createdAt,
         stateTimes: { Pending: createdAt },
         ...claimHashes(pool, nodeClass),
+        ...claimTemplateFields(pool),
       };
+      out.names.add(claim.name);
       try {
-        written.push(await deps.store.create(claim));
+        out.written.push(await deps.store.create(claim));
+        mine.add(claim.name);
+        break;
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;
+        const existing = await deps.store.get(claim.name);
+        // Written since this pass read the store, for this pool: a concurrent pass filled this slot.
+        if (
+          existing &&
+          LIVE_STATES.includes(existing.state) &&
+          existing.nodePool === name &&
+          !seen.has(existing.name) &&
+          !mine.has(existing.name)
+        ) {
+          break;
+        }
+        // Otherwise a dead claim (or one of this pass's own slots) holds the name: salt it.
       }
     }
-    deps.log.info('static NodePool scaled up', { nodePool: pool.metadata.name, created: missing });
   }
-  return written;
+  return out;
 }
 
-/** Terminates each static pool's claims beyond its replicas; returns the claims it started terminating. */
-export async function scaleDownStatic(deps: ControlPlaneDeps, s: ClusterSnapshot): Promise<string[]> {
-  const started: string[] = [];
-  for (const pool of s.nodePools) {
-    if (!isStaticNodePool(pool)) continue;
-    const claims = counted(s, pool.metadata.name);
-    const surplus = claims.length - (pool.spec.replicas ?? 0);
-    if (surplus <= 0) continue;
-    for (const claim of surplusOrder(claims, s.bound).slice(0, surplus)) {
-      const out = await startTermination(deps, claim, {
-        cause: 'Deleted',
-        detail: `static NodePool ${pool.metadata.name} scaled to ${pool.spec.replicas} replicas`,
-      });
-      if (out) started.push(claim.name);
+/** Withdraws this pass's own claims beyond what the claims written by passes that read another state leave room
+ * for. Both passes may yield; the replan they ask for tops the pool up from what is left. */
+async function yieldToRivals(
+  deps: ControlPlaneDeps,
+  s: ClusterSnapshot,
+  pool: NodePool,
+  own: Slots,
+): Promise<{ kept: NodeClaim[]; gone: string[] }> {
+  if (own.written.length === 0) return { kept: [], gone: [] };
+  const name = pool.metadata.name;
+  const seen = new Set(s.claims.map((c) => c.name));
+  const now = (await deps.store.list({ states: LIVE_STATES })).filter((c) => c.nodePool === name);
+  const rivals = now.filter((c) => !seen.has(c.name) && !own.names.has(c.name));
+  if (rivals.length === 0) return { kept: own.written, gone: [] };
+  const others = now.filter((c) => !own.names.has(c.name));
+  const planned = now.filter((c) => own.names.has(c.name) && !own.written.some((w) => w.name === c.name)).length;
+  const keep = room(others, pool, planned);
+  const kept = own.written.slice(0, keep);
+  const withdrawn: string[] = [];
+  for (const claim of own.written.slice(keep)) {
+    try {
+      await deps.store.delete(claim);
+      withdrawn.push(claim.name);
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
     }
   }
-  return started;
-}
-
-/** Karpenter's deprovisioning order for a static pool's surplus. */
-export function surplusOrder(claims: NodeClaim[], bound: Pod[]): NodeClaim[] {
-  const podsOn = new Map<string, Pod[]>();
-  for (const p of bound) {
-    const node = p.spec.nodeName;
-    if (node) podsOn.set(node, [...(podsOn.get(node) ?? []), p]);
+  if (withdrawn.length > 0) {
+    deps.log.warn('concurrent static NodePool scale-up detected; withdrew own claims', { nodePool: name, withdrawn });
+    await requestReplan(deps, `static NodePool ${name}: concurrent provisioning pass`);
   }
-  const facts = claims.map((c) => {
-    const pods = (c.nodeName ? (podsOn.get(c.nodeName) ?? []) : []).filter(
-      (p) => !p.metadata.ownerReferences?.some((o) => o.kind === 'DaemonSet'),
-    );
-    return {
-      c,
-      unlaunched: !c.instanceId,
-      empty: pods.length === 0,
-      doNotDisrupt: pods.some((p) => p.metadata.annotations?.[DO_NOT_DISRUPT] === 'true'),
-      pods: pods.length,
-    };
-  });
-  const rank = (b: boolean): number => (b ? 0 : 1);
-  return facts
-    .sort(
-      (a, b) =>
-        rank(a.unlaunched) - rank(b.unlaunched) ||
-        rank(a.empty) - rank(b.empty) ||
-        rank(!a.doNotDisrupt) - rank(!b.doNotDisrupt) ||
-        a.pods - b.pods ||
-        a.c.name.localeCompare(b.c.name),
-    )
-    .map((f) => f.c);
+  return { kept, gone: withdrawn };
 }

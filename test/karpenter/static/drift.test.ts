@@ -18,20 +18,9 @@ import {
   patchPool,
   run,
   scenario,
+  staticPool,
   step,
 } from '../../../testkit/karpenter';
-
-interface StaticOptions {
-  name?: string;
-  limits?: Record<string, string>;
-  budgets?: { nodes: string; reasons?: string[] }[];
-}
-
-/** A static pool of m5.large nodes (default budget 100% unless given, so only the rule under test holds back). */
-function staticPool(replicas: number, o: StaticOptions = {}): Record<string, unknown> {
-  const p = nodePool({ name: o.name ?? 'static', types: ['m5.large'], budgets: o.budgets ?? [{ nodes: '100%' }] });
-  return { ...p, spec: { ...(p.spec as object), replicas, ...(o.limits ? { limits: o.limits } : {}) } };
-}
 
 /** The pool with a NoSchedule taint, so the test's pods go to another pool. */
 function tainted(pool: Record<string, unknown>): Record<string, unknown> {
