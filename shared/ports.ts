@@ -137,6 +137,9 @@ export interface ClusterApi {
 /** What syncNode makes true of a node. */
 export interface NodeSync {
   labels: Record<string, string>;
+  /** Label keys to take off, such as a capacity reservation's once the instance has left it (docs/aws.md, Capacity
+   * reservations); a key also in `labels` stays. */
+  removeLabels?: readonly string[];
   /** Merged into the node's annotations (values overwritten), as Karpenter's registration copies the NodeClaim's. */
   annotations?: Record<string, string>;
   taints: Taint[];

@@ -1,12 +1,20 @@
 // gc: invoked by EventBridge Scheduler with a GcTick. Terminates orphan instances, ends claims whose instance is
 // gone, asks the cloud adapter to delete stale launch templates, and runs the lifecycle timers (launch and
-// registration timeouts) so a quiet cluster still gets them. Nothing here launches: the ports are instance-only.
+// registration timeouts) so a quiet cluster still gets them, and demotes `reserved` nodes whose instance has left its
+// capacity reservation to `on-demand` (docs/aws.md, Capacity reservations). Nothing here launches: the ports are instance-only.
 // A RefreshPrices tick (every 12 hours, as Karpenter's pricing controller) stores fresh on-demand and spot prices
 // instead, which the planning functions read (docs/deploy.md, Prices).
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { refreshPrices } from '../../shared/aws/pricing/refresh';
-import { collectGarbage, type GcResult, type LifecycleResult, reconcileNodes } from '../../shared/controllers';
+import {
+  type CapacityTypeSyncResult,
+  collectGarbage,
+  type GcResult,
+  type LifecycleResult,
+  reconcileNodes,
+  syncReservedCapacityTypes,
+} from '../../shared/controllers';
 import { validateGcTick } from '../../shared/events';
 import { readEnv } from '../_wiring/env';
 import { depsFor } from '../_wiring/observability';
@@ -21,6 +29,7 @@ export const observability: Observability = createObservability({
 export interface GcOutput {
   gc: GcResult;
   lifecycle: LifecycleResult;
+  capacityTypes: CapacityTypeSyncResult;
 }
 
 /** A RefreshPrices tick's result: when the stored table was refreshed, or undefined when the refresh failed (logged
@@ -53,12 +62,14 @@ export function createHandler(factory: PortsFactory<GcPorts>, { logger, metrics 
       }
       const gc = await collectGarbage(deps);
       const lifecycle = await reconcileNodes(deps);
+      const capacityTypes = await syncReservedCapacityTypes(deps);
       logger.info('gc pass', {
         terminatedInstances: gc.terminatedInstances,
         failedClaims: gc.failedClaims,
         timedOut: lifecycle.timedOut,
+        demotedToOnDemand: capacityTypes.demoted,
       });
-      return { gc, lifecycle };
+      return { gc, lifecycle, capacityTypes };
     });
 }
 

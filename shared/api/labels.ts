@@ -41,6 +41,14 @@ export const LabelEC2NodeClass = 'karpenter.k8s.aws/ec2nodeclass';
 /** The capacity reservation a `reserved` node launched into, and its type (`default` or `capacity-block`). */
 export const LabelCapacityReservationId = 'karpenter.k8s.aws/capacity-reservation-id';
 export const LabelCapacityReservationType = 'karpenter.k8s.aws/capacity-reservation-type';
+/** "true" on a node in an interruptible capacity reservation, "false" in any other reservation (Karpenter v1.10). */
+export const LabelCapacityReservationInterruptible = 'karpenter.k8s.aws/capacity-reservation-interruptible';
+/** The labels only a `reserved` node carries; they go when its instance leaves the reservation (docs/aws.md). */
+export const ReservationLabels: readonly string[] = [
+  LabelCapacityReservationId,
+  LabelCapacityReservationType,
+  LabelCapacityReservationInterruptible,
+];
 
 export const AnnotationDoNotDisrupt = 'karpenter.sh/do-not-disrupt';
 /** "true" when the scheduler lowered a requirement's minValues to launch the claim (MinValuesPolicy BestEffort). */
@@ -83,6 +91,7 @@ export const WellKnownLabels: ReadonlySet<string> = new Set([
   LabelEC2NodeClass,
   LabelCapacityReservationId,
   LabelCapacityReservationType,
+  LabelCapacityReservationInterruptible,
 ]);
 
 /**

@@ -41,6 +41,7 @@ export {
 } from './metrics';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
 export { type ProvisionOptions, type ProvisionResult, provision } from './provision';
+export { type CapacityTypeSyncResult, syncReservedCapacityTypes } from './reservation-capacity-type';
 export { type ClusterSnapshot, readSnapshot } from './snapshot';
 export { publishStatus, type StatusResult } from './status';
 export {

@@ -13,6 +13,7 @@ import {
   LabelNodePool,
   LabelNodeRegistered,
   LabelZone,
+  ReservationLabels,
   TaintUnregistered,
 } from '../api/labels';
 import { type NodeClaim, reservationLabels } from '../api/nodeclaim';
@@ -157,6 +158,8 @@ async function register(deps: InstanceDeps, claim: NodeClaim, node: Node): Promi
     ...(claim.annotations ? { annotations: claim.annotations } : {}),
     taints: claim.taints,
     removeTaints: [TaintUnregistered],
+    // A claim demoted to on-demand before its node registered: the kubelet's reservation labels go.
+    ...(claim.capacityReservation ? {} : { removeLabels: ReservationLabels }),
   });
   const registered = await deps.store.transition(claim, 'Registered', { nodeName: node.metadata.name });
   deps.metric('NodeClaimsRegistered', 1, 'Count', { nodePool: claim.nodePool });

@@ -34,20 +34,19 @@ export function nodeTaintPatch(node: NodeSnapshot, taint: Taint, present: boolea
 }
 
 /**
- * Makes the node carry the NodeClaim's labels and annotations (overwriting values) and taints (adding missing ones, matched by key
+ * Makes the node carry the NodeClaim's labels (overwriting values, dropping `removeLabels`) and annotations and taints (adding missing ones, matched by key
  * and effect), and takes off the taints in `removeTaints`, as Karpenter's registration does; every other taint is
  * left alone (not-ready, startup taints: their owners remove them). Undefined when nothing changes.
  */
 export function syncNodePatch(node: NodeSnapshot, desired: NodeSync): JsonPatchOp[] | undefined {
   const ops: JsonPatchOp[] = [];
   const labels = node.labels ?? {};
-  const labelsChanged = Object.entries(desired.labels).some(([k, v]) => labels[k] !== v);
+  const dropped = (desired.removeLabels ?? []).filter((k) => k in labels && !(k in desired.labels));
+  const labelsChanged = dropped.length > 0 || Object.entries(desired.labels).some(([k, v]) => labels[k] !== v);
   if (labelsChanged) {
-    ops.push({
-      op: node.labels ? 'replace' : 'add',
-      path: '/metadata/labels',
-      value: { ...labels, ...desired.labels },
-    });
+    const value: Record<string, string> = { ...labels, ...desired.labels };
+    for (const k of dropped) delete value[k];
+    ops.push({ op: node.labels ? 'replace' : 'add', path: '/metadata/labels', value });
   }
   const annotations = node.annotations ?? {};
   const wanted = desired.annotations ?? {};

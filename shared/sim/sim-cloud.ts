@@ -169,13 +169,19 @@ export class SimCloud implements CloudProvider {
 
   async get(instanceId: string): Promise<CloudInstance | undefined> {
     const launch = this.instances.get(instanceId);
-    return launch ? { ...launch.instance } : undefined;
+    return launch ? this.asReported(launch) : undefined;
   }
 
   async list(): Promise<CloudInstance[]> {
-    return [...this.instances.values()]
-      .filter((l) => l.instance.state !== 'terminated')
-      .map((l) => ({ ...l.instance }));
+    return [...this.instances.values()].filter((l) => l.instance.state !== 'terminated').map((l) => this.asReported(l));
+  }
+
+  /** The instance as EC2 describes it now: once its reservation has ended, it runs on as on-demand, at that price. */
+  private asReported(launch: SimLaunch): CloudInstance {
+    const { capacityReservation, ...rest } = launch.instance;
+    if (!capacityReservation || this.reservationOf(launch.instance, this.options.clock.now()))
+      return { ...launch.instance };
+    return { ...rest, capacityType: 'on-demand', pricePerHour: launch.instanceType.info.onDemandPrice };
   }
 
   /** The launch record behind an instance: the claim it was made for and its instance type. */

@@ -437,7 +437,7 @@ export class SimCluster implements ClusterApi {
     if (!present) this.scheduler?.nodeChanged(nodeName);
   }
 
-  /** As the real adapter: labels merged, missing taints added, only `removeTaints` taken off. */
+  /** As the real adapter: labels merged less `removeLabels`, missing taints added, only `removeTaints` taken off. */
   async syncNode(nodeName: string, desired: NodeSync): Promise<void> {
     const node = this.nodes.get(nodeName);
     if (!node) return;
@@ -447,7 +447,7 @@ export class SimCluster implements ClusterApi {
     const missing = desired.taints.filter((t) => !kept.some((k) => same(k, t)));
     node.metadata = {
       ...node.metadata,
-      labels: { ...node.metadata.labels, ...desired.labels },
+      labels: withoutKeys({ ...node.metadata.labels, ...desired.labels }, desired.removeLabels, desired.labels),
       ...(desired.annotations ? { annotations: { ...node.metadata.annotations, ...desired.annotations } } : {}),
     };
     node.spec = { ...node.spec, taints: [...kept, ...missing] };
@@ -514,4 +514,14 @@ export class SimCluster implements ClusterApi {
   private emit(change: ClusterChange): void {
     for (const listener of this.listeners) listener(change);
   }
+}
+
+/** The labels without the keys to remove, except those the sync sets. */
+function withoutKeys(
+  labels: Record<string, string>,
+  remove: readonly string[] | undefined,
+  keep: Record<string, string>,
+): Record<string, string> {
+  for (const k of remove ?? []) if (!(k in keep)) delete labels[k];
+  return labels;
 }

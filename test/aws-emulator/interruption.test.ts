@@ -194,3 +194,30 @@ describe('garbage collection on the emulator', () => {
     expect((await store.get(gone.name))?.state).toBe('Failed');
   });
 });
+
+describe('capacity reservation capacity type on the emulator', () => {
+  it('demotes a reserved claim whose instance EC2 describes with no reservation, on a GC tick', async () => {
+    // moto has no capacity reservations, so its instances never carry one: exactly what DescribeInstances reports once
+    // a reservation has expired or been cancelled (the reserved side is tested on the simulator,
+    // test/karpenter/capacity/capacity-type.test.ts).
+    const launched = await launchedClaim('default-odcr1');
+    const claim = await store.update(launched, {
+      capacityType: 'reserved',
+      capacityReservation: { id: 'cr-0a1b2c3d4e5f60001', type: 'default' },
+      labels: {
+        'karpenter.sh/capacity-type': 'reserved',
+        'karpenter.k8s.aws/capacity-reservation-id': 'cr-0a1b2c3d4e5f60001',
+        'karpenter.k8s.aws/capacity-reservation-type': 'default',
+      },
+    });
+    const gc = createGc(() => ports, observability('gc'));
+    const tick = { v: 1, cluster, kind: 'GarbageCollect', at: new Date().toISOString() };
+    const out = (await gc(tick, context('gc'))) as GcOutput;
+    expect(out.capacityTypes.demoted).toEqual([claim.name]);
+    const stored = await store.get(claim.name);
+    expect(stored?.capacityType).toBe('on-demand');
+    expect(stored?.capacityReservation).toBeUndefined();
+    expect(stored?.labels).toEqual({ 'karpenter.sh/capacity-type': 'on-demand' });
+    expect(((await gc(tick, context('gc'))) as GcOutput).capacityTypes.demoted).toEqual([]);
+  });
+});

@@ -70,6 +70,30 @@ export function syncNodeContract(name: string, makeFixture: () => Promise<SyncNo
       }
     });
 
+    it('takes off the labels it is told to remove, keeping any it also sets', async () => {
+      const reserved = {
+        'karpenter.sh/capacity-type': 'reserved',
+        'karpenter.k8s.aws/capacity-reservation-id': 'cr-0a1',
+        'karpenter.k8s.aws/capacity-reservation-type': 'default',
+        team: 'web',
+      };
+      const { f, read } = await withNode(reserved, []);
+      try {
+        await f.cluster.syncNode('n1', {
+          labels: { 'karpenter.sh/capacity-type': 'on-demand', team: 'web' },
+          removeLabels: [
+            'karpenter.k8s.aws/capacity-reservation-id',
+            'karpenter.k8s.aws/capacity-reservation-type',
+            'team',
+          ],
+          taints: [],
+        });
+        expect((await read()).labels).toEqual({ 'karpenter.sh/capacity-type': 'on-demand', team: 'web' });
+      } finally {
+        await f.cleanup?.();
+      }
+    });
+
     it("merges the NodeClaim's annotations into the node's, as Karpenter's registration does", async () => {
       const { f } = await withNode({}, []);
       try {

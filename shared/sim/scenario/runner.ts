@@ -22,6 +22,7 @@ import { collectGarbage } from '../../controllers/gc';
 import { handleInterruption } from '../../controllers/interruption';
 import { reconcileNodes } from '../../controllers/lifecycle';
 import { provision } from '../../controllers/provision';
+import { syncReservedCapacityTypes } from '../../controllers/reservation-capacity-type';
 import type { DisruptionOptions } from '../../disruption/types';
 import { ValidationError } from '../../errors';
 import { parseControlMessage } from '../../events';
@@ -368,6 +369,7 @@ export async function runScenario(
     if (nextGc <= now) {
       nextGc += GC_EVERY_MS;
       await collectGarbage(deps);
+      await syncReservedCapacityTypes(deps);
     }
     await Promise.all(pendingStarts.splice(0));
     const claims = await claimsNow();

@@ -2,7 +2,11 @@
 // preferred while they have room, the rest falls back to on-demand, and a capacity block's node drains 40 minutes
 // before the block ends (Karpenter's capacityreservation.expiration controller).
 import { describe, expect, it } from 'vitest';
-import { LabelCapacityReservationId, LabelCapacityReservationType } from '../../../shared/api/labels';
+import {
+  LabelCapacityReservationId,
+  LabelCapacityReservationType,
+  LabelCapacityType,
+} from '../../../shared/api/labels';
 import { loadScenario } from '../../../shared/sim/scenario/parse';
 import {
   allClaims,
@@ -108,5 +112,46 @@ describe('CapacityReservationDrift in a scenario', () => {
     // The on-demand node is the one from the start: changing the terms did not drift it.
     expect(live.map((c) => c.name)).toContain(first.find((c) => c.capacityType === 'on-demand')?.name);
     expect(await r.world.cluster.listPendingPods()).toEqual([]);
+  });
+});
+
+describe('a capacity reservation that ends, in a scenario (capacityreservation.capacitytype)', () => {
+  const ending = (until: number) =>
+    run(
+      scenario(until, [
+        step(
+          0,
+          apply(
+            { ...reservationDoc('cr-0c3', 1), spec: { ...reservationDoc('cr-0c3', 1).spec, endsAfter: '1h' } },
+            nodeClass({ capacityReservationSelectorTerms: [{ id: 'cr-0c3' }] }),
+            nodePool({ types: ['m5.large'], capacityTypes: ['reserved', 'on-demand'], consolidateAfter: 'Never' }),
+            deployment('train', 1, { cpu: '1500m' }),
+          ),
+        ),
+      ]),
+    );
+  const nodeOf = async (r: Awaited<ReturnType<typeof ending>>, name: string | undefined) =>
+    (await r.world.cluster.listNodes()).find((n) => n.metadata.name === name)?.metadata.labels ?? {};
+
+  it('keeps the node reserved while the reservation lasts, and relabels it on-demand at the first GC tick after', async () => {
+    const before = await ending(55 * MINUTE);
+    const [held] = await liveClaims(before);
+    expect([held?.capacityType, held?.capacityReservation?.id]).toEqual(['reserved', 'cr-0c3']);
+    expect(await nodeOf(before, held?.nodeName)).toMatchObject({
+      [LabelCapacityType]: 'reserved',
+      [LabelCapacityReservationId]: 'cr-0c3',
+    });
+
+    const after = await ending(62 * MINUTE);
+    const live = await liveClaims(after);
+    // The same node runs on, now on-demand: nothing was replaced.
+    expect(live.map((c) => [c.name, c.capacityType, c.capacityReservation])).toEqual([
+      [held?.name, 'on-demand', undefined],
+    ]);
+    const labels = await nodeOf(after, live[0]?.nodeName);
+    expect(labels[LabelCapacityType]).toBe('on-demand');
+    expect(labels).not.toHaveProperty(LabelCapacityReservationId);
+    expect(labels).not.toHaveProperty(LabelCapacityReservationType);
+    expect(await after.world.cluster.listPendingPods()).toEqual([]);
   });
 });
