@@ -18,7 +18,7 @@ export const nodeClass = ec2NodeClass({ role: 'KarpenterNodeRole' }, 'default', 
 
 export interface PoolOptions {
   name?: string;
-  policy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+  policy?: NodePool['spec']['disruption']['consolidationPolicy'];
   consolidateAfter?: string;
   budgets?: Budget[];
   expireAfter?: string;

@@ -2,7 +2,7 @@
 // workloads by name and size, and a runner with the real disruption sweep. Not part of any bundle.
 
 import { buildManifestSet } from '../shared/api/build';
-import type { EC2NodeClass } from '../shared/api/karpenter';
+import type { EC2NodeClass, NodePool } from '../shared/api/karpenter';
 import type { Deployment, PodDisruptionBudget } from '../shared/api/kube';
 import { emptyManifestSet, type ManifestSet } from '../shared/api/manifest-set';
 import { loadCatalog } from '../shared/catalog';
@@ -31,7 +31,7 @@ export interface PoolOptions {
   types?: string[];
   capacityTypes?: string[];
   consolidateAfter?: string;
-  policy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+  policy?: NodePool['spec']['disruption']['consolidationPolicy'];
   budgets?: { nodes: string; reasons?: string[]; schedule?: string; duration?: string }[];
   labels?: Record<string, string>;
   zones?: string[];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DecisionRecord } from '../../shared/api/nodeclaim';
 import { planDisruption } from '../../shared/disruption';
-import { disruptionInput, node, pool } from '../../testkit/disruption';
+import { boundPod, disruptionInput, node, pool } from '../../testkit/disruption';
 import { SCENARIO_NODECLASS } from '../../testkit/manifests';
 import { bufferIO } from '../io';
 import { main } from '../main';
@@ -69,6 +69,34 @@ describe('karpless explain', () => {
     expect(r.stdout).toMatch(/^NodeClaim claim-dnd \(node dnd\): 1 decision\(s\)/);
     expect(r.stdout).toMatch(/Keep {2}kept dnd: node has karpenter.sh\/do-not-disrupt/);
     expect(r.stdout).toMatch(/blocker: node has karpenter.sh\/do-not-disrupt/);
+  });
+
+  it('shows a Balanced NodePool’s score: why a move was taken, and why another was not', async () => {
+    const p = pool({ policy: 'Balanced' });
+    const sweep = (nodes: ReturnType<typeof node>[]) => planDisruption(disruptionInput(nodes, { nodePools: [p] }));
+    // Oversized: replacing it saves most of its price for one pod's disruption.
+    const taken = sweep([node('oversized', { pool: p, type: 'm5.4xlarge', cpus: ['2'] })]);
+    // Cheap and crowded: the saving is small next to the twelve pods it would disrupt.
+    const crowded = Array.from({ length: 12 }, () => boundPod('crowded', '100m'));
+    const notTaken = sweep([
+      node('crowded', { pool: p, type: 'm5.large', pods: crowded }),
+      node('full', {
+        pool: p,
+        type: 'm6g.4xlarge',
+        cpus: ['15'],
+        annotations: { 'karpenter.sh/do-not-disrupt': 'true' },
+      }),
+    ]);
+    const plan = { records: [...taken.records, ...notTaken.records] };
+    const store = file('balanced.json', JSON.stringify(plan.records));
+    const replaced = await run('oversized', '--store', store);
+    expect(replaced.stdout).toMatch(
+      /score: NodePool default score \d+\.\d\d >= threshold 0\.50 \(k: 2, savings \d+\.\d%, disruption \d+\.\d%\)/,
+    );
+    const kept = await run('crowded', '--store', store);
+    expect(kept.stdout).toMatch(
+      /blocker: Balanced NodePool default: replacing it score 0\.\d\d < threshold 0\.50 \(k: 2, savings \d+\.\d%, disruption \d+\.\d%\)/,
+    );
   });
 
   it('says when a record was cut to fit the store, and by how much', async () => {

@@ -90,6 +90,24 @@ export async function explain(name: string, source: DecisionSource): Promise<Exp
 
 const money = (x: unknown): string => (typeof x === 'number' ? `${formatPrice(x)}/h` : String(x));
 
+interface ScoreLine {
+  nodePool: string;
+  score: number | string;
+  threshold: number;
+  k: number;
+  savingsFraction: number;
+  disruptionFraction: number;
+  approved: boolean;
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+
+/** Karpenter's event wording for a scored move: "score 0.62 >= threshold 0.50 (k: 2, savings ..%, disruption ..%)". */
+const scoreLine = (s: ScoreLine): string =>
+  `score ${typeof s.score === 'number' ? s.score.toFixed(2) : '+Inf'} ${s.approved ? '>=' : '<'} threshold ${Number(
+    s.threshold,
+  ).toFixed(2)} (k: ${s.k}, savings ${pct(s.savingsFraction)}, disruption ${pct(s.disruptionFraction)})`;
+
 /** The evidence lines worth reading for one record; unknown detail keys are summarized, not dropped. */
 function detailLines(r: DecisionRecord, nodeClaim: string): string[] {
   const d = r.detail;
@@ -115,6 +133,9 @@ function detailLines(r: DecisionRecord, nodeClaim: string): string[] {
     out.push(`drift: ${typeof d.drift === 'string' ? d.drift : Object.values(d.drift as object).join('; ')}`);
   const waits = Array.isArray(d.drainWaitsOn) ? (d.drainWaitsOn as string[]) : [];
   for (const w of waits) out.push(`drain waits on: ${w}`);
+  // Balanced NodePools' scores: why the move passed (docs/disruption.md, "Balanced consolidation").
+  const scores = Array.isArray(d.score) ? (d.score as ScoreLine[]) : [];
+  for (const s of scores) out.push(`score: NodePool ${s.nodePool} ${scoreLine(s)}`);
   const blockers = Array.isArray(d.blockers) ? (d.blockers as string[]) : [];
   for (const b of blockers) out.push(`blocker: ${b}`);
   const known = new Set([
@@ -127,6 +148,7 @@ function detailLines(r: DecisionRecord, nodeClaim: string): string[] {
     'drift',
     'drainWaitsOn',
     'blockers',
+    'score',
     'reason',
     'forceful',
     'node',

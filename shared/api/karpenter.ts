@@ -35,7 +35,7 @@ export interface NodePoolSpec {
     };
   };
   disruption: {
-    consolidationPolicy: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+    consolidationPolicy: 'WhenEmpty' | 'WhenEmptyOrUnderutilized' | 'Balanced';
     consolidateAfter: string;
     budgets: Budget[];
   };

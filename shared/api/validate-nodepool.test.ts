@@ -182,7 +182,7 @@ ${req('kubernetes.io/arch', 'In', '[amd64]')}${req('karpenter.k8s.aws/instance-c
       - nodes: 3
 `;
     expect(nodePoolProblems(req('a.io/x', 'Exists'), disruption)).toEqual([
-      'spec.disruption.consolidationPolicy: "Sometimes" is not one of WhenEmpty, WhenEmptyOrUnderutilized',
+      'spec.disruption.consolidationPolicy: "Sometimes" is not one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced',
       'spec.disruption.consolidateAfter: "soon" is not a valid duration (for example 30s, 5m, 720h or Never)',
       'spec.disruption.budgets[0].nodes: "101%" must be a count ("5") or a percentage from 0% to 100% ("10%")',
       "spec.disruption.budgets[1]: 'schedule' must be set with 'duration'",

@@ -19,7 +19,7 @@ import { MAX_NODEPOOL_NAME_LENGTH } from './limits';
 import { at, type Problems } from './problems';
 import { restrictedLabelReason } from './restricted';
 
-export const CONSOLIDATION_POLICIES = ['WhenEmpty', 'WhenEmptyOrUnderutilized'] as const;
+export const CONSOLIDATION_POLICIES = ['WhenEmpty', 'WhenEmptyOrUnderutilized', 'Balanced'] as const;
 export const DISRUPTION_REASONS = ['Underutilized', 'Empty', 'Drifted'] as const;
 export const BUDGET_NODES = /^((100|[0-9]{1,2})%|[0-9]+)$/;
 export const BUDGET_DURATION = /^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$/;
@@ -99,7 +99,7 @@ function validateDisruption(p: Problems, d: Obj): void {
   if (d.consolidationPolicy === 'WhenUnderutilized') {
     p.error(
       'spec.disruption.consolidationPolicy',
-      '"WhenUnderutilized" is not one of WhenEmpty, WhenEmptyOrUnderutilized (v1beta1\'s WhenUnderutilized is WhenEmptyOrUnderutilized in v1)',
+      '"WhenUnderutilized" is not one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced (v1beta1\'s WhenUnderutilized is WhenEmptyOrUnderutilized in v1)',
     );
   } else {
     expectEnum(p, 'spec.disruption.consolidationPolicy', d.consolidationPolicy, CONSOLIDATION_POLICIES);

@@ -6,6 +6,7 @@ import type { Pod } from '../api/kube';
 import { isMirrorPod, isTerminal } from '../api/pods';
 import { parseDuration } from '../api/quantity';
 import type { InstanceType } from '../catalog/types';
+import { nodeDisruptionCost } from './balanced';
 import { driftReason } from './drift';
 import type { PdbLimits } from './pdb';
 import {
@@ -28,6 +29,9 @@ export interface NodeFacts {
   pods: Pod[];
   price: number;
   disruptionCost: number;
+  /** The Balanced policy's disruption cost: the per-node cost plus the pods' eviction costs, negatives as 0, with no
+   * lifetime factor (balanced.ts). */
+  rescheduleCost: number;
   drift?: string;
   expired: boolean;
   empty: boolean;
@@ -61,12 +65,12 @@ const safeDuration = (text: string | undefined, fallback: number): number => {
 
 function priceOf(n: DisruptionNode, types: InstanceType[] | undefined): number {
   const known = n.node.pricePerHour ?? n.claim.pricePerHour;
-  if (known !== undefined) return known;
   const type = types?.find((t) => t.name === (n.node.instanceType ?? n.claim.instanceType));
   const zone = n.claim.zone ?? n.node.labels['topology.kubernetes.io/zone'];
   const capacity = n.node.capacityType ?? n.claim.capacityType;
-  const offering = type?.offerings.find((o) => o.zone === zone && o.capacityType === capacity);
-  return offering?.price ?? 0;
+  const price = known ?? type?.offerings.find((o) => o.zone === zone && o.capacityType === capacity)?.price ?? 0;
+  // An unknown price (NaN) counts as 0, so it cannot poison a NodePool's cost total (balanced.ts).
+  return Number.isFinite(price) ? price : 0;
 }
 
 /** Karpenter's remaining-lifetime factor: the fraction of expireAfter still ahead, 1 when it never expires. */
@@ -118,6 +122,7 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
       pods,
       price: priceOf(n, input.instanceTypes.get(poolName)),
       disruptionCost: cost * lifetimeRemaining(createdAt, expireAfter, input.now),
+      rescheduleCost: nodeDisruptionCost(pods),
       ...(drift ? { drift } : {}),
       expired: Number.isFinite(expireAfter) && input.now - createdAt >= expireAfter,
       empty: pods.length === 0,

@@ -11,6 +11,7 @@
 // are deferred, and the sweep's cursor tells the next sweep to start with them (docs/disruption.md, A deadline for
 // the sweep).
 import { isStaticNodePool } from '../api/static-nodepool';
+import { evaluateBalanced, isBalanced, type MoveScore, scoreBlocker, scoreDetail, scoreMove } from './balanced';
 import { batchRelocate, type Component } from './batch';
 import { gracefulBlocker, type NodeFacts } from './candidate';
 import type { FitResult } from './capacity';
@@ -34,7 +35,7 @@ function eligible(sw: Sweep): NodeFacts[] {
   const out: NodeFacts[] = [];
   for (const f of sw.facts) {
     if (sw.taken.has(f.idx) || f.disrupting || f.empty || !f.pool || !f.initialized) continue;
-    if (f.pool.spec.disruption.consolidationPolicy !== 'WhenEmptyOrUnderutilized') continue;
+    if (f.pool.spec.disruption.consolidationPolicy === 'WhenEmpty') continue;
     // A static NodePool's nodes are never consolidated (docs/disruption.md, "Static NodePools").
     if (isStaticNodePool(f.pool)) continue;
     const blocker = consolidationBlocker(sw, f) ?? gracefulBlocker(f, sw.pdbs);
@@ -136,6 +137,9 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
     if (f.constrained || receivers.has(f.idx)) continue;
     const count = used.get(f.poolName) ?? 0;
     if (sw.budgetLeft(f.poolName, 'Underutilized') - count <= 0) continue;
+    // A Balanced pool's share of the deletes must still score: a node that would pull it below is left to the
+    // batch below, whose verdict scores it alone and says why it stays.
+    if (isBalanced(f.pool) && deleteScores(sw, [...chain, f]).some((x) => !x.approved)) continue;
     members.add(f.idx);
     const r = sw.model.fit(f.pods, members, true);
     if (r.leftovers.length) {
@@ -150,13 +154,32 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
     chain.push(f);
     used.set(f.poolName, count + 1);
   }
-  if (chain.length) sw.addCommand('Underutilized', chain, fit, [], { method: 'delete', considered: candidates.length });
+  if (chain.length) {
+    const scores = deleteScores(sw, chain);
+    sw.addCommand('Underutilized', chain, fit, [], {
+      method: 'delete',
+      considered: candidates.length,
+      ...(scores.length ? { score: scoreDetail(scores) } : {}),
+    });
+  }
+}
+
+/** The Balanced scores of deleting `members` outright (nothing new launched: the saving is their price). */
+function deleteScores(sw: Sweep, members: readonly NodeFacts[]): MoveScore[] {
+  const saving = members.reduce((s, m) => s + m.price, 0);
+  return evaluateBalanced(members, saving, sw.poolTotals).scores;
+}
+
+/** The Balanced scores of a component: its members' price less its new nodes' price is the saving. */
+function componentScores(sw: Sweep, c: Component): MoveScore[] {
+  const saving = c.members.reduce((s, m) => s + m.price, 0) - replacementPrice(c);
+  return evaluateBalanced(c.members, saving, sw.poolTotals).scores;
 }
 
 /** Why a component should not go, or undefined. */
 function verdict(sw: Sweep, c: Component): string | undefined {
   if (c.failure) return c.failure;
-  if (c.replacements.length === 0) return undefined;
+  if (c.replacements.length === 0) return scoreBlocker(componentScores(sw, c), `deleting ${nodes(c)}`);
   const oldPrice = c.members.reduce((s, m) => s + m.price, 0);
   const newPrice = replacementPrice(c);
   const what = c.replacements.map((r) => r.cheapest.instanceType).join(' + ');
@@ -173,8 +196,10 @@ function verdict(sw: Sweep, c: Component): string | undefined {
     const backOff = backingOff(sw, m.poolName);
     if (backOff) return backOff;
   }
-  return undefined;
+  return scoreBlocker(componentScores(sw, c), `replacing ${nodes(c)}`);
 }
+
+const nodes = (c: Component): string => (c.members.length > 1 ? `its ${c.members.length} nodes` : 'it');
 
 function accept(sw: Sweep, c: Component, considered: number): void {
   const method =
@@ -185,7 +210,12 @@ function accept(sw: Sweep, c: Component, considered: number): void {
         : c.replacements.length > 1
           ? 'split'
           : 'replace';
-  sw.addCommand('Underutilized', c.members, c.fit, replacementOptions(c, sw.settings), { method, considered });
+  const scores = componentScores(sw, c);
+  sw.addCommand('Underutilized', c.members, c.fit, replacementOptions(c, sw.settings), {
+    method,
+    considered,
+    ...(scores.length ? { score: scoreDetail(scores) } : {}),
+  });
 }
 
 /** One solve for every remaining candidate, then a split tried for single nodes (split.ts); returns the candidates
@@ -264,6 +294,7 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     const replacements = comps.reduce((s, c) => s + c.replacements.length, 0);
     const newPrice = comps.reduce((s, c) => s + replacementPrice(c), 0);
     if (replacements >= members.length || newPrice > price * (1 - ms)) return undefined;
+    if (!evaluateBalanced(members, price - newPrice, sw.poolTotals).approved) return undefined;
     return { members, saving: price - newPrice };
   };
   let best: { members: NodeFacts[]; saving: number } | undefined;
@@ -294,13 +325,28 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     { members, fit, replacements: comps.flatMap((c) => c.replacements) },
     sw.settings,
   );
-  sw.addCommand('Underutilized', members, fit, replacements, { method: 'merge', considered: pool.length });
+  const scores = componentScores(sw, { members, fit, replacements: comps.flatMap((c) => c.replacements) });
+  sw.addCommand('Underutilized', members, fit, replacements, {
+    method: 'merge',
+    considered: pool.length,
+    ...(scores.length ? { score: scoreDetail(scores) } : {}),
+  });
 }
 
 function single(sw: Sweep, f: NodeFacts, solverChecks: { left: number }): void {
   if (sw.budgetLeft(f.poolName, 'Underutilized') <= 0) {
     sw.reject(f.idx, budgetBlocker(sw, f, 'Underutilized'));
     return;
+  }
+  // Deleting the node outright is the best any move on it can score; when even that fails, no solve is spent.
+  if (isBalanced(f.pool)) {
+    const best = scoreMove(f.poolName, f.price, f.rescheduleCost, sw.poolTotals.get(f.poolName));
+    const no = scoreBlocker([best], 'even deleting it');
+    if (no) {
+      sw.judged.add(f.idx);
+      sw.reject(f.idx, no);
+      return;
+    }
   }
   const r = relocate(sw, [f], solverChecks);
   if ('deferred' in r) {

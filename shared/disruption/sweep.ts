@@ -16,6 +16,7 @@ import type {
   PreferencePolicy,
   SchedulingResult,
 } from '../scheduling/types';
+import type { PoolTotals } from './balanced';
 import { remainingBudget } from './budgets';
 import { candidateOf, type NodeFacts, nodeFacts } from './candidate';
 import { CapacityModel, type FitResult } from './capacity';
@@ -57,6 +58,8 @@ export class Sweep {
   readonly pools: Map<string, NodePool>;
   /** Instance types with offerings cached as unavailable switched off. */
   readonly instanceTypes: Map<string, InstanceType[]>;
+  /** Each NodePool's cost and disruption cost over all its nodes, for Balanced scoring (balanced.ts). */
+  readonly poolTotals = new Map<string, PoolTotals>();
   private readonly poolNodes = new Map<string, number>();
   private readonly disrupting = new Map<string, number>();
   solverCalls = 0;
@@ -85,6 +88,11 @@ export class Sweep {
     this.pools = new Map(input.nodePools.map((p) => [p.metadata.name, p]));
     this.instanceTypes = withoutUnavailable(input);
     for (const f of this.facts) {
+      const totals = this.poolTotals.get(f.poolName) ?? { cost: 0, disruptionCost: 0 };
+      this.poolTotals.set(f.poolName, {
+        cost: totals.cost + f.price,
+        disruptionCost: totals.disruptionCost + f.rescheduleCost,
+      });
       // Budgets count as Karpenter does (docs/disruption.md, Budgets): only initialized nodes make up the pool (a
       // replacement still coming does not raise a percentage), and a node already going or not Ready uses up a slot.
       if (f.initialized || f.disrupting) {

@@ -145,10 +145,13 @@ const specProps: PropsOf<NodePoolSpec> = {
   disruption: obj(
     'How nodes of this NodePool may be disrupted.',
     {
-      consolidationPolicy: str('Which nodes consolidation may remove.', {
-        enum: [...CONSOLIDATION_POLICIES],
-        default: DEFAULT_CONSOLIDATION_POLICY,
-      }),
+      consolidationPolicy: str(
+        'Which nodes consolidation may remove; Balanced takes a move only when its score passes.',
+        {
+          enum: [...CONSOLIDATION_POLICIES],
+          default: DEFAULT_CONSOLIDATION_POLICY,
+        },
+      ),
       consolidateAfter: str('How long a node must be consolidatable before it is consolidated: a duration, or Never.', {
         pattern: DURATION_OR_NEVER_PATTERN,
         default: DEFAULT_CONSOLIDATE_AFTER,

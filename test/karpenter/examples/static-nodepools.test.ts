@@ -67,7 +67,7 @@ describe('karpenter.sh concepts/nodepools.md static NodePools, unchanged', () =>
     expect(r.code).toBe(2);
     expect(problemsOf(r.stderr, 'nodepool-reference.yaml')).toEqual([
       'nodepool-reference.yaml#1 NodePool/default: spec.template.spec.expireAfter: "720h | Never" is not a valid duration (for example 30s, 5m, 720h or Never)',
-      'nodepool-reference.yaml#1 NodePool/default: spec.disruption.consolidationPolicy: "WhenEmptyOrUnderutilized | Balanced | WhenEmpty" is not one of WhenEmpty, WhenEmptyOrUnderutilized',
+      'nodepool-reference.yaml#1 NodePool/default: spec.disruption.consolidationPolicy: "WhenEmptyOrUnderutilized | Balanced | WhenEmpty" is not one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced',
       'nodepool-reference.yaml#1 NodePool/default: spec.disruption.consolidateAfter: "1m | Never" is not a valid duration (for example 30s, 5m, 720h or Never)',
       "nodepool-reference.yaml#1 NodePool/default: spec.weight: 'weight' is not supported on static NodePools",
       "nodepool-reference.yaml#1 NodePool/default: spec.limits: only 'limits.nodes' is supported on static NodePools",
