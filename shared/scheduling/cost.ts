@@ -6,6 +6,7 @@ import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import { type BucketPick, BucketTree, type TreeBucket } from './buckettree';
+import { CandidateOrder, roundedScore } from './candidates';
 import { type Deadline, NO_DEADLINE } from './deadline';
 import { fleetPrice, type PriceTable, type TypeOption } from './instancetypes';
 import { solveCoveringLp } from './lp';
@@ -173,7 +174,7 @@ export function rankTypes(types: readonly TypeOption[], duals: Float64Array): Ra
     .map((option) => {
       const worth = dualValue(duals, option.alloc);
       // Rounded so types priced in proportion to their size (ties up to float noise) fall back to largest first.
-      const bound = worth > 0 ? Number((option.minPrice / worth).toPrecision(9)) : Number.POSITIVE_INFINITY;
+      const bound = worth > 0 ? roundedScore(option.minPrice / worth) : Number.POSITIVE_INFINITY;
       return { option, bound, worth };
     })
     .sort((a, b) => a.bound - b.bound || b.worth - a.worth || a.option.minPrice - b.option.minPrice);
@@ -224,23 +225,24 @@ export function chooseTarget(
   let evaluated = 0;
   const usable = usableRoom(opening, waiting, base);
   // Candidates by their best possible score at the price this claim would pay (its zones and capacity types).
-  const order: { option: TypeOption; bound: number; worth: number; price: number }[] = [];
+  const order = new CandidateOrder<TypeOption>(ranked.length);
   for (const r of ranked) {
     if (!isCandidate(r.option)) continue;
     const { rank, price } = fleetPrice(prices, r.option.index, preferSpot);
     if (rank === 2) continue;
     const worth = usable(r.option.alloc, duals);
-    const bound = worth > 0 ? Number((price / worth).toPrecision(9)) : Number.POSITIVE_INFINITY;
-    order.push({ option: r.option, bound, worth: r.worth, price });
+    order.add(r.option, worth > 0 ? price / worth : Number.POSITIVE_INFINITY, r.worth, price);
   }
-  order.sort((a, b) => a.bound - b.bound || b.worth - a.worth);
   // The fills below pick their next group by the dot-product rule through a tree of the waiting groups, refilled per
   // candidate: with every request distinct there are hundreds of groups, and a scan of all of them per step was most
   // of a constrained solve's cost (docs/performance.md, Distinct requests).
   const { tree, items } = trees.of(waiting, dims);
   const pick = new FirstBest();
-  for (const { option, bound, price } of order) {
+  for (let c = order.next(); c >= 0; c = order.next()) {
+    const bound = order.bound;
     if (best && (bound >= bestScore || sinceImproved >= PATIENCE || evaluated >= MAX_EVALUATIONS || outOfTime())) break;
+    const option = order.option(c);
+    const price = order.price(c);
     evaluated++;
     used.set(opening.requests);
     let value = dualValue(duals, opening.requests);
