@@ -105,7 +105,9 @@ export interface PriceTable {
 export class OfferingPrices {
   private readonly cache = new Map<string, PriceTable>();
   private readonly orders = new Map<PriceTable, Int32Array[]>();
+  private readonly spanCache = new Map<string, OfferingSpans | null>();
   private nameRanks: Int32Array | undefined;
+  private flat: FlatOfferings | undefined;
 
   constructor(private readonly types: readonly { index: number; name: string; offerings: readonly Offering[] }[]) {}
 
@@ -166,17 +168,128 @@ export class OfferingPrices {
         onDemand: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
         reserved: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
       };
-      for (const type of this.types) {
-        for (const o of type.offerings) {
-          if (!offeringAllowed(o, zone, ct, zoneId)) continue;
-          const arr = o.capacityType === 'spot' ? t.spot : o.capacityType === 'reserved' ? t.reserved : t.onDemand;
-          if (o.price < (arr[type.index] as number)) arr[type.index] = o.price;
+      if (zoneId) {
+        for (const type of this.types) {
+          for (const o of type.offerings) {
+            if (!offeringAllowed(o, zone, ct, zoneId)) continue;
+            const arr = o.capacityType === 'spot' ? t.spot : o.capacityType === 'reserved' ? t.reserved : t.onDemand;
+            if (o.price < (arr[type.index] as number)) arr[type.index] = o.price;
+          }
+        }
+      } else {
+        // The same rule on the numbered offerings: each zone and capacity type is asked of the requirements once.
+        const f = this.flatOfferings();
+        const zoneOk = f.zones.map((z) => !zone || zone.has(z));
+        const ctOk = f.capacityTypes.map((c) => !ct || ct.has(c));
+        const table = t;
+        const byCt = f.capacityTypes.map((c) =>
+          c === 'spot' ? table.spot : c === 'reserved' ? table.reserved : table.onDemand,
+        );
+        for (let i = 0; i < n; i++) {
+          const index = this.types[i]?.index as number;
+          for (let k = f.start[i] as number; k < (f.start[i + 1] as number); k++) {
+            if (!f.available[k] || !zoneOk[f.zone[k] as number] || !ctOk[f.ct[k] as number]) continue;
+            const arr = byCt[f.ct[k] as number] as Float64Array;
+            if ((f.price[k] as number) < (arr[index] as number)) arr[index] = f.price[k] as number;
+          }
         }
       }
       this.cache.set(key, t);
     }
     return t;
   }
+
+  /**
+   * Per type index, the zones and capacity types of its offerings that these requirements allow (available or not),
+   * as bits (one per zone, one per capacity type, numbered in the order the offerings name them); undefined past 31
+   * of either.
+   */
+  spans(zone: Requirement | undefined, ct: Requirement | undefined): OfferingSpans | undefined {
+    const key = `${zone ?? ''}|${ct ?? ''}`;
+    let hit = this.spanCache.get(key);
+    if (hit === undefined) {
+      const f = this.flatOfferings();
+      hit = null;
+      if (f.zones.length <= 31 && f.capacityTypes.length <= 31) {
+        const zoneOk = f.zones.map((z) => !zone || zone.has(z));
+        const ctOk = f.capacityTypes.map((c) => !ct || ct.has(c));
+        const zones = new Int32Array(this.types.length);
+        const cts = new Int32Array(this.types.length);
+        for (let i = 0; i < this.types.length; i++) {
+          const index = this.types[i]?.index as number;
+          for (let k = f.start[i] as number; k < (f.start[i + 1] as number); k++) {
+            const z = f.zone[k] as number;
+            const c = f.ct[k] as number;
+            if (!zoneOk[z] || !ctOk[c]) continue;
+            zones[index] = (zones[index] as number) | (1 << z);
+            cts[index] = (cts[index] as number) | (1 << c);
+          }
+        }
+        hit = { zones, capacityTypes: cts };
+      }
+      this.spanCache.set(key, hit);
+    }
+    return hit ?? undefined;
+  }
+
+  private flatOfferings(): FlatOfferings {
+    if (!this.flat) {
+      const zones = new Map<string, number>();
+      const cts = new Map<string, number>();
+      const number = (m: Map<string, number>, v: string) => {
+        let i = m.get(v);
+        if (i === undefined) {
+          i = m.size;
+          m.set(v, i);
+        }
+        return i;
+      };
+      const total = this.types.reduce((sum, t) => sum + t.offerings.length, 0);
+      const f: FlatOfferings = {
+        start: new Int32Array(this.types.length + 1),
+        zone: new Int32Array(total),
+        ct: new Int32Array(total),
+        price: new Float64Array(total),
+        available: new Uint8Array(total),
+        zones: [],
+        capacityTypes: [],
+      };
+      let k = 0;
+      this.types.forEach((t, i) => {
+        f.start[i] = k;
+        for (const o of t.offerings) {
+          f.zone[k] = number(zones, o.zone);
+          f.ct[k] = number(cts, o.capacityType);
+          f.price[k] = o.price;
+          f.available[k] = o.available ? 1 : 0;
+          k++;
+        }
+      });
+      f.start[this.types.length] = k;
+      f.zones = [...zones.keys()];
+      f.capacityTypes = [...cts.keys()];
+      this.flat = f;
+    }
+    return this.flat;
+  }
+}
+
+/** Zones and capacity types per type index, as bits (OfferingPrices.spans). */
+export interface OfferingSpans {
+  zones: Int32Array;
+  capacityTypes: Int32Array;
+}
+
+/** The types' offerings in one run, type by type, with zones and capacity types numbered. */
+interface FlatOfferings {
+  /** Type i's offerings are [start[i], start[i + 1]). */
+  start: Int32Array;
+  zone: Int32Array;
+  ct: Int32Array;
+  price: Float64Array;
+  available: Uint8Array;
+  zones: string[];
+  capacityTypes: string[];
 }
 
 /** What the fleet pays for type `i`: a reservation with room first, then spot when preferring spot and the type has

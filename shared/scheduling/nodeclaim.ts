@@ -8,7 +8,7 @@ import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelHostname, LabelInstanceType } from '../api/labels';
 import type { Offering } from '../catalog/types';
 import { HostPortUsage } from './hostports';
-import { cheapestOffering, type OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
+import { cheapestOffering, type OfferingPrices, type TypeOption } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
 import type { PodShape } from './podshape';
 import { Requirement } from './requirement';
@@ -133,7 +133,7 @@ export class InflightClaim {
       return FITS;
     }
     const requirements = reqs;
-    const options = this.options.filter((o) => typeCompatible(o, requirements));
+    const options = t.compatibleOptions(this.options, requirements);
     let target = grown ?? this.target;
     if (!options.includes(target)) {
       const next = this.cheapestFitting(options, shape);

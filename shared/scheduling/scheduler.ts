@@ -11,7 +11,7 @@ import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repac
 import { ExistingNode, safePodRequests } from './existingnode';
 import { ClaimFiller } from './fill';
 import { HostnameIndex } from './hostnameindex';
-import { fleetPrice, type TypeOption, typeCompatible } from './instancetypes';
+import { fleetPrice, type TypeOption } from './instancetypes';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
 import { type PodShape, PodShapes } from './podshape';
 import { type QueuedPod, WaitingQueue } from './queue';
@@ -495,7 +495,7 @@ export class Scheduler {
     if (!topo.ok) return topo.reason;
     if (topo.requirements.length > 0) {
       reqs = narrowed(reqs, topo.requirements) ?? reqs;
-      options = options.filter((o) => typeCompatible(o, reqs));
+      options = t.compatibleOptions(options, reqs);
       if (options.length === 0) return `no instance type is offered in the domain ${describeReqs(reqs)}`;
     }
     // The pod's volumes must fit the type's attach limits (a new node's EBS limit, docs/simulate-dump.md).

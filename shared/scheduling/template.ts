@@ -62,6 +62,10 @@ export class NodeClaimTemplate {
   /** How many zones and capacity types the types compatible with a class's requirements span. */
   private readonly offeringSpanByClass = new Map<number, { zones: number; cts: number }>();
   private readonly offeringReqCache = new Map<number, Requirements>();
+  /** Whether each type meets a set of requirements (0 unknown, 1 yes, 2 no), by the requirements as text: claims
+   * pinned to a zone share a handful of requirement sets, and rechecking a catalog's hundreds of types for every
+   * such claim was a visible share of a 5k solve (docs/performance.md, "The catalog-mixed-5k row"). */
+  private readonly compatibleByText = new Map<string, Int8Array>();
 
   constructor(
     readonly nodePool: NodePool,
@@ -299,7 +303,19 @@ export class NodeClaimTemplate {
     const cts = new Set<string>();
     const zoneReq = reqs.get(LabelZone);
     const ctReq = reqs.get(LabelCapacityType);
+    // A type whose allowed zones and capacity types are all seen adds nothing: its offerings are read only when it
+    // brings a new one (a catalog's types have a dozen offerings each, and most bring nothing new).
+    const spans = this.prices.spans(zoneReq, ctReq);
+    let seenZones = 0;
+    let seenCts = 0;
     for (const t of types) {
+      if (spans) {
+        const z = spans.zones[t.index] as number;
+        const c = spans.capacityTypes[t.index] as number;
+        if ((z & ~seenZones) === 0 && (c & ~seenCts) === 0) continue;
+        seenZones |= z;
+        seenCts |= c;
+      }
       for (const o of t.offerings) {
         if ((!zoneReq || zoneReq.has(o.zone)) && (!ctReq || ctReq.has(o.capacityType))) {
           zones.add(o.zone);
@@ -363,6 +379,25 @@ export class NodeClaimTemplate {
       this.offeringReqCache.set(shape.id, hit);
     }
     return hit;
+  }
+
+  /** The options (the pool's types) that meet the requirements, in their order. */
+  compatibleOptions(options: readonly TypeOption[], reqs: Requirements): TypeOption[] {
+    const key = reqs.toString();
+    let row = this.compatibleByText.get(key);
+    if (!row) {
+      row = new Int8Array(this.types.length);
+      this.compatibleByText.set(key, row);
+    }
+    const known = row;
+    return options.filter((o) => {
+      let v = known[o.index] as number;
+      if (v === 0) {
+        v = typeCompatible(o, reqs) ? 1 : 2;
+        known[o.index] = v;
+      }
+      return v === 1;
+    });
   }
 
   /** Whether pods of this shape could share a node of this type from this pool (for target scoring and fills). */
