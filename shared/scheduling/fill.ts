@@ -75,7 +75,7 @@ export class ClaimFiller {
         continue;
       }
       const shape = next.q.base.levels[0];
-      if (shape && c.tryAdd(next.q.pod, shape) === undefined) this.waiting.consume(next.q);
+      if (shape && c.tryAdd(next.q.pod, shape)) this.waiting.consume(next.q);
       else best.skipped = fill;
     }
   }
@@ -137,7 +137,7 @@ export class ClaimFiller {
         const next = this.waiting.nextMember(b);
         if (!next) break;
         const shape = next.q.base.levels[0];
-        if (!shape || c.tryAdd(next.q.pod, shape) !== undefined) {
+        if (!shape || !c.tryAdd(next.q.pod, shape)) {
           b.skipped = fill;
           break;
         }

@@ -25,6 +25,9 @@ export type ClaimFit =
   | { ok: false; reason: string };
 
 const FITS: ClaimFit = { ok: true };
+/** Shared answers: a scan of the planned claims asks tens of thousands of times, and mostly hears these. */
+const CACHED: ClaimFit = { ok: false, reason: 'cached' };
+const DOES_NOT_FIT: ClaimFit = { ok: false, reason: 'does not fit' };
 
 export class InflightClaim {
   readonly used: Float64Array;
@@ -62,14 +65,15 @@ export class InflightClaim {
     return this.name;
   }
 
-  /** Adds the pod when it fits; returns why not otherwise. */
-  tryAdd(pod: Pod, shape: PodShape): string | undefined {
+  /** Adds the pod when it fits; returns whether it did. (Why not is `canAdd`'s reason, which no caller reads: a
+   * topology failure's text is built only when read.) */
+  tryAdd(pod: Pod, shape: PodShape): boolean {
     let fit = this.canAdd(shape);
     const vols = this.volumesOf(pod);
     if (fit.ok && vols.size > 0) fit = this.attachable(fit, shape, vols);
-    if (!fit.ok) return fit.reason;
+    if (!fit.ok) return false;
     this.add(pod, shape, fit);
-    return undefined;
+    return true;
   }
 
   /** The fit narrowed to the options whose volume attach limits hold the claim's volumes with the pod's. Per pod, so
@@ -95,7 +99,7 @@ export class InflightClaim {
    * taints, requirements, host ports, topology and minValues. Changes nothing but the cache of shapes that never fit.
    */
   canAdd(shape: PodShape): ClaimFit {
-    if (this.failed.has(shape.id)) return { ok: false, reason: 'cached' };
+    if (this.failed.has(shape.id)) return CACHED;
     const t = this.template;
     // A pod that must share a node with pods here (hostname pod affinity) may grow the claim to a larger option:
     // the type was chosen before the pod was known, and no other node can take it (as Karpenter's claims widen).
@@ -104,7 +108,7 @@ export class InflightClaim {
       grown = shape.coLocated ? this.cheapestFitting(this.options, shape) : undefined;
       if (!grown) {
         this.failed.add(shape.id);
-        return { ok: false, reason: 'does not fit' };
+        return DOES_NOT_FIT;
       }
     }
     if (
@@ -114,13 +118,13 @@ export class InflightClaim {
       (shape.requirements.size > 0 && this.requirements.incompatibility(shape.requirements, isInstanceTypeLabel))
     ) {
       this.failed.add(shape.id);
-      return { ok: false, reason: 'does not fit' };
+      return DOES_NOT_FIT;
     }
     let reqs = narrowed(this.requirements, shape.requirements.values());
     const topo = this.topology.check(shape, reqs ?? this.requirements, this.hostname);
     if (!topo.ok) {
       if (topo.permanent) this.failed.add(shape.id);
-      return { ok: false, reason: topo.reason };
+      return topo;
     }
     if (topo.requirements.length > 0) reqs = narrowed(reqs ?? this.requirements, topo.requirements) ?? reqs;
     if (!reqs) {

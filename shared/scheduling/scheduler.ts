@@ -461,7 +461,7 @@ export class Scheduler {
         continue;
       }
       leading = false;
-      if (c.tryAdd(pod, shape) === undefined) {
+      if (c.tryAdd(pod, shape)) {
         this.cursor.set(shape.id, start);
         return true;
       }
@@ -477,8 +477,8 @@ export class Scheduler {
     this.hostnameIndex.firstOpen(bar, (slot) => {
       if (k++ % ROOM_BLOCK === 0 && this.deadline.passed()) return true;
       const c = this.claims[slot] as InflightClaim;
-      if (c.failed.has(shape.id)) return false;
-      placed = c.tryAdd(pod, shape) === undefined;
+      if (c.failed.has(shape.id) || this.room?.mayFit(slot, shape.requests) === false) return false;
+      placed = c.tryAdd(pod, shape);
       return placed;
     });
     return placed;

@@ -201,7 +201,7 @@ export class Topology<S extends TopologyShape = TopologyShape> {
       const spread = g.kind === 'spread';
       const domains = this.domains.of(shape, g.key, !spread || g.honorAffinity, spread && g.honorTaints);
       const chosen = this.chooseDomain(g, shape, domains, binReq);
-      if (chosen === undefined) return { ok: false, reason: this.failure(g, domains) };
+      if (chosen === undefined) return failure(g, domains);
       if (binReq.complement || binReq.values.size !== 1) pinned = pin(pinned, Requirement.of(g.key, 'In', [chosen]));
     }
     for (const g of inverse) {
@@ -284,12 +284,6 @@ export class Topology<S extends TopologyShape = TopologyShape> {
     return undefined;
   }
 
-  private failure(g: TopologyGroup, domains: readonly string[]): string {
-    if (domains.length === 0) return `${g.describe()}: no eligible ${g.key} domain`;
-    const counts = domains.map((d) => `${d}=${g.count(d)}`).join(', ');
-    return `${g.describe()} cannot be satisfied (counts: ${counts})`;
-  }
-
   /**
    * A claim whose domain for some key just became known: count the pods already on it, which could not be counted
    * while the domain was open. `taints`: the claim's. Node affinity is judged on `after`, now and once (see
@@ -334,6 +328,22 @@ export class Topology<S extends TopologyShape = TopologyShape> {
 }
 
 const NO_REQUIREMENTS: TopologyCheck = { ok: true, requirements: [] };
+
+/**
+ * Why no domain works, written when read: a scan of the planned claims turns pods away thousands of times and
+ * reads none of the reasons (docs/performance.md, "The catalog-mixed-5k row"). Readers read it at once, so the
+ * counts it lists are those of the check.
+ */
+function failure(g: TopologyGroup, domains: readonly string[]): TopologyCheck {
+  return {
+    ok: false,
+    get reason(): string {
+      if (domains.length === 0) return `${g.describe()}: no eligible ${g.key} domain`;
+      const counts = domains.map((d) => `${d}=${g.count(d)}`).join(', ');
+      return `${g.describe()} cannot be satisfied (counts: ${counts})`;
+    },
+  };
+}
 
 function currentRequirement(
   pinned: Requirement[] | undefined,
