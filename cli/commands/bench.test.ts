@@ -111,6 +111,7 @@ describe('karpless bench', () => {
     expect(names.filter((n) => !n.startsWith('disruption') && !n.startsWith('scale-down'))).toEqual([
       'small-batches',
       'time-budget-20k',
+      'time-budget-20k-100ms',
       'pipeline-latency',
       'bundle-provisioner',
       'bundle-interruption',
