@@ -17,7 +17,11 @@ async function run(...argv: string[]) {
   return { code, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
 }
 
-type Report = { nodeClaims: { labels: Record<string, string>; pods: string[] }[]; unschedulable: unknown[] };
+type Report = {
+  nodeClaims: { labels: Record<string, string>; pods: string[] }[];
+  unschedulable: unknown[];
+  summary: { costPerHour: number; lowerBoundPerHour: number };
+};
 
 describe('karpless simulate -f with CapacityReservation documents', () => {
   it('launches into the selected reservations first, then falls back to on-demand', async () => {
@@ -38,6 +42,17 @@ describe('karpless simulate -f with CapacityReservation documents', () => {
       ['reserved', 'cr-0a1b2c3d4e5f60001', 'default'],
       ['reserved', 'cr-0a1b2c3d4e5f60002', 'capacity-block'],
     ]);
+  });
+
+  it('bounds the cost with the room of the reservations, below the plan that used it', async () => {
+    const out = await run('-f', POOL, '-f', RESERVATIONS, '--output', 'json');
+    const { summary } = JSON.parse(out.stdout) as Report;
+    // Two trainers ride free in the reservations, the third on an on-demand m5.xlarge ($0.192/h). Without the room
+    // the bound was three trainers' cpu at the on-demand rate ($0.44/h), above the plan; with the room priced as
+    // any offering it would be about zero. The LP covers 9 cpu: 2 × 3.92 reserved, 1.16 at $0.192 per 3.92 cpu.
+    expect(summary.costPerHour).toBeCloseTo(0.192, 6);
+    expect(summary.lowerBoundPerHour).toBeGreaterThan(0.05);
+    expect(summary.lowerBoundPerHour).toBeLessThanOrEqual(summary.costPerHour);
   });
 
   it('without the documents, the same manifests run on on-demand only', async () => {

@@ -9,7 +9,7 @@ import { type BucketPick, BucketTree, type TreeBucket } from './buckettree';
 import { CandidateOrder, roundedScore } from './candidates';
 import { type Deadline, NO_DEADLINE } from './deadline';
 import { fleetPrice, type PriceTable, type TypeOption } from './instancetypes';
-import { solveCoveringLp } from './lp';
+import { type LpColumn, solveCoveringLp } from './lp';
 import type { PodShape } from './podshape';
 import { podRequests, ResourceIndex } from './resources';
 import type { NodeClaimTemplate } from './template';
@@ -25,7 +25,9 @@ function scaleOf(name: string): number {
 
 /**
  * The LP lower bound, in $/h, on packing these pods onto these instance types (each at its cheapest available
- * offering, allocatable minus `daemonOverhead`). Infinity when some requested resource is offered by no type.
+ * offering, allocatable minus `daemonOverhead`). Infinity when some requested resource is offered by no type. A
+ * reserved offering is near free but holds only its reservation's room, so it is a column of its own with that many
+ * at most: priced as any offering, it would bring the bound to about zero, and left out, above the plan.
  */
 export function lowerBound(
   pods: readonly Pod[],
@@ -43,14 +45,17 @@ export function lowerBound(
     }
   }
   const overhead = index.vector(daemonOverhead);
-  const columns = [];
+  const columns: LpColumn[] = [];
   for (const it of instanceTypes) {
     let price = Number.POSITIVE_INFINITY;
-    for (const o of it.offerings) if (o.available) price = Math.min(price, o.price);
-    if (!Number.isFinite(price)) continue;
+    for (const o of it.offerings) if (o.available && !o.reservation) price = Math.min(price, o.price);
     const alloc = index.vector(it.allocatable);
     const supply = index.names.map((n, i) => Math.max(0, (alloc[i] as number) - (overhead[i] as number)) / scaleOf(n));
-    columns.push({ price, supply });
+    if (Number.isFinite(price)) columns.push({ price, supply });
+    for (const o of it.offerings) {
+      const room = o.reservation?.capacity ?? 0;
+      if (o.available && room > 0 && o.price < price) columns.push({ price: o.price, supply, max: room });
+    }
   }
   const scaled = index.names.map((n, i) => (demand[i] as number) / scaleOf(n));
   return solveCoveringLp(scaled, columns).cost;

@@ -31,6 +31,21 @@ describe('solveCoveringLp', () => {
     expect(r.counts[1]).toBe(0);
   });
 
+  it('uses a bounded column up to its bound, and it dominates nothing', () => {
+    // A near-free column there are only 3 of (a reservation's room) beats the other per dollar on every row, yet
+    // the other is still needed for the remaining 7.
+    const r = solveCoveringLp(
+      [10],
+      [
+        { price: 0.001, supply: [1], max: 3 },
+        { price: 1, supply: [1] },
+      ],
+    );
+    expect(r.counts[0]).toBeCloseTo(3, 6);
+    expect(r.counts[1]).toBeCloseTo(7, 6);
+    expect(r.cost).toBeCloseTo(7.003, 6);
+  });
+
   it('is infeasible when nothing supplies a demanded row', () => {
     expect(solveCoveringLp([1, 1], [{ price: 1, supply: [1, 0] }]).cost).toBe(Number.POSITIVE_INFINITY);
   });

@@ -53,6 +53,8 @@ export interface LpColumn {
   price: number;
   /** Capacity per row, same order as `demand`. */
   supply: ArrayLike<number>;
+  /** At most this many of it (a capacity reservation's room); unbounded when absent. */
+  max?: number;
 }
 
 export interface LpResult {
@@ -100,6 +102,11 @@ export function solveCoveringLp(
       usable.filter(({ c }) => (c.supply[r.i] ?? 0) > 0).map(({ c, j }) => [c.supply[r.i] as number, j]),
     );
     lines.push(` >= ${num(r.d)}`);
+  }
+  const bounded = usable.filter(({ c }) => c.max !== undefined && Number.isFinite(c.max));
+  if (bounded.length > 0) {
+    lines.push('Bounds');
+    for (const { c, j } of bounded) lines.push(` 0 <= x${j} <= ${num(c.max as number)}`);
   }
   lines.push('End');
   const sol = highs.solve(
@@ -169,8 +176,9 @@ function undominated<T extends { c: LpColumn }>(cols: T[], rows: number[]): T[] 
         }
         if (y > x * (1 + 1e-12)) strict = true;
       }
-      // Equal columns: keep the first only.
-      if (geq && (strict || b < a)) dominated = true;
+      // Equal columns: keep the first only. A column there is only so much of beats nothing: past its bound, the
+      // column it "beats" is still needed.
+      if (geq && (strict || b < a) && (cols[b] as T).c.max === undefined) dominated = true;
     }
     if (!dominated) keep.push(cols[a] as T);
   }

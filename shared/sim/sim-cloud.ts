@@ -203,6 +203,19 @@ export class SimCloud implements CloudProvider {
     for (const r of reservations) this.reservations.set(r.id, { ...r });
   }
 
+  /** The class's types with each reservation it selects at its whole size: the room a bound over every running and
+   * pending pod may use (shared/sim/scenario/lower-bound.ts). */
+  withWholeReservations(nodeClass: EC2NodeClass, types: InstanceType[]): InstanceType[] {
+    const terms = nodeClass.spec.capacityReservationSelectorTerms;
+    if (!terms?.length || this.reservations.size === 0) return types;
+    const now = this.options.clock.now();
+    const whole = [...this.reservations.values()].map((r) => ({
+      ...r,
+      availableInstanceCount: r.totalInstanceCount ?? r.availableInstanceCount,
+    }));
+    return withReservedOfferings(types, selectReservations(terms, whole, now), now);
+  }
+
   /** Each reservation with its room now: its size less the live instances launched into it. */
   liveReservations(): CapacityReservation[] {
     const used = new Map<string, number>();

@@ -26,7 +26,6 @@ import type { NodeClaim } from '../api/nodeclaim';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import { isTerminal, podRef } from '../api/pods';
 import { formatResourceList, type ResourceList } from '../api/resources';
-import { isStaticNodePool } from '../api/static-nodepool';
 import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
 import { CLAIM_NAME_SALTS, provision } from '../controllers/provision';
@@ -50,7 +49,7 @@ import {
   requestlessPods,
   requestlessWarning,
 } from './load-warnings';
-import { typesAllowedBy } from './pool-types';
+import { poolLowerBounds, reservedRoom } from './lower-bound';
 import { addReservation } from './reservations';
 import { createSimWorld, type SimWorld } from './world';
 
@@ -211,6 +210,7 @@ export async function runSimulation(
     },
   });
   for (const r of objects.capacityReservations ?? []) addReservation(world.cloud, r, world.clock.now());
+  const reserved = await reservedRoom(world.cloud, nodePools, nodeClasses);
   // Claims read from a dump are stamped with the simulated clock's start, so none looks abandoned to the pass.
   const dump = claimsFromDump(
     objects.nodeClaims ?? [],
@@ -244,7 +244,7 @@ export async function runSimulation(
     dump.claims.filter((c) => c.state !== 'Initialized' && c.state !== 'Draining').map((c) => c.nodeName ?? c.name),
   );
   const placedPods = launched.reduce((n, c) => n + c.plan.pods.length, 0);
-  const lowerBoundPerHour = await poolLowerBounds(launched, nodePools, instanceTypes, engine);
+  const lowerBoundPerHour = await poolLowerBounds(launched, nodePools, instanceTypes, engine, reserved);
   const onNodes = [...outcome.onNodes.values()].reduce((n, pods) => n + pods.length, 0);
   const out: SimulationResult = {
     nodeClaims: launched,
@@ -513,41 +513,6 @@ function notProvisionableReason(pod: Pod): string {
   if (isDaemonSetOwned(pod)) return 'owned by a DaemonSet (counted as DaemonSet overhead)';
   if (pod.metadata.ownerReferences?.some((o) => o.kind === 'Node')) return 'a static (mirror) pod';
   return 'kube-scheduler has not marked it unschedulable (no PodScheduled=False condition with reason Unschedulable)';
-}
-
-/** The LP lower bound summed over NodePools: each pool's pods on the types and offerings that pool allows, less
- * the smallest DaemonSet overhead among its claims. It bounds the packing, not the pool assignment. A static
- * NodePool's claims are bounded by its cheapest allowed offering each, since its replicas exist whatever the pods. */
-async function poolLowerBounds(
-  launched: LaunchedNodeClaim[],
-  nodePools: NodePool[],
-  instanceTypes: Map<string, InstanceType[]>,
-  engine: SimulationEngine,
-): Promise<number> {
-  let total = 0;
-  for (const pool of nodePools) {
-    const claims = launched.filter((c) => c.plan.nodePool === pool.metadata.name);
-    if (claims.length === 0) continue;
-    const types = typesAllowedBy(pool.spec.template.spec.requirements, instanceTypes.get(pool.metadata.name) ?? []);
-    if (isStaticNodePool(pool)) {
-      const cheapest = Math.min(...types.flatMap((t) => t.offerings.map((o) => o.price)));
-      if (Number.isFinite(cheapest)) total += claims.length * cheapest;
-      continue;
-    }
-    total += await engine.lowerBound(
-      claims.flatMap((c) => c.plan.pods),
-      types,
-      minOverhead(claims.map((c) => c.plan.daemonSetOverhead)),
-    );
-  }
-  return total;
-}
-
-function minOverhead(lists: ResourceList[]): ResourceList {
-  const [first, ...rest] = lists;
-  const out: ResourceList = { ...first };
-  for (const k of Object.keys(out)) for (const l of rest) out[k] = Math.min(out[k] as number, l[k] ?? 0);
-  return out;
 }
 
 /** Instance types per NodePool, through the EC2NodeClass it references; a dangling reference is invalid input. */

@@ -1,7 +1,8 @@
 // The LP lower bound on what the current workload could cost, summed over NodePools: each pool's pods (by the node
 // or claim they are on) on the instance types the pool allows, less the DaemonSets that run on every node. Pending
-// pods not yet placed count toward the highest-weight NodePool. Cached on the pods per pool, since the bound only
-// changes when the workload does.
+// pods not yet placed count toward the highest-weight NodePool. Capacity reservations count at their whole size
+// (the pods in them are part of the workload), near free. Cached on the pods per pool and the reservations, since
+// the bound only changes when they do.
 import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { DaemonSet, Pod } from '../../api/kube';
 import { LabelNodePool } from '../../api/labels';
@@ -51,6 +52,13 @@ export class LowerBoundTracker {
       if (list) list.push(pod);
       else byPool.set(pool, [pod]);
     }
+    const typesByPool = new Map<string, InstanceType[]>();
+    for (const poolName of byPool.keys()) {
+      const pool = pools.find((p) => p.metadata.name === poolName);
+      const nodeClass = inputs.nodeClasses.find((c) => c.metadata.name === pool?.spec.template.spec.nodeClassRef.name);
+      if (!pool || !nodeClass) continue;
+      typesByPool.set(poolName, typesAllowedBy(pool.spec.template.spec.requirements, this.typesFor(nodeClass)));
+    }
     const key = [...byPool.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(
@@ -60,15 +68,14 @@ export class LowerBoundTracker {
             .sort()
             .join(',')}`,
       )
-      .join('|');
+      .join('|')
+      .concat(`|${reservedKey(typesByPool)}`);
     if (key === this.cacheKey) return this.cached;
     const overhead = everywhereOverhead(inputs.daemonSets);
     let total = 0;
     for (const [poolName, pods] of byPool) {
-      const pool = pools.find((p) => p.metadata.name === poolName);
-      const nodeClass = inputs.nodeClasses.find((c) => c.metadata.name === pool?.spec.template.spec.nodeClassRef.name);
-      if (!pool || !nodeClass) continue;
-      const types = typesAllowedBy(pool.spec.template.spec.requirements, this.typesFor(nodeClass));
+      const types = typesByPool.get(poolName);
+      if (!types) continue;
       const lb = await this.bound(pods, types, overhead);
       if (Number.isFinite(lb)) total += lb;
     }
@@ -76,6 +83,16 @@ export class LowerBoundTracker {
     this.cached = total;
     return total;
   }
+}
+
+/** The reserved offerings the pools may use, with their room: a reservation added or expiring changes the bound. */
+function reservedKey(typesByPool: Map<string, InstanceType[]>): string {
+  const parts: string[] = [];
+  for (const [pool, types] of typesByPool)
+    for (const t of types)
+      for (const o of t.offerings)
+        if (o.reservation) parts.push(`${pool}/${o.reservation.id}:${o.reservation.capacity}:${o.available}`);
+  return parts.sort().join(',');
 }
 
 /** Requests of the DaemonSets with no node selection: they run on every node, whatever its type. */

@@ -167,7 +167,9 @@ export async function runScenario(
   });
   const pendingStarts: Promise<void>[] = [];
   driver?.onStart((nodes) => pendingStarts.push(observer.checkStart(nodes)));
-  const lowerBound = new LowerBoundTracker(engine.lowerBound, instanceTypesFor);
+  const lowerBound = new LowerBoundTracker(engine.lowerBound, (c) =>
+    cloud.withWholeReservations(c, instanceTypesFor(c)),
+  );
   const reclaims: { at: number; instanceId: string }[] = [];
   let interruptions = 0;
 
