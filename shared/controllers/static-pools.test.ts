@@ -2,11 +2,13 @@
 // rule that static NodePools are never consolidated, on the simulated world with the real use-cases.
 import { describe, expect, it } from 'vitest';
 import { createTestbed, makePod, testNodePool } from '../../testkit/bed';
+import { nodeClaim } from '../../testkit/builders';
 import type { NodePool } from '../api/karpenter';
 import { LIVE_STATES } from '../api/nodeclaim';
 import { disruptionSweep } from './disruption';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
+import { surplusOrder } from './static-scale-down';
 
 const staticPool = (replicas: number, limits?: Record<string, string>): NodePool => {
   const base = testNodePool('static');
@@ -103,6 +105,30 @@ describe('Static NodePools', () => {
       });
       const result = await provision(t.deps);
       expect(result.scaledDown).toHaveLength(1);
+    });
+  });
+
+  describe('scale-down order', () => {
+    let n = 0;
+    const on = (node: string, annotations?: Record<string, string>) =>
+      makePod(`${node}-${n++}`, { nodeName: node, ...(annotations ? { annotations } : {}) });
+    const claim = (name: string) => nodeClaim({ name, nodeName: name, instanceId: `i-${name}` });
+
+    it('ranks nodes with pods by eviction cost, as Karpenter does, not by pod count', () => {
+      // One pod that is costly to evict (pod-deletion-cost) outweighs two ordinary ones.
+      const costly = on('a', { 'controller.kubernetes.io/pod-deletion-cost': String(2 ** 30) });
+      const pods = [costly, on('b'), on('b')];
+      expect(surplusOrder([claim('a'), claim('b')], pods).map((c) => c.name)).toEqual(['b', 'a']);
+    });
+
+    it('does not count a node as empty when a DaemonSet pod on it is do-not-disrupt', () => {
+      const ds = makePod('ds-1', {
+        nodeName: 'a',
+        owner: 'DaemonSet',
+        annotations: { 'karpenter.sh/do-not-disrupt': 'true' },
+      });
+      const pods = [ds, on('b')];
+      expect(surplusOrder([claim('a'), claim('b')], pods).map((c) => c.name)).toEqual(['b', 'a']);
     });
   });
 

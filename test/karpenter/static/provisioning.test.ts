@@ -11,37 +11,10 @@
 // reach limits.nodes before its scale-down trims them back to replicas; Karpless's passes never pass replicas.
 import { describe, expect, it } from 'vitest';
 import type { NodePool } from '../../../shared/api/karpenter';
-import { LIVE_STATES, type NodeClaim } from '../../../shared/api/nodeclaim';
+import type { NodeClaim } from '../../../shared/api/nodeclaim';
 import { reconcileNodes } from '../../../shared/controllers/lifecycle';
-import { provision } from '../../../shared/controllers/provision';
-import { createTestbed, staticNodePool, type Testbed } from '../../../testkit/bed';
-
-/** Every claim of the pool that is alive, draining ones included (what Karpenter's NodeClaim list holds). */
-async function claims(t: Testbed, pool = 'static'): Promise<NodeClaim[]> {
-  return (await t.store.list({ states: LIVE_STATES })).filter((c) => c.nodePool === pool);
-}
-
-/** Karpenter's ExpectObjectReconciled: one provisioning pass, as a NodePoolChanged hint runs it. */
-const reconcile = (t: Testbed) => provision(t.deps, { trigger: 'NodePoolChanged' });
-
-/** Launches, registers and initializes what the passes wrote (Karpenter's ExpectMakeNodesAndNodeClaimsInitialized). */
-async function initialize(t: Testbed): Promise<void> {
-  for (let i = 0; i < 12; i++) {
-    await t.pump();
-    await reconcileNodes(t.deps);
-    t.clock.advance(10_000);
-  }
-}
-
-/** A bed whose static pool already runs `running` initialized nodes, then holds `replicas`. */
-async function running(n: number, pool: NodePool): Promise<Testbed> {
-  const t = createTestbed({ nodePool: { ...pool, spec: { ...pool.spec, replicas: n, limits: undefined } } });
-  await reconcile(t);
-  await initialize(t);
-  expect((await claims(t)).map((c) => c.state)).toEqual(Array(n).fill('Initialized'));
-  t.cluster.upsert(pool);
-  return t;
-}
+import { createTestbed, staticNodePool } from '../../../testkit/bed';
+import { poolClaims, reconcileStatic, runningStaticBed, settleNodes } from '../../../testkit/static-bed';
 
 describe('Static Provisioning Controller', () => {
   describe('Reconcile', () => {
@@ -54,17 +27,17 @@ describe('Static Provisioning Controller', () => {
         },
       });
       // The pass fails (its message is redelivered) and writes nothing.
-      await expect(reconcile(t)).rejects.toThrow('creating nodeclaims');
+      await expect(reconcileStatic(t)).rejects.toThrow('creating nodeclaims');
       t.deps.store = store;
-      expect(await claims(t)).toEqual([]);
+      expect(await poolClaims(t)).toEqual([]);
     });
 
     it('should return early if nodepool is not managed by cloud provider', async () => {
       // Karpless's "not managed": a pool left to Karpenter during a cut-over (clusters.yaml `nodePools`).
       const t = createTestbed({ nodePool: staticNodePool(1), config: { ownedNodePools: ['other'] } });
-      const result = await reconcile(t);
+      const result = await reconcileStatic(t);
       expect(result.created).toEqual([]);
-      expect(await claims(t)).toEqual([]);
+      expect(await poolClaims(t)).toEqual([]);
     });
 
     it('should return early if nodepool root condition is not true', async () => {
@@ -92,8 +65,8 @@ describe('Static Provisioning Controller', () => {
         },
       };
       const t = createTestbed({ nodePool: pool });
-      expect((await reconcile(t)).created).toEqual([]);
-      expect(await claims(t)).toEqual([]);
+      expect((await reconcileStatic(t)).created).toEqual([]);
+      expect(await poolClaims(t)).toEqual([]);
     });
 
     it('should return early if nodepool is being deleted', async () => {
@@ -101,29 +74,29 @@ describe('Static Provisioning Controller', () => {
       const t = createTestbed({
         nodePool: { ...pool, metadata: { ...pool.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } },
       });
-      expect((await reconcile(t)).created).toEqual([]);
-      expect(await claims(t)).toEqual([]);
+      expect((await reconcileStatic(t)).created).toEqual([]);
+      expect(await poolClaims(t)).toEqual([]);
     });
 
     it('should return early if nodepool replicas is nil', async () => {
       const t = createTestbed({ nodePool: staticNodePool(undefined) });
-      expect((await reconcile(t)).created).toEqual([]);
-      expect(await claims(t)).toEqual([]);
+      expect((await reconcileStatic(t)).created).toEqual([]);
+      expect(await poolClaims(t)).toEqual([]);
     });
 
     it('should return early if current node count exceeds desired replicas', async () => {
-      const t = await running(2, staticNodePool(1));
-      const result = await reconcile(t);
+      const t = await runningStaticBed(2, staticNodePool(1));
+      const result = await reconcileStatic(t);
       // No new claim: the surplus is the scale-down's (deprovisioning.test.ts).
       expect(result.created).toEqual([]);
-      expect(await claims(t)).toHaveLength(2);
+      expect(await poolClaims(t)).toHaveLength(2);
     });
 
     it('should create nodeclaims when current node count is less than desired replicas', async () => {
       const t = createTestbed({ nodePool: staticNodePool(2) });
-      const result = await reconcile(t);
+      const result = await reconcileStatic(t);
       expect(result.created).toHaveLength(2);
-      const made = await claims(t);
+      const made = await poolClaims(t);
       expect(made).toHaveLength(2);
       for (const c of made) {
         expect(c.nodeClass).toBe(t.nodePool.spec.template.spec.nodeClassRef.name);
@@ -132,9 +105,9 @@ describe('Static Provisioning Controller', () => {
     });
 
     it('should create additional nodeclaims to reach desired replicas', async () => {
-      const t = await running(1, staticNodePool(3));
-      expect((await reconcile(t)).created).toHaveLength(2);
-      expect(await claims(t)).toHaveLength(3);
+      const t = await runningStaticBed(1, staticNodePool(3));
+      expect((await reconcileStatic(t)).created).toHaveLength(2);
+      expect(await poolClaims(t)).toHaveLength(3);
     });
 
     it('should not create additional nodeclaims', async () => {
@@ -143,11 +116,11 @@ describe('Static Provisioning Controller', () => {
       const t = createTestbed({ nodePool: staticNodePool(3), registrationDelayMs: 60_000 });
       const states = new Set<string>();
       for (let i = 0; i < 10; i++) {
-        await reconcile(t);
+        await reconcileStatic(t);
         await t.pump();
         await reconcileNodes(t.deps);
-        for (const c of await claims(t)) states.add(c.state);
-        expect(await claims(t)).toHaveLength(3);
+        for (const c of await poolClaims(t)) states.add(c.state);
+        expect(await poolClaims(t)).toHaveLength(3);
         t.clock.advance(10_000);
       }
       expect([...states]).toEqual(expect.arrayContaining(['Launched', 'Registered', 'Initialized']));
@@ -155,27 +128,27 @@ describe('Static Provisioning Controller', () => {
     });
 
     it('should not create additional nodeclaims when node limits are reached', async () => {
-      const t = await running(1, staticNodePool(3, { limits: { nodes: '1' } }));
-      expect((await reconcile(t)).created).toEqual([]);
-      expect(await claims(t)).toHaveLength(1);
+      const t = await runningStaticBed(1, staticNodePool(3, { limits: { nodes: '1' } }));
+      expect((await reconcileStatic(t)).created).toEqual([]);
+      expect(await poolClaims(t)).toHaveLength(1);
     });
 
     it('should reserve nodepool nodecount during provisioning and release after', async () => {
       // Karpless keeps no reservation between passes: the limit is checked against the store on every pass.
       const t = createTestbed({ nodePool: staticNodePool(3, { limits: { nodes: '10' } }) });
-      expect((await reconcile(t)).created).toHaveLength(3);
-      await initialize(t);
+      expect((await reconcileStatic(t)).created).toHaveLength(3);
+      await settleNodes(t);
       t.cluster.upsert(staticNodePool(15, { limits: { nodes: '10' } }));
-      expect((await reconcile(t)).created).toHaveLength(7);
-      expect(await claims(t)).toHaveLength(10);
-      expect((await reconcile(t)).created).toEqual([]);
-      expect(await claims(t)).toHaveLength(10);
+      expect((await reconcileStatic(t)).created).toHaveLength(7);
+      expect(await poolClaims(t)).toHaveLength(10);
+      expect((await reconcileStatic(t)).created).toEqual([]);
+      expect(await poolClaims(t)).toHaveLength(10);
     });
 
     it('should handle zero replicas', async () => {
       const t = createTestbed({ nodePool: staticNodePool(0) });
-      expect((await reconcile(t)).created).toEqual([]);
-      expect(await claims(t)).toEqual([]);
+      expect((await reconcileStatic(t)).created).toEqual([]);
+      expect(await poolClaims(t)).toEqual([]);
     });
 
     it('should respect nodepool template specifications', async () => {
@@ -199,8 +172,8 @@ describe('Static Provisioning Controller', () => {
         spec: { ...base.spec, template: { ...base.spec.template, spec: { ...base.spec.template.spec, requirements } } },
       };
       const t = createTestbed({ nodePool: pool });
-      expect((await reconcile(t)).created).toHaveLength(4);
-      const made = await claims(t);
+      expect((await reconcileStatic(t)).created).toHaveLength(4);
+      const made = await poolClaims(t);
       expect(made).toHaveLength(4);
       const [nc] = made as [NodeClaim];
       expect(nc.labels).toMatchObject({ 'custom-label': 'custom-value' });
@@ -213,18 +186,18 @@ describe('Static Provisioning Controller', () => {
 
     it('should handle large replica counts', async () => {
       const t = createTestbed({ nodePool: staticNodePool(1000) });
-      await reconcile(t);
-      expect(await claims(t)).toHaveLength(1000);
-      expect((await reconcile(t)).created).toEqual([]);
-      expect(await claims(t)).toHaveLength(1000);
+      await reconcileStatic(t);
+      expect(await poolClaims(t)).toHaveLength(1000);
+      expect((await reconcileStatic(t)).created).toEqual([]);
+      expect(await poolClaims(t)).toHaveLength(1000);
     });
 
     it('handles concurrent reconciliation without exceeding NodePool limits', async () => {
       const t = createTestbed({ nodePool: staticNodePool(5, { limits: { nodes: '10' } }) });
       // 50 passes at once, from the same state: each slot is written by one of them.
-      await Promise.all(Array.from({ length: 50 }, () => reconcile(t)));
+      await Promise.all(Array.from({ length: 50 }, () => reconcileStatic(t)));
       expect((await t.store.list()).length).toBeLessThanOrEqual(10);
-      expect(await claims(t)).toHaveLength(5);
+      expect(await poolClaims(t)).toHaveLength(5);
       expect((await t.cloud.list()).length).toBe(5);
     });
 
@@ -247,21 +220,21 @@ describe('Static Provisioning Controller', () => {
           return made;
         },
       });
-      const a = reconcile(t);
+      const a = reconcileStatic(t);
       while (creates < 2) await new Promise((resolve) => setImmediate(resolve));
-      const b = await reconcile(t);
+      const b = await reconcileStatic(t);
       expect(b.created).toHaveLength(3);
-      expect((await claims(t)).length).toBeLessThanOrEqual(10);
+      expect((await poolClaims(t)).length).toBeLessThanOrEqual(10);
       release();
       const passA = await a;
       expect(passA.withdrawn).toHaveLength(3);
       expect(passA.created).toHaveLength(2);
-      expect(await claims(t)).toHaveLength(5);
+      expect(await poolClaims(t)).toHaveLength(5);
       expect((await t.cloud.list()).length).toBe(5);
       // The replan A asked for finds the pool whole.
       const replans = await t.pump();
       expect(replans.length).toBeGreaterThan(0);
-      expect(await claims(t)).toHaveLength(5);
+      expect(await poolClaims(t)).toHaveLength(5);
     });
   });
 });
