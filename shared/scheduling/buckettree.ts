@@ -166,14 +166,17 @@ export class BucketTree<B extends TreeBucket> {
       const r = this.right[n] as number;
       const bl = (this.live[l] as number) > 0 ? this.bound(l, used, alloc) : -1;
       const br = (this.live[r] as number) > 0 ? this.bound(r, used, alloc) : -1;
-      // The better child goes on top of the stack, so it is searched first.
-      const [first, firstBound, second, secondBound] = bl >= br ? [l, bl, r, br] : [r, br, l, bl];
+      // The better child goes on top of the stack, so it is searched first. (No tuple to pick them: a cold solve runs
+      // this unoptimized thousands of times, and each tuple was an allocation.)
+      const leftFirst = bl >= br;
+      const secondBound = leftFirst ? br : bl;
+      const firstBound = leftFirst ? bl : br;
       if (secondBound >= 0 && secondBound >= pick.score) {
-        nodes[top] = second;
+        nodes[top] = leftFirst ? r : l;
         bounds[top++] = secondBound;
       }
       if (firstBound >= 0 && firstBound >= pick.score) {
-        nodes[top] = first;
+        nodes[top] = leftFirst ? l : r;
         bounds[top++] = firstBound;
       }
     }

@@ -118,7 +118,15 @@ export class Requirement {
     return out;
   }
 
+  /** The text, kept once written: a requirement never changes, and price tables and cache keys read it per claim. */
+  private text: string | undefined;
+
   toString(): string {
+    this.text ??= this.write();
+    return this.text;
+  }
+
+  private write(): string {
     if (!this.complement) return this.values.size === 0 ? 'DoesNotExist' : `[${[...this.values].sort().join(', ')}]`;
     const parts: string[] = [];
     if (this.values.size > 0) parts.push(`not [${[...this.values].sort().join(', ')}]`);
