@@ -108,6 +108,8 @@ export class OfferingPrices {
   private readonly spanCache = new Map<string, OfferingSpans | null>();
   private nameRanks: Int32Array | undefined;
   private flat: FlatOfferings | undefined;
+  /** `ordered`'s options by type index, empty between calls. */
+  private slots: ({ index: number } | undefined)[] | undefined;
 
   constructor(private readonly types: readonly { index: number; name: string; offerings: readonly Offering[] }[]) {}
 
@@ -128,6 +130,37 @@ export class OfferingPrices {
       this.nameRanks = ranks;
     }
     return this.nameRanks;
+  }
+
+  /**
+   * `options` (types of this list) in the order `order` gives, keeping those `keep` accepts, at most `limit`: the
+   * cheapest options of a claim without first copying out the ones that fit. The slots by type index are one array
+   * kept for the next call, emptied again before returning (finalizing builds one such list per claim).
+   */
+  ordered<T extends { index: number }>(
+    options: readonly T[],
+    t: PriceTable,
+    preferSpot: boolean,
+    keep: (option: T) => boolean,
+    limit: number,
+  ): T[] {
+    this.slots ??= new Array<{ index: number } | undefined>(this.types.length);
+    const slots = this.slots as (T | undefined)[];
+    for (let k = 0; k < options.length; k++) {
+      const o = options[k] as T;
+      slots[o.index] = o;
+    }
+    const out: T[] = [];
+    try {
+      const order = this.order(t, preferSpot);
+      for (let k = 0; k < order.length && out.length < limit; k++) {
+        const o = slots[order[k] as number];
+        if (o !== undefined && keep(o)) out.push(o);
+      }
+    } finally {
+      for (let k = 0; k < options.length; k++) slots[(options[k] as T).index] = undefined;
+    }
+    return out;
   }
 
   /** Type indices cheapest first (rank, price, name) for a table, without types that have no allowed offering. */

@@ -31,6 +31,24 @@ describe('claim options', () => {
     expect(od.options[1]?.name).toBe('c5.large');
   });
 
+  it('orders only the options kept, up to the limit, and prefers spot only when a kept option has it', () => {
+    const all = orderByPrice(options, new Requirements(), prices).options;
+    const withoutCheapest = orderByPrice(options, new Requirements(), prices, 2, (o) => o !== all[0]);
+    expect(withoutCheapest.options.map((o) => o.name)).toEqual(all.slice(1, 3).map((o) => o.name));
+    // The first two types offered on-demand only: keeping just those, nothing kept has spot.
+    const mixed = options.map((o) =>
+      o.index < 2 ? { ...o, offerings: o.offerings.filter((x) => x.capacityType === 'on-demand') } : o,
+    );
+    const mixedPrices = new OfferingPrices(mixed);
+    const onDemandOnly = (o: TypeOption) => o.index < 2;
+    expect(orderByPrice(mixed, new Requirements(), mixedPrices).preferSpot).toBe(true);
+    const kept = orderByPrice(mixed, new Requirements(), mixedPrices, Number.POSITIVE_INFINITY, onDemandOnly);
+    expect(kept.preferSpot).toBe(false);
+    expect(kept.options.map((o) => o.index).sort()).toEqual([0, 1]);
+    // The same options listed afresh: nothing of the previous call is left over.
+    expect(orderByPrice(options, new Requirements(), prices).options).toEqual(all);
+  });
+
   it('truncates while keeping minValues', () => {
     const reqs = Requirements.from([{ key: FAMILY, operator: 'Exists', minValues: 4 }]);
     const ordered = orderByPrice(options, reqs, prices).options;

@@ -248,21 +248,21 @@ export function orderByPrice(
   reqs: Requirements,
   prices: OfferingPrices,
   limit = Number.POSITIVE_INFINITY,
+  /** Only the options this accepts count, for the order and for whether spot is preferred. */
+  keep: (option: TypeOption) => boolean = ANY_OPTION,
 ): { options: TypeOption[]; preferSpot: boolean } {
   const table = prices.table(reqs);
-  const spot = allowsSpot(reqs) && options.some((o) => Number.isFinite(table.spot[o.index]));
-  // By type index: an array, as finalizing every claim builds one (a map per claim was a visible share of it).
-  const byIndex: (TypeOption | undefined)[] = new Array(prices.size);
-  for (const o of options) byIndex[o.index] = o;
-  const out: TypeOption[] = [];
-  for (const i of prices.order(table, spot)) {
-    const o = byIndex[i];
-    if (!o) continue;
-    out.push(o);
-    if (out.length >= limit) break;
+  let spot = false;
+  if (allowsSpot(reqs)) {
+    for (let k = 0; k < options.length && !spot; k++) {
+      const o = options[k] as TypeOption;
+      spot = Number.isFinite(table.spot[o.index] as number) && keep(o);
+    }
   }
-  return { options: out, preferSpot: spot };
+  return { options: prices.ordered(options, table, spot, keep, limit), preferSpot: spot };
 }
+
+const ANY_OPTION = (_: TypeOption) => true;
 
 /** The cheapest `max` options, swapping in the cheapest carriers of missing values when minValues needs them. */
 export function truncate(ordered: readonly TypeOption[], reqs: Requirements, max: number): TypeOption[] {
@@ -294,11 +294,12 @@ export function finalizeClaim(
 ): PlannedNodeClaim | undefined {
   const t = claim.template;
   const zero = new Float64Array(claim.used.length);
-  const fitting = claim.options.filter(
-    (o) => fitsVec(zero, claim.used, o.alloc) && (!claim.reserved || withinReservation(o.capacity, claim.reserved)),
-  );
+  const reserved = claim.reserved;
+  const fits = (o: TypeOption) =>
+    fitsVec(zero, claim.used, o.alloc) && (!reserved || withinReservation(o.capacity, reserved));
   const limit = t.hasMinValues ? Number.POSITIVE_INFINITY : maxTypes;
-  const { options: ordered, preferSpot } = orderByPrice(fitting, claim.requirements, t.prices, limit);
+  // Only the fitting options the cut keeps are ever listed: a claim may have hundreds (docs/performance.md).
+  const { options: ordered, preferSpot } = orderByPrice(claim.options, claim.requirements, t.prices, limit, fits);
   const options = truncate(ordered, claim.requirements, maxTypes);
   const first = options[0];
   if (!first) return undefined;
