@@ -14,7 +14,7 @@ import { HostnameIndex } from './hostnameindex';
 import { fleetPrice, type TypeOption } from './instancetypes';
 import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
 import { type PodShape, PodShapes } from './podshape';
-import { type QueuedPod, WaitingQueue } from './queue';
+import { inTurnOrder, type QueuedPod, WaitingQueue } from './queue';
 import { describeReqs, nodeReasons, nothingPlaced } from './reasons';
 import { narrowed, type Requirements } from './requirements';
 import { reserveCapacity } from './reserve';
@@ -240,7 +240,7 @@ export class Scheduler {
     }
     // Reading every pod is linear but not free (tens of thousands of distinct pods take seconds): the deadline is
     // checked as it goes, and the pods not yet read wait for the next solve (docs/performance.md).
-    const queue: QueuedPod[] = [];
+    let queue: QueuedPod[] = [];
     const pods = this.input.pods;
     for (let order = 0; order < pods.length; order++) {
       if (order > 0 && order % SETUP_CHECK === 0 && this.deadline.remainingMs() <= SETUP_RESERVE_MS) {
@@ -280,11 +280,7 @@ export class Scheduler {
     this.placementOrder = [...this.nodes.filter((n) => !n.node.inflight), ...this.nodes.filter((n) => n.node.inflight)];
     this.consumeLimits();
 
-    queue.sort((a, b) => {
-      const ra = a.base.requests;
-      const rb = b.base.requests;
-      return (rb[0] ?? 0) - (ra[0] ?? 0) || (rb[1] ?? 0) - (ra[1] ?? 0) || a.order - b.order;
-    });
+    queue = inTurnOrder(queue);
     for (let i = 0; i < queue.length; i++) {
       if (i > 0 && i % SETUP_CHECK === 0 && this.deadline.passed()) {
         for (const q of queue.slice(i)) this.setupDeferred.push(q);
