@@ -507,9 +507,7 @@ export class Scheduler {
       if (short) return short;
     }
     const preferSpot = allowsSpot(reqs) && options.some((o) => o.offerings.some((x) => x.capacityType === 'spot'));
-    const candidate = new Uint8Array(t.types.length);
-    for (const o of options) candidate[o.index] = 1;
-    const choice = this.target(t, shape, reqs, preferSpot, candidate);
+    const choice = this.target(t, shape, reqs, preferSpot, t.candidates(options));
     if (!choice) return 'no instance type has an available offering';
     const claim = new InflightClaim(
       t,

@@ -66,6 +66,7 @@ export class NodeClaimTemplate {
    * pinned to a zone share a handful of requirement sets, and rechecking a catalog's hundreds of types for every
    * such claim was a visible share of a 5k solve (docs/performance.md, "The catalog-mixed-5k row"). */
   private readonly compatibleByText = new Map<string, Int8Array>();
+  private readonly candidateCache = new WeakMap<readonly TypeOption[], Uint8Array>();
 
   constructor(
     readonly nodePool: NodePool,
@@ -251,9 +252,7 @@ export class NodeClaimTemplate {
     if (why) return { reason: why };
     const selfConflict = shape.hostPorts.length > 1 ? new HostPortUsage().conflict(shape.hostPorts) : undefined;
     if (selfConflict) return { reason: `host port ${formatHostPort(selfConflict)} is requested twice` };
-    const daemonPorts = new HostPortUsage();
-    daemonPorts.add(this.daemonHostPorts);
-    const daemonConflict = shape.hostPorts.length > 0 ? daemonPorts.conflict(shape.hostPorts) : undefined;
+    const daemonConflict = shape.hostPorts.length > 0 ? this.daemonPortConflict(shape.hostPorts) : undefined;
     if (daemonConflict)
       return { reason: `host port ${formatHostPort(daemonConflict)} is bound by a DaemonSet on every new node` };
     const { compatible, fitting } = this.typesFor(shape);
@@ -273,6 +272,26 @@ export class NodeClaimTemplate {
         ? this.fittingOfferingRequirements(shape)
         : this.offeringRequirements(inLimits, this.merged(shape));
     return { options: inLimits, reqs };
+  }
+
+  private daemonPortConflict(ports: readonly HostPort[]): HostPort | undefined {
+    const daemonPorts = new HostPortUsage();
+    daemonPorts.add(this.daemonHostPorts);
+    return daemonPorts.conflict(ports);
+  }
+
+  /**
+   * The options as a mark per type index, kept per options list: the claims a shape opens share its admitted list,
+   * and marking hundreds of types per claim opened was a visible part of a cold solve (docs/performance.md).
+   */
+  candidates(options: readonly TypeOption[]): Uint8Array {
+    let marks = this.candidateCache.get(options);
+    if (!marks) {
+      marks = new Uint8Array(this.types.length);
+      for (let k = 0; k < options.length; k++) marks[(options[k] as TypeOption).index] = 1;
+      this.candidateCache.set(options, marks);
+    }
+    return marks;
   }
 
   /** Values this pool can give a node for a topology key (zones and capacity types come from offerings). */
