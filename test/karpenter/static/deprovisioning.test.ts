@@ -140,14 +140,14 @@ describe('Static Deprovisioning Controller', () => {
       it('should prioritize empty nodes (with only daemonset pods) for termination', async () => {
         const t = await runningStaticBed(4, staticNodePool(2));
         const n = await nodes(t);
-        n.forEach((c, i) =>
+        n.forEach((c, i) => {
           podOn(
             t,
             c,
             `pod-${i}`,
             i % 2 === 0 ? { namespace: 'kube-system', owner: 'DaemonSet' } : { namespace: 'default' },
-          ),
-        );
+          );
+        });
         await reconcileStatic(t);
         expect(await activeNames(t)).toEqual([n[1]?.name, n[3]?.name].sort());
         expect((await poolClaims(t)).filter((c) => c.state === 'Draining')).toHaveLength(2);
