@@ -38,6 +38,7 @@ import { type PodActivity, readDisruptionInput } from './disruption-input';
 import { launchClaim } from './launch';
 import { mirrorNodeClaimsQuietly, nodeClaimFacts } from './nodeclaim-mirror';
 import { type RepairResult, repairUnhealthyNodes } from './repair';
+import { poolInstanceTypes } from './snapshot';
 import { startTermination } from './termination';
 
 /** The pure decision functions; injectable so scripted tests can drive the orchestration. */
@@ -548,19 +549,10 @@ class Run {
     }
     if (!claim) return undefined;
     this.opts.onReplacement?.(claim.name, reason);
-    const types = nodeClass ? await deps.cloud.getInstanceTypes(nodeClass) : [];
-    const unavailable = await deps.store.listUnavailable(deps.clock.now());
-    const gone = new Set(unavailable.map((u) => `${u.instanceType}/${u.zone}/${u.capacityType}`));
-    const outcome = await launchClaim(deps, claim, {
-      nodePool,
-      nodeClass,
-      types: types.map((t) => ({
-        ...t,
-        offerings: t.offerings.map((o) =>
-          gone.has(`${t.name}/${o.zone}/${o.capacityType}`) ? { ...o, available: false } : o,
-        ),
-      })),
-    });
+    // The types as the sweep priced them, NodeOverlays included: the catalog's own prices would launch the
+    // replacement at a price the plan never saw, and without prioritizing the overlaid options in CreateFleet.
+    const types = await poolInstanceTypes(deps, pools, classes, planned.nodePool);
+    const outcome = await launchClaim(deps, claim, { nodePool, nodeClass, types });
     return outcome.kind === 'launched' ? claim.name : undefined;
   }
 }

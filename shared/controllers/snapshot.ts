@@ -89,18 +89,43 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
   const resolved = await resolveInstanceTypes(deps, readyPools, read.nodeClasses, read.unavailable);
   resolved.problems.unshift(...notReady);
   // NodeOverlays change prices and capacities once, here, before anything reads them (docs/api.md, "NodeOverlay").
-  // One the cluster holds but that fails validation is applied nowhere, as Karpenter's runtime validation does.
+  const { instanceTypes, conflicts } = applyClusterOverlays(read.nodeOverlays, read.nodePools, resolved.instanceTypes);
+  for (const c of conflicts) deps.log.warn('NodeOverlay not applied', { nodeOverlay: c.overlay, reason: c.reason });
+  return { now, ...read, instanceTypes, problems: resolved.problems, overlayConflicts: conflicts };
+}
+
+/** The cluster's NodeOverlays applied to each NodePool's types. One that fails validation is applied nowhere, as
+ * Karpenter's runtime validation does, and is returned with the conflicts. */
+export function applyClusterOverlays(
+  overlays: readonly NodeOverlay[],
+  pools: readonly NodePool[],
+  instanceTypes: ReadonlyMap<string, InstanceType[]>,
+): { instanceTypes: Map<string, InstanceType[]>; conflicts: OverlayConflict[] } {
   const invalid: OverlayConflict[] = [];
-  const valid = read.nodeOverlays.filter((o) => {
+  const valid = overlays.filter((o) => {
     const errors = nodeOverlayErrors(o);
     if (errors.length > 0) invalid.push({ overlay: o.metadata.name, reason: `fails validation: ${errors.join('; ')}` });
     return errors.length === 0;
   });
-  const applied = applyNodeOverlays(valid, read.nodePools.map(overlayPool), resolved.instanceTypes);
-  const { instanceTypes } = applied;
-  const conflicts = [...invalid, ...applied.conflicts];
-  for (const c of conflicts) deps.log.warn('NodeOverlay not applied', { nodeOverlay: c.overlay, reason: c.reason });
-  return { now, ...read, instanceTypes, problems: resolved.problems, overlayConflicts: conflicts };
+  const applied = applyNodeOverlays(valid, pools.map(overlayPool), instanceTypes);
+  return { instanceTypes: applied.instanceTypes, conflicts: [...invalid, ...applied.conflicts] };
+}
+
+/** One NodePool's instance types as a provisioning pass sees them (through its EC2NodeClass, unavailable offerings
+ * marked, NodeOverlays applied), for a launch made outside a pass: a disruption's replacement. Every pool is
+ * resolved because an overlay's conflicts are judged across all of them, as readSnapshot judges them. */
+export async function poolInstanceTypes(
+  deps: Pick<ControlPlaneDeps, 'cloud' | 'log' | 'kube' | 'store' | 'clock'>,
+  nodePools: NodePool[],
+  nodeClasses: EC2NodeClass[],
+  nodePool: string,
+): Promise<InstanceType[]> {
+  const [unavailable, overlays] = await Promise.all([
+    deps.store.listUnavailable(deps.clock.now()),
+    deps.kube.listNodeOverlays ? deps.kube.listNodeOverlays() : Promise.resolve([]),
+  ]);
+  const resolved = await resolveInstanceTypes(deps, nodePools, nodeClasses, unavailable);
+  return applyClusterOverlays(overlays, nodePools, resolved.instanceTypes).instanceTypes.get(nodePool) ?? [];
 }
 
 /** Why a NodePool is not ready, from the Ready condition of its status; undefined when Ready is True or absent (a
