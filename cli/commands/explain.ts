@@ -5,10 +5,11 @@
 // the records' candidates.
 import { readFile } from 'node:fs/promises';
 import type { DecisionRecord, NodeClaim } from '../../shared/api/nodeclaim';
+import type { AppliedPriceOverlay } from '../../shared/catalog/types';
 import { catalogEngine } from '../../shared/sim/default-engine';
 import { loadScenario, productionSweepEngine, runScenario } from '../../shared/sim/scenario';
 import { disruptionText } from '../format/nodeclaim';
-import { PROVISION_KEYS, provisionLines } from '../format/provision-record';
+import { overlayText, PROVISION_KEYS, provisionLines } from '../format/provision-record';
 import { formatPrice } from '../format/table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { awsProblem } from './aws-problem';
@@ -108,13 +109,27 @@ const scoreLine = (s: ScoreLine): string =>
     s.threshold,
   ).toFixed(2)} (k: ${s.k}, savings ${pct(s.savingsFraction)}, disruption ${pct(s.disruptionFraction)})`;
 
+/** A Disrupt record's candidate or replacement price, with the NodeOverlay that set it. */
+interface Priced {
+  price: number;
+  overlay?: AppliedPriceOverlay;
+}
+
+/** The NodeOverlay behind a price in a Disrupt record, as explain prints it under a Provision record's offering. */
+function pricedBy(name: string, price: number, overlay: AppliedPriceOverlay | undefined): string[] {
+  if (!overlay) return [];
+  const offering = { instanceType: '', zone: '', capacityType: 'on-demand' as const, price, overlay };
+  return overlayText(offering).map((line) => `  ${name}: ${line}`);
+}
+
 /** The evidence lines worth reading for one record; unknown detail keys are summarized, not dropped. */
 function detailLines(r: DecisionRecord, nodeClaim: string): string[] {
   const d = r.detail;
   const out: string[] = r.kind === 'Provision' ? provisionLines(d, nodeClaim) : [];
-  const chosen = Array.isArray(d.chosen) ? (d.chosen as { name: string; price: number; pods: number }[]) : [];
+  const chosen = Array.isArray(d.chosen) ? (d.chosen as (Priced & { name: string; pods: number })[]) : [];
   if (chosen.length) {
     out.push(`nodes: ${chosen.map((c) => `${c.name} (${money(c.price)}, ${c.pods} pod(s))`).join(', ')}`);
+    for (const c of chosen) out.push(...pricedBy(c.name, c.price, c.overlay));
   }
   if (d.method)
     out.push(
@@ -123,6 +138,7 @@ function detailLines(r: DecisionRecord, nodeClaim: string): string[] {
   const replacements = Array.isArray(d.replacements) ? (d.replacements as Record<string, unknown>[]) : [];
   for (const x of replacements) {
     out.push(`replacement: ${x.name} ${x.instanceType} ${x.capacityType} in ${x.zone} at ${money(x.pricePerHour)}`);
+    out.push(...pricedBy(String(x.name), Number(x.pricePerHour), x.overlay as AppliedPriceOverlay | undefined));
   }
   if (d.savingPerHour !== undefined) out.push(`saving: ${money(d.savingPerHour)}`);
   if (d.moves && typeof d.moves === 'object') {

@@ -5,7 +5,7 @@ import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { isMirrorPod, isTerminal } from '../api/pods';
 import { parseDuration } from '../api/quantity';
-import type { InstanceType } from '../catalog/types';
+import type { AppliedPriceOverlay, InstanceType } from '../catalog/types';
 import { nodeDisruptionCost } from './balanced';
 import { driftReason } from './drift';
 import type { PdbLimits } from './pdb';
@@ -28,6 +28,8 @@ export interface NodeFacts {
   /** Pods that must move when the node goes. */
   pods: Pod[];
   price: number;
+  /** The NodeOverlay that set `price`, when one did. */
+  priceOverlay?: AppliedPriceOverlay;
   disruptionCost: number;
   /** The Balanced policy's disruption cost: the per-node cost plus the pods' eviction costs, negatives as 0, with no
    * lifetime factor (balanced.ts). */
@@ -63,14 +65,27 @@ const safeDuration = (text: string | undefined, fallback: number): number => {
   }
 };
 
-function priceOf(n: DisruptionNode, types: InstanceType[] | undefined): number {
-  const known = n.node.pricePerHour ?? n.claim.pricePerHour;
+/** What the node costs now: its offering as the pool's types price it this sweep, NodeOverlays included, as
+ * Karpenter's resolveNodePrice reads it; so an overlay created or deleted since the launch counts (docs/api.md,
+ * NodeOverlay). The price it launched at when the pool no longer offers its type there. */
+function priceOf(
+  n: DisruptionNode,
+  types: InstanceType[] | undefined,
+): { price: number; overlay?: AppliedPriceOverlay } {
   const type = types?.find((t) => t.name === (n.node.instanceType ?? n.claim.instanceType));
   const zone = n.claim.zone ?? n.node.labels['topology.kubernetes.io/zone'];
   const capacity = n.node.capacityType ?? n.claim.capacityType;
-  const price = known ?? type?.offerings.find((o) => o.zone === zone && o.capacityType === capacity)?.price ?? 0;
+  const reservation = n.claim.capacityReservation?.id;
+  const offering = type?.offerings.find(
+    (o) =>
+      o.zone === zone &&
+      o.capacityType === capacity &&
+      (!reservation || !o.reservation || o.reservation.id === reservation),
+  );
+  const price = offering?.price ?? n.node.pricePerHour ?? n.claim.pricePerHour ?? 0;
   // An unknown price (NaN) counts as 0, so it cannot poison a NodePool's cost total (balanced.ts).
-  return Number.isFinite(price) ? price : 0;
+  if (!Number.isFinite(price)) return { price: 0 };
+  return offering?.overlay ? { price, overlay: offering.overlay } : { price };
 }
 
 /** Karpenter's remaining-lifetime factor: the fraction of expireAfter still ahead, 1 when it never expires. */
@@ -113,6 +128,7 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
     const nodeClass = classes.get(n.claim.nodeClass || pool?.spec.template.spec.nodeClassRef.name || '');
     const drift = pool ? driftReason(n, pool, nodeClass, input.kubernetesVersion) : undefined;
     const cost = pods.reduce((s, p) => s + evictionCost(p), 0);
+    const priced = priceOf(n, input.instanceTypes.get(poolName));
     return {
       idx,
       n,
@@ -120,7 +136,8 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
       ...(pool ? { pool } : {}),
       poolName,
       pods,
-      price: priceOf(n, input.instanceTypes.get(poolName)),
+      price: priced.price,
+      ...(priced.overlay ? { priceOverlay: priced.overlay } : {}),
       disruptionCost: cost * lifetimeRemaining(createdAt, expireAfter, input.now),
       rescheduleCost: nodeDisruptionCost(pods),
       ...(drift ? { drift } : {}),
@@ -151,6 +168,7 @@ export function candidateOf(f: NodeFacts): Candidate {
   const capacity = f.n.node.capacityType ?? f.n.claim.capacityType;
   if (capacity) c.capacityType = capacity;
   if (f.terminationGracePeriod) c.terminationGracePeriod = f.terminationGracePeriod;
+  if (f.priceOverlay) c.overlay = f.priceOverlay;
   return c;
 }
 

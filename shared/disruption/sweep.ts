@@ -234,6 +234,7 @@ export class Sweep {
           zone: r.cheapest.zone,
           capacityType: r.cheapest.capacityType,
           pricePerHour: r.cheapest.price,
+          ...(r.cheapest.overlay ? { overlay: r.cheapest.overlay } : {}),
           options: r.instanceTypeOptions.length,
         })),
         moves,

@@ -4,7 +4,7 @@ import type { DisruptionReason, EC2NodeClass, NodePool } from '../api/karpenter'
 import type { DaemonSet, Pod, PodDisruptionBudget } from '../api/kube';
 import type { DecisionRecord, NodeClaim } from '../api/nodeclaim';
 import type { SweepCursor } from '../api/sweep-cursor';
-import type { InstanceType, UnavailableOffering } from '../catalog/types';
+import type { AppliedPriceOverlay, InstanceType, UnavailableOffering } from '../catalog/types';
 import type { ClusterNode, MinValuesPolicy, PlannedNodeClaim, PreferencePolicy } from '../scheduling/types';
 
 /** Why a command disrupts its candidates: the budget reasons plus forceful expiration. */
@@ -109,6 +109,8 @@ export interface Candidate {
   nodeClaim: string;
   nodePool: string;
   price: number;
+  /** The NodeOverlay that set `price` (docs/api.md, NodeOverlay): explain names it. */
+  overlay?: AppliedPriceOverlay;
   capacityType?: 'spot' | 'on-demand' | 'reserved';
   pods: number;
   disruptionCost: number;
