@@ -113,3 +113,32 @@ describe('karpless explain: NodeOverlays', () => {
     expect(r.stdout).not.toMatch(/NodeOverlay/);
   });
 });
+
+describe('karpless explain: a NodeOverlay behind a consolidation', () => {
+  it('names the overlay that priced the replacement, and none once the overlay is deleted', async () => {
+    const out = join(dir, 'node-overlay-decisions.json');
+    const args = ['simulate', '--scenario', 'examples/scenarios/node-overlay.yaml', '--decisions-out', out];
+    expect(await main(args, bufferIO())).toBe(0);
+    const records = JSON.parse(readFileSync(out, 'utf8')) as DecisionRecord[];
+    const explain = async (claim: string) => {
+      const io = bufferIO();
+      expect(await main(['explain', claim, '--store', out], io)).toBe(0);
+      return io.stdout.join('');
+    };
+    const [toM5, back] = records.filter((r) => r.kind === 'Disrupt');
+    const [c5, m5] = toM5?.nodeClaims ?? [];
+    if (!c5 || !m5 || !back) throw new Error('expected two consolidations');
+    // The c5.large went for an m5.large that the savings plan priced.
+    expect(await explain(c5)).toMatch(
+      new RegExp(
+        `replacement: ${m5} m5\\.large on-demand in us-east-1a at \\$0\\.0400/h\\n\\s+${m5}: NodeOverlay m5-savings-plan \\(weight 0, price: 0\\.04\\): \\$0\\.0960/h -> \\$0\\.0400/h\\n`,
+      ),
+    );
+    // Once the overlay was deleted, the m5.large cost its catalog price and went for a c5.large; no overlay is named.
+    const m5Story = await explain(m5);
+    const afterDelete = m5Story.slice(m5Story.lastIndexOf('Disrupt'));
+    expect(afterDelete).toMatch(/replaced by c5\.large on-demand, saving \$0\.0110\/h/);
+    expect(afterDelete).toMatch(/\(\$0\.0960\/h, 1 pod\(s\)\)/);
+    expect(afterDelete).not.toMatch(/NodeOverlay/);
+  }, 120_000);
+});

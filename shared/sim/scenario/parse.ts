@@ -30,6 +30,7 @@ import { OBJECT_STEPS, type ObjectStepName, parseObjectStep } from './object-ste
 import { parseReservationStep } from './reservation-step';
 import { checkSeed } from './seed';
 import {
+  CLUSTER_SCOPED_DELETABLE,
   DELETABLE_KINDS,
   type DeletableKind,
   type ObjectTarget,
@@ -188,7 +189,8 @@ async function parseAction(
       list.forEach((item, j) => {
         const at = Array.isArray(step.delete) ? `${path}.delete[${j}]` : `${path}.delete`;
         const o = expectObject(p, at, item, true);
-        const t = o ? parseTarget(p, at, o, DELETABLE_KINDS, true) : undefined;
+        const scoped = o && (CLUSTER_SCOPED_DELETABLE as readonly unknown[]).includes(o.kind);
+        const t = o ? parseTarget(p, at, o, DELETABLE_KINDS, !scoped) : undefined;
         if (t) targets.push(t);
       });
       return targets.length === list.length ? { type: 'delete', targets } : undefined;

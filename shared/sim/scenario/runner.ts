@@ -217,7 +217,12 @@ export async function runScenario(
         await provision(deps, { trigger: 'NodePoolChanged', triggeredAt: new Date(now).toISOString() });
         break;
       case 'delete':
-        for (const t of action.targets) workloads.delete(t);
+        for (const t of action.targets) {
+          // `kubectl delete nodeoverlay`: the next read of the cluster prices without it (docs/api.md, NodeOverlay).
+          if (t.kind === 'NodeOverlay') {
+            if (!cluster.deleteNodeOverlay(t.name)) throw new Error(`NodeOverlay ${t.name} not found`);
+          } else workloads.delete(t);
+        }
         break;
       case 'patch': {
         const list: (NodePool | EC2NodeClass)[] =
