@@ -177,7 +177,9 @@ export class WaitingQueue {
   private readonly byKey = new Map<string, Bucket>();
   private readonly cellByKey = new Map<string, Cell>();
   private readonly keys = new Map<Bucket, string>();
+  /** Each class's kind (requirements, tolerations, host ports, topology kind) as a short name, `k<number>`. */
   private readonly kindOfClass = new Map<number, string>();
+  private readonly kindNames = new Map<string, string>();
   private list: Bucket[] = [];
   private cellList: Cell[] = [];
   /** Simple buckets by class, in creation order; indexed into `classList` when a fill first asks. */
@@ -298,16 +300,23 @@ export class WaitingQueue {
     let kind = this.kindOfClass.get(shape.classId);
     if (kind === undefined) {
       const limited = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
-      kind = [
+      const text = [
         shape.requirements.toString(),
         JSON.stringify(shape.tolerations),
         JSON.stringify(shape.hostPorts),
         limited ? `n${shape.perNodeLimit}` : '',
         shape.groups.length > 0 ? 'c' : 's',
       ].join('|');
+      // Keys carry the kind's short name, not its text: with every request distinct each pod builds and hashes a key
+      // of its own, and the text made them long (docs/performance.md, Distinct requests).
+      kind = this.kindNames.get(text);
+      if (kind === undefined) {
+        kind = `k${this.kindNames.size}`;
+        this.kindNames.set(text, kind);
+      }
       this.kindOfClass.set(shape.classId, kind);
     }
-    const key = `${Array.from(shape.requests).join(',')}|${kind}`;
+    const key = `${joined(shape.requests, (r) => r)}|${kind}`;
     let b = this.byKey.get(key);
     if (!b) {
       const cell = this.cellFor(shape, kind);
@@ -336,8 +345,7 @@ export class WaitingQueue {
   }
 
   private cellFor(shape: PodShape, kind: string): Cell {
-    const bands = Array.from(shape.requests, (r) => (r > 0 ? Math.floor(Math.log(r) / LOG_BAND) : '-')).join(',');
-    const key = `${bands}|${kind}`;
+    const key = `${joined(shape.requests, band)}|${kind}`;
     let c = this.cellByKey.get(key);
     if (!c) {
       c = new Cell(shape, key, shape.groups.length === 0);
@@ -346,4 +354,16 @@ export class WaitingQueue {
     }
     return c;
   }
+}
+
+/** A request's band: requests within one BAND_RATIO of each other share it. */
+function band(r: number): number | string {
+  return r > 0 ? Math.floor(Math.log(r) / LOG_BAND) : '-';
+}
+
+/** The values mapped and joined with commas, as `Array.from(v, f).join(',')` writes them, without the copy. */
+function joined(v: Float64Array, f: (r: number) => number | string): string {
+  let s = '';
+  for (let i = 0; i < v.length; i++) s += i === 0 ? `${f(v[i] as number)}` : `,${f(v[i] as number)}`;
+  return s;
 }
