@@ -17,9 +17,19 @@ export function containerRequests(c: Container): ResourceList {
 export function podRequests(pod: Pod): ResourceList {
   const running: ResourceList = {};
   for (const c of pod.spec.containers ?? []) addInto(running, containerRequests(c));
+  // Most pods have no init containers: their peak is the running total (the copy below would be the same list).
+  const total = pod.spec.initContainers?.length ? withInitContainers(running, pod.spec.initContainers) : running;
+  addQuantities(total, pod.spec.overhead);
+  total[PODS] = (total[PODS] ?? 0) + 1;
+  for (const k of Object.keys(total)) if (total[k] === 0 && k !== PODS) delete total[k];
+  return total;
+}
+
+/** The larger of the running containers' total and the init containers' peak. */
+function withInitContainers(running: ResourceList, initContainers: readonly Container[]): ResourceList {
   const sidecars: ResourceList = {};
   const initPeak: ResourceList = {};
-  for (const c of pod.spec.initContainers ?? []) {
+  for (const c of initContainers) {
     const r = containerRequests(c);
     if (c.restartPolicy === 'Always') {
       addInto(sidecars, r);
@@ -31,11 +41,7 @@ export function podRequests(pod: Pod): ResourceList {
     }
   }
   addInto(running, sidecars);
-  const total = maxInto({ ...running }, initPeak);
-  addQuantities(total, pod.spec.overhead);
-  total[PODS] = (total[PODS] ?? 0) + 1;
-  for (const k of Object.keys(total)) if (total[k] === 0 && k !== PODS) delete total[k];
-  return total;
+  return maxInto({ ...running }, initPeak);
 }
 
 function addQuantities(into: ResourceList, q: QuantityMap | undefined): void {
