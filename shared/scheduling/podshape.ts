@@ -81,8 +81,10 @@ interface SpecFacts {
   views: PodView[];
   /** Per relaxation level: the view's node requirements and tolerations (read-only once built). */
   levels: LevelFacts[];
-  /** The bases of this spec by identity (namespace and labels). */
-  bases: Map<number, PodBase>;
+  /** The first base of this spec (most specs have one: replicas share namespace and labels). */
+  first?: PodBase;
+  /** The bases of this spec after the first, by identity (namespace and labels). */
+  more?: Map<number, PodBase>;
   /** The spread constraints' node filter (spreadNodeFilter), once asked for. */
   spreadFilter?: NodeFilter | undefined;
 }
@@ -132,31 +134,53 @@ export class PodShapes {
     // The signature is the pair (identity, spec text): two short keys, not one long concatenation to hash per pod.
     const specKey = JSON.stringify([signatureSpec(pod.spec), vol.key, vol.missing ?? '']);
     let facts = this.specs.get(specKey);
+    let shapeSig: string | undefined;
+    let template: PodBase | undefined;
     if (!facts) {
-      facts = this.specFacts(pod, vol.requirements, vol.missing);
+      // A new spec: if it differs from a known base's only in its requests, everything but the requests is that
+      // base's (docs/performance.md, Distinct requests).
+      shapeSig = shapeSignature(who, pod, vol);
+      template = this.templates.get(shapeSig);
+      facts = (template && this.requestFacts(pod, template)) ?? this.specFacts(pod, vol.requirements, vol.missing);
       this.specs.set(specKey, facts);
     }
-    let base = facts.bases.get(identity);
+    let base = basesOf(facts, identity);
     if (base) return base;
     // Pods that differ only in their requests (VPA-sized pods, per-team requests) derive their shapes from the first
-    // such base instead of building them again (docs/performance.md, Distinct requests). Only a new base pays for
-    // the second signature, so replicas cost nothing more.
-    const { containers, initContainers, overhead: _o, ...rest } = signatureSpec(pod.spec);
-    const shapeSig =
-      who +
-      JSON.stringify([
-        rest,
-        withoutResources(containers),
-        withoutResources(initContainers),
-        vol.key,
-        vol.missing ?? '',
-      ]);
-    const template = facts.invalid ? undefined : this.templates.get(shapeSig);
+    // such base instead of building them again. Only a new base pays for the second signature, so replicas cost
+    // nothing more.
+    shapeSig ??= shapeSignature(who, pod, vol);
+    template = facts.invalid ? undefined : (template ?? this.templates.get(shapeSig));
     base = template ? this.derive(template, pod, facts) : this.build(pod, identity, facts);
     if (!template && !base.invalid) this.templates.set(shapeSig, base);
-    facts.bases.set(identity, base);
+    addBase(facts, identity, base);
     this.all.push(base);
     return base;
+  }
+
+  /**
+   * The facts of a spec that differs from the template's only in its requests: the template's, with these requests.
+   * Undefined when the requests do not parse (the full facts then say why).
+   */
+  private requestFacts(pod: Pod, template: PodBase): SpecFacts | undefined {
+    const like = this.factsOf.get(template);
+    if (!like || like.invalid) return undefined;
+    let requestList: ResourceList;
+    try {
+      requestList = podRequests(pod);
+    } catch {
+      return undefined;
+    }
+    this.resources.register(requestList);
+    // Views, levels and host ports read the spec without its requests, so they are shared (never changed once built).
+    return {
+      requestList,
+      hostPorts: like.hostPorts,
+      volumeRequirements: like.volumeRequirements,
+      invalid: undefined,
+      views: like.views,
+      levels: like.levels,
+    };
   }
 
   private specFacts(pod: Pod, volumeRequirements: Requirements, missingVolume?: string): SpecFacts {
@@ -176,24 +200,31 @@ export class PodShapes {
       invalid,
       views: [initialView(pod, this.ignorePreferences)],
       levels: [],
-      bases: new Map(),
     };
   }
 
   /** A base for a pod whose spec differs from the template's only in its requests: the template's shapes with these
    * requests. */
   private derive(template: PodBase, pod: Pod, facts: SpecFacts): PodBase {
+    // Written out field by field, as `build` writes a base: a spread of the template gave each of 20,000 derived bases
+    // a hidden class of its own, so every read of a base's field across them was megamorphic (docs/performance.md).
     const base: PodBase = {
-      ...template,
       baseId: this.all.length,
+      identity: template.identity,
+      namespace: template.namespace,
+      labels: template.labels,
       sample: pod,
       requestList: facts.requestList,
       requests: new Float64Array(0),
+      hostPorts: template.hostPorts,
+      volumeRequirements: template.volumeRequirements,
       levels: [],
       views: facts.views,
       template,
     };
-    this.factsOf.set(base, facts);
+    if (template.invalid !== undefined) base.invalid = template.invalid;
+    // No entry in `factsOf`: a derived base's shapes come from its template's, which never read it. (20,000 distinct
+    // pods made as many weak-map entries, which every garbage collection walks.)
     this.level(base, 0);
     return base;
   }
@@ -343,6 +374,30 @@ export class PodShapes {
       coLocated: groups.some((g) => g.kind === 'affinity' && g.isHostname),
     };
   }
+}
+
+/** The base of this spec and identity, if one was built. */
+function basesOf(facts: SpecFacts, identity: number): PodBase | undefined {
+  return facts.first?.identity === identity ? facts.first : facts.more?.get(identity);
+}
+
+function addBase(facts: SpecFacts, identity: number, base: PodBase): void {
+  if (!facts.first) {
+    facts.first = base;
+    return;
+  }
+  facts.more ??= new Map();
+  facts.more.set(identity, base);
+}
+
+/** The pod's identity and spec without the containers' resources and the overhead: equal for pods that differ only
+ * in their requests. */
+function shapeSignature(who: string, pod: Pod, vol: VolumeTopology): string {
+  const { containers, initContainers, overhead: _o, ...rest } = signatureSpec(pod.spec);
+  return (
+    who +
+    JSON.stringify([rest, withoutResources(containers), withoutResources(initContainers), vol.key, vol.missing ?? ''])
+  );
 }
 
 /** The containers without their resources (what a base's shapes are built from). */
