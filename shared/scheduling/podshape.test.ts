@@ -74,6 +74,27 @@ describe('PodShapes', () => {
     expect(s.relaxation(b, 1)).toBe(s.relaxation(a, 1));
   });
 
+  it('finds each base again by spec and identity when specs that differ only in requests share their facts', () => {
+    const s = shapes();
+    const spec = { nodeSelector: { 'kubernetes.io/arch': 'amd64' }, memory: '128Mi' };
+    const a = s.baseOf(pod({ ...spec, labels: { app: 'web' }, cpu: '100m' }));
+    const b = s.baseOf(pod({ ...spec, labels: { app: 'web' }, cpu: '250m' }));
+    // The same spec as b under other labels: a base of its own, the first of its identity, so not derived.
+    const c = s.baseOf(pod({ ...spec, labels: { app: 'db' }, cpu: '250m' }));
+    const e = s.baseOf(pod({ ...spec, labels: { app: 'db' }, cpu: '300m' }));
+    expect(b.template).toBe(a);
+    expect(c.template).toBeUndefined();
+    expect(c.identity).not.toBe(b.identity);
+    expect(c.levels[0]?.classId).not.toBe(b.levels[0]?.classId);
+    expect(c.levels[0]?.requirements.toString()).toBe(a.levels[0]?.requirements.toString());
+    expect(e.template).toBe(c);
+    // Replicas of each come back to the same base.
+    expect(s.baseOf(pod({ ...spec, labels: { app: 'web' }, cpu: '250m' }))).toBe(b);
+    expect(s.baseOf(pod({ ...spec, labels: { app: 'db' }, cpu: '250m' }))).toBe(c);
+    expect(s.baseOf(pod({ ...spec, labels: { app: 'db' }, cpu: '300m' }))).toBe(e);
+    expect(s.all).toEqual([a, b, c, e]);
+  });
+
   it('builds a pod whose requests cannot be read in full, to say why', () => {
     const s = shapes();
     s.baseOf(pod({ labels: { app: 'web' }, cpu: '100m' }));
