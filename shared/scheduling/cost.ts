@@ -203,6 +203,7 @@ export function chooseTarget(
   waiting: readonly WaitingGroup[],
   prices: PriceTable,
   preferSpot: boolean,
+  /** Read once per class and candidate: its answer may depend on the shape's class only (template.ts canShare). */
   canShare: (shape: PodShape, option: TypeOption) => boolean,
   duals: Float64Array,
   /** The solve's deadline: once passed, the search settles for the best type so far and cuts fills short. */
@@ -241,7 +242,10 @@ export function chooseTarget(
   // The fills below pick their next group by the dot-product rule through a tree of the waiting groups, refilled per
   // candidate: with every request distinct there are hundreds of groups, and a scan of all of them per step was most
   // of a constrained solve's cost (docs/performance.md, Distinct requests).
-  const { tree, items } = trees.of(waiting, dims);
+  const { tree, items, classOf, classes } = trees.of(waiting, dims);
+  // Whether a group may share the type depends on its class alone (template.ts canShare), so it is asked once per
+  // class and candidate, not once per group: 0 not asked yet, 1 yes, 2 no.
+  const shares = new Int8Array(classes);
   const pick = new FirstBest();
   for (let c = order.next(); c >= 0; c = order.next()) {
     const bound = order.bound;
@@ -251,9 +255,15 @@ export function chooseTarget(
     evaluated++;
     used.set(opening.requests);
     let value = dualValue(duals, opening.requests);
+    shares.fill(0);
     for (let g = 0; g < waiting.length; g++) {
       const l = base[g] as number;
-      const n = l > 0 && canShare((waiting[g] as WaitingGroup).shape, option) ? l : 0;
+      let n = 0;
+      if (l > 0) {
+        const c = classOf[g] as number;
+        if (shares[c] === 0) shares[c] = canShare((waiting[g] as WaitingGroup).shape, option) ? 1 : 2;
+        if (shares[c] === 1) n = l;
+      }
       limit[g] = n;
       (items[g] as GroupItem).remaining = n;
     }
@@ -356,15 +366,34 @@ export function maxCopies(req: Float64Array, used: Float64Array, alloc: Float64A
  */
 export class WaitingTrees {
   private list: readonly WaitingGroup[] | undefined;
-  private built: { tree: BucketTree<GroupItem>; items: GroupItem[] } | undefined;
+  private built: WaitingTree | undefined;
 
-  of(waiting: readonly WaitingGroup[], dims: number): { tree: BucketTree<GroupItem>; items: GroupItem[] } {
+  of(waiting: readonly WaitingGroup[], dims: number): WaitingTree {
     if (this.built && this.list === waiting && this.built.items.length === waiting.length) return this.built;
     const items = waiting.map((w, g) => ({ shape: w.shape, remaining: 0, ordinal: g, leaf: -1 }));
+    // Each group's class as a small number (a group's shape, and so its class, is fixed for the list's life).
+    const numbers = new Map<number, number>();
+    const classOf = new Int32Array(waiting.length);
+    waiting.forEach((w, g) => {
+      let c = numbers.get(w.shape.classId);
+      if (c === undefined) {
+        c = numbers.size;
+        numbers.set(w.shape.classId, c);
+      }
+      classOf[g] = c;
+    });
     this.list = waiting;
-    this.built = { tree: new BucketTree(items, dims), items };
+    this.built = { tree: new BucketTree(items, dims), items, classOf, classes: numbers.size };
     return this.built;
   }
+}
+
+/** The tree of one list of waiting groups, its items in the list's order, and each group's class number. */
+interface WaitingTree {
+  tree: BucketTree<GroupItem>;
+  items: GroupItem[];
+  classOf: Int32Array;
+  classes: number;
 }
 
 /** A waiting group in a target search's tree: `remaining` is how many more of it the simulated fill may take. */
