@@ -21,6 +21,8 @@ export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as 
 export interface RequirementRules {
   /** NodePool requirements: restricted label keys and minValues. */
   nodePool?: boolean;
+  /** Karpenter's objects (NodePool, NodeClaim, NodeOverlay): a Gt/Lt/Gte/Lte bound may not be negative. */
+  nonNegativeBounds?: boolean;
 }
 
 /** One node selector requirement at `path`; returns false when it is invalid. */
@@ -50,6 +52,10 @@ export function checkRequirement(p: Problems, path: string, v: unknown, rules: R
       if (values.length !== 1) p.error(at(path, 'values'), `must have exactly one value for operator ${op}`);
       else if (!/^-?\d+$/.test(values[0] as string)) {
         p.error(at(path, 'values[0]'), `${show(values[0])} must be an integer for operator ${op}`);
+      } else if (rules.nonNegativeBounds && (values[0] as string).startsWith('-')) {
+        // The NodePool and NodeClaim CRDs' rule: a bound is one integer of at least 0 (pods may compare with
+        // negatives; Karpenter's objects may not).
+        p.error(at(path, 'values[0]'), `${show(values[0])} must be a non-negative integer for operator ${op}`);
       }
     }
   }

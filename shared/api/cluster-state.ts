@@ -46,7 +46,7 @@ export function validateNodeClaimObject(p: Problems, doc: Obj): void {
   if (spec) {
     const ref = expectObject(p, 'spec.nodeClassRef', spec.nodeClassRef);
     if (ref) expectString(p, 'spec.nodeClassRef.name', ref.name, true);
-    checkRequirements(p, 'spec.requirements', spec.requirements);
+    checkRequirements(p, 'spec.requirements', spec.requirements, { nonNegativeBounds: true });
     checkTaints(p, 'spec.taints', spec.taints);
     checkTaints(p, 'spec.startupTaints', spec.startupTaints);
     const res = expectObject(p, 'spec.resources', spec.resources);

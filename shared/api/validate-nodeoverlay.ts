@@ -28,7 +28,8 @@ export function validateNodeOverlay(p: Problems, doc: Obj): void {
   if (!spec) return;
   // Karpenter checks requirements as it does a NodePool's (operators, values, restricted domains), at most 100, except
   // that an overlay may select on karpenter.sh/nodepool, a well-known label of every instance type it sees.
-  checkRequirements(p, 'spec.requirements', spec.requirements);
+  // The CRD's rule: a bound is one integer of at least 0 (pods may compare with negatives; overlays may not).
+  checkRequirements(p, 'spec.requirements', spec.requirements, { nonNegativeBounds: true });
   if (Array.isArray(spec.requirements)) {
     if (spec.requirements.length > 100) {
       p.error('spec.requirements', `must have at most 100 requirements, got ${spec.requirements.length}`);
@@ -39,17 +40,6 @@ export function validateNodeOverlay(p: Problems, doc: Obj): void {
       const reason = k === undefined || k === LabelNodePool ? undefined : overlayKeyReason(k);
       if (reason) p.error(at('spec.requirements', i, 'key'), reason);
       const values = Array.isArray(r.values) ? r.values : [];
-      // The CRD's rule: a bound is one integer of at least 0 (pods may compare with negatives; overlays may not).
-      if (
-        ['Gt', 'Lt', 'Gte', 'Lte'].includes(String(r.operator)) &&
-        values.length === 1 &&
-        /^-\d+$/.test(String(values[0]))
-      ) {
-        p.error(
-          at('spec.requirements', i, 'values[0]'),
-          `${show(values[0])} must be a non-negative integer for operator ${r.operator}`,
-        );
-      }
       // Karpenter's runtime validation: a capacity-type requirement must name at least one known capacity type.
       if (
         k === LabelCapacityType &&

@@ -82,7 +82,10 @@ function validateTemplate(p: Problems, template: Obj): void {
       p.error('spec.template.spec.nodeClassRef.kind', `${show(kind)} is not supported: use EC2NodeClass`);
     }
   }
-  checkRequirements(p, 'spec.template.spec.requirements', spec.requirements, { nodePool: true });
+  checkRequirements(p, 'spec.template.spec.requirements', spec.requirements, {
+    nodePool: true,
+    nonNegativeBounds: true,
+  });
   checkTaints(p, 'spec.template.spec.taints', spec.taints);
   checkTaints(p, 'spec.template.spec.startupTaints', spec.startupTaints);
   expectDuration(p, 'spec.template.spec.expireAfter', spec.expireAfter, true);

@@ -129,6 +129,19 @@ ${template('shared')}`,
     ]);
   });
 
+  it('refuses a negative Gt/Lt bound, which a v1 NodePool cannot carry, naming the Provisioner field', () => {
+    const req = (op: string, v: string) =>
+      `    - {key: karpenter.k8s.aws/instance-cpu, operator: ${op}, values: ["${v}"]}\n`;
+    expect(
+      problemsOf(
+        `${PROVISIONER}metadata: {name: p}\nspec:\n  providerRef: {name: t}\n  requirements:\n${req('Gt', '-1')}${req('Lt', '8')}---\n${template('t')}`,
+        'p.yaml',
+      ),
+    ).toEqual([
+      'p.yaml#1 Provisioner/p: spec.requirements[0].values[0]: "-1" must be a non-negative integer for operator Gt: a v1 NodePool refuses a negative bound',
+    ]);
+  });
+
   it('turns an inline provider into an EC2NodeClass named after the Provisioner, with its kubelet', () => {
     const set = parseManifests(
       `${PROVISIONER}metadata: {name: gpu}

@@ -69,4 +69,37 @@ describe('CEL/Validation', () => {
       });
     });
   });
+
+  describe('Requirements', () => {
+    /** Karpenter's eight bad bounds for two operators, each as the NodePool's only requirement. */
+    const bad = (ops: [string, string]) =>
+      ops.flatMap((operator) =>
+        [[], ['1', '2'], ['a'], ['-1']].map((values) => ({ key: 'topology.kubernetes.io/zone', operator, values })),
+      );
+    const withRequirement = (r: object) => (spec: Record<string, unknown>) => {
+      const template = spec.template as { spec: Record<string, unknown> };
+      template.spec = { ...template.spec, requirements: [r] };
+    };
+
+    it.each([
+      ['GT or LT', ['Gt', 'Lt']],
+      ['GTE or LTE', ['Gte', 'Lte']],
+    ] as [string, [string, string]][])('should fail with invalid %s values', (_, ops) => {
+      for (const r of bad(ops)) expect(problems(withRequirement(r)), JSON.stringify(r)).toHaveLength(1);
+      // A negative bound names the file, the object and the field path.
+      for (const operator of ops) {
+        expect(problems(withRequirement({ key: 'topology.kubernetes.io/zone', operator, values: ['-1'] }))).toEqual([
+          `np.yaml#1 NodePool/default: spec.template.spec.requirements[0].values[0]: "-1" must be a non-negative integer for operator ${operator}`,
+        ]);
+      }
+    });
+
+    it('accepts a bound of 0', () => {
+      for (const operator of ['Gt', 'Lt', 'Gte', 'Lte']) {
+        expect(problems(withRequirement({ key: 'karpenter.k8s.aws/instance-cpu', operator, values: ['0'] }))).toEqual(
+          [],
+        );
+      }
+    });
+  });
 });
