@@ -25,7 +25,14 @@ describe('events/ fixtures', () => {
     for (const k of [...controlKinds, 'GarbageCollect']) {
       expect(kinds).toContain(k);
     }
-    for (const k of ['SpotInterruption', 'RebalanceRecommendation', 'StateChange', 'ScheduledChange']) {
+    const interruptionKinds = [
+      'SpotInterruption',
+      'CapacityReservationInterruption',
+      'RebalanceRecommendation',
+      'StateChange',
+      'ScheduledChange',
+    ];
+    for (const k of interruptionKinds) {
       expect(kinds).toContain(k);
     }
     const states = valid.filter((v) => v.kind === 'StateChange').map((v) => v.state);

@@ -46,6 +46,7 @@ export const FIXTURES: readonly Fixture[] = [
   control('terminate.json', 'termination'),
   { file: 'gc-tick.json', input: 'gc', delivery: 'scheduler', function: 'gc', expect: 'valid' },
   interruption('spot-interruption.json'),
+  interruption('capacity-reservation-interruption.json'),
   interruption('rebalance-recommendation.json'),
   interruption('state-change-pending.json'),
   interruption('state-change-running.json'),

@@ -63,11 +63,17 @@ export const MAX_MESSAGE_BYTES = 250 * 1024;
  * use-case does not depend on the raw event shapes.
  */
 export interface InterruptionSignal {
-  kind: 'SpotInterruption' | 'RebalanceRecommendation' | 'StateChange' | 'ScheduledChange';
+  kind:
+    | 'SpotInterruption'
+    | 'CapacityReservationInterruption'
+    | 'RebalanceRecommendation'
+    | 'StateChange'
+    | 'ScheduledChange';
   instanceIds: string[];
   /** For StateChange: the new instance state. */
   state?: 'pending' | 'running' | 'stopping' | 'stopped' | 'shutting-down' | 'terminated';
-  /** When the instance will be gone (spot: two minutes after the warning; Health: the scheduled start). */
+  /** When the instance will be gone (spot and interruptible reservations: two minutes after the warning; Health: the
+   * scheduled start). */
   deadline?: string;
   /** The EventBridge event id, for logs and deduplication. */
   eventId: string;

@@ -33,7 +33,13 @@ describe.each(['sqs-managed', 'kms'] as const)('trust boundaries with %s queues'
       expect(condition).toContain('"aws:SourceArn"');
       expect(s.Condition).toMatchObject({ StringEquals: { 'aws:SourceAccount': '111122223333' } });
       if (JSON.stringify(s.Principal).includes('events.amazonaws.com')) {
-        for (const rule of ['spotInterruption', 'rebalanceRecommendation', 'stateChange', 'scheduledChange']) {
+        for (const rule of [
+          'spotInterruption',
+          'capacityReservationInterruption',
+          'rebalanceRecommendation',
+          'stateChange',
+          'scheduledChange',
+        ]) {
           expect(condition).toContain(`:rule/karpless-demo-${rule}`);
         }
       }

@@ -2,7 +2,16 @@
 // on-demand capacity reservation or capacity block that Karpenter reads, with its size and, for a block, its end as a
 // duration from when the simulator receives it. Read from a `capacityReservation` scenario step and from a
 // `CapacityReservation` document (apiVersion karpless.dev/v1alpha1) in `simulate -f` or a scenario's `apply`.
-import { expectDuration, expectEnum, expectInt, expectObject, expectString, expectStringMap, show } from './check';
+import {
+  expectBool,
+  expectDuration,
+  expectEnum,
+  expectInt,
+  expectObject,
+  expectString,
+  expectStringMap,
+  show,
+} from './check';
 import type { Problems } from './problems';
 import { parseDuration } from './quantity';
 import type { CapacityReservationStatus } from './status';
@@ -28,6 +37,7 @@ const FIELDS = [
   'endsAfter',
   'ownerID',
   'instanceMatchCriteria',
+  'interruptible',
   'tags',
 ];
 
@@ -59,6 +69,9 @@ export function parseCapacityReservation(
   const ends = expectDuration(p, `${path}.endsAfter`, o.endsAfter, false);
   if (type === 'capacity-block' && ends === undefined && o.endsAfter === undefined)
     p.error(`${path}.endsAfter`, `required for a capacity-block: how long after ${origin} the block ends`);
+  const interruptible = expectBool(p, `${path}.interruptible`, o.interruptible);
+  if (interruptible && type === 'capacity-block')
+    p.error(`${path}.interruptible`, 'a capacity-block cannot be interruptible (only default reservations are)');
   const tags = expectStringMap(p, `${path}.tags`, o.tags);
   if (!id || !RESERVATION_ID.test(id) || !instanceType || !zone || count === undefined) return undefined;
   return {
@@ -69,6 +82,7 @@ export function parseCapacityReservation(
     reservationType: type ?? 'default',
     instanceMatchCriteria: criteria ?? 'targeted',
     instanceCount: count,
+    ...(interruptible ? { interruptible: true } : {}),
     ...(tags ? { tags } : {}),
     ...(ends !== undefined ? { endsAfterMs: parseDuration(ends) } : {}),
   };

@@ -2,7 +2,11 @@
 // machine lives here, in one place, so every adapter enforces the same transitions.
 import type { NodeSelectorRequirementWithMinValues } from './karpenter';
 import type { PodRef, Taint } from './kube';
-import { LabelCapacityReservationId, LabelCapacityReservationType } from './labels';
+import {
+  LabelCapacityReservationId,
+  LabelCapacityReservationInterruptible,
+  LabelCapacityReservationType,
+} from './labels';
 import type { ResourceList } from './resources';
 
 export type NodeClaimState =
@@ -85,6 +89,8 @@ export interface LaunchedReservation {
   id: string;
   type: 'default' | 'capacity-block';
   endTime?: string;
+  /** Launched into an interruptible capacity reservation (EC2's `interruptible-capacity-reservation` lifecycle). */
+  interruptible?: boolean;
 }
 
 export interface NodeClaim {
@@ -181,9 +187,14 @@ export interface DecisionRecord {
   truncated?: Record<string, number>;
 }
 
-/** Karpenter's labels on a node in a capacity reservation: its id and type (`default` or `capacity-block`). */
+/** Karpenter's labels on a node in a capacity reservation: its id, its type (`default` or `capacity-block`) and
+ * whether it is interruptible (`true` or `false`). */
 export function reservationLabels(claim: Pick<NodeClaim, 'capacityReservation'>): Record<string, string> {
   const r = claim.capacityReservation;
   if (!r) return {};
-  return { [LabelCapacityReservationId]: r.id, [LabelCapacityReservationType]: r.type };
+  return {
+    [LabelCapacityReservationId]: r.id,
+    [LabelCapacityReservationType]: r.type,
+    [LabelCapacityReservationInterruptible]: String(r.interruptible === true),
+  };
 }

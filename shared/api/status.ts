@@ -53,4 +53,7 @@ export interface CapacityReservationStatus {
   instanceMatchCriteria: 'open' | 'targeted';
   state: 'active' | 'expiring';
   endTime?: string;
+  /** An interruptible capacity reservation (Karpenter v1.10): EC2 may reclaim its instances with a two-minute
+   * warning. Published always, `false` for the others, as Karpenter's status does. */
+  interruptible?: boolean;
 }

@@ -185,8 +185,13 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
       if (ov) instance.imageId = ov.amiId;
       if (l.subnetId) instance.subnetId = l.subnetId;
       if (capacityType === 'reserved' && ov?.reservation) {
-        const { id, type, endTime } = ov.reservation;
-        instance.capacityReservation = { id, type, ...(endTime ? { endTime } : {}) };
+        const { id, type, endTime, interruptible } = ov.reservation;
+        instance.capacityReservation = {
+          id,
+          type,
+          ...(endTime ? { endTime } : {}),
+          ...(interruptible ? { interruptible: true } : {}),
+        };
         this.reservations.markLaunched(id);
       }
       return instance;
@@ -322,6 +327,7 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
                   preference: 'capacity-reservations-only' as const,
                   id: reservation.id,
                   capacityBlock: reservation.type === 'capacity-block',
+                  ...(reservation.interruptible ? { interruptible: true } : {}),
                 },
               }
             : selectsReservations

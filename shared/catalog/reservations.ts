@@ -41,6 +41,7 @@ export function reservationStatuses(reservations: readonly CapacityReservation[]
         instanceMatchCriteria: r.instanceMatchCriteria,
         state: reservationState(r, now),
         ...(r.endTime ? { endTime: r.endTime } : {}),
+        interruptible: r.interruptible === true,
       }),
     );
 }
@@ -105,6 +106,7 @@ function reservedOffering(t: InstanceType, r: CapacityReservation, now: number) 
       type: r.reservationType,
       capacity: r.availableInstanceCount,
       ...(r.endTime ? { endTime: r.endTime } : {}),
+      ...(r.interruptible ? { interruptible: true } : {}),
     },
   };
   return offering;

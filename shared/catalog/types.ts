@@ -86,6 +86,8 @@ export interface OfferingReservation {
   type: 'default' | 'capacity-block';
   capacity: number;
   endTime?: string;
+  /** An interruptible capacity reservation: EC2 may reclaim its instances (docs/aws.md, Capacity reservations). */
+  interruptible?: boolean;
 }
 
 /** An instance type as seen through one EC2NodeClass: capacity, overhead and allocatable depend on its kubelet. */

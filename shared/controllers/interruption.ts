@@ -2,6 +2,9 @@
 // instance costs one GSI lookup and is dropped. For an instance we own:
 // - spot interruption warning: cache the offering as unavailable, start termination with the two-minute deadline,
 //   and provision replacement capacity for its pods at once (the draining node's pods count as displaced);
+// - capacity reservation interruption warning (an interruptible reservation's owner reclaims capacity): as Karpenter,
+//   a `CapacityReservationInstanceInterrupted` warning on the NodeClaim and the Node, the reservation refused for new
+//   launches, and the node drained and replaced as on a spot warning (docs/aws.md, Capacity reservations);
 // - rebalance recommendation: record an event by default, or act as on an interruption when configured;
 // - state change to stopping, stopped, shutting-down or terminated: terminate the claim and re-plan its pods;
 // - AWS Health scheduled change: drain and replace before the event's start.
@@ -87,6 +90,9 @@ async function act(
     case 'SpotInterruption':
       await cacheUnavailable(deps, claim, 'SpotInterruption');
       return terminate(deps, claim, 'spot interruption warning', signal.deadline);
+    case 'CapacityReservationInterruption':
+      await reservationInterrupted(deps, claim);
+      return terminate(deps, claim, 'capacity reservation interruption warning', signal.deadline);
     case 'RebalanceRecommendation':
       if (deps.config.rebalance === 'interrupt') {
         await cacheUnavailable(deps, claim, 'RebalanceRecommendation');
@@ -143,4 +149,24 @@ async function cacheUnavailable(deps: ControlPlaneDeps, claim: NodeClaim, reason
     expiresAt: deps.clock.now() + deps.config.iceTtlMs,
     reason,
   });
+}
+
+/** Karpenter's CapacityReservationInstanceInterrupted events, and its reservation marked as having no room: the
+ * reclaimed capacity is going back to the source reservation, so the re-plan must not launch into it again. */
+async function reservationInterrupted(deps: ControlPlaneDeps, claim: NodeClaim): Promise<void> {
+  const involved = [
+    { kind: 'NodeClaim' as const, name: claim.name },
+    ...(claim.nodeName ? [{ kind: 'Node' as const, name: claim.nodeName }] : []),
+  ];
+  for (const target of involved) {
+    await emitEvent(deps, {
+      involved: target,
+      type: 'Warning',
+      reason: 'CapacityReservationInstanceInterrupted',
+      message: 'Capacity Reservation interruption warning was triggered',
+    });
+  }
+  if (claim.capacityType === 'reserved' && claim.capacityReservation) {
+    await cacheUnavailable(deps, claim, 'CapacityReservationInterruption');
+  }
 }

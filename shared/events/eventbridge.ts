@@ -5,7 +5,8 @@ import type { InstanceState } from '../ports';
 
 export const EVENTBRIDGE_VERSION = '0';
 
-/** The two-minute warning: EC2 reclaims a spot instance this long after the event's time. */
+/** The two-minute warning: EC2 reclaims a spot instance, or one in an interruptible capacity reservation, this long
+ * after the event's time. */
 export const SPOT_INTERRUPTION_NOTICE_MS = 2 * 60 * 1000;
 
 export const INSTANCE_STATES: readonly InstanceState[] = [
@@ -23,6 +24,11 @@ export const INSTANCE_ID = /^i-[0-9a-f]{8}(?:[0-9a-f]{9})?$/;
 /** The event patterns the stack's EventBridge rules match, one per signal; the parser accepts exactly these. */
 export const INTERRUPTION_EVENT_PATTERNS = {
   spotInterruption: { source: ['aws.ec2'], detailType: ['EC2 Spot Instance Interruption Warning'] },
+  /** An interruptible capacity reservation's owner reclaims capacity (Karpenter v1.10's extra rule). */
+  capacityReservationInterruption: {
+    source: ['aws.ec2'],
+    detailType: ['EC2 Capacity Reservation Instance Interruption Warning'],
+  },
   rebalanceRecommendation: { source: ['aws.ec2'], detailType: ['EC2 Instance Rebalance Recommendation'] },
   stateChange: { source: ['aws.ec2'], detailType: ['EC2 Instance State-change Notification'] },
   scheduledChange: {

@@ -58,6 +58,8 @@ export function validateInterruptionEvent(
 function signalKind(source: string, detailType: string): InterruptionSignal['kind'] | undefined {
   if (source === 'aws.ec2') {
     if (detailType === 'EC2 Spot Instance Interruption Warning') return 'SpotInterruption';
+    if (detailType === 'EC2 Capacity Reservation Instance Interruption Warning')
+      return 'CapacityReservationInterruption';
     if (detailType === 'EC2 Instance Rebalance Recommendation') return 'RebalanceRecommendation';
     if (detailType === 'EC2 Instance State-change Notification') return 'StateChange';
   }
@@ -73,7 +75,8 @@ function readDetail(
   at: string,
 ): InterruptionSignal | IgnoredEvent | undefined {
   switch (kind) {
-    case 'SpotInterruption': {
+    case 'SpotInterruption':
+    case 'CapacityReservationInterruption': {
       const id = instanceId(r, detail, 'instance-id', 'detail');
       r.oneOf(detail, 'instance-action', 'detail', ['terminate', 'stop', 'hibernate'], 'instance-action');
       const deadline = new Date(Date.parse(at) + SPOT_INTERRUPTION_NOTICE_MS).toISOString();

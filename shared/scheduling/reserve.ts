@@ -7,9 +7,11 @@
 // same instance types, or — when its pool allows only `reserved` — leaves its pods pending.
 import {
   LabelCapacityReservationId,
+  LabelCapacityReservationInterruptible,
   LabelCapacityReservationType,
   LabelCapacityType,
   LabelInstanceType,
+  ReservationLabels,
 } from '../api/labels';
 import type { InstanceType, Offering } from '../catalog/types';
 import { allowedOfferings } from './instancetypes';
@@ -50,36 +52,41 @@ export function reserveCapacity(claims: readonly PlannedNodeClaim[]): {
   const nodeClaims: PlannedNodeClaim[] = [];
   const unschedulable: UnschedulablePod[] = [];
   for (const claim of claims) {
-    if (!claim.instanceTypeOptions.some(hasReserved)) {
+    const asksReservation = claim.requirements.some((r) => ReservationLabels.includes(r.key));
+    if (!asksReservation && !claim.instanceTypeOptions.some(hasReserved)) {
       nodeClaims.push(claim);
       continue;
     }
     const reqs = Requirements.from(claim.requirements);
     const ct = reqs.get(LabelCapacityType);
-    if (ct && !ct.has('reserved')) {
+    const needsReservation = asksReservation && needsReservationLabel(reqs);
+    if (ct && !ct.has('reserved') && !needsReservation) {
       nodeClaims.push(claim);
       continue;
     }
     const reserved = claim.instanceTypeOptions.flatMap((t) =>
       allowedOfferings(t.offerings, reqs)
-        .filter((o) => o.capacityType === 'reserved')
+        .filter((o) => o.capacityType === 'reserved' && reservationAllowed(reqs, o))
         .map((o) => ({ t, o })),
     );
     if (reserved.length === 0) {
-      nodeClaims.push(claim);
+      // Only a reserved node carries the reservation labels its pods select on.
+      if (needsReservation) {
+        for (const pod of claim.pods)
+          unschedulable.push({
+            pod,
+            reason: `nodepool "${claim.nodePool}": no capacity reservation with room matches the pod's capacity reservation labels (${ReservationLabels.join(', ')})`,
+          });
+      } else nodeClaims.push(claim);
       continue;
     }
-    // One slot, in the reservation the launch will use: on-demand reservations before capacity blocks (as the
-    // launch filters them, shared/aws/ec2/fleet.ts), then the cheapest, then the one with the most room.
+    // One slot, in the reservation the launch will use: on-demand reservations, then capacity blocks, then
+    // interruptible reservations (as the launch filters them, shared/aws/ec2/fleet.ts), then the cheapest, then the
+    // one with the most room.
     const taken = new Set<string>();
     const open = reserved
       .filter(({ o }) => ledger.left(o) > 0)
-      .sort(
-        (a, b) =>
-          Number(a.o.reservation?.type === 'capacity-block') - Number(b.o.reservation?.type === 'capacity-block') ||
-          a.o.price - b.o.price ||
-          ledger.left(b.o) - ledger.left(a.o),
-      );
+      .sort((a, b) => kindRank(a.o) - kindRank(b.o) || a.o.price - b.o.price || ledger.left(b.o) - ledger.left(a.o));
     const pick = open[0]?.o.reservation?.id;
     if (pick) {
       ledger.take(pick);
@@ -114,6 +121,7 @@ function pinToReservations(
   const options = claim.instanceTypeOptions.filter((t) => names.has(t.name));
   const ids = [...taken].sort();
   const types = [...new Set(held.map((r) => r.o.reservation?.type ?? 'default'))];
+  const interruptible = [...new Set(held.map((r) => String(r.o.reservation?.interruptible === true)))];
   const pinned = reqs.clone();
   pinned.add(Requirement.of(LabelCapacityType, 'In', ['reserved']));
   pinned.add(Requirement.of(LabelCapacityReservationId, 'In', ids));
@@ -128,6 +136,7 @@ function pinToReservations(
   const labels: Record<string, string> = { ...claim.labels, [LabelCapacityType]: 'reserved' };
   if (ids.length === 1) labels[LabelCapacityReservationId] = ids[0] as string;
   if (types.length === 1) labels[LabelCapacityReservationType] = types[0] as string;
+  if (interruptible.length === 1) labels[LabelCapacityReservationInterruptible] = interruptible[0] as string;
   if (options.length === 1) labels[LabelInstanceType] = (options[0] as InstanceType).name;
   return {
     ...claim,
@@ -141,6 +150,9 @@ function pinToReservations(
 /** The claim without its reserved offerings: its other allowed capacity types on the types that have them, spot
  * first when allowed (as the fleet launches), else on-demand. Undefined when nothing else is allowed. */
 function withoutReserved(claim: PlannedNodeClaim, reqs: Requirements): PlannedNodeClaim | undefined {
+  // A pod that asks for a reservation label (its id, type or interruptibility) needs a reserved node: on-demand and
+  // spot nodes carry none of them.
+  if (needsReservationLabel(reqs)) return undefined;
   const ct = reqs.get(LabelCapacityType);
   const others = (['spot', 'on-demand'] as const).filter((c) => !ct || ct.has(c));
   if (others.length === 0) return undefined;
@@ -181,6 +193,33 @@ function withoutReserved(claim: PlannedNodeClaim, reqs: Requirements): PlannedNo
       price: chosen.o.price,
     },
   };
+}
+
+/** Whether a requirement on a reservation label rules its absence out: only reserved nodes carry those labels. */
+function needsReservationLabel(reqs: Requirements): boolean {
+  return ReservationLabels.some((k) => reqs.get(k)?.allowsAbsent() === false);
+}
+
+/** Priority of a reservation's kind, as one CreateFleet request takes one kind: on-demand reservations (0), capacity
+ * blocks (1), interruptible reservations (2), Karpenter's order among equally priced partitions. */
+function kindRank(o: Offering): number {
+  if (o.reservation?.type === 'capacity-block') return 1;
+  return o.reservation?.interruptible ? 2 : 0;
+}
+
+/** Whether the claim's requirements on the reservation labels admit the offering's reservation: Karpenter's reserved
+ * offerings carry its id, type and interruptibility as requirements (a pod may select on them). */
+function reservationAllowed(reqs: Requirements, o: Offering): boolean {
+  const r = o.reservation;
+  if (!r) return false;
+  const id = reqs.get(LabelCapacityReservationId);
+  const type = reqs.get(LabelCapacityReservationType);
+  const interruptible = reqs.get(LabelCapacityReservationInterruptible);
+  return (
+    (!id || id.has(r.id)) &&
+    (!type || type.has(r.type)) &&
+    (!interruptible || interruptible.has(String(r.interruptible === true)))
+  );
 }
 
 /** The narrowed requirements, keeping each key's minValues as the claim had it. */

@@ -303,5 +303,10 @@ export class SimCloud implements CloudProvider {
 }
 
 function launchedReservation(r: OfferingReservation) {
-  return { id: r.id, type: r.type, ...(r.endTime ? { endTime: r.endTime } : {}) };
+  return {
+    id: r.id,
+    type: r.type,
+    ...(r.endTime ? { endTime: r.endTime } : {}),
+    ...(r.interruptible ? { interruptible: true } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-// EventBridge rules for the four EC2/Health event kinds, into the interruption queue. The patterns come from
+// EventBridge rules for the five EC2/Health event kinds, into the interruption queue. The patterns come from
 // shared/events, the module whose validator reads these events, so a rule cannot deliver what the parser rejects.
 //
 // The queue's policy (and, with KMS, the key's) lets EventBridge in only for these rules of this account
@@ -26,6 +26,7 @@ export class InterruptionRules extends Construct {
     super(scope, id);
     const descriptions: Record<keyof typeof INTERRUPTION_EVENT_PATTERNS, string> = {
       spotInterruption: 'EC2 spot interruption warnings',
+      capacityReservationInterruption: 'EC2 interruptible capacity reservation interruption warnings',
       rebalanceRecommendation: 'EC2 instance rebalance recommendations',
       stateChange: 'EC2 instance state changes',
       scheduledChange: 'AWS Health scheduled changes for EC2',

@@ -166,6 +166,43 @@ describe('interruption on the emulator', () => {
   });
 });
 
+describe('capacity reservation interruption on the emulator', () => {
+  it('takes an interruptible reservation warning from SQS to a draining claim and a reservation refused for launches', async () => {
+    // moto has no capacity reservations: the claim records the reservation its launch went into, as the AWS provider
+    // writes it, and the instance behind it is a plain moto instance.
+    const launched = await launchedClaim('default-icr01');
+    const claim = await store.update(launched, {
+      capacityType: 'reserved',
+      capacityReservation: { id: 'cr-0a1b2c3d4e5f60009', type: 'default', interruptible: true },
+    });
+    const interruption = createInterruption(() => ports, observability('interruption'));
+    const source = new SqsEventSource(aws.sqs, queues.interruption, (e: SQSEvent) =>
+      interruption(e, context('interruption')),
+    );
+    const event = JSON.parse(readFixture('capacity-reservation-interruption.json')) as Record<string, unknown>;
+    const id = claim.instanceId as string;
+    const body = {
+      ...event,
+      time: new Date().toISOString(),
+      resources: [`arn:aws:ec2:us-east-1:${aws.account}:instance/${id}`],
+      detail: { 'instance-id': id, 'instance-action': 'terminate' },
+    };
+    await aws.sqs.send(new SendMessageCommand({ QueueUrl: queues.interruption, MessageBody: JSON.stringify(body) }));
+    expect(await source.pollOnce()).toEqual({ received: 1, failed: 0 });
+    expect(await store.get(claim.name)).toMatchObject({
+      state: 'Draining',
+      disruption: { cause: 'Interrupted', detail: 'capacity reservation interruption warning' },
+    });
+    expect(await store.listUnavailable(Date.now())).toContainEqual(
+      expect.objectContaining({
+        capacityType: 'reserved',
+        reservationId: 'cr-0a1b2c3d4e5f60009',
+        reason: 'CapacityReservationInterruption',
+      }),
+    );
+  });
+});
+
 describe('garbage collection on the emulator', () => {
   it('terminates leaked instances found by tag, keeps owned and foreign ones, fails claims whose instance is gone', async () => {
     const owned = await launchedClaim('default-gc001');

@@ -98,6 +98,7 @@ const capacityReservationStatus: PropsOf<CapacityReservationStatus> = {
     default: 'active',
   }),
   endTime: str('When the reservation ends.', { format: 'date-time' }),
+  interruptible: bool('Indicates whether this capacity reservation is interruptible'),
 };
 /** The resolved status: capacityReservations typed as Karpenter's CRD types them, the rest kept as published. */
 const statusSchema: Schema = {

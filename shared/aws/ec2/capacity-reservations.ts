@@ -49,6 +49,8 @@ export function fromEc2(r: Ec2Reservation): CapacityReservation | undefined {
     availableInstanceCount: r.AvailableInstanceCount ?? 0,
     ...(r.TotalInstanceCount !== undefined ? { totalInstanceCount: r.TotalInstanceCount } : {}),
     ...(r.EndDate ? { endTime: r.EndDate.toISOString() } : {}),
+    // EC2 leaves Interruptible out for default reservations and capacity blocks: absent is false, as in Karpenter.
+    ...(r.Interruptible === true ? { interruptible: true } : {}),
     ...(Object.keys(tags).length ? { tags } : {}),
   };
 }

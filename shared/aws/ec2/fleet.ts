@@ -107,22 +107,27 @@ function reservationAdmitted(requirements: NodeSelectorRequirementWithMinValues[
   );
 }
 
-/** What one reserved CreateFleet request may carry, as Karpenter filters it: on-demand reservations before capacity
- * blocks, one reservation per type and zone (the one with the most room), and of capacity blocks only the cheapest
- * one, since CreateFleet takes a single capacity block per request. */
+/** What one reserved CreateFleet request may carry, as Karpenter filters it (one market type per request): on-demand
+ * reservations first, then capacity blocks, then interruptible reservations (Karpenter's priority among them); one
+ * reservation per type and zone (the one with the most room), and of capacity blocks only the cheapest one, since
+ * CreateFleet takes a single capacity block per request. */
 export function oneReservationKind(overrides: FleetOverride[]): FleetOverride[] {
-  const defaults = overrides.filter((o) => o.reservation?.type !== 'capacity-block');
-  if (defaults.length > 0) {
-    const best = new Map<string, FleetOverride>();
-    for (const o of defaults) {
-      const k = `${o.instanceType}/${o.zone}`;
-      const cur = best.get(k);
-      if (!cur || (o.reservation?.capacity ?? 0) > (cur.reservation?.capacity ?? 0)) best.set(k, o);
-    }
-    return defaults.filter((o) => best.get(`${o.instanceType}/${o.zone}`) === o);
+  const defaults = overrides.filter((o) => o.reservation?.type !== 'capacity-block' && !o.reservation?.interruptible);
+  if (defaults.length > 0) return mostRoomPerTypeAndZone(defaults);
+  const blocks = overrides.filter((o) => o.reservation?.type === 'capacity-block');
+  const cheapest = blocks.reduce<FleetOverride | undefined>((a, b) => (!a || b.price < a.price ? b : a), undefined);
+  if (cheapest) return [cheapest];
+  return mostRoomPerTypeAndZone(overrides.filter((o) => o.reservation?.interruptible));
+}
+
+function mostRoomPerTypeAndZone(overrides: FleetOverride[]): FleetOverride[] {
+  const best = new Map<string, FleetOverride>();
+  for (const o of overrides) {
+    const k = `${o.instanceType}/${o.zone}`;
+    const cur = best.get(k);
+    if (!cur || (o.reservation?.capacity ?? 0) > (cur.reservation?.capacity ?? 0)) best.set(k, o);
   }
-  const cheapest = overrides.reduce<FleetOverride | undefined>((a, b) => (!a || b.price < a.price ? b : a), undefined);
-  return cheapest ? [cheapest] : [];
+  return overrides.filter((o) => best.get(`${o.instanceType}/${o.zone}`) === o);
 }
 
 /** Karpenter's rule: a reservation when the claim allows `reserved` and one can be launched into, then spot when the
@@ -179,7 +184,9 @@ export function createFleetInput(o: {
         }
       : isCapacityBlock(o)
         ? {}
-        : { OnDemandOptions: { AllocationStrategy: prioritized ? 'prioritized' : 'lowest-price' } }),
+        : o.capacityType === 'reserved' && isInterruptible(o)
+          ? { ReservedCapacityOptions: { ReservationTypes: ['interruptible-capacity-reservation' as const] } }
+          : { OnDemandOptions: { AllocationStrategy: prioritized ? 'prioritized' : 'lowest-price' } }),
     LaunchTemplateConfigs: configs,
     TagSpecifications: [
       { ResourceType: 'instance', Tags: tags },
@@ -192,15 +199,20 @@ export function createFleetInput(o: {
 
 const isCapacityBlock = (o: { templates: { overrides: FleetOverride[] }[] }) =>
   o.templates.some((t) => t.overrides.some((ov) => ov.reservation?.type === 'capacity-block'));
+const isInterruptible = (o: { templates: { overrides: FleetOverride[] }[] }) =>
+  o.templates.some((t) => t.overrides.some((ov) => ov.reservation?.interruptible === true));
 
-/** A reserved launch is an on-demand one that the launch templates target at the reservation, or for a capacity
- * block, EC2's `capacity-block` target type (docs/aws.md, Capacity reservations). */
+/** A reserved launch is an on-demand one that the launch templates target at the reservation; for a capacity block,
+ * EC2's `capacity-block` target type; for an interruptible reservation, `reserved-capacity` with
+ * `ReservedCapacityOptions` naming `interruptible-capacity-reservation`, as Karpenter asks (docs/aws.md, Capacity
+ * reservations). One request carries one kind only (`oneReservationKind`). */
 function targetCapacityType(o: {
   capacityType: CapacityType;
   templates: { overrides: FleetOverride[] }[];
-}): 'spot' | 'on-demand' | 'capacity-block' {
+}): 'spot' | 'on-demand' | 'capacity-block' | 'reserved-capacity' {
   if (o.capacityType !== 'reserved') return o.capacityType;
-  return isCapacityBlock(o) ? 'capacity-block' : 'on-demand';
+  if (isCapacityBlock(o)) return 'capacity-block';
+  return isInterruptible(o) ? 'reserved-capacity' : 'on-demand';
 }
 
 export interface FleetLaunched {

@@ -58,8 +58,13 @@ export function toCloudInstance(i: Instance, priceOf?: PriceOf): CloudInstance |
     tags,
   };
   if (reservationId) {
-    const type = String(i.InstanceLifecycle) === 'capacity-block' ? 'capacity-block' : 'default';
-    out.capacityReservation = { id: reservationId, type };
+    const lifecycle = String(i.InstanceLifecycle);
+    const type = lifecycle === 'capacity-block' ? 'capacity-block' : 'default';
+    out.capacityReservation = {
+      id: reservationId,
+      type,
+      ...(lifecycle === 'interruptible-capacity-reservation' ? { interruptible: true } : {}),
+    };
   }
   if (i.ImageId) out.imageId = i.ImageId;
   if (i.SubnetId) out.subnetId = i.SubnetId;

@@ -32,7 +32,7 @@ export interface LaunchConfig {
    * targets one reservation and may use nothing else; an on-demand or spot one opts out of open reservations, whose
    * room Karpless counts on. */
   capacityReservation?:
-    | { preference: 'capacity-reservations-only'; id: string; capacityBlock: boolean }
+    | { preference: 'capacity-reservations-only'; id: string; capacityBlock: boolean; interruptible?: boolean }
     | { preference: 'none' };
 }
 
@@ -112,6 +112,8 @@ export function launchTemplateData(c: LaunchConfig): RequestLaunchTemplateData {
             CapacityReservationTarget: { CapacityReservationId: cr.id },
           };
     if (cr.preference !== 'none' && cr.capacityBlock) data.InstanceMarketOptions = { MarketType: 'capacity-block' };
+    else if (cr.preference !== 'none' && cr.interruptible)
+      data.InstanceMarketOptions = { MarketType: 'interruptible-capacity-reservation' };
   }
   if (c.associatePublicIPAddress !== undefined) {
     // A public-IP choice needs an explicit interface; security groups then move onto it.

@@ -274,13 +274,24 @@ export async function runScenario(
           break;
         }
         const deadline = now + SPOT_WARNING_MS;
-        await handleInterruption(deps, {
-          kind: 'SpotInterruption',
-          instanceIds: ids,
-          deadline: new Date(deadline).toISOString(),
-          eventId: `sim-interruption-${++interruptions}`,
-          at: new Date(now).toISOString(),
-        });
+        // EC2 warns an interruptible capacity reservation's instances with its own event, the rest as spot.
+        const inInterruptible = new Set(
+          claims.filter((c) => c.capacityReservation?.interruptible).flatMap((c) => c.instanceId ?? []),
+        );
+        const kinds = [
+          ['CapacityReservationInterruption', ids.filter((id) => inInterruptible.has(id))],
+          ['SpotInterruption', ids.filter((id) => !inInterruptible.has(id))],
+        ] as const;
+        for (const [kind, instanceIds] of kinds) {
+          if (instanceIds.length === 0) continue;
+          await handleInterruption(deps, {
+            kind,
+            instanceIds,
+            deadline: new Date(deadline).toISOString(),
+            eventId: `sim-interruption-${++interruptions}`,
+            at: new Date(now).toISOString(),
+          });
+        }
         for (const instanceId of ids) reclaims.push({ at: deadline, instanceId });
         break;
       }

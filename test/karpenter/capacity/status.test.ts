@@ -61,6 +61,7 @@ describe('NodeClass Capacity Reservation Reconciler, through the status writer a
         instanceMatchCriteria: 'targeted',
         reservationType: 'default',
         state: 'active',
+        interruptible: false,
       },
       {
         id: 'cr-0b2',
@@ -71,6 +72,7 @@ describe('NodeClass Capacity Reservation Reconciler, through the status writer a
         reservationType: 'capacity-block',
         state: 'active',
         endTime: '2026-01-01T06:00:00.000Z',
+        interruptible: false,
       },
     ]);
     expect(status?.conditions).toContainEqual(
