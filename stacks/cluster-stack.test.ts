@@ -194,9 +194,9 @@ describe('functions', () => {
 });
 
 describe('events and schedules', () => {
-  it('routes the four EC2 and Health event kinds into the interruption queue', () => {
+  it('routes the five EC2 and Health event kinds into the interruption queue', () => {
     const rules = Object.values(template.findResources('AWS::Events::Rule') as Resources);
-    expect(rules).toHaveLength(4);
+    expect(rules).toHaveLength(5);
     const patterns = rules.map((r) => r.Properties.EventPattern);
     for (const p of Object.values(INTERRUPTION_EVENT_PATTERNS)) {
       expect(patterns).toContainEqual(
@@ -206,6 +206,11 @@ describe('events and schedules', () => {
     expect(patterns).toContainEqual(
       expect.objectContaining({ detail: { service: ['EC2'], eventTypeCategory: ['scheduledChange'] } }),
     );
+    // Karpenter v1.10's extra rule, for interruptible capacity reservations.
+    expect(patterns).toContainEqual({
+      source: ['aws.ec2'],
+      'detail-type': ['EC2 Capacity Reservation Instance Interruption Warning'],
+    });
     for (const r of rules) {
       expect(r.Properties.Targets).toEqual([
         expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalId(stack.queues.interruption), 'Arn'] } }),

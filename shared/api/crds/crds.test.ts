@@ -275,11 +275,13 @@ describe('CRDs', () => {
         'id',
         'instanceMatchCriteria',
         'instanceType',
+        'interruptible',
         'ownerID',
         'reservationType',
         'state',
       ]);
       expect(item?.properties?.reservationType?.enum).toEqual(['default', 'capacity-block']);
+      expect(item?.properties?.interruptible?.type).toBe('boolean');
       expect(status?.['x-kubernetes-preserve-unknown-fields']).toBe(true);
     });
 
