@@ -28,24 +28,25 @@ export interface PatternSolution {
 }
 
 /**
- * Solves the pattern program within `seconds`, given the cost of a packing already in hand. HiGHS's branch and bound
+ * Solves the pattern program by `deadline` (a `performance.now()` time), given the cost of a packing already in hand. HiGHS's branch and bound
  * has a fixed start-up cost of tens of milliseconds, so it runs only when the LP relaxation and a rounding of its
  * solution cannot settle the question: a packing that costs no more than the relaxation is optimal as it stands.
  * Undefined when even the relaxation could not be solved in time (or no packing exists under the limits).
  * `expired` is the solve's own deadline: the JavaScript steps (the dynamic program, the rounding) stop on it, where
- * HiGHS stops on `seconds` (docs/performance.md, "A deadline that holds").
+ * HiGHS stops on the time limit it is handed from `deadline` (docs/performance.md, "A deadline that holds").
  */
 export function solvePatterns(
   patterns: readonly Pattern[],
   options: readonly NodeOption[],
   kinds: readonly Kind[],
   limits: readonly LimitRow[],
-  seconds: number,
+  deadline: number,
   incumbent: number,
   expired: () => boolean = () => false,
 ): PatternSolution | undefined {
-  if (patterns.length === 0 || seconds <= 0) return undefined;
   const started = performance.now();
+  const seconds = (deadline - started) / 1000;
+  if (patterns.length === 0 || seconds <= 0) return undefined;
   const exact = coverByDp(patterns, kinds, DP_WORK, expired);
   if (exact && withinLimits(patterns, options, limits, exact)) {
     const cost = costOf(patterns, exact);
@@ -55,7 +56,11 @@ export function solvePatterns(
   }
   if (expired()) return undefined;
   const relaxing = performance.now();
-  const relaxed = solveModel(model(patterns, options, kinds, limits, false), { time_limit: seconds });
+  const relaxation = model(patterns, options, kinds, limits, false);
+  // The dynamic program and the model's text spent part of `seconds`.
+  const relaxLimit = seconds - (performance.now() - started) / 1000;
+  if (relaxLimit <= 0) return undefined;
+  const relaxed = solveModel(relaxation, { time_limit: relaxLimit });
   const relaxMs = performance.now() - relaxing;
   if (relaxed.Status !== 'Optimal') return undefined;
   const bound = relaxed.ObjectiveValue;
@@ -73,9 +78,10 @@ export function solvePatterns(
   // milliseconds for a few thousand patterns. Reading the integer program costs about what the whole relaxation of
   // the same patterns did, so the program is given what is left less that, and not started without it
   // (docs/performance.md, A deadline that holds).
+  const program = model(patterns, options, kinds, limits, true);
   const left = seconds - (performance.now() - started + relaxMs) / 1000;
   if (left <= 0) return best;
-  const sol = solveModel(model(patterns, options, kinds, limits, true), {
+  const sol = solveModel(program, {
     time_limit: left,
     mip_rel_gap: 1e-9,
     mip_abs_gap: 1e-9,

@@ -69,7 +69,7 @@ interface OptionMeta {
  * or undefined when no claim was eligible.
  */
 export function packExactly(claims: InflightClaim[], ctx: RepackContext): PackingStats | undefined {
-  const deadline = performance.now() + ctx.budgetMs;
+  const deadline = Math.min(performance.now() + ctx.budgetMs, ctx.stopAt ?? Number.POSITIVE_INFINITY);
   const byTemplate = new Map<NodeClaimTemplate, InflightClaim[]>();
   let newPods = 0;
   for (const c of claims) {
@@ -85,8 +85,7 @@ export function packExactly(claims: InflightClaim[], ctx: RepackContext): Packin
   const stats: PackingStats = { newPods, exactPods: 0, provenOptimal: true, costPerHour: 0, boundPerHour: 0 };
   for (const [t, group] of byTemplate) {
     const pods = group.reduce((n, c) => n + c.pods.length, 0);
-    const seconds = (deadline - performance.now()) / 1000;
-    const outcome = pods <= MAX_PODS ? tryPackPool(t, group, claims, ctx, seconds) : undefined;
+    const outcome = pods <= MAX_PODS ? tryPackPool(t, group, claims, ctx, deadline) : undefined;
     if (!outcome) {
       stats.provenOptimal = false;
       continue;
@@ -130,10 +129,10 @@ function packPool(
   group: InflightClaim[],
   claims: InflightClaim[],
   ctx: RepackContext,
-  seconds: number,
+  deadline: number,
 ): { cost: number; bound: number; optimal: boolean } | undefined {
   const current = planCost(group, ctx);
-  if (current === undefined || seconds <= 0) return undefined;
+  if (current === undefined || performance.now() >= deadline) return undefined;
   const kinds = kindsOf(group);
   if (kinds.length > MAX_KINDS) return undefined;
   const dims = ctx.index.names.length;
@@ -159,7 +158,15 @@ function packPool(
   const patterns = maximalPatterns(options, which, kinds, MAX_PATTERNS, MAX_VISITS);
   if (!patterns) return undefined;
   const stopAt = ctx.stopAt ?? Number.POSITIVE_INFINITY;
-  const solution = solvePatterns(patterns, options, kinds, limits, seconds, current, () => performance.now() >= stopAt);
+  const solution = solvePatterns(
+    patterns,
+    options,
+    kinds,
+    limits,
+    deadline,
+    current,
+    () => performance.now() >= stopAt,
+  );
   if (!solution) return undefined;
   if (!solution.copies) return { cost: current, bound: solution.bound, optimal: solution.optimal };
   const bound = solution.optimal ? solution.cost : solution.bound;
