@@ -44,7 +44,9 @@ export function controllerRules(options: ControllerRbacOptions = {}): PolicyRule
     ...(options.bindPods ? [{ apiGroups: [''], resources: ['pods/binding'], verbs: ['create'] }] : []),
     { apiGroups: [''], resources: ['events'], verbs: ['create'] },
     { apiGroups: ['karpenter.sh'], resources: ['nodepools/status'], verbs: ['patch'] },
-    // The NodeClaim mirror (docs/kubernetes.md, NodeClaim objects): its objects and their status, nothing else.
+    // The NodeClaim mirror (docs/kubernetes.md, NodeClaim objects): its objects and their status, nothing else. list
+    // also reads deletion marks (kubectl delete nodeclaim) and finalizers; patch puts karpenter.sh/termination on and
+    // takes it off; no get, update or watch.
     { apiGroups: ['karpenter.sh'], resources: ['nodeclaims'], verbs: ['list', 'create', 'patch', 'delete'] },
     { apiGroups: ['karpenter.sh'], resources: ['nodeclaims/status'], verbs: ['patch'] },
     { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses/status'], verbs: ['patch'] },

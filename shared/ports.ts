@@ -117,9 +117,11 @@ export interface ClusterApi {
   /** The karpenter.sh/v1 NodeClaim objects in the cluster, Karpless's mirror of its store (docs/kubernetes.md,
    * NodeClaim objects). The three NodeClaim methods are optional: a ClusterApi without them gets no mirror. */
   listNodeClaimObjects?(): Promise<NodeClaimObject[]>;
-  /** Creates the object (`current` undefined) or rewrites its labels, annotations and spec; then replaces its status. */
+  /** Creates the object (`current` undefined) or rewrites its labels, annotations and spec, and adds Karpless's
+   * termination finalizer when `current` lacks it and is not being deleted; then replaces its status. */
   writeNodeClaimObject?(desired: NodeClaimObject, current: NodeClaimObject | undefined): Promise<void>;
-  /** Deletes it; an object already gone is not an error. */
+  /** Deletes it for good: takes Karpless's termination finalizer off (which ends a deletion someone started) and
+   * deletes it. An object already gone is not an error. */
   deleteNodeClaimObject?(name: string): Promise<void>;
   bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome>;
   cordon(nodeName: string): Promise<void>;
@@ -127,6 +129,8 @@ export interface ClusterApi {
   /** Makes the node carry `labels` (values overwritten) and `taints` (added when missing, matched by key and
    * effect); removes only the taints named in `removeTaints`. Never removes a taint another actor owns. */
   syncNode(nodeName: string, desired: NodeSync): Promise<void>;
+  /** Deletes the node for good: takes Karpless's termination finalizer off (which ends a `kubectl delete node` the
+   * termination waited on) and deletes it. A node already gone is not an error. */
   deleteNode(nodeName: string): Promise<void>;
   evict(pod: PodRef): Promise<EvictionOutcome>;
   recordEvent(event: ClusterEvent): Promise<void>;
@@ -145,6 +149,8 @@ export interface NodeSync {
   taints: Taint[];
   /** Taints to take off (matched by key and effect), such as karpenter.sh/unregistered at registration. */
   removeTaints?: Taint[];
+  /** Finalizers the node must carry (added when missing), such as karpenter.sh/termination at registration. */
+  finalizers?: string[];
 }
 
 export interface ClaimFilter {

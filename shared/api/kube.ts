@@ -9,6 +9,8 @@ export interface ObjectMeta {
   generation?: number;
   creationTimestamp?: string;
   deletionTimestamp?: string;
+  /** Kept on Nodes only (shared/kube/trim.ts): the lifecycle checks Karpless's termination finalizer. */
+  finalizers?: string[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   ownerReferences?: OwnerReference[];

@@ -54,6 +54,10 @@ export const AnnotationDoNotDisrupt = 'karpenter.sh/do-not-disrupt';
 /** "true" when the scheduler lowered a requirement's minValues to launch the claim (MinValuesPolicy BestEffort). */
 export const AnnotationMinValuesRelaxed = 'karpenter.sh/nodeclaim-min-values-relaxed';
 export const TaintDisrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' as const };
+/** Karpenter's finalizer on its NodeClaims and Nodes: a deletion waits until the node is drained and its instance
+ * terminated. Karpless puts it on the NodeClaim objects it mirrors and on the Nodes it registers
+ * (docs/kubernetes.md, NodeClaim objects). */
+export const FinalizerTermination = 'karpenter.sh/termination';
 export const TaintUnregistered = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' as const };
 
 /** Labels the engine itself computes for every node; a NodePool may constrain them but never set them. */

@@ -3,7 +3,7 @@
 // nodeclaims`, k9s and eks-node-viewer read. Pure: the claim and a few facts the sweep knows in, the object out.
 import type { NodeSelectorRequirementWithMinValues } from './karpenter';
 import type { ConditionStatus, Taint } from './kube';
-import { LabelCapacityType, LabelInstanceType, LabelNodePool, LabelZone } from './labels';
+import { FinalizerTermination, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelZone } from './labels';
 import type { NodeClaim } from './nodeclaim';
 import { formatResourceList } from './resources';
 
@@ -30,6 +30,10 @@ export interface NodeClaimObject {
     creationTimestamp?: string;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
+    /** Karpless's termination finalizer (and any another actor added): a `kubectl delete nodeclaim` waits on it. */
+    finalizers?: string[];
+    /** Set by the API server when someone deletes the object: the mirror then terminates the claim's node. */
+    deletionTimestamp?: string;
   };
   spec: {
     nodeClassRef: { group: string; kind: string; name: string };
@@ -142,6 +146,7 @@ export function nodeClaimObject(
     metadata: {
       name: claim.name,
       labels,
+      finalizers: [FinalizerTermination],
       ...(claim.annotations && Object.keys(claim.annotations).length ? { annotations: claim.annotations } : {}),
     },
     spec: {
@@ -170,9 +175,15 @@ export function nodeClaimObjectStale(desired: NodeClaimObject, current: NodeClai
     canonical(desired.metadata.labels ?? {}) !== canonical(current.metadata.labels ?? {}) ||
     canonical(desired.metadata.annotations ?? {}) !== canonical(current.metadata.annotations ?? {}) ||
     canonical(desired.spec) !== canonical(current.spec) ||
-    canonical(desired.status ?? {}) !== canonical(current.status ?? {})
+    canonical(desired.status ?? {}) !== canonical(current.status ?? {}) ||
+    lacksFinalizer(current)
   );
 }
+
+/** An object that should carry Karpless's termination finalizer and does not: one mirrored before it was added, or
+ * someone took it off. An object being deleted cannot take a new finalizer, so it never lacks one. */
+export const lacksFinalizer = (o: Pick<NodeClaimObject, 'metadata'>): boolean =>
+  !o.metadata.deletionTimestamp && !(o.metadata.finalizers ?? []).includes(FinalizerTermination);
 
 export const isManagedByKarpless = (o: Pick<NodeClaimObject, 'metadata'>): boolean =>
   o.metadata.labels?.[MANAGED_BY_LABEL] === MANAGED_BY_KARPLESS;

@@ -6,6 +6,7 @@
 import { isEphemeralTaint } from '../api/ephemeral-taints';
 import type { Node, Pod, PodRef } from '../api/kube';
 import {
+  FinalizerTermination,
   LabelCapacityType,
   LabelInstanceType,
   LabelNodeClaim,
@@ -33,7 +34,7 @@ export interface LifecycleResult {
   bound: number;
   /** Claims failed for a launch or registration timeout. */
   timedOut: string[];
-  /** Initialized claims whose Node was deleted; they are being terminated. */
+  /** Claims whose Node was deleted (gone, or held by the termination finalizer); they are being terminated. */
   nodesDeleted: string[];
 }
 
@@ -55,8 +56,8 @@ export async function reconcileNodes(deps: InstanceDeps): Promise<LifecycleResul
     try {
       const node = nodeOf.get(claim.name);
       if (!node && claim.state === 'Initialized') {
-        // Someone deleted the Node: as with Karpenter's finalizer, that means "remove this node"; the instance
-        // would otherwise run on unseen. Nothing is left to drain.
+        // The Node went without waiting on the finalizer (it never had it, or someone forced it off): that still
+        // means "remove this node"; the instance would otherwise run on unseen. Nothing is left to drain.
         await startTermination(deps, claim, {
           cause: 'Deleted',
           detail: `node ${claim.nodeName} was deleted`,
@@ -71,6 +72,18 @@ export async function reconcileNodes(deps: InstanceDeps): Promise<LifecycleResul
           replan.push(...claim.nominatedPods);
         }
         continue;
+      }
+      if (node.metadata.deletionTimestamp) {
+        // `kubectl delete node`: Karpless's termination finalizer holds the Node while the claim drains (PDBs and
+        // terminationGracePeriod respected) and its instance is terminated, as Karpenter's node termination does;
+        // termination then takes the finalizer off (docs/kubernetes.md, NodeClaim objects).
+        await startTermination(deps, claim, { cause: 'Deleted', detail: `node ${node.metadata.name} was deleted` });
+        result.nodesDeleted.push(claim.name);
+        continue;
+      }
+      if (claim.state !== 'Launched' && !node.metadata.finalizers?.includes(FinalizerTermination)) {
+        // A node registered before Karpless put the finalizer on (or someone took it off) gets it back.
+        await deps.kube.syncNode(node.metadata.name, { labels: {}, taints: [], finalizers: [FinalizerTermination] });
       }
       if (claim.state === 'Launched') {
         claim = await register(deps, claim, node);
@@ -160,6 +173,7 @@ async function register(deps: InstanceDeps, claim: NodeClaim, node: Node): Promi
     removeTaints: [TaintUnregistered],
     // A claim demoted to on-demand before its node registered: the kubelet's reservation labels go.
     ...(claim.capacityReservation ? {} : { removeLabels: ReservationLabels }),
+    finalizers: [FinalizerTermination],
   });
   const registered = await deps.store.transition(claim, 'Registered', { nodeName: node.metadata.name });
   deps.metric('NodeClaimsRegistered', 1, 'Count', { nodePool: claim.nodePool });

@@ -52,7 +52,13 @@ describe('NodeClaim mirror', () => {
     await mirrorNodeClaims(deps);
     const before = objects()[0]?.status?.conditions;
     t.clock.advance(60_000);
-    expect(await mirrorNodeClaims(deps)).toEqual({ created: [], updated: [], deleted: [], foreign: [] });
+    expect(await mirrorNodeClaims(deps)).toEqual({
+      created: [],
+      updated: [],
+      deleted: [],
+      foreign: [],
+      terminating: [],
+    });
     expect(objects()[0]?.status?.conditions).toEqual(before);
   });
 
@@ -89,6 +95,7 @@ describe('NodeClaim mirror', () => {
       updated: [claim?.name],
       deleted: ['orphan'],
       foreign: [],
+      terminating: [],
     });
     expect(
       objects()

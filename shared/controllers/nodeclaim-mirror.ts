@@ -1,5 +1,6 @@
 // Mirrors the store's NodeClaims into the cluster as karpenter.sh/v1 NodeClaim objects (docs/kubernetes.md, NodeClaim
-// objects): creates the missing, rewrites the stale, deletes the orphans. DynamoDB stays the source of truth; the
+// objects): creates the missing, rewrites the stale, deletes the orphans, and terminates the node of an object someone
+// deleted (its termination finalizer holds it meanwhile). DynamoDB stays the source of truth; the
 // mirror is rebuilt on every planning sweep, so it is eventually consistent and repairs itself when someone edits or
 // deletes an object. It never touches a NodeClaim it does not own (no app.kubernetes.io/managed-by=karpless label),
 // such as Karpenter's own during a migration. A failure is logged, never fatal: the objects are for people and tools.
@@ -18,6 +19,7 @@ import { driftReason } from '../disruption';
 import type { DisruptionInput } from '../disruption/types';
 import type { InstanceDeps } from './deps';
 import { message } from './snapshot';
+import { startTermination } from './termination';
 
 export interface MirrorResult {
   created: string[];
@@ -25,6 +27,8 @@ export interface MirrorResult {
   deleted: string[];
   /** Objects of the same name Karpless does not own, left alone. */
   foreign: string[];
+  /** Claims whose object someone deleted (`kubectl delete nodeclaim`): their termination started. */
+  terminating: string[];
 }
 
 /** Drift and consolidatability as the planning sweep sees them, by claim name. */
@@ -58,7 +62,7 @@ export async function mirrorNodeClaims(
 ): Promise<MirrorResult | undefined> {
   const { kube } = deps;
   if (!kube.listNodeClaimObjects || !kube.writeNodeClaimObject || !kube.deleteNodeClaimObject) return undefined;
-  const result: MirrorResult = { created: [], updated: [], deleted: [], foreign: [] };
+  const result: MirrorResult = { created: [], updated: [], deleted: [], foreign: [], terminating: [] };
   const [claims, objects, nodes] = await Promise.all([
     deps.store.list(),
     kube.listNodeClaimObjects(),
@@ -68,13 +72,20 @@ export async function mirrorNodeClaims(
   const current = new Map<string, NodeClaimObject>(objects.map((o) => [o.metadata.name, o]));
   const nodeByName = new Map(nodes.map((n) => [n.metadata.name, n]));
   const wanted = new Set<string>();
-  for (const claim of claims) {
+  for (let claim of claims) {
     if (claim.state === 'Terminated' || launchFailedLongAgo(claim, deps)) continue;
     wanted.add(claim.name);
     const existing = current.get(claim.name);
     if (existing && !isManagedByKarpless(existing)) {
       result.foreign.push(claim.name);
       continue;
+    }
+    if (existing?.metadata.deletionTimestamp && claim.state !== 'Draining') {
+      const started = await terminateDeleted(deps, claim);
+      if (started) {
+        result.terminating.push(claim.name);
+        claim = started;
+      }
     }
     const node = claim.nodeName ? nodeByName.get(claim.nodeName) : undefined;
     const desired = nodeClaimObject(
@@ -104,14 +115,32 @@ export async function mirrorNodeClaims(
       deps.log.warn('NodeClaim object not deleted', { nodeClaim: o.metadata.name, error: message(err) });
     }
   }
-  if (result.created.length + result.updated.length + result.deleted.length > 0) {
+  if (result.created.length + result.updated.length + result.deleted.length + result.terminating.length > 0) {
     deps.log.info('NodeClaim objects mirrored', {
       created: result.created.length,
       updated: result.updated.length,
       deleted: result.deleted.length,
+      terminating: result.terminating.length,
     });
   }
   return result;
+}
+
+/** `kubectl delete nodeclaim` on a live claim: as Karpenter's termination finalizer does, the node is cordoned and
+ * drained (PDBs and terminationGracePeriod respected) and its instance terminated; termination then deletes the
+ * object (shared/controllers/termination.ts). A Failed claim has nothing to drain and ends at once. */
+async function terminateDeleted(deps: InstanceDeps, claim: NodeClaim): Promise<NodeClaim | undefined> {
+  try {
+    const started = await startTermination(deps, claim, {
+      cause: 'Deleted',
+      detail: `NodeClaim ${claim.name} was deleted`,
+    });
+    deps.log.info('NodeClaim object deleted: terminating its node', { nodeClaim: claim.name });
+    return started;
+  } catch (err) {
+    deps.log.warn('NodeClaim deletion not started', { nodeClaim: claim.name, error: message(err) });
+    return undefined;
+  }
 }
 
 /** A claim whose launch failed is shown (Launched=False, with the error) until Karpenter would have deleted its

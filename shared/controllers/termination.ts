@@ -242,6 +242,7 @@ async function finish(deps: InstanceDeps, claim: NodeClaim): Promise<Termination
     const current = await deps.store.get(claim.name);
     if (current && current.state !== 'Terminated') return { done: false, requeueAfterSeconds: 1 };
   }
+  await releaseNodeClaimObject(deps, claim.name);
   const cause = claim.disruption?.cause ?? claim.failure?.reason ?? 'Unknown';
   deps.metric('NodeClaimsTerminated', 1, 'Count', { cause });
   await deps.store.putDecision({
@@ -262,6 +263,21 @@ async function finish(deps: InstanceDeps, claim: NodeClaim): Promise<Termination
   });
   deps.log.info('terminated', { nodeClaim: claim.name, instanceId: claim.instanceId, node: claim.nodeName });
   return { done: true };
+}
+
+/** The claim's NodeClaim object goes with it, its termination finalizer off, so a `kubectl delete nodeclaim` returns
+ * as soon as the node is gone rather than at the next sweep's mirror (which would delete it too). Quiet: the object
+ * is for people and tools, and a cluster without the CRD has none. */
+async function releaseNodeClaimObject(deps: InstanceDeps, name: string): Promise<void> {
+  if (!deps.kube.deleteNodeClaimObject) return;
+  try {
+    await deps.kube.deleteNodeClaimObject(name);
+  } catch (err) {
+    deps.log.warn('NodeClaim object not deleted', {
+      nodeClaim: name,
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
 }
 
 /** A terminationGracePeriod in ms; absent, "Never" or unparsable (reported by validation) is no limit. */

@@ -108,9 +108,26 @@ describe('writes', () => {
   it('deletes a node; an absent node is not an error', async () => {
     api.put('nodes', node('n1'));
     await cluster.deleteNode('n1');
-    await cluster.deleteNode('n1');
-    expect(api.requestsTo('DELETE', '/api/v1/nodes/n1')).toHaveLength(2);
+    expect(api.requestsTo('DELETE', '/api/v1/nodes/n1')).toHaveLength(1);
     expect(api.get('nodes', undefined, 'n1')).toBeUndefined();
+    await cluster.deleteNode('n1');
+  });
+
+  it("takes Karpless's termination finalizer off a node it deletes, leaving another actor's", async () => {
+    const n = node('n2');
+    api.put('nodes', {
+      ...n,
+      metadata: { ...n.metadata, finalizers: ['example.com/keep', 'karpenter.sh/termination'] },
+    });
+    await cluster.deleteNode('n2');
+    const [patch] = api.requestsTo('PATCH', '/api/v1/nodes/n2');
+    expect(patch?.body).toEqual([
+      { op: 'test', path: '/metadata/resourceVersion', value: expect.any(String) },
+      { op: 'remove', path: '/metadata/finalizers/1' },
+    ]);
+    const left = api.get<{ metadata: { finalizers?: string[]; deletionTimestamp?: string } }>('nodes', undefined, 'n2');
+    expect(left?.metadata.finalizers).toEqual(['example.com/keep']);
+    expect(left?.metadata.deletionTimestamp).toBeDefined();
   });
 
   it('evicts through policy/v1: 201 evicted, 429 blocked, 404 gone', async () => {

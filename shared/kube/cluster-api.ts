@@ -16,7 +16,8 @@ import type {
   StorageClass,
   Taint,
 } from '../api/kube';
-import type { NodeClaimObject } from '../api/nodeclaim-object';
+import { FinalizerTermination } from '../api/labels';
+import { lacksFinalizer, type NodeClaimObject } from '../api/nodeclaim-object';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import type { StatusUpdate } from '../api/status';
 import { ClusterApiError } from '../errors';
@@ -25,7 +26,7 @@ import { systemClock } from '../ports';
 import { classifyKubeError, type KubeAction, statusOf } from './errors';
 import { EventThrottle } from './event-recorder';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, PolicyV1Api, StorageV1Api } from './lean-api';
-import { type NodeSnapshot, nodeTaintPatch, syncNodePatch } from './node-patches';
+import { type NodeSnapshot, nodeTaintPatch, removeFinalizerPatch, syncNodePatch } from './node-patches';
 import { listAllPages, type RawPage } from './paginate';
 import { isProvisionable, PENDING_POD_FIELD_SELECTOR } from './pending';
 import { type CallOptions, callOptions, PATCH } from './request-options';
@@ -208,7 +209,8 @@ export class KubeClusterApi implements ClusterApi {
   }
 
   listNodeClaimObjects(): Promise<NodeClaimObject[]> {
-    return this.listCustom<NodeClaimObject>(NODECLAIMS.group, NODECLAIMS.version, NODECLAIMS.plural);
+    // With their finalizers and deletion time: the mirror terminates the node of an object someone deleted.
+    return this.listCustom<NodeClaimObject>(NODECLAIMS.group, NODECLAIMS.version, NODECLAIMS.plural, true);
   }
 
   async writeNodeClaimObject(desired: NodeClaimObject, current: NodeClaimObject | undefined): Promise<void> {
@@ -228,6 +230,14 @@ export class KubeClusterApi implements ClusterApi {
         { op: 'add', path: '/metadata/labels', value: desired.metadata.labels ?? {} },
         { op: 'add', path: '/metadata/annotations', value: desired.metadata.annotations ?? {} },
         { op: 'add', path: '/spec', value: desired.spec },
+        // Appended, so another actor's finalizers stay; never onto an object being deleted (the API server refuses).
+        ...(lacksFinalizer(current)
+          ? [
+              current.metadata.finalizers
+                ? { op: 'add', path: '/metadata/finalizers/-', value: FinalizerTermination }
+                : { op: 'add', path: '/metadata/finalizers', value: [FinalizerTermination] },
+            ]
+          : []),
       ];
       await this.call({ verb: 'patch', resource: plural, group, name }, () =>
         this.custom.patchClusterCustomObject(
@@ -248,6 +258,30 @@ export class KubeClusterApi implements ClusterApi {
 
   async deleteNodeClaimObject(name: string): Promise<void> {
     const { group, version, plural } = NODECLAIMS;
+    // Karpless's finalizer first (read with `list`, the one read verb the functions hold on nodeclaims): a deletion
+    // someone started is waiting on it, and an object nobody deleted goes at once.
+    const [object] = await this.list(
+      { verb: 'list', resource: plural, group },
+      (o) => this.custom.listClusterCustomObject({ group, version, plural, fieldSelector: `metadata.name=${name}` }, o),
+      (item) => item as NodeClaimObject,
+    );
+    const index = object?.metadata.finalizers?.indexOf(FinalizerTermination) ?? -1;
+    if (object && index >= 0) {
+      // Guarded by the finalizer read, so another actor's finalizer written meanwhile is never the one removed.
+      const body = [
+        { op: 'test', path: `/metadata/finalizers/${index}`, value: FinalizerTermination },
+        { op: 'remove', path: `/metadata/finalizers/${index}` },
+      ];
+      try {
+        await this.custom.patchClusterCustomObject(
+          { group, version, plural, name, body, fieldManager: this.component },
+          this.options(PATCH.json),
+        );
+      } catch (err) {
+        if (statusOf(err) === 404) return;
+        throw classifyKubeError(err, { verb: 'patch', resource: plural, group, name });
+      }
+    }
     try {
       await this.custom.deleteClusterCustomObject({ group, version, plural, name }, this.options());
     } catch (err) {
@@ -311,6 +345,13 @@ export class KubeClusterApi implements ClusterApi {
   }
 
   async deleteNode(nodeName: string): Promise<void> {
+    try {
+      // Karpless's finalizer first: a node someone deleted is waiting on it, and one that is not goes at once.
+      await this.patchNodeGuarded(nodeName, (node) => removeFinalizerPatch(node, FinalizerTermination));
+    } catch (err) {
+      if (err instanceof ClusterApiError && err.status === 404) return;
+      throw err;
+    }
     try {
       await this.core.deleteNode({ name: nodeName }, this.options());
     } catch (err) {
@@ -403,7 +444,7 @@ export class KubeClusterApi implements ClusterApi {
     });
   }
 
-  private listCustom<T>(group: string, version: string, plural: string): Promise<T[]> {
+  private listCustom<T>(group: string, version: string, plural: string, lifecycle = false): Promise<T[]> {
     return this.list(
       { verb: 'list', resource: plural, group },
       (o, _continue) =>
@@ -429,6 +470,8 @@ export class KubeClusterApi implements ClusterApi {
             ...(typeof meta.generation === 'number' && { generation: meta.generation }),
             labels: meta.labels,
             annotations: meta.annotations,
+            ...(lifecycle && Array.isArray(raw.metadata?.finalizers) && { finalizers: raw.metadata.finalizers }),
+            ...(lifecycle && meta.deletionTimestamp && { deletionTimestamp: meta.deletionTimestamp }),
           },
           spec: raw.spec,
           ...(hasStatus && { status: raw.status }),
@@ -450,6 +493,7 @@ export class KubeClusterApi implements ClusterApi {
         labels: node.metadata.labels,
         annotations: node.metadata.annotations,
         taints: node.spec.taints,
+        ...(node.metadata.finalizers ? { finalizers: node.metadata.finalizers } : {}),
       });
       if (!ops) return;
       try {

@@ -1,4 +1,4 @@
-// JSON patches for a node's labels and taints. Each starts with a `test` of the resourceVersion the patch was built
+// JSON patches for a node's labels, taints and finalizers. Each starts with a `test` of the resourceVersion the patch was built
 // from, because replacing or indexing into the taints list is only safe against the list we read.
 import type { Taint } from '../api/kube';
 import type { NodeSync } from '../ports';
@@ -8,6 +8,7 @@ export interface NodeSnapshot {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   taints?: Taint[];
+  finalizers?: string[];
 }
 
 export type JsonPatchOp = { op: 'test' | 'add' | 'replace' | 'remove'; path: string; value?: unknown };
@@ -64,5 +65,20 @@ export function syncNodePatch(node: NodeSnapshot, desired: NodeSync): JsonPatchO
   if (missing.length > 0 || kept.length < current.length) {
     ops.push({ op: node.taints ? 'replace' : 'add', path: '/spec/taints', value: [...kept, ...missing] });
   }
+  const finalizers = node.finalizers ?? [];
+  const addFinalizers = (desired.finalizers ?? []).filter((f) => !finalizers.includes(f));
+  if (addFinalizers.length > 0) {
+    ops.push({
+      op: node.finalizers ? 'replace' : 'add',
+      path: '/metadata/finalizers',
+      value: [...finalizers, ...addFinalizers],
+    });
+  }
   return ops.length > 0 ? [guard(node), ...ops] : undefined;
+}
+
+/** Takes one finalizer off; undefined when the node does not carry it. */
+export function removeFinalizerPatch(node: NodeSnapshot, finalizer: string): JsonPatchOp[] | undefined {
+  const index = (node.finalizers ?? []).indexOf(finalizer);
+  return index < 0 ? undefined : [guard(node), { op: 'remove', path: `/metadata/finalizers/${index}` }];
 }

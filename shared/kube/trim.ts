@@ -105,8 +105,9 @@ export function trimNode(raw: unknown): Node {
   const n = raw as Raw;
   const status = (n.status ?? {}) as RawObject;
   const nodeInfo = status.nodeInfo as RawObject | undefined;
+  const finalizers = (n.metadata as RawObject | undefined)?.finalizers as string[] | undefined;
   return {
-    metadata: trimMeta(n.metadata),
+    metadata: { ...trimMeta(n.metadata), ...(finalizers?.length ? { finalizers } : {}) },
     spec: plain(pick(n.spec ?? {}, ['providerID', 'taints', 'unschedulable'])),
     status: plain({
       capacity: status.capacity,

@@ -19,6 +19,7 @@ import type {
 } from '../api/kube';
 import { podKey } from '../api/kube';
 import {
+  FinalizerTermination,
   LabelCapacityType,
   LabelHostname,
   LabelInstanceType,
@@ -27,7 +28,7 @@ import {
   LabelZone,
   TaintDisrupted,
 } from '../api/labels';
-import type { NodeClaimObject } from '../api/nodeclaim-object';
+import { lacksFinalizer, type NodeClaimObject } from '../api/nodeclaim-object';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import { formatResourceList } from '../api/resources';
 import { staticTransitionError } from '../api/static-nodepool';
@@ -378,10 +379,16 @@ export class SimCluster implements ClusterApi {
     if (!current && existing) throw new Error(`nodeclaims.karpenter.sh "${name}" already exists`);
     if (current && !existing) throw new Error(`nodeclaims.karpenter.sh "${name}" not found`);
     const resourceVersion = String(++this.nodeClaimVersion);
+    // The server keeps the object's finalizers and deletion mark; ours is added unless the object is being deleted.
+    const finalizers = existing
+      ? [...(existing.metadata.finalizers ?? []), ...(lacksFinalizer(existing) ? [FinalizerTermination] : [])]
+      : (desired.metadata.finalizers ?? []);
     this.nodeClaimObjects.set(name, {
       ...structuredClone(desired),
       metadata: {
         ...structuredClone(desired.metadata),
+        ...(finalizers.length ? { finalizers } : {}),
+        ...(existing?.metadata.deletionTimestamp ? { deletionTimestamp: existing.metadata.deletionTimestamp } : {}),
         uid: existing?.metadata.uid ?? `nodeclaim-${resourceVersion}`,
         creationTimestamp: existing?.metadata.creationTimestamp ?? new Date(this.clock.now()).toISOString(),
         resourceVersion,
@@ -391,6 +398,35 @@ export class SimCluster implements ClusterApi {
 
   async deleteNodeClaimObject(name: string): Promise<void> {
     this.nodeClaimObjects.delete(name);
+  }
+
+  /** `kubectl delete nodeclaim`: an object with finalizers is only marked until they are removed (deleteNodeClaimObject
+   * takes Karpless's off); one without goes at once. False when there is no such object. */
+  requestNodeClaimObjectDeletion(name: string): boolean {
+    const o = this.nodeClaimObjects.get(name);
+    if (!o) return false;
+    if (!o.metadata.finalizers?.length) this.nodeClaimObjects.delete(name);
+    else if (!o.metadata.deletionTimestamp) {
+      o.metadata = { ...o.metadata, deletionTimestamp: this.clock.iso() };
+    }
+    return true;
+  }
+
+  /** `kubectl delete node`: a node with finalizers is only marked until they are removed (deleteNode takes
+   * Karpless's off), and the watch sees it change; one without goes at once. False when there is no such node. */
+  requestNodeDeletion(name: string): boolean {
+    const node = this.nodes.get(name);
+    if (!node) return false;
+    if (!node.metadata.finalizers?.length) {
+      this.removeNode(name);
+      return true;
+    }
+    if (!node.metadata.deletionTimestamp) {
+      this.nodes.set(name, { ...node, metadata: { ...node.metadata, deletionTimestamp: this.clock.iso() } });
+      this.emit({ type: 'node-updated', node: name });
+      this.scheduler?.nodeChanged(name);
+    }
+    return true;
   }
 
   async listCSINodes(): Promise<CSINode[]> {
@@ -445,17 +481,26 @@ export class SimCluster implements ClusterApi {
     const removed = desired.removeTaints ?? [];
     const kept = (node.spec.taints ?? []).filter((t) => !removed.some((r) => same(t, r)));
     const missing = desired.taints.filter((t) => !kept.some((k) => same(k, t)));
+    const finalizers = node.metadata.finalizers ?? [];
+    const addFinalizers = (desired.finalizers ?? []).filter((f) => !finalizers.includes(f));
     node.metadata = {
       ...node.metadata,
       labels: withoutKeys({ ...node.metadata.labels, ...desired.labels }, desired.removeLabels, desired.labels),
       ...(desired.annotations ? { annotations: { ...node.metadata.annotations, ...desired.annotations } } : {}),
+      ...(addFinalizers.length ? { finalizers: [...finalizers, ...addFinalizers] } : {}),
     };
     node.spec = { ...node.spec, taints: [...kept, ...missing] };
     // Registration labels the node with its claim and takes the unregistered taint off: nominated pods may go.
     this.scheduler?.nodeChanged(nodeName);
   }
 
+  /** As the real adapter: Karpless's finalizer off, then the node goes (whatever other finalizers it has: the
+   * simulator models only Karpless's). */
   async deleteNode(nodeName: string): Promise<void> {
+    this.removeNode(nodeName);
+  }
+
+  private removeNode(nodeName: string): void {
     if (!this.nodes.delete(nodeName)) return;
     for (const pod of [...this.pods.values()]) if (pod.spec.nodeName === nodeName) this.removePod(pod, 'pod-deleted');
     this.emit({ type: 'node-deleted', node: nodeName });

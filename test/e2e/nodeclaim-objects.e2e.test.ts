@@ -1,6 +1,7 @@
 // NodeClaim objects through the real handlers: the provisioner's Sweep tick mirrors the store into karpenter.sh/v1
 // NodeClaim objects through the real Kubernetes adapter (shared/kube) on the fake API server, and rebuilds them when
-// someone deletes or edits one (docs/kubernetes.md, NodeClaim objects). The rest of the cluster is the simulated one.
+// someone edits one or removes it by force, and terminates the node of one deleted with `kubectl delete`
+// (docs/kubernetes.md, NodeClaim objects). The rest of the cluster is the simulated one.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalPipeline } from '../../local';
 import { podKey } from '../../shared/api/kube';
@@ -62,6 +63,51 @@ describe('local pipeline: NodeClaim objects through the fake Kubernetes API', ()
         claim?.requirements,
       );
     }
+    expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
+  });
+
+  it('kubectl delete nodeclaim: the finalizer holds the object while the node drains and its instance goes', async () => {
+    p = await pipeline({ nodeClaimObjects: bed.cluster });
+    const pipe = p;
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    await pipe.runFor(2 * MINUTE);
+    const [claim] = await pipe.store.list({ states: ['Initialized'] });
+    if (!claim?.nodeName || !claim.instanceId) throw new Error('no initialized claim');
+    const path = `/apis/karpenter.sh/v1/nodeclaims/${claim.name}`;
+    expect(bed.api.get<NodeClaimObject>('nodeclaims', undefined, claim.name)?.metadata.finalizers).toEqual([
+      'karpenter.sh/termination',
+    ]);
+    // What kubectl sends: a DELETE, which the API server turns into a deletion mark while the finalizer is on.
+    const response = await fetch(`${bed.api.url}${path}`, { method: 'DELETE' });
+    expect(response.status).toBe(200);
+    expect(bed.api.get<NodeClaimObject>('nodeclaims', undefined, claim.name)?.metadata.deletionTimestamp).toBeDefined();
+    const gone = async () => bed.api.get('nodeclaims', undefined, claim.name) === undefined;
+    expect(await pipe.runUntil(gone, 5 * MINUTE)).toBe(true);
+    expect(await pipe.store.get(claim.name)).toMatchObject({ state: 'Terminated', disruption: { cause: 'Deleted' } });
+    expect(pipe.sim.getNode(claim.nodeName)).toBeUndefined();
+    expect((await pipe.simCloud.get(claim.instanceId))?.state).toBe('terminated');
+    // Drained, not dropped: its pods run again on other nodes, and the finalizer came off by a patch.
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    expect(bed.api.requestsTo('PATCH', path).some((r) => JSON.stringify(r.body).includes('"remove"'))).toBe(true);
+    expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
+  });
+
+  it('kubectl delete node: the node drains behind its finalizer, then the claim and its object go', async () => {
+    p = await pipeline({ nodeClaimObjects: bed.cluster });
+    const pipe = p;
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    await pipe.runFor(2 * MINUTE);
+    const [claim] = await pipe.store.list({ states: ['Initialized'] });
+    if (!claim?.nodeName || !claim.instanceId) throw new Error('no initialized claim');
+    const node = claim.nodeName;
+    expect(pipe.sim.getNode(node)?.metadata.finalizers).toEqual(['karpenter.sh/termination']);
+    expect(pipe.sim.requestNodeDeletion(node)).toBe(true);
+    const gone = async () => pipe.sim.getNode(node) === undefined;
+    expect(await pipe.runUntil(gone, 5 * MINUTE)).toBe(true);
+    expect(await pipe.store.get(claim.name)).toMatchObject({ state: 'Terminated', disruption: { cause: 'Deleted' } });
+    expect((await pipe.simCloud.get(claim.instanceId))?.state).toBe('terminated');
+    expect(bed.api.get('nodeclaims', undefined, claim.name)).toBeUndefined();
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
     expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 // A local HTTP server that speaks the Kubernetes REST paths Karpless uses: lists with limit/continue and field
 // selectors, watches (JSON lines, 410 Gone after compaction), get, patch (JSON, merge and strategic merge), delete,
-// pods/binding, pods/eviction and event creation. Every request is recorded so tests can assert methods, paths,
+// pods/binding, pods/eviction and event creation; a DELETE of an object with finalizers marks it until they are
+// removed, as the API server does. Every request is recorded so tests can assert methods, paths,
 // query strings, content types and bodies. `override` lets a test answer a request itself (errors, outages).
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +71,8 @@ export class FakeKubeApi {
   private unavailable = false;
   /** Keep history bounded when a benchmark churns thousands of objects. */
   recordRequests = true;
+  /** The deletionTimestamp a DELETE stamps on an object with finalizers; tests on a virtual clock set it. */
+  now: () => string = () => new Date().toISOString();
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
@@ -269,14 +272,32 @@ export class FakeKubeApi {
     if (method === 'GET') return current ? reply(res, 200, current) : notFound();
     if (method === 'DELETE') {
       if (!current) return notFound();
+      // As the API server: an object with finalizers is only marked (deletionTimestamp) until they are all removed.
+      if (finalizersOf(current).length > 0) {
+        if (current.metadata.deletionTimestamp) return reply(res, 200, current);
+        const marked = { ...current, metadata: { ...current.metadata, deletionTimestamp: this.now() } };
+        return reply(res, 200, this.put(resource, marked));
+      }
       this.remove(resource, ns, path.name);
       return reply(res, 200, kubeStatus(200, '', ''));
     }
     if (method === 'PATCH') {
       if (!current) return notFound();
       try {
-        const patched = applyPatch(current, request.contentType ?? '', request.body);
-        return reply(res, 200, this.put(resource, patched as KubeObject));
+        const patched = applyPatch(current, request.contentType ?? '', request.body) as KubeObject;
+        if (current.metadata.deletionTimestamp) {
+          const added = finalizersOf(patched).filter((f) => !finalizersOf(current).includes(f));
+          if (added.length > 0) {
+            const message = `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`;
+            return reply(res, 422, kubeStatus(422, 'Invalid', message));
+          }
+          // The last finalizer off a deleting object deletes it.
+          if (finalizersOf(patched).length === 0) {
+            this.remove(resource, ns, path.name);
+            return reply(res, 200, patched);
+          }
+        }
+        return reply(res, 200, this.put(resource, patched));
       } catch (err) {
         if (err instanceof PatchTestFailed) return reply(res, 422, kubeStatus(422, 'Invalid', err.message));
         return reply(res, 415, kubeStatus(415, 'UnsupportedMediaType', String(err)));
@@ -334,6 +355,11 @@ export class FakeKubeApi {
     }
     return true;
   }
+}
+
+function finalizersOf(object: KubeObject): string[] {
+  const finalizers = object.metadata.finalizers;
+  return Array.isArray(finalizers) ? (finalizers as string[]) : [];
 }
 
 function objectKey(namespace: string | undefined, name: string): string {

@@ -8,7 +8,7 @@ import { buildManifestSet, refOf } from '../build';
 import { isObj, type Obj } from '../check';
 import type { SourceDocument } from '../documents';
 import type { LabelSelector } from '../kube';
-import { AnnotationDoNotDisrupt, LabelNodePool } from '../labels';
+import { AnnotationDoNotDisrupt, FinalizerTermination, LabelNodePool } from '../labels';
 import { inputLimits } from '../limits';
 import { describeDoc } from '../problems';
 import { matchesLabelSelector } from '../selector';
@@ -29,7 +29,7 @@ export interface PreflightResult {
   findings: PreflightFinding[];
 }
 
-export const KARPENTER_FINALIZER = 'karpenter.sh/termination';
+export const KARPENTER_FINALIZER = FinalizerTermination;
 const KARPENTER_GROUPS = new Set(['karpenter.sh', 'karpenter.k8s.aws']);
 const V1ALPHA5_CRDS = new Set([
   'provisioners.karpenter.sh',
