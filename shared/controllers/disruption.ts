@@ -38,7 +38,6 @@ import { type PodActivity, readDisruptionInput } from './disruption-input';
 import { launchClaim } from './launch';
 import { mirrorNodeClaimsQuietly, nodeClaimFacts } from './nodeclaim-mirror';
 import { type RepairResult, repairUnhealthyNodes } from './repair';
-import { poolInstanceTypes } from './snapshot';
 import { startTermination } from './termination';
 
 /** The pure decision functions; injectable so scripted tests can drive the orchestration. */
@@ -164,7 +163,7 @@ export async function disruptionSweep(
     result.input = input;
     result.candidatesDeferred = plan.stats.deferred ?? 0;
     // What the plan decided stands, cut short or not: commands are written first, then the cursor.
-    for (const command of plan.commands) await run.decide(command, input.now);
+    for (const command of plan.commands) await run.decide(command, input);
     if (plan.cursor || resumeFrom) await deps.store.putSweepCursor?.(plan.cursor);
     if (plan.cursor) {
       deps.log.warn('disruption sweep reached its deadline; the next sweep resumes at its cursor', {
@@ -328,11 +327,11 @@ class Run {
   }
 
   /** Writes the decided command on its candidates; a forceful one acts at once. */
-  async decide(command: DisruptionCommand, now: number): Promise<void> {
+  async decide(command: DisruptionCommand, input: DisruptionInput): Promise<void> {
     const encoded = encodeCommand(command);
-    const at = new Date(now).toISOString();
+    const at = new Date(input.now).toISOString();
     const delay = this.engine.validationDelayMs ?? this.deps.config.disruption.consolidationValidationDelayMs;
-    const validateAfter = new Date(now + delay).toISOString();
+    const validateAfter = new Date(input.now + delay).toISOString();
     const claims: NodeClaim[] = [];
     for (const c of command.candidates) {
       const claim = await this.deps.store.get(c.nodeClaim);
@@ -359,7 +358,7 @@ class Run {
       }
     }
     this.result.decided.push(command.id);
-    if (command.forceful) await this.act({ command, claims });
+    if (command.forceful) await this.act({ command, claims }, input);
   }
 
   async progress(flight: Flight): Promise<void> {
@@ -389,11 +388,11 @@ class Run {
     }
     const keep = new Set(checked.command.candidates.map((c) => c.nodeClaim));
     await this.release(flight.claims.filter((c) => !keep.has(c.name)));
-    await this.act({ command: checked.command, claims: flight.claims.filter((c) => keep.has(c.name)) });
+    await this.act({ command: checked.command, claims: flight.claims.filter((c) => keep.has(c.name)) }, input);
   }
 
   /** Taints the candidates, launches the replacements, and starts termination when there are none to wait for. */
-  private async act(flight: Flight): Promise<void> {
+  private async act(flight: Flight, input: DisruptionInput): Promise<void> {
     const { command } = flight;
     this.result.started.push(command.id);
     this.opts.onStart?.(
@@ -409,7 +408,7 @@ class Run {
     for (const c of command.candidates) await this.deps.kube.setDisruptedTaint(c.name, true);
     const replacements: string[] = [];
     for (const planned of command.replacements) {
-      const name = await this.launchReplacement(planned, command.reason);
+      const name = await this.launchReplacement(planned, command.reason, input);
       if (name) replacements.push(name);
       else if (!command.forceful)
         return this.abort(flight, `replacement ${planned.name} could not launch`, replacements);
@@ -512,12 +511,14 @@ class Run {
     return out;
   }
 
-  private async launchReplacement(planned: PlannedNodeClaim, reason: string): Promise<string | undefined> {
+  private async launchReplacement(
+    planned: PlannedNodeClaim,
+    reason: string,
+    input: DisruptionInput,
+  ): Promise<string | undefined> {
     const { deps } = this;
-    const pools = await deps.kube.listNodePools();
-    const classes = await deps.kube.listNodeClasses();
-    const nodePool = pools.find((p) => p.metadata.name === planned.nodePool);
-    const nodeClass = classes.find((c) => c.metadata.name === planned.nodeClass);
+    const nodePool = input.nodePools.find((p) => p.metadata.name === planned.nodePool);
+    const nodeClass = input.nodeClasses.find((c) => c.metadata.name === planned.nodeClass);
     const createdAt = new Date(deps.clock.now()).toISOString();
     let claim: NodeClaim | undefined;
     for (let salt = 0; salt < 5 && !claim; salt++) {
@@ -549,9 +550,10 @@ class Run {
     }
     if (!claim) return undefined;
     this.opts.onReplacement?.(claim.name, reason);
-    // The types as the sweep priced them, NodeOverlays included: the catalog's own prices would launch the
-    // replacement at a price the plan never saw, and without prioritizing the overlaid options in CreateFleet.
-    const types = await poolInstanceTypes(deps, pools, classes, planned.nodePool);
+    // The types as the command was planned or validated on them (unavailable offerings marked, NodeOverlays applied):
+    // the catalog's own prices would launch the replacement at a price the plan never saw, and without prioritizing
+    // the overlaid options in CreateFleet. Read once per sweep, not again per replacement.
+    const types = input.instanceTypes.get(planned.nodePool) ?? [];
     const outcome = await launchClaim(deps, claim, { nodePool, nodeClass, types });
     return outcome.kind === 'launched' ? claim.name : undefined;
   }

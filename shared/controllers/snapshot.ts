@@ -111,23 +111,6 @@ export function applyClusterOverlays(
   return { instanceTypes: applied.instanceTypes, conflicts: [...invalid, ...applied.conflicts] };
 }
 
-/** One NodePool's instance types as a provisioning pass sees them (through its EC2NodeClass, unavailable offerings
- * marked, NodeOverlays applied), for a launch made outside a pass: a disruption's replacement. Every pool is
- * resolved because an overlay's conflicts are judged across all of them, as readSnapshot judges them. */
-export async function poolInstanceTypes(
-  deps: Pick<ControlPlaneDeps, 'cloud' | 'log' | 'kube' | 'store' | 'clock'>,
-  nodePools: NodePool[],
-  nodeClasses: EC2NodeClass[],
-  nodePool: string,
-): Promise<InstanceType[]> {
-  const [unavailable, overlays] = await Promise.all([
-    deps.store.listUnavailable(deps.clock.now()),
-    deps.kube.listNodeOverlays ? deps.kube.listNodeOverlays() : Promise.resolve([]),
-  ]);
-  const resolved = await resolveInstanceTypes(deps, nodePools, nodeClasses, unavailable);
-  return applyClusterOverlays(overlays, nodePools, resolved.instanceTypes).instanceTypes.get(nodePool) ?? [];
-}
-
 /** Why a NodePool is not ready, from the Ready condition of its status; undefined when Ready is True or absent (a
  * NodePool file from disk carries no status). */
 export function nodePoolNotReady(pool: NodePool): string | undefined {
