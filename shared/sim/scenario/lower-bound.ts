@@ -52,12 +52,13 @@ export class LowerBoundTracker {
       if (list) list.push(pod);
       else byPool.set(pool, [pod]);
     }
-    const typesByPool = new Map<string, InstanceType[]>();
+    // Each pool's class types as served (reserved offerings included); filtered by the pool only on a cache miss.
+    const typesByPool = new Map<string, { pool: NodePool; types: InstanceType[] }>();
     for (const poolName of byPool.keys()) {
       const pool = pools.find((p) => p.metadata.name === poolName);
       const nodeClass = inputs.nodeClasses.find((c) => c.metadata.name === pool?.spec.template.spec.nodeClassRef.name);
       if (!pool || !nodeClass) continue;
-      typesByPool.set(poolName, typesAllowedBy(pool.spec.template.spec.requirements, this.typesFor(nodeClass)));
+      typesByPool.set(poolName, { pool, types: this.typesFor(nodeClass) });
     }
     const key = [...byPool.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
@@ -74,8 +75,9 @@ export class LowerBoundTracker {
     const overhead = everywhereOverhead(inputs.daemonSets);
     let total = 0;
     for (const [poolName, pods] of byPool) {
-      const types = typesByPool.get(poolName);
-      if (!types) continue;
+      const served = typesByPool.get(poolName);
+      if (!served) continue;
+      const types = typesAllowedBy(served.pool.spec.template.spec.requirements, served.types);
       const lb = await this.bound(pods, types, overhead);
       if (Number.isFinite(lb)) total += lb;
     }
@@ -86,9 +88,9 @@ export class LowerBoundTracker {
 }
 
 /** The reserved offerings the pools may use, with their room: a reservation added or expiring changes the bound. */
-function reservedKey(typesByPool: Map<string, InstanceType[]>): string {
+function reservedKey(typesByPool: Map<string, { types: InstanceType[] }>): string {
   const parts: string[] = [];
-  for (const [pool, types] of typesByPool)
+  for (const [pool, { types }] of typesByPool)
     for (const t of types)
       for (const o of t.offerings)
         if (o.reservation) parts.push(`${pool}/${o.reservation.id}:${o.reservation.capacity}:${o.available}`);
