@@ -5,6 +5,7 @@
 // deletes an object. It never touches a NodeClaim it does not own (no app.kubernetes.io/managed-by=karpless label),
 // such as Karpenter's own during a migration. A failure is logged, never fatal: the objects are for people and tools.
 
+import type { NodePool } from '../api/karpenter';
 import type { QuantityMap } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
 import {
@@ -15,6 +16,7 @@ import {
   nodeClaimObjectStale,
 } from '../api/nodeclaim-object';
 import { parseDuration } from '../api/quantity';
+import { isStaticNodePool } from '../api/static-nodepool';
 import { driftReason } from '../disruption';
 import type { DisruptionInput } from '../disruption/types';
 import type { InstanceDeps } from './deps';
@@ -40,17 +42,24 @@ export function nodeClaimFacts(input: DisruptionInput): Map<string, NodeClaimFac
     const pool = pools.get(n.claim.nodePool);
     if (!pool) continue;
     const drifted = driftReason(n, pool, classes.get(n.claim.nodeClass), input.kubernetesVersion);
-    let consolidatable = false;
-    try {
-      const after = parseDuration(pool.spec.disruption.consolidateAfter ?? '0s');
-      const last = n.lastPodEventAt ?? Date.parse(n.claim.stateTimes.Initialized ?? n.claim.createdAt);
-      consolidatable = n.claim.state === 'Initialized' && Number.isFinite(after) && input.now - last >= after;
-    } catch {
-      // an unreadable consolidateAfter is reported by validation; the node is not consolidatable
-    }
+    const consolidatable = consolidatableNow(n, pool, input.now);
     out.set(n.claim.name, { ...(drifted ? { drifted } : {}), consolidatable });
   }
   return out;
+}
+
+/** Karpenter's Consolidatable condition: initialized and consolidateAfter past the last pod event. Never on a static
+ * pool's nodes, which are never consolidated (docs/disruption.md, Static NodePools). */
+function consolidatableNow(n: DisruptionInput['nodes'][number], pool: NodePool, now: number): boolean {
+  if (isStaticNodePool(pool)) return false;
+  try {
+    const after = parseDuration(pool.spec.disruption.consolidateAfter ?? '0s');
+    const last = n.lastPodEventAt ?? Date.parse(n.claim.stateTimes.Initialized ?? n.claim.createdAt);
+    return n.claim.state === 'Initialized' && Number.isFinite(after) && now - last >= after;
+  } catch {
+    // an unreadable consolidateAfter is reported by validation; the node is not consolidatable
+    return false;
+  }
 }
 
 const quantities = (q: QuantityMap): Record<string, string> =>
