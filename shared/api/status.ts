@@ -15,6 +15,10 @@ export interface Condition {
 export interface NodePoolStatus {
   /** Capacity of the pool's nodes, summed, plus `nodes`: their count (kubectl's NODES column reads it). */
   resources: Record<string, string>;
+  /** The count of the pool's nodes (Karpenter's status.nodes): the NODES column, and the scale subresource's
+   * statusReplicasPath, which `kubectl scale nodepool` reads for a static pool. Always published; absent only from a
+   * status an older Karpless wrote. */
+  nodes?: number;
   /** ValidationSucceeded, NodeClassReady, Ready. */
   conditions: Condition[];
   nodeClassObservedGeneration?: number;

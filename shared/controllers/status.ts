@@ -189,6 +189,7 @@ export function nodePoolStatus(
       : { type: 'Ready', status: 'False', reason: classReady.reason, message: classReady.message };
   return {
     resources,
+    nodes: Number(resources.nodes ?? 0),
     conditions: transitions(pool.status?.conditions, [valid, classReady, overall], pool.metadata, now),
     ...(nodeClass?.metadata.generation !== undefined
       ? { nodeClassObservedGeneration: nodeClass.metadata.generation }

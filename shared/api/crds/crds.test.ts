@@ -65,8 +65,13 @@ describe('CRDs', () => {
       expect(crd?.apiVersion).toBe('apiextensions.k8s.io/v1');
       expect(crd?.spec.scope).toBe('Cluster');
       expect(crd?.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([['v1', true, true]]);
-      expect(crd?.spec.versions[0]?.subresources).toEqual({ status: {} });
     }
+    // Karpenter's scale subresource on NodePools: `kubectl scale nodepool` sets a static pool's replicas.
+    expect(np?.spec.versions[0]?.subresources).toEqual({
+      status: {},
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.nodes' },
+    });
+    expect(nc?.spec.versions[0]?.subresources).toEqual({ status: {} });
     const spec = np?.spec.versions[0]?.schema.openAPIV3Schema.properties?.spec;
     expect(spec?.required).toEqual(['template']);
     expect(spec?.properties?.weight).toMatchObject({ minimum: 1, maximum: 100 });
@@ -83,7 +88,7 @@ describe('CRDs', () => {
     const ready = '.status.conditions[?(@.type=="Ready")].status';
     expect(columns(nodePoolCRD())).toEqual([
       ['NodeClass', 'string', '.spec.template.spec.nodeClassRef.name', 0],
-      ['Nodes', 'string', '.status.resources.nodes', 0],
+      ['Nodes', 'string', '.status.nodes', 0],
       ['Ready', 'string', ready, 0],
       ['Age', 'date', '.metadata.creationTimestamp', 0],
       ['Weight', 'integer', '.spec.weight', 1],

@@ -215,11 +215,15 @@ export function nodePoolCRD(): CustomResourceDefinition {
           name: 'v1',
           served: true,
           storage: true,
-          subresources: { status: {} },
+          // Karpenter's scale subresource, so `kubectl scale nodepool NAME --replicas=N` scales a static pool.
+          subresources: {
+            status: {},
+            scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.nodes' },
+          },
           // Karpenter v1's columns, in its order; Nodes and Ready read the status Karpless publishes.
           additionalPrinterColumns: [
             { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
-            { name: 'Nodes', type: 'string', jsonPath: '.status.resources.nodes' },
+            { name: 'Nodes', type: 'string', jsonPath: '.status.nodes' },
             { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
             { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },

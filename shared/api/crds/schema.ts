@@ -99,7 +99,10 @@ export interface CustomResourceDefinition {
       served: boolean;
       storage: boolean;
       schema: { openAPIV3Schema: Schema };
-      subresources?: { status: Record<string, never> };
+      subresources?: {
+        status: Record<string, never>;
+        scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+      };
       additionalPrinterColumns?: { name: string; type: string; jsonPath: string; priority?: number }[];
     }[];
   };

@@ -44,7 +44,11 @@ describe('consolidation_test.go', () => {
 
       // The disruption controller's sweep on the bed (Karpenter's ExpectSingletonReconciled): nothing is disrupted.
       const bedPool = staticNodePool(2);
-      bedPool.spec.disruption = { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s' };
+      bedPool.spec.disruption = {
+        consolidationPolicy: 'WhenEmptyOrUnderutilized',
+        consolidateAfter: '0s',
+        budgets: [{ nodes: '100%' }],
+      };
       const t = await runningStaticBed(2, bedPool);
       t.clock.advance(HOUR);
       const swept = await disruptionSweep(t.deps);
