@@ -58,6 +58,12 @@ export const patchPool = (spec: Record<string, unknown>, name = 'general'): Step
   mergePatch: { spec },
 });
 
+export const patchNodeClass = (spec: Record<string, unknown>, name = 'default'): StepAction => ({
+  type: 'patch',
+  target: { kind: 'EC2NodeClass', namespace: '', name },
+  mergePatch: { spec },
+});
+
 export const nodeCondition = (
   selector: Record<string, string>,
   status: 'True' | 'False' | 'Unknown',

@@ -47,9 +47,18 @@ describe('drift', () => {
     const tainted = pool();
     tainted.spec.template.spec.taints = [{ key: 'gpu', effect: 'NoSchedule' }];
     expect(driftReason(n, tainted, nodeClass, undefined)).toMatch(/template changed/);
-    const newAmi = { ...nodeClass, spec: { ...nodeClass.spec, amiSelectorTerms: [{ id: 'ami-123' }] } };
-    expect(nodeClassHash(newAmi)).not.toBe(nodeClassHash(nodeClass));
-    expect(driftReason(n, p, newAmi, undefined)).toMatch(/EC2NodeClass default changed/);
+    // Selector terms drift dynamically (cloudDrift), not by hash: the same family picked by id hashes the same.
+    const byId = {
+      ...nodeClass,
+      spec: { ...nodeClass.spec, amiFamily: 'AL2023' as const, amiSelectorTerms: [{ id: 'ami-123' }] },
+    };
+    expect(nodeClassHash(byId)).toBe(nodeClassHash(nodeClass));
+    expect(driftReason(n, p, byId, undefined)).toBeUndefined();
+    const otherFamily = {
+      ...nodeClass,
+      spec: { ...nodeClass.spec, amiSelectorTerms: [{ alias: 'bottlerocket@latest' }] },
+    };
+    expect(driftReason(n, p, otherFamily, undefined)).toMatch(/EC2NodeClass default changed/);
     const userData = { ...nodeClass, spec: { ...nodeClass.spec, userData: 'echo hi' } };
     expect(driftReason(n, p, userData, undefined)).toMatch(/EC2NodeClass/);
   });

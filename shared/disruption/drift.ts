@@ -82,7 +82,7 @@ export function driftReason(
     return `NodePool ${pool.metadata.name} now references EC2NodeClass ${pool.spec.template.spec.nodeClassRef.name}`;
   }
   if (comparable && nodeClass && claim.nodeClassHash && claim.nodeClassHash !== nodeClassHash(nodeClass)) {
-    return `EC2NodeClass ${nodeClass.metadata.name} changed (AMI, subnets, security groups, userData or other settings)`;
+    return `EC2NodeClass ${nodeClass.metadata.name} changed (userData, tags, kubelet, block devices, metadata options or other launch settings)`;
   }
   if (n.cloudDrift) return n.cloudDrift;
   if (kubernetesVersion && n.kubeletVersion) {

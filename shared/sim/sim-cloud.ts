@@ -251,11 +251,12 @@ export class SimCloud implements CloudProvider {
   }
 
   /** The AMI a launch through this class uses now: an alias follows the account's published images for the cluster's
-   * Kubernetes version; other terms stand for one stable image each. */
+   * Kubernetes version; an id term is that image; other terms stand for one stable image each. */
   imageFor(nodeClass: EC2NodeClass): string {
     if (this.options.imageFor) return this.options.imageFor(nodeClass);
     return (
       this.account.aliasImage(nodeClass) ??
+      nodeClass.spec.amiSelectorTerms?.find((t) => t.id)?.id ??
       `ami-${stableHex(JSON.stringify(nodeClass.spec.amiSelectorTerms ?? []), 17)}`
     );
   }

@@ -14,6 +14,7 @@ import {
   NO_VIOLATIONS,
   nodeClass,
   nodePool,
+  patchNodeClass,
   publishAmi,
   replacementsFor,
   retag,
@@ -135,6 +136,80 @@ describe('cloudprovider/suite_test.go Drift', () => {
   it('should not return drifted if the security groups match (an unrelated group is tagged)', async () => {
     const r = await withChange(retag('securityGroup', 'sg-0other', { 'karpenter.sh/discovery': 'another-cluster' }));
     expect(disrupted(r)).toEqual([]);
+  });
+});
+
+// Karpenter's hash ignores the selector terms ("should not return drifted if dynamic fields are updated"): a term
+// change drifts a node through what the terms resolve to (AMIDrift, SubnetDrift, SecurityGroupDrift), so leaving them
+// out of the hash (docs/disruption.md, Drift) loses nothing. Here the EC2NodeClass itself is patched at 5m.
+describe('cloudprovider/suite_test.go Drift: selector-term changes drift dynamically', () => {
+  /** One m5.large node of `web`; `setup` at 0 (before the launch), the EC2NodeClass patched at 5m. */
+  async function patched(setup: StepAction[], spec: Record<string, unknown>) {
+    return run(
+      scenario(20 * MINUTE, [
+        ...setup.map((a) => step(0, a)),
+        step(
+          0,
+          apply(
+            nodePool({ types: ['m5.large'], consolidateAfter: 'Never' }),
+            nodeClass(),
+            deployment('web', 1, { cpu: '1' }),
+          ),
+        ),
+        step(5 * MINUTE, patchNodeClass(spec)),
+      ]),
+    );
+  }
+  const KNOWN_AMI = publishAmi('al2023@v20260110', { id: 'ami-0known' });
+  const TAGGED_SUBNETS = [
+    retag('subnet', 'subnet-us-east-1a', DISCOVERY),
+    retag('subnet', 'subnet-0b2', { team: 'b' }, 'us-east-1a'),
+  ];
+
+  it('should not return drifted if dynamic fields are updated (AMI Drift: the new terms select the image the node runs)', async () => {
+    const r = await patched([KNOWN_AMI], { amiFamily: 'AL2023', amiSelectorTerms: [{ id: 'ami-0known' }] });
+    expect(await images(r)).toEqual(['ami-0known']);
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('should return drifted if the AMI is not valid (the new terms select another image)', async () => {
+    const r = await patched([KNOWN_AMI], { amiFamily: 'AL2023', amiSelectorTerms: [{ id: 'ami-0other' }] });
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toMatch(/^AMIDrift: instance runs ami-0known/);
+    expect(await images(r)).toEqual(['ami-0other']);
+  });
+
+  it('should not return drifted if dynamic fields are updated (Subnet Drift: the new terms select the same subnet)', async () => {
+    const r = await patched(TAGGED_SUBNETS, { subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': '*' } }] });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it('should return drifted if the subnet is not valid (the new terms select another subnet)', async () => {
+    const r = await patched(TAGGED_SUBNETS, { subnetSelectorTerms: [{ tags: { team: 'b' } }] });
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toMatch(/^SubnetDrift: instance is in subnet-us-east-1a/);
+    expect((await r.world.cloud.list()).map((i) => i.subnetId)).toEqual(['subnet-0b2']);
+  });
+
+  it('should not return drifted if dynamic fields are updated (SecurityGroup Drift: the new terms select the same group)', async () => {
+    const r = await patched([], { securityGroupSelectorTerms: [{ id: 'sg-sim' }] });
+    expect(disrupted(r)).toEqual([]);
+  });
+
+  it("should return drifted if the instance security groups doesn't match the discovered values (the new terms add a group)", async () => {
+    const r = await patched([retag('securityGroup', 'sg-0new', { team: 'b' })], {
+      securityGroupSelectorTerms: [{ id: 'sg-0new' }],
+    });
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toMatch(
+      /^SecurityGroupDrift: instance has sg-sim, EC2NodeClass resolves to/,
+    );
+  });
+
+  it('should return drifted if a statically drifted EC2NodeClass.Spec field is updated (userData)', async () => {
+    const r = await patched([], { userData: 'echo changed' });
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toMatch(/^EC2NodeClass default changed/);
   });
 });
 
