@@ -89,7 +89,11 @@ export class ClaimFiller {
     const pool = new Float64Array(c.used.length);
     // Per eligible cell: all its buckets are eligible, or only those listed.
     const eligible: { cell: Cell; only?: Bucket[] }[] = [];
-    for (const cell of this.waiting.cells) {
+    // Indexed loops: a claim is filled from the first pods on, before this code is optimized, and a `for...of` then
+    // allocates a result object per step (docs/performance.md, "The cold 5k rows").
+    const cells = this.waiting.cells;
+    for (let j = 0; j < cells.length; j++) {
+      const cell = cells[j] as Cell;
       if (!cell.simple || cell.remaining <= 0) continue;
       // Sharing depends on the class alone (requirements, tolerations), which every bucket of a cell has in common.
       if (!c.template.canShare(cell.shape, c.target)) continue;
@@ -101,7 +105,9 @@ export class ClaimFiller {
       }
       const only: Bucket[] = [];
       let emptied = 0;
-      for (const b of cell.buckets) {
+      const buckets = cell.buckets;
+      for (let j = 0; j < buckets.length; j++) {
+        const b = buckets[j] as Bucket;
         if (b.remaining <= 0) emptied++;
         if (b.remaining <= 0 || c.failed.has(b.shape.id) || this.fitsSomeNode(b.shape)) continue;
         only.push(b);

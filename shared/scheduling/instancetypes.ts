@@ -107,6 +107,8 @@ export class OfferingPrices {
   private readonly orders = new Map<PriceTable, Int32Array[]>();
   private readonly spanCache = new Map<string, OfferingSpans | null>();
   private nameRanks: Int32Array | undefined;
+  /** The types' names by rank (set with `nameRanks`). */
+  private rankedNames: string[] | undefined;
   private flat: FlatOfferings | undefined;
   /** `ordered`'s options by type index, empty between calls. */
   private slots: ({ index: number } | undefined)[] | undefined;
@@ -128,8 +130,21 @@ export class OfferingPrices {
         ranks[t.index] = rank;
       });
       this.nameRanks = ranks;
+      this.rankedNames = byName.map((t) => t.name);
     }
     return this.nameRanks;
+  }
+
+  /** The names of the given types in name order: their ranks sorted as numbers (no comparator to call per pair). */
+  namesInOrder(types: readonly { index: number }[]): string[] {
+    const rank = this.nameRank();
+    const names = this.rankedNames as string[];
+    const ranks = new Int32Array(types.length);
+    for (let k = 0; k < types.length; k++) ranks[k] = rank[(types[k] as { index: number }).index] as number;
+    ranks.sort();
+    const out: string[] = [];
+    for (let k = 0; k < ranks.length; k++) out.push(names[ranks[k] as number] as string);
+    return out;
   }
 
   /**

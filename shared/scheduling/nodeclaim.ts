@@ -306,20 +306,14 @@ export function finalizeClaim(
   // Ordered by what the fleet pays, so the first option holds the cheapest offering.
   const off = cheapestOffering(first.offerings, claim.requirements, preferSpot);
   if (!off) return undefined;
-  const reqs = claim.requirements.clone();
-  // Listed in name order already, so writing the requirement out (which sorts its values) finds them sorted.
-  const rank = t.prices.nameRank();
-  const names = options
-    .slice()
-    .sort((a, b) => (rank[a.index] as number) - (rank[b.index] as number))
-    .map((o) => o.name);
-  reqs.add(Requirement.of(LabelInstanceType, 'In', names));
+  // Listed in name order, which the requirement keeps as its sorted list (requirement.ts): written out unsorted again.
+  const names = t.prices.namesInOrder(options);
+  const { written, singleValued } = withInstanceTypes(claim.requirements, names);
   const labels: Record<string, string> = { ...t.labels };
-  for (const [k, v] of Object.entries(reqs.singleValueLabels())) if (k !== LabelHostname) labels[k] = v;
+  for (const [k, v] of Object.entries(singleValued)) if (k !== LabelHostname) labels[k] = v;
   const requests = new Float64Array(claim.used);
   const daemon = t.daemonFor(first);
   for (let i = 0; i < requests.length; i++) requests[i] = (requests[i] as number) + (daemon[i] ?? 0);
-  const written = reqs.toNodeSelector();
   const requirements = t.enforceMinValues ? written : metMinValues(written, options);
   return {
     name: claim.name,
@@ -340,6 +334,29 @@ export function finalizeClaim(
       return alt ? [plannedOffering(o, alt)] : [];
     }),
   };
+}
+
+/**
+ * The claim's requirements with `instance-type In names` added, written out, and the labels their single values
+ * imply. A claim whose requirements name no instance type (the usual case) gets the entry put in its place by key
+ * among the others' written form, without building a requirement (a set of up to 60 names per claim) and a copy of
+ * the requirements only to write them out; otherwise the requirement is intersected as any other.
+ */
+function withInstanceTypes(
+  requirements: Requirements,
+  names: string[],
+): { written: NodeSelectorRequirementWithMinValues[]; singleValued: Record<string, string> } {
+  if (requirements.has(LabelInstanceType) || names.length === 0) {
+    const reqs = requirements.clone().add(Requirement.of(LabelInstanceType, 'In', names));
+    return { written: reqs.toNodeSelector(), singleValued: reqs.singleValueLabels() };
+  }
+  const written = requirements.toNodeSelector();
+  let at = 0;
+  while (at < written.length && (written[at] as NodeSelectorRequirementWithMinValues).key < LabelInstanceType) at++;
+  written.splice(at, 0, { key: LabelInstanceType, operator: 'In', values: names });
+  const singleValued = requirements.singleValueLabels();
+  if (names.length === 1) singleValued[LabelInstanceType] = names[0] as string;
+  return { written, singleValued };
 }
 
 /** How many runner-up types a plan names beside the chosen one. */

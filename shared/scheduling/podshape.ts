@@ -101,8 +101,9 @@ export class PodShapes {
   private readonly factsOf = new WeakMap<PodBase, SpecFacts>();
   /** The first valid base by its identity and spec without requests (the template of later bases with other requests). */
   private readonly templates = new Map<string, PodBase>();
-  /** Identity numbers by namespace and labels, as text. */
-  private readonly identities = new Map<string, number>();
+  /** Identity numbers by namespace, then labels as text. */
+  private readonly identities = new Map<string, Map<string, number>>();
+  private identityCount = 0;
   readonly all: PodBase[] = [];
   private shapeCount = 0;
 
@@ -124,22 +125,21 @@ export class PodShapes {
     // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md).
     const vol = pod.spec.volumes?.length ? this.volumes.requirementsFor(pod) : NO_VOLUME_TOPOLOGY;
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
-    // Namespace and labels first, whole: that text also names the pod's identity for selectors.
-    const who = JSON.stringify([pod.metadata.namespace, pod.metadata.labels ?? {}]);
-    let identity = this.identities.get(who);
-    if (identity === undefined) {
-      identity = this.identities.size;
-      this.identities.set(who, identity);
-    }
+    const identity = this.identityOf(pod);
     // The signature is the pair (identity, spec text): two short keys, not one long concatenation to hash per pod.
-    const specKey = JSON.stringify([signatureSpec(pod.spec), vol.key, vol.missing ?? '']);
+    // Most pods have no volume topology: their spec text is the key alone, an object's text, which no array's text
+    // (the key of a pod with one) can equal, so no two signatures meet that did not before.
+    const specKey =
+      vol.key === '' && !vol.missing
+        ? JSON.stringify(signatureSpec(pod.spec))
+        : JSON.stringify([signatureSpec(pod.spec), vol.key, vol.missing ?? '']);
     let facts = this.specs.get(specKey);
     let shapeSig: string | undefined;
     let template: PodBase | undefined;
     if (!facts) {
       // A new spec: if it differs from a known base's only in its requests, everything but the requests is that
       // base's (docs/performance.md, Distinct requests).
-      shapeSig = shapeSignature(who, pod, vol);
+      shapeSig = shapeSignature(identity, pod, vol);
       template = this.templates.get(shapeSig);
       facts = (template && this.requestFacts(pod, template)) ?? this.specFacts(pod, vol.requirements, vol.missing);
       this.specs.set(specKey, facts);
@@ -149,13 +149,31 @@ export class PodShapes {
     // Pods that differ only in their requests (VPA-sized pods, per-team requests) derive their shapes from the first
     // such base instead of building them again. Only a new base pays for the second signature, so replicas cost
     // nothing more.
-    shapeSig ??= shapeSignature(who, pod, vol);
+    shapeSig ??= shapeSignature(identity, pod, vol);
     template = facts.invalid ? undefined : (template ?? this.templates.get(shapeSig));
     base = template ? this.derive(template, pod, facts) : this.build(pod, identity, facts);
     if (!template && !base.invalid) this.templates.set(shapeSig, base);
     addBase(facts, identity, base);
     this.all.push(base);
     return base;
+  }
+
+  /** The number of the pod's namespace and labels: the labels' text looked up per namespace (no array to build
+   * and write per pod). Numbered in order of first sight, as one key of both would number them. */
+  private identityOf(pod: Pod): number {
+    const ns = pod.metadata.namespace;
+    let byLabels = this.identities.get(ns);
+    if (!byLabels) {
+      byLabels = new Map();
+      this.identities.set(ns, byLabels);
+    }
+    const labels = JSON.stringify(pod.metadata.labels ?? {});
+    let identity = byLabels.get(labels);
+    if (identity === undefined) {
+      identity = this.identityCount++;
+      byLabels.set(labels, identity);
+    }
+    return identity;
   }
 
   /**
@@ -392,12 +410,16 @@ function addBase(facts: SpecFacts, identity: number, base: PodBase): void {
 
 /** The pod's identity and spec without the containers' resources and the overhead: equal for pods that differ only
  * in their requests. */
-function shapeSignature(who: string, pod: Pod, vol: VolumeTopology): string {
+function shapeSignature(identity: number, pod: Pod, vol: VolumeTopology): string {
   const { containers, initContainers, overhead: _o, ...rest } = signatureSpec(pod.spec);
-  return (
-    who +
-    JSON.stringify([rest, withoutResources(containers), withoutResources(initContainers), vol.key, vol.missing ?? ''])
-  );
+  return JSON.stringify([
+    identity,
+    rest,
+    withoutResources(containers),
+    withoutResources(initContainers),
+    vol.key,
+    vol.missing ?? '',
+  ]);
 }
 
 /** The containers without their resources (what a base's shapes are built from). */

@@ -18,9 +18,9 @@ export class Requirement {
   static of(key: string, operator: NodeSelectorOperator, values: readonly string[] = [], minValues?: number) {
     switch (operator) {
       case 'In':
-        return new Requirement(key, false, new Set(values), undefined, undefined, minValues);
+        return new Requirement(key, false, new Set(values), undefined, undefined, minValues).listedAs(values);
       case 'NotIn':
-        return new Requirement(key, true, new Set(values), undefined, undefined, minValues);
+        return new Requirement(key, true, new Set(values), undefined, undefined, minValues).listedAs(values);
       case 'Exists':
         return new Requirement(key, true, new Set(), undefined, undefined, minValues);
       case 'DoesNotExist':
@@ -34,6 +34,25 @@ export class Requirement {
       case 'Lte':
         return new Requirement(key, true, new Set(), undefined, intValue(key, operator, values) + 1, minValues);
     }
+  }
+
+  /** The values sorted (as `Array.prototype.sort` orders strings), kept once sorted: a requirement never changes, and
+   * claims share most of theirs, so writing each claim's requirements out sorted the same values again and again. */
+  private sortedValues: readonly string[] | undefined;
+
+  /** Keeps `values` as the sorted list when they already are in that order without repeats (a claim's instance
+   * types are listed so, nodeclaim.ts finalizeClaim), which spares sorting them again to write them out. */
+  private listedAs(values: readonly string[]): this {
+    if (values.length < 2) return this;
+    for (let i = 1; i < values.length; i++) if (!((values[i - 1] as string) < (values[i] as string))) return this;
+    this.sortedValues = values.slice();
+    return this;
+  }
+
+  /** The values in sorted order (read-only: shared by every caller). */
+  sorted(): readonly string[] {
+    this.sortedValues ??= [...this.values].sort();
+    return this.sortedValues;
   }
 
   get bounded(): boolean {
@@ -98,18 +117,17 @@ export class Requirement {
 
   /** The requirement back in Kubernetes form. Bounded complements become Gt/Lt pairs. */
   toNodeSelector(): { key: string; operator: NodeSelectorOperator; values?: string[]; minValues?: number }[] {
-    const withMin = <T extends object>(r: T) =>
-      this.minValues !== undefined ? { ...r, minValues: this.minValues } : r;
     if (!this.complement) {
-      const values = [...this.values].sort();
+      const values = this.sorted().slice();
       return [
-        withMin(
+        withMinValues(
           values.length > 0 ? { key: this.key, operator: 'In', values } : { key: this.key, operator: 'DoesNotExist' },
+          this.minValues,
         ),
       ] as ReturnType<Requirement['toNodeSelector']>;
     }
     const out: ReturnType<Requirement['toNodeSelector']> = [];
-    if (this.values.size > 0) out.push({ key: this.key, operator: 'NotIn', values: [...this.values].sort() });
+    if (this.values.size > 0) out.push({ key: this.key, operator: 'NotIn', values: this.sorted().slice() });
     if (this.greaterThan !== undefined) out.push({ key: this.key, operator: 'Gt', values: [String(this.greaterThan)] });
     if (this.lessThan !== undefined) out.push({ key: this.key, operator: 'Lt', values: [String(this.lessThan)] });
     if (out.length === 0) out.push({ key: this.key, operator: 'Exists' });
@@ -127,9 +145,9 @@ export class Requirement {
   }
 
   private write(): string {
-    if (!this.complement) return this.values.size === 0 ? 'DoesNotExist' : `[${[...this.values].sort().join(', ')}]`;
+    if (!this.complement) return this.values.size === 0 ? 'DoesNotExist' : `[${this.sorted().join(', ')}]`;
     const parts: string[] = [];
-    if (this.values.size > 0) parts.push(`not [${[...this.values].sort().join(', ')}]`);
+    if (this.values.size > 0) parts.push(`not [${this.sorted().join(', ')}]`);
     if (this.greaterThan !== undefined) parts.push(`> ${this.greaterThan}`);
     if (this.lessThan !== undefined) parts.push(`< ${this.lessThan}`);
     return parts.length === 0 ? 'Exists' : parts.join(' and ');
@@ -137,6 +155,11 @@ export class Requirement {
 }
 
 export class RequirementError extends Error {}
+
+/** `r` with `minValues` when there is one (a function of its own: a closure per call was written out per claim). */
+function withMinValues<T extends object>(r: T, minValues: number | undefined): T {
+  return minValues !== undefined ? { ...r, minValues } : r;
+}
 
 function intValue(key: string, operator: string, values: readonly string[]): number {
   const raw = values[0];

@@ -8,6 +8,8 @@ export class Requirements {
   private readonly map = new Map<string, Requirement>();
   /** `toString()`, kept until the next `add`: cache keys read it for every claim opened. */
   private text: string | undefined;
+  /** The keys in sorted order, kept until the next `add` (writing a claim out lists its requirements by key). */
+  private sortedKeys: string[] | undefined;
 
   static from(list: readonly (NodeSelectorRequirement | NodeSelectorRequirementWithMinValues)[] = []): Requirements {
     const out = new Requirements();
@@ -27,12 +29,14 @@ export class Requirements {
     const out = new Requirements();
     for (const [k, r] of this.map) out.map.set(k, r);
     out.text = this.text;
+    out.sortedKeys = this.sortedKeys;
     return out;
   }
 
   add(r: Requirement): this {
     this.text = undefined;
     const existing = this.map.get(r.key);
+    if (!existing && this.sortedKeys) this.sortedKeys = withKey(this.sortedKeys, r.key);
     this.map.set(r.key, existing ? existing.intersect(r) : r);
     return this;
   }
@@ -103,7 +107,8 @@ export class Requirements {
 
   toNodeSelector(): NodeSelectorRequirementWithMinValues[] {
     const out: NodeSelectorRequirementWithMinValues[] = [];
-    for (const key of [...this.map.keys()].sort()) out.push(...(this.map.get(key) as Requirement).toNodeSelector());
+    this.sortedKeys ??= [...this.map.keys()].sort();
+    for (const key of this.sortedKeys) out.push(...(this.map.get(key) as Requirement).toNodeSelector());
     return out;
   }
 
@@ -135,4 +140,11 @@ function sameRequirement(a: Requirement, b: Requirement): boolean {
       a.lessThan === b.lessThan &&
       a.minValues === b.minValues)
   );
+}
+
+/** `sorted` (ascending, as `Array.prototype.sort` orders strings) with `key`, not in it, put in its place. */
+function withKey(sorted: readonly string[], key: string): string[] {
+  let at = 0;
+  while (at < sorted.length && (sorted[at] as string) < key) at++;
+  return [...sorted.slice(0, at), key, ...sorted.slice(at)];
 }
