@@ -1,7 +1,8 @@
 // Peak RSS of the forwarder watching 10k pending pods: `npx tsx bench/forwarder-memory.ts [pods]`.
 // Bundles forwarder/main.ts as the image does, runs it as a child process against a local fake API server (10k
-// unschedulable pods of ~3 KB each, as kube-apiserver returns them with managedFields) and a local fake SQS
-// endpoint, then churns 20% of the pods and reads the child's peak RSS (VmHWM) from /proc.
+// unschedulable pods of ~3 KB each, as kube-apiserver returns them with managedFields; 100 nodes and their mirrored
+// NodeClaim objects) and a local fake SQS endpoint, then churns 20% of the pods, deletes 10 NodeClaims and reads the
+// child's peak RSS (VmHWM) from /proc.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realisticPod } from '../test/fake-kube-api/fixtures';
 import { FakeKubeApi } from '../test/fake-kube-api/server';
-import { readyNode } from '../testkit/watch-objects';
+import { mirroredNodeClaim, readyNode } from '../testkit/watch-objects';
 
 /** Keep in step with the node flags in forwarder/Dockerfile's CMD; FORWARDER_NODE_FLAGS overrides to compare. */
 const FORWARDER_NODE_FLAGS = (
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   api.recordRequests = false;
   for (let i = 0; i < POD_COUNT; i++) api.put('pods', realisticPod(i));
   for (let i = 0; i < 100; i++) api.put('nodes', readyNode(`ip-10-0-${i}`));
+  for (let i = 0; i < 100; i++) api.put('nodeclaims', mirroredNodeClaim(`default-${i}`));
   api.put('nodepools', {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
@@ -105,7 +107,9 @@ async function main(): Promise<void> {
     api.put('pods', realisticPod(POD_COUNT + i));
     api.put('pods', realisticPod(POD_COUNT / 2 + i));
   }
-  await until(() => sqs.counts().refs >= POD_COUNT + POD_COUNT / 10, 'churn delivered');
+  // `kubectl delete nodeclaim` on a tenth of them: the deletion marks.
+  for (let i = 0; i < 10; i++) api.put('nodeclaims', mirroredNodeClaim(`default-${i}`, { deleting: true }));
+  await until(() => sqs.counts().refs >= POD_COUNT + POD_COUNT / 10 + 10, 'churn delivered');
   await new Promise((r) => setTimeout(r, 3000));
   const { rss, hwm } = procStatus(pid);
   clearInterval(sampler);
@@ -116,6 +120,7 @@ async function main(): Promise<void> {
 
   const result = {
     pods: POD_COUNT,
+    nodeClaims: 100,
     node: process.version,
     initialDeliveryMs: initialMs,
     messages: sqs.counts().messages,

@@ -21,7 +21,15 @@ describe('events/ fixtures', () => {
       (f) => parse(f.file) as { kind: string; state?: string },
     );
     const kinds = new Set(valid.map((v) => v.kind));
-    const controlKinds = ['PodsPending', 'NodeChanged', 'NodePoolChanged', 'Sweep', 'Terminate', 'DisruptionDue'];
+    const controlKinds = [
+      'PodsPending',
+      'NodeChanged',
+      'NodePoolChanged',
+      'NodeClaimDeleted',
+      'Sweep',
+      'Terminate',
+      'DisruptionDue',
+    ];
     for (const k of [...controlKinds, 'GarbageCollect']) {
       expect(kinds).toContain(k);
     }

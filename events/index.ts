@@ -40,6 +40,7 @@ export const FIXTURES: readonly Fixture[] = [
   control('pods-pending.json', 'provisioner'),
   control('node-changed.json', 'lifecycle'),
   control('nodepool-changed.json', 'provisioner'),
+  control('nodeclaim-deleted.json', 'provisioner'),
   control('sweep.json', 'disruption'),
   // Scheduled onto the termination queue with a delay; the termination function relays it to the cluster queue.
   control('disruption-due.json', 'disruption'),
@@ -62,6 +63,7 @@ export const FIXTURES: readonly Fixture[] = [
   control('malformed-missing-fields.json', 'provisioner', 'invalid'),
   control('malformed-unknown-kind.json', 'provisioner', 'invalid'),
   control('malformed-bad-ref.json', 'provisioner', 'invalid'),
+  control('malformed-nodeclaim-deleted-no-name.json', 'provisioner', 'invalid'),
   interruption('malformed-spot-missing-instance-id.json', 'invalid'),
   interruption('malformed-state-change-bad-state.json', 'invalid'),
   interruption('malformed-eventbridge-version.json', 'invalid'),

@@ -3,10 +3,11 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeKubeApi } from '../test/fake-kube-api/server';
-import { pendingPod, readyNode } from '../testkit/watch-objects';
+import { mirroredNodeClaim, pendingPod, readyNode } from '../testkit/watch-objects';
 import { Forwarder } from './forwarder';
 import { startHealthServer } from './health';
 import { KubeHttp } from './kube-http';
+import { WATCHED } from './list-watch';
 import { SqsSink } from './sqs-sink';
 
 const sqsMock = mockClient(SQSClient);
@@ -112,7 +113,7 @@ describe('forwarder end to end', () => {
     api.put('pods', pendingPod('before'));
     const f = start();
     await until(() => sentPods().includes('before'));
-    await until(() => api.watchCount === 4);
+    await until(() => api.watchCount === WATCHED.length);
     api.expireWatches();
     api.put('pods', pendingPod('after'));
     await until(() => sentPods().includes('after'));
@@ -173,6 +174,79 @@ describe('forwarder end to end', () => {
           .filter((b) => b.kind === 'NodePoolChanged')
           .flatMap((b) => b.refs).length === 2,
     );
+  });
+
+  it('watches only its own NodeClaims and sends NodeClaimDeleted when one gets its deletion mark', async () => {
+    api.put('nodeclaims', mirroredNodeClaim('default-a'));
+    api.put('nodeclaims', mirroredNodeClaim('karpenter-b', { foreign: true }));
+    const f = start();
+    await until(() => f.ready().ready);
+    const nodeClaimRequests = () => api.requests.filter((r) => r.path === '/apis/karpenter.sh/v1/nodeclaims');
+    await until(() => nodeClaimRequests().some((r) => r.query.has('watch')));
+    for (const r of nodeClaimRequests()) {
+      expect(r.query.get('labelSelector')).toBe('app.kubernetes.io/managed-by=karpless');
+    }
+    // The mirror rewriting status is not news; `kubectl delete` on Karpenter's own NodeClaim is not Karpless's.
+    api.put('nodeclaims', mirroredNodeClaim('default-a', { ready: false }));
+    api.put('nodeclaims', mirroredNodeClaim('karpenter-b', { foreign: true, deleting: true }));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sentBodies().filter((b) => b.kind === 'NodeClaimDeleted')).toEqual([]);
+    // What kubectl sends: a DELETE, which the API server turns into a deletion mark while the finalizer holds.
+    expect((await fetch(`${api.url}/apis/karpenter.sh/v1/nodeclaims/default-a`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
+    await until(() => sentBodies().some((b) => b.kind === 'NodeClaimDeleted'));
+    const sent = sentBodies().filter((b) => b.kind === 'NodeClaimDeleted');
+    expect(sent).toMatchObject([{ cluster: 'prod', refs: [{ kind: 'NodeClaim', name: 'default-a' }] }]);
+    // The finalizer off, the object goes: no message, and the forwarder forgets it.
+    api.remove('nodeclaims', undefined, 'default-a');
+    await until(() => f.tracker.knownCount('nodeclaims') === 0);
+    expect(sentBodies().filter((b) => b.kind === 'NodeClaimDeleted')).toHaveLength(1);
+  });
+
+  it('sends a NodeOverlay change as NodePoolChanged', async () => {
+    const f = start();
+    await until(() => f.ready().ready);
+    api.put('nodeoverlays', {
+      apiVersion: 'karpenter.sh/v1alpha1',
+      kind: 'NodeOverlay',
+      metadata: { name: 'savings-plan', generation: 1 },
+      spec: { requirements: [], price: '0.05' },
+    });
+    await until(() => sentBodies().some((b) => b.kind === 'NodePoolChanged'));
+    expect(sentBodies().filter((b) => b.kind === 'NodePoolChanged')).toMatchObject([
+      { refs: [{ kind: 'NodeOverlay', name: 'savings-plan' }] },
+    ]);
+  });
+
+  it('stays ready in a cluster without the NodeClaim or NodeOverlay CRD, and watches them once they appear', async () => {
+    let served = false;
+    api.override((r) =>
+      !served && /\/(nodeclaims|nodeoverlays)$/.test(r.path)
+        ? { status: 404, body: { kind: 'Status', code: 404, reason: 'NotFound' } }
+        : undefined,
+    );
+    forwarder = new Forwarder({
+      cluster: 'prod',
+      http: new KubeHttp({ server: api.url, token: () => 'sa-token' }),
+      sink: new SqsSink(QUEUE, sqs),
+      timing: { idleMs: 50, maxMs: 300 },
+      backoff: fast,
+      sendBackoff: fast,
+      absentRetryMs: 100,
+    });
+    const f = forwarder;
+    f.start();
+    await until(() => f.ready().ready);
+    const absent = f.watches.filter((w) => w.absent);
+    expect(absent).toHaveLength(2);
+    expect(f.live(Date.now() + 16 * 60_000)).toBe(true);
+    // The CRDs are applied: the next look lists and watches them.
+    served = true;
+    await until(() => f.watches.every((w) => !w.absent));
+    await until(() => api.watchCount === WATCHED.length);
+    api.put('nodeclaims', mirroredNodeClaim('default-c', { deleting: true }));
+    await until(() => sentBodies().some((b) => b.kind === 'NodeClaimDeleted'));
   });
 
   it('serves /healthz and /readyz', async () => {

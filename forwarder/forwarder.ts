@@ -19,6 +19,8 @@ export interface ForwarderOptions {
   sendBackoff?: BackoffPolicy;
   pageSize?: number;
   watchTimeoutSeconds?: number;
+  /** How long a watch of a CRD the cluster lacks (NodeClaim, NodeOverlay) waits before looking again. */
+  absentRetryMs?: number;
   sources?: ResourceSource[];
   /** Not ready once SQS has failed this many times in a row. */
   unreadyAfterSendFailures?: number;
@@ -63,6 +65,7 @@ export class Forwarder implements HealthState {
         new ListWatch(options.http, source, handlers, {
           pageSize: options.pageSize,
           watchTimeoutSeconds: options.watchTimeoutSeconds,
+          absentRetryMs: options.absentRetryMs,
           backoff: options.backoff,
           log,
         }),

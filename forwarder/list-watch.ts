@@ -1,6 +1,7 @@
 // A lean reflector: list (paginated) then watch from the list's resourceVersion, resume the watch from the last
 // seen version when the server ends it, and re-list on 410 Gone or after any failure, backing off while the API
 // server is unreachable. It hands the tracker Slims only; raw objects never outlive one page or one line.
+import { MANAGED_BY_KARPLESS, MANAGED_BY_LABEL } from '../shared/api/nodeclaim-object';
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff';
 import { type KubeHttp, KubeHttpError } from './kube-http';
 import { errorMessage, type Logger, silentLogger } from './log';
@@ -12,6 +13,10 @@ export interface ResourceSource {
   /** Collection path, e.g. /api/v1/pods. */
   path: string;
   fieldSelector?: string;
+  labelSelector?: string;
+  /** Served by a CRD the cluster may not have: a 404 lists as empty (synced, healthy) and the list is retried after
+   * `absentRetryMs` in case the CRD is applied later. */
+  optional?: boolean;
 }
 
 export const WATCHED: ResourceSource[] = [
@@ -19,6 +24,15 @@ export const WATCHED: ResourceSource[] = [
   { resource: 'nodes', path: '/api/v1/nodes' },
   { resource: 'nodepools', path: '/apis/karpenter.sh/v1/nodepools' },
   { resource: 'ec2nodeclasses', path: '/apis/karpenter.k8s.aws/v1/ec2nodeclasses' },
+  // A NodeOverlay changes prices or capacities: the provisioner plans again with it (docs/api.md, NodeOverlay).
+  { resource: 'nodeoverlays', path: '/apis/karpenter.sh/v1alpha1/nodeoverlays', optional: true },
+  // Only the NodeClaims Karpless mirrors, for their deletion marks (docs/kubernetes.md, NodeClaim objects).
+  {
+    resource: 'nodeclaims',
+    path: '/apis/karpenter.sh/v1/nodeclaims',
+    labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY_KARPLESS}`,
+    optional: true,
+  },
 ];
 
 export interface ListWatchHandlers {
@@ -32,6 +46,8 @@ export interface ListWatchOptions {
   watchTimeoutSeconds?: number;
   backoff?: BackoffPolicy;
   log?: Logger;
+  /** How long an optional resource whose CRD is missing waits before listing again. Default 5 min. */
+  absentRetryMs?: number;
   /** Waits between attempts; tests replace it. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -53,6 +69,8 @@ export class ListWatch {
   failingSince: number | undefined = undefined;
   relists = 0;
   failures = 0;
+  /** An optional resource whose CRD the API server does not serve (yet). */
+  absent = false;
 
   constructor(
     private readonly http: KubeHttp,
@@ -66,11 +84,15 @@ export class ListWatch {
     let resendAll = true;
     while (!this.stopped) {
       try {
-        await this.list(resendAll);
+        const listed = await this.list(resendAll);
         this.failures = 0;
         this.healthy = true;
         this.failingSince = undefined;
         resendAll = false;
+        if (listed === 'absent') {
+          await this.pause(this.options.absentRetryMs ?? 5 * 60_000);
+          continue;
+        }
         await this.watchUntilExpired();
       } catch (err) {
         if (this.stopped) break;
@@ -100,23 +122,36 @@ export class ListWatch {
     this.wake?.();
   }
 
-  private async list(resendAll: boolean): Promise<void> {
+  /** 'absent' when an optional resource's CRD is not installed: listed as empty, nothing to watch. */
+  private async list(resendAll: boolean): Promise<'listed' | 'absent'> {
     const items: Slim[] = [];
     let token: string | undefined;
     let rv: string | undefined;
     do {
-      const page = await this.http.getJson<{
-        items?: unknown[];
-        metadata?: { resourceVersion?: string; continue?: string };
-      }>(this.path({ limit: String(this.options.pageSize ?? 100), continue: token }));
+      let page: { items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string } };
+      try {
+        page = await this.http.getJson(this.path({ limit: String(this.options.pageSize ?? 100), continue: token }));
+      } catch (err) {
+        if (!(this.source.optional && err instanceof KubeHttpError && err.status === 404)) throw err;
+        if (!this.absent)
+          (this.options.log ?? silentLogger).log('INFO', 'resource not served; will look again', {
+            resource: this.source.resource,
+          });
+        this.absent = true;
+        this.handlers.onList(this.source.resource, [], { resendAll });
+        this.synced = true;
+        return 'absent';
+      }
       for (const raw of page.items ?? []) items.push(slimFor(this.source.resource, raw));
       rv = page.metadata?.resourceVersion;
       token = page.metadata?.continue || undefined;
     } while (token && !this.stopped);
     this.resourceVersion = rv;
     this.relists++;
+    this.absent = false;
     this.handlers.onList(this.source.resource, items, { resendAll });
     this.synced = true;
+    return 'listed';
   }
 
   private async watchUntilExpired(): Promise<void> {
@@ -158,6 +193,7 @@ export class ListWatch {
   private path(query: Record<string, string | undefined>): string {
     const params = new URLSearchParams();
     if (this.source.fieldSelector) params.set('fieldSelector', this.source.fieldSelector);
+    if (this.source.labelSelector) params.set('labelSelector', this.source.labelSelector);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, v);
     return `${this.source.path}?${params.toString()}`;
   }

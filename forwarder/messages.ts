@@ -15,7 +15,7 @@ export interface OutgoingMessage {
 }
 
 /** Kinds are sent in this order so a NodePool change is seen before the pods it may now fit. */
-const KIND_ORDER: ClusterMessageKind[] = ['NodePoolChanged', 'NodeChanged', 'PodsPending'];
+const KIND_ORDER: ClusterMessageKind[] = ['NodePoolChanged', 'NodeChanged', 'NodeClaimDeleted', 'PodsPending'];
 
 export function deduplicationId(kind: ClusterMessageKind, refs: ObjectRef[]): string {
   const hash = createHash('sha256').update(kind);

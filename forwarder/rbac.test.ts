@@ -47,4 +47,14 @@ describe('RBAC rules', () => {
     expect(grants(FORWARDER_RULES).every((g) => /:(list|watch)$/.test(g))).toBe(true);
     expect(grants(FORWARDER_RULES).some((g) => g.includes('/status'))).toBe(false);
   });
+
+  it('lets the forwarder watch NodeClaims and NodeOverlays, and write or get neither', () => {
+    const karpenter = grants(FORWARDER_RULES).filter((g) => /^karpenter\.sh\/(nodeclaims|nodeoverlays)/.test(g));
+    expect(karpenter.sort()).toEqual([
+      'karpenter.sh/nodeclaims:list',
+      'karpenter.sh/nodeclaims:watch',
+      'karpenter.sh/nodeoverlays:list',
+      'karpenter.sh/nodeoverlays:watch',
+    ]);
+  });
 });

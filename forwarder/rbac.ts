@@ -1,6 +1,7 @@
 // The two RBAC roles Karpless needs, as data, so the manifests and their tests share one source of truth.
 // Each verb is one the code actually calls (docs/kubernetes.md, "RBAC", has the table of what each is for):
-// - the forwarder lists and watches what it watches, and never reads a single object (list + watch only);
+// - the forwarder lists and watches what it watches, and never reads a single object (list + watch only): on
+//   NodeClaims only for their deletion marks, on NodeOverlays for the re-plan their changes call for;
 // - the Lambda functions list what the engine reads (paginated lists, never watches), get a node before a guarded
 //   patch, patch and delete nodes, create evictions and events, and patch the status subresource of
 //   NodePools and EC2NodeClasses. pods/binding is granted only when binding is opted in (`bindPods`); by default
@@ -15,7 +16,7 @@ export interface PolicyRule {
 
 export const FORWARDER_RULES: PolicyRule[] = [
   { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['list', 'watch'] },
-  { apiGroups: ['karpenter.sh'], resources: ['nodepools'], verbs: ['list', 'watch'] },
+  { apiGroups: ['karpenter.sh'], resources: ['nodepools', 'nodeoverlays', 'nodeclaims'], verbs: ['list', 'watch'] },
   { apiGroups: ['karpenter.k8s.aws'], resources: ['ec2nodeclasses'], verbs: ['list', 'watch'] },
 ];
 

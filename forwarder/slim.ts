@@ -1,16 +1,17 @@
 // What the forwarder keeps from a watched object: its key, a reference for the message, and a fingerprint of the
 // fields whose change is worth a message. Everything else is dropped as soon as the watch line is parsed.
 
+import { MANAGED_BY_KARPLESS, MANAGED_BY_LABEL } from '../shared/api/nodeclaim-object';
 import { REPAIR_CONDITION_TYPES } from '../shared/disruption/repair';
 import { isProvisionable } from '../shared/kube/pending';
 import type { ObjectRef } from '../shared/messages';
 
-export type WatchedResource = 'pods' | 'nodes' | 'nodepools' | 'ec2nodeclasses';
+export type WatchedResource = 'pods' | 'nodes' | 'nodepools' | 'ec2nodeclasses' | 'nodeoverlays' | 'nodeclaims';
 
 export interface Slim {
   key: string;
   ref: ObjectRef;
-  /** For pods: provisionable. For other objects: always true. */
+  /** For pods: provisionable. For NodeClaims: Karpless's own, with a deletion mark. For other objects: always true. */
   relevant: boolean;
   /** Changes to this string (and only these) produce a message. */
   fingerprint: string;
@@ -87,9 +88,17 @@ export function slimNode(raw: Raw): Slim {
 }
 
 /** Spec changes bump metadata.generation; status churn does not. */
-export function slimKarpenterObject(raw: Raw, kind: 'NodePool' | 'EC2NodeClass'): Slim {
+export function slimKarpenterObject(raw: Raw, kind: 'NodePool' | 'EC2NodeClass' | 'NodeOverlay'): Slim {
   const fingerprint = `${raw.metadata?.generation ?? raw.metadata?.resourceVersion ?? ''}${raw.metadata?.deletionTimestamp ? '|deleting' : ''}`;
   return { key: keyOf(raw), ref: ref(raw, kind), relevant: true, fingerprint };
+}
+
+/** Only the deletion mark of a NodeClaim Karpless mirrors is news (`kubectl delete nodeclaim`); its status churn,
+ * the mirror's own writes and Karpenter's NodeClaims in a cluster being migrated are not. */
+export function slimNodeClaim(raw: Raw): Slim {
+  const relevant =
+    raw.metadata?.deletionTimestamp !== undefined && raw.metadata.labels?.[MANAGED_BY_LABEL] === MANAGED_BY_KARPLESS;
+  return { key: keyOf(raw), ref: ref(raw, 'NodeClaim'), relevant, fingerprint: '' };
 }
 
 export function slimFor(resource: WatchedResource, raw: unknown): Slim {
@@ -103,5 +112,9 @@ export function slimFor(resource: WatchedResource, raw: unknown): Slim {
       return slimKarpenterObject(r, 'NodePool');
     case 'ec2nodeclasses':
       return slimKarpenterObject(r, 'EC2NodeClass');
+    case 'nodeoverlays':
+      return slimKarpenterObject(r, 'NodeOverlay');
+    case 'nodeclaims':
+      return slimNodeClaim(r);
   }
 }

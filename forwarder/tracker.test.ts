@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pendingPod, readyNode } from '../testkit/watch-objects';
+import { mirroredNodeClaim, pendingPod, readyNode } from '../testkit/watch-objects';
 import { buildMessages } from './messages';
 import { slimFor } from './slim';
 import { ChangeTracker } from './tracker';
@@ -8,6 +8,72 @@ const podSlim = (name: string, extra: Parameters<typeof pendingPod>[2] = {}) =>
   slimFor('pods', pendingPod(name, 'default', extra));
 const keys = (t: ChangeTracker) =>
   Object.fromEntries([...t.takeOutbox()].map(([kind, refs]) => [kind, [...refs.values()].map((r) => r.name)]));
+
+const claimSlim = (name: string, extra: Parameters<typeof mirroredNodeClaim>[1] = {}) =>
+  slimFor('nodeclaims', mirroredNodeClaim(name, extra));
+
+describe('ChangeTracker: NodeClaim objects', () => {
+  it('sends a NodeClaim once, when it gets its deletion mark; status churn and the mirror writes are not news', () => {
+    const t = new ChangeTracker();
+    expect(t.onEvent('nodeclaims', 'ADDED', claimSlim('a', { ready: false }))).toBe(false);
+    expect(t.onEvent('nodeclaims', 'MODIFIED', claimSlim('a'))).toBe(false);
+    expect(t.knownCount('nodeclaims')).toBe(0);
+    expect(t.onEvent('nodeclaims', 'MODIFIED', claimSlim('a', { deleting: true }))).toBe(true);
+    // The drain rewrites its status while the finalizer holds it: still the same deletion.
+    expect(t.onEvent('nodeclaims', 'MODIFIED', claimSlim('a', { deleting: true, ready: false }))).toBe(false);
+    const outbox = t.takeOutbox();
+    expect([...outbox.keys()]).toEqual(['NodeClaimDeleted']);
+    expect([...(outbox.get('NodeClaimDeleted')?.values() ?? [])]).toEqual([
+      { kind: 'NodeClaim', name: 'a', uid: 'uid-a' },
+    ]);
+    // The finalizer comes off and the object goes: nothing to say, and nothing left in memory.
+    expect(t.onEvent('nodeclaims', 'DELETED', claimSlim('a', { deleting: true }))).toBe(false);
+    expect(t.knownCount('nodeclaims')).toBe(0);
+  });
+
+  it("ignores the deletion of a NodeClaim Karpless does not own (Karpenter's, in a cluster being migrated)", () => {
+    const t = new ChangeTracker();
+    expect(t.onEvent('nodeclaims', 'MODIFIED', claimSlim('k', { deleting: true, foreign: true }))).toBe(false);
+    expect(t.outboxSize).toBe(0);
+  });
+
+  it('remembers only the NodeClaims being deleted, and resends them after a gap', () => {
+    const t = new ChangeTracker();
+    const items = [claimSlim('a'), claimSlim('b', { deleting: true }), claimSlim('c')];
+    expect(t.onRelist('nodeclaims', items, { resendAll: true })).toBe(true);
+    expect(t.knownCount('nodeclaims')).toBe(1);
+    expect(keys(t)).toEqual({ NodeClaimDeleted: ['b'] });
+    expect(t.onRelist('nodeclaims', items, { resendAll: false })).toBe(false);
+    // After a 410 or an outage the receiver may have missed it: sent again.
+    expect(t.onRelist('nodeclaims', items, { resendAll: true })).toBe(true);
+    expect(keys(t)).toEqual({ NodeClaimDeleted: ['b'] });
+    // Gone while the watch was down: forgotten.
+    expect(t.onRelist('nodeclaims', [claimSlim('a')], { resendAll: false })).toBe(false);
+    expect(t.knownCount('nodeclaims')).toBe(0);
+  });
+
+  it('does not put back a failed send for a NodeClaim object that went meanwhile', () => {
+    const t = new ChangeTracker();
+    t.onEvent('nodeclaims', 'MODIFIED', claimSlim('a', { deleting: true }));
+    t.onEvent('nodeclaims', 'MODIFIED', claimSlim('b', { deleting: true }));
+    const failed = t.takeOutbox();
+    t.onEvent('nodeclaims', 'DELETED', claimSlim('a', { deleting: true }));
+    t.restore(failed);
+    expect(keys(t)).toEqual({ NodeClaimDeleted: ['b'] });
+  });
+
+  it('reports a NodeOverlay change as NodePoolChanged, apart from a NodePool of the same name', () => {
+    const t = new ChangeTracker();
+    const overlay = { kind: 'NodeOverlay', metadata: { name: 'default', generation: 1 } };
+    const pool = { kind: 'NodePool', metadata: { name: 'default', generation: 1 } };
+    expect(t.onEvent('nodeoverlays', 'ADDED', slimFor('nodeoverlays', overlay))).toBe(true);
+    expect(t.onEvent('nodepools', 'ADDED', slimFor('nodepools', pool))).toBe(true);
+    const refs = [...(t.takeOutbox().get('NodePoolChanged')?.values() ?? [])];
+    expect(refs.map((r) => `${r.kind}/${r.name}`).sort()).toEqual(['NodeOverlay/default', 'NodePool/default']);
+    // Status churn (no new generation) is not a change.
+    expect(t.onEvent('nodeoverlays', 'MODIFIED', slimFor('nodeoverlays', overlay))).toBe(false);
+  });
+});
 
 describe('ChangeTracker', () => {
   it('queues a newly pending pod once, however often it is modified', () => {

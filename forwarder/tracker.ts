@@ -10,6 +10,19 @@ const MESSAGE_KIND: Record<WatchedResource, ClusterMessageKind> = {
   nodes: 'NodeChanged',
   nodepools: 'NodePoolChanged',
   ec2nodeclasses: 'NodePoolChanged',
+  nodeoverlays: 'NodePoolChanged',
+  nodeclaims: 'NodeClaimDeleted',
+};
+
+/** Resources whose news is an object entering a state (a pod becoming pending, a NodeClaim getting its deletion
+ * mark): only the objects in that state are remembered, so memory follows them, not the cluster's size. */
+const ENTERING: ReadonlySet<WatchedResource> = new Set(['pods', 'nodeclaims']);
+const ENTERING_KINDS: ReadonlySet<ClusterMessageKind> = new Set(['PodsPending', 'NodeClaimDeleted']);
+
+/** NodePools, EC2NodeClasses and NodeOverlays share a message kind but not a namespace of names. */
+const OUTBOX_PREFIX: Partial<Record<WatchedResource, string>> = {
+  ec2nodeclasses: 'ec2nodeclass:',
+  nodeoverlays: 'nodeoverlay:',
 };
 
 export type Outbox = Map<ClusterMessageKind, Map<string, ObjectRef>>;
@@ -23,9 +36,10 @@ export class ChangeTracker {
     const known = this.knownFor(resource);
     const messageKind = MESSAGE_KIND[resource];
     const previous = known.get(slim.key);
-    if (resource === 'pods') {
+    if (ENTERING.has(resource)) {
       // Only a pod that becomes pending is news; the scheduler's periodic retries of a pod we already reported
-      // are not. A pod that stops being pending leaves both the known set and the outbox.
+      // are not. A pod that stops being pending leaves both the known set and the outbox. Likewise a NodeClaim's
+      // deletion mark is news once; the object going away (its finalizer off) needs no message.
       if (type === 'DELETED' || !slim.relevant) {
         known.delete(slim.key);
         this.outbox.get(messageKind)?.delete(slim.key);
@@ -47,7 +61,8 @@ export class ChangeTracker {
   /**
    * Replaces what is known about a resource with a fresh list. Objects that vanished while the watch was down
    * count as deleted and changed ones as modified. With `resendAll` (start-up, recovery after an outage or a 410),
-   * every pending pod is queued again: the receiver may have missed anything while we were blind.
+   * every pending pod and every NodeClaim being deleted is queued again: the receiver may have missed anything while
+   * we were blind.
    */
   onRelist(resource: WatchedResource, items: Slim[], options: { resendAll: boolean }): boolean {
     const known = this.knownFor(resource);
@@ -55,7 +70,7 @@ export class ChangeTracker {
     let added = false;
     for (const slim of items) {
       seen.add(slim.key);
-      if (options.resendAll && resource === 'pods' && slim.relevant) known.delete(slim.key);
+      if (options.resendAll && ENTERING.has(resource) && slim.relevant) known.delete(slim.key);
       added = this.onEvent(resource, known.has(slim.key) ? 'MODIFIED' : 'ADDED', slim) || added;
     }
     for (const key of [...known.keys()]) {
@@ -79,8 +94,11 @@ export class ChangeTracker {
     for (const [kind, refs] of failed) {
       const current = this.outbox.get(kind) ?? new Map<string, ObjectRef>();
       for (const [key, ref] of refs) {
-        // A pod that stopped being pending while the send was in flight must not come back.
-        if (kind === 'PodsPending' && !this.knownFor('pods').has(key)) continue;
+        // A pod that stopped being pending (a NodeClaim object that went) while the send was in flight must not come
+        // back.
+        if (ENTERING_KINDS.has(kind) && !this.knownFor(kind === 'PodsPending' ? 'pods' : 'nodeclaims').has(key)) {
+          continue;
+        }
         if (!current.has(key)) current.set(key, ref);
       }
       if (current.size > 0) this.outbox.set(kind, current);
@@ -93,7 +111,7 @@ export class ChangeTracker {
     return n;
   }
 
-  /** How many objects of a resource are known (for pods: pending ones). */
+  /** How many objects of a resource are known (for pods: pending ones; for NodeClaims: ones being deleted). */
   knownCount(resource: WatchedResource): number {
     return this.knownFor(resource).size;
   }
@@ -104,8 +122,7 @@ export class ChangeTracker {
       refs = new Map();
       this.outbox.set(kind, refs);
     }
-    // NodePools and EC2NodeClasses share a message kind but not a namespace of names.
-    refs.set(resource === 'ec2nodeclasses' ? `ec2nodeclass:${slim.key}` : slim.key, slim.ref);
+    refs.set(`${OUTBOX_PREFIX[resource] ?? ''}${slim.key}`, slim.ref);
     return true;
   }
 

@@ -3,8 +3,9 @@
 // instead of timers. Like kube-scheduler, it first marks every unbound pod Unschedulable (nothing else schedules in
 // the simulator), since only such pods are news to the forwarder.
 import { type BatchTiming, BatchWindow, DEFAULT_BATCH_TIMING } from '../forwarder/batch-window';
+import type { ListWatchHandlers } from '../forwarder/list-watch';
 import { buildMessages, type OutgoingMessage } from '../forwarder/messages';
-import { slimFor, type WatchedResource } from '../forwarder/slim';
+import { type Slim, slimFor, type WatchedResource } from '../forwarder/slim';
 import { ChangeTracker, type WatchEventType } from '../forwarder/tracker';
 import type { Pod } from '../shared/api/kube';
 import { isUnschedulable } from '../shared/kube/pending';
@@ -49,6 +50,22 @@ export class ForwarderFeed {
     this.relist('nodes', await sim.listNodes());
     this.relist('nodepools', await sim.listNodePools());
     this.relist('ec2nodeclasses', await sim.listNodeClasses());
+    this.relist('nodeoverlays', await sim.listNodeOverlays());
+    this.relist('nodeclaims', await sim.listNodeClaimObjects());
+  }
+
+  /** Handlers for a real list-watch (forwarder/list-watch.ts) against an API server outside the simulator: test/e2e
+   * watches the NodeClaim objects the handlers mirror into the fake Kubernetes API. */
+  watchHandlers(): ListWatchHandlers {
+    return {
+      onList: (resource, items, info) => this.tracked(this.tracker.onRelist(resource, items, info)),
+      onEvent: (resource, type, slim) => this.tracked(this.tracker.onEvent(resource, type, slim)),
+    };
+  }
+
+  /** References waiting for the batch window to close. */
+  get waiting(): number {
+    return this.tracker.outboxSize;
   }
 
   /** A pod added while the pipeline runs (a new workload, a scale-up). */
@@ -59,12 +76,13 @@ export class ForwarderFeed {
   }
 
   /** An object created or changed through the API while the pipeline runs (`kubectl apply`, `kubectl scale
-   * nodepool`): a NodePool or EC2NodeClass reaches the forwarder's watch, as it would in a cluster; NodeOverlays and
+   * nodepool`): a NodePool, EC2NodeClass or NodeOverlay reaches the forwarder's watch, as it would in a cluster;
    * PodDisruptionBudgets are not watched, so the handlers read them on their next pass. */
   upsert(object: Parameters<SimCluster['upsert']>[0]): void {
     this.options.sim.upsert(object);
     if (object.kind === 'NodePool') this.event('nodepools', 'MODIFIED', object);
     else if (object.kind === 'EC2NodeClass') this.event('ec2nodeclasses', 'MODIFIED', object);
+    else if (object.kind === 'NodeOverlay') this.event('nodeoverlays', 'MODIFIED', object);
   }
 
   /** When the batch is due (virtual time), if anything is waiting. */
@@ -90,12 +108,8 @@ export class ForwarderFeed {
   }
 
   private relist(resource: WatchedResource, items: unknown[]): void {
-    const added = this.tracker.onRelist(
-      resource,
-      items.map((i) => slimFor(resource, this.versioned(i))),
-      { resendAll: true },
-    );
-    if (added) this.window.touch(this.options.clock.now());
+    const slims: Slim[] = items.map((i) => slimFor(resource, this.versioned(i)));
+    this.tracked(this.tracker.onRelist(resource, slims, { resendAll: true }));
   }
 
   private onChange(change: ClusterChange): void {
@@ -130,6 +144,12 @@ export class ForwarderFeed {
       case 'node-deleted':
         this.event('nodes', 'DELETED', { kind: 'Node', metadata: { name: change.node } });
         return;
+      case 'nodeclaim-object-updated': {
+        const o = sim.getNodeClaimObject(change.nodeClaim);
+        if (o) this.event('nodeclaims', 'MODIFIED', o);
+        else this.event('nodeclaims', 'DELETED', { kind: 'NodeClaim', metadata: { name: change.nodeClaim } });
+        return;
+      }
     }
   }
 
@@ -142,9 +162,12 @@ export class ForwarderFeed {
   }
 
   private event(resource: WatchedResource, type: WatchEventType, raw: unknown): void {
-    if (this.tracker.onEvent(resource, type, slimFor(resource, this.versioned(raw)))) {
-      this.window.touch(this.options.clock.now());
-    }
+    this.tracked(this.tracker.onEvent(resource, type, slimFor(resource, this.versioned(raw))));
+  }
+
+  /** The batch window opens with the first reference waiting, as the forwarder's flusher does. */
+  private tracked(added: boolean): void {
+    if (added) this.window.touch(this.options.clock.now());
   }
 
   /** The API server stamps every write with a new resourceVersion; the simulator does not, and without one two

@@ -6,6 +6,8 @@
 // simulated cluster's changes. Time is virtual; handlers run for real, so their wall-clock cost can be measured.
 import type { Context, SQSEvent } from 'aws-lambda';
 import type { BatchTiming } from '../forwarder/batch-window';
+import type { KubeHttp } from '../forwarder/kube-http';
+import { ListWatch, WATCHED } from '../forwarder/list-watch';
 import type { ControlPlanePorts } from '../functions/_wiring/ports';
 import { createHandler as createGc } from '../functions/gc/handler';
 import { createHandler as createInterruption } from '../functions/interruption/handler';
@@ -62,6 +64,10 @@ export interface LocalPipelineOptions {
   /** Where the handlers mirror NodeClaim objects (docs/kubernetes.md, NodeClaim objects): the simulated cluster by
    * default; test/e2e passes the real Kubernetes adapter on the fake API server, so the objects go through HTTP. */
   nodeClaimObjects?: NodeClaimObjectApi;
+  /** The API server holding `nodeClaimObjects`: the forwarder's real NodeClaim list-watch (forwarder/list-watch.ts)
+   * runs against it and feeds the batching, so a `kubectl delete nodeclaim` there reaches the provisioner as a
+   * NodeClaimDeleted. Its events arrive in real time; `forwarder.waiting` shows when one is in. */
+  nodeClaimWatch?: KubeHttp;
   /** Every EMF metrics flush the handlers print (measurements: bench/after-solve-reserve.ts). */
   onMetrics?: (record: LogRecord) => void;
 }
@@ -156,6 +162,7 @@ export class LocalPipeline {
   private claimStates = new Map<string, string>();
   private restoreOutput: (() => void) | undefined;
   private stopStore: (() => Promise<void>) | undefined;
+  private nodeClaimWatch: { watch: ListWatch; running: Promise<void> } | undefined;
 
   private constructor(
     private readonly options: LocalPipelineOptions,
@@ -257,10 +264,27 @@ export class LocalPipeline {
       options.onLog?.(record);
     });
     await pipeline.forwarder.start();
+    if (options.nodeClaimWatch) {
+      const source = WATCHED.find((w) => w.resource === 'nodeclaims');
+      if (!source) throw new Error('local pipeline: the forwarder watches no NodeClaims');
+      const watch = new ListWatch(options.nodeClaimWatch, source, pipeline.forwarder.watchHandlers());
+      pipeline.nodeClaimWatch = { watch, running: watch.run() };
+    }
     return pipeline;
   }
 
+  /** No more Sweep ticks (a test proving that a path does not wait for one). */
+  stopSweeps(): void {
+    this.nextSweep = Number.POSITIVE_INFINITY;
+  }
+
   async stop(): Promise<void> {
+    if (this.nodeClaimWatch) {
+      this.nodeClaimWatch.watch.stop();
+      this.options.nodeClaimWatch?.close();
+      await this.nodeClaimWatch.running;
+      this.nodeClaimWatch = undefined;
+    }
     this.restoreOutput?.();
     this.restoreOutput = undefined;
     await this.stopStore?.();

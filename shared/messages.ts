@@ -2,10 +2,13 @@
 // Messages). Messages are hints ("look again"), never the full picture: handlers re-read state from the API server
 // and the store.
 
-export type ClusterMessageKind = 'PodsPending' | 'NodeChanged' | 'NodePoolChanged';
+/** NodeClaimDeleted: a karpenter.sh/v1 NodeClaim object got its deletion mark (`kubectl delete nodeclaim`); the
+ * consumer re-reads the marks and starts those claims' termination (docs/kubernetes.md, NodeClaim objects). */
+export type ClusterMessageKind = 'PodsPending' | 'NodeChanged' | 'NodePoolChanged' | 'NodeClaimDeleted';
 
 export interface ObjectRef {
-  /** The object's kind where a message kind covers several (NodePoolChanged carries NodePool and EC2NodeClass). */
+  /** The object's kind where a message kind covers several (NodePoolChanged carries NodePool, EC2NodeClass and
+   * NodeOverlay), and on NodeClaimDeleted (NodeClaim). */
   kind?: string;
   namespace?: string;
   name: string;

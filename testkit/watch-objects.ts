@@ -57,3 +57,37 @@ export function readyNode(
     },
   };
 }
+
+/** A NodeClaim object as the mirror writes it (shared/api/nodeclaim-object.ts) and a watch delivers it: Karpless's
+ * managed-by label and termination finalizer, a status the forwarder must ignore; `deleting` adds the deletion mark
+ * `kubectl delete` leaves while the finalizer holds it, and `foreign` drops the label (Karpenter's own NodeClaim). */
+export function mirroredNodeClaim(
+  name: string,
+  extra: { deleting?: boolean; foreign?: boolean; ready?: boolean } = {},
+) {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodeClaim',
+    metadata: {
+      name,
+      uid: `uid-${name}`,
+      labels: {
+        'karpenter.sh/nodepool': 'default',
+        'node.kubernetes.io/instance-type': 'm5.large',
+        ...(extra.foreign ? {} : { 'app.kubernetes.io/managed-by': 'karpless' }),
+      },
+      finalizers: ['karpenter.sh/termination'],
+      ...(extra.deleting ? { deletionTimestamp: '2026-11-21T21:05:00Z' } : {}),
+    },
+    spec: {
+      nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+      requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.large'] }],
+      resources: { requests: { cpu: '1' } },
+    },
+    status: {
+      providerID: `aws:///us-east-1a/i-${name}`,
+      nodeName: `ip-${name}`,
+      conditions: [{ type: 'Ready', status: extra.ready === false ? 'Unknown' : 'True' }],
+    },
+  };
+}

@@ -76,12 +76,13 @@ describe('karpless forwarder manifest', () => {
     expect(out).toMatch(/Pod Identity.*\n.*system:serviceaccount:karpless:karpless-forwarder/);
     expect(docs[1]?.metadata.annotations).toBeUndefined();
     const role = docs.find((d) => d.kind === 'ClusterRole');
-    // list + watch is all the forwarder's reflectors do; it never reads a single object.
+    // list + watch is all the forwarder's reflectors do; it never reads a single object. NodeClaims for their
+    // deletion marks and NodeOverlays for a re-plan, nothing more: no get, and no write of any kind.
     const watch = ['list', 'watch'];
     expect(grants(role?.rules)).toEqual(
       [
         ...grant('', ['pods', 'nodes'], watch),
-        ...grant('karpenter.sh', ['nodepools'], watch),
+        ...grant('karpenter.sh', ['nodepools', 'nodeoverlays', 'nodeclaims'], watch),
         ...grant('karpenter.k8s.aws', ['ec2nodeclasses'], watch),
       ].sort(),
     );

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
 import { provision } from '../../shared/controllers';
+import { mirrorNodeClaims } from '../../shared/controllers/nodeclaim-mirror';
 import { makePod } from '../../testkit/bed';
 import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
@@ -97,6 +98,48 @@ describe('provisioner handler', () => {
     expect(out.batchItemFailures).toEqual([{ itemIdentifier: event.Records[0]?.messageId }]);
     expect(await t.cloud.list()).toHaveLength(1);
     expect(lines().some((l) => String(l.message).startsWith('poison message'))).toBe(true);
+  });
+
+  it('starts the termination of a deleted NodeClaim object on NodeClaimDeleted; bad ones go to the DLQ', async () => {
+    const { t, observability } = functionBed('provisioner');
+    const dead: string[] = [];
+    const handler = createHandler(
+      () => ({ ...portsOf(t), deadLetter: async (record) => void dead.push(record.body) }),
+      observability,
+    );
+    t.cluster.addPod(makePod('web-0'));
+    await provision(t.deps);
+    await t.settle(2 * 60_000);
+    const [claim] = await t.store.list({ states: ['Initialized'] });
+    if (!claim) throw new Error('no initialized claim');
+    await mirrorNodeClaims(t.deps);
+    const deleted = (name: string) =>
+      JSON.stringify({
+        v: 1,
+        cluster: 'demo',
+        kind: 'NodeClaimDeleted',
+        at: '2026-11-21T21:05:00Z',
+        refs: [{ kind: 'NodeClaim', name }],
+      });
+
+    // A hint naming no object being deleted (stale, or forged) removes nothing, and is no poison either.
+    expect(await handler(sqsEvent([deleted('ghost'), deleted(claim.name)]), fakeContext())).toEqual({
+      batchItemFailures: [],
+    });
+    expect((await t.store.get(claim.name))?.state).toBe('Initialized');
+
+    // `kubectl delete nodeclaim`: the mark is set, and the forwarder's message arrives between two malformed ones.
+    expect(t.cluster.requestNodeClaimObjectDeletion(claim.name)).toBe(true);
+    const batch = [readFixture('malformed-nodeclaim-deleted-no-name.json'), deleted(claim.name)];
+    batch.push(readFixture('malformed-unknown-kind.json'));
+    expect(await handler(sqsEvent(batch), fakeContext())).toEqual({ batchItemFailures: [] });
+    expect(dead).toEqual([batch[0], batch[2]]);
+    expect(await t.store.get(claim.name)).toMatchObject({ state: 'Draining', disruption: { cause: 'Deleted' } });
+    // The drain runs as ever: the node and its instance go, and the finalizer comes off, so the object goes too.
+    await t.settle(2 * 60_000);
+    expect((await t.store.get(claim.name))?.state).toBe('Terminated');
+    expect((await t.cloud.list()).map((i) => i.instanceId)).not.toContain(claim.instanceId);
+    expect((await t.cluster.listNodeClaimObjects()).map((o) => o.metadata.name)).not.toContain(claim.name);
   });
 
   it('fails a message meant for another cluster rather than acting on it', async () => {

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
+import { mirrorNodeClaims } from '../../shared/controllers/nodeclaim-mirror';
 import { memoryDeadLetter } from '../../shared/sim/sqs/dead-letter';
 import { MemoryQueue } from '../../shared/sim/sqs/memory-queue';
 import { makePod } from '../../testkit/bed';
@@ -58,7 +59,15 @@ describe('the cluster queue trusts the forwarder with observations only', () => 
       message('DisruptionDue'),
       readFixture('pods-pending.json').replace('"demo"', '"other"'),
     ];
-    const observations = [readFixture('node-changed.json'), readFixture('nodepool-changed.json')];
+    // A NodeClaimDeleted for every claim, whose objects exist but carry no deletion mark: the forwarder cannot set
+    // one (its role only lists and watches), and the consumer acts on the marks it reads, not on the message.
+    await mirrorNodeClaims(t.deps);
+    expect((await t.cluster.listNodeClaimObjects()).length).toBe(claims.length);
+    const observations = [
+      readFixture('node-changed.json'),
+      readFixture('nodepool-changed.json'),
+      message('NodeClaimDeleted', { refs: claims.map((c) => ({ kind: 'NodeClaim', name: c.name })) }),
+    ];
     const out = await handler(
       sqsEvent([...forged, ...observations], { queueArn: QUEUE, senderId: FORWARDER }),
       fakeContext(),

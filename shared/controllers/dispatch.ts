@@ -5,6 +5,7 @@ import type { ControlMessage, DisruptionDueMessage } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { type LifecycleResult, reconcileNodes } from './lifecycle';
 import { assertOwnCluster, scheduleDisruptionCheck } from './messages';
+import { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
 import { type ProvisionResult, provision } from './provision';
 import { publishStatusQuietly, type StatusResult } from './status';
 import { runTerminationStep, type TerminationStep } from './termination';
@@ -13,6 +14,7 @@ export type DispatchResult =
   | { kind: 'provision'; result: ProvisionResult }
   | { kind: 'lifecycle'; result: LifecycleResult }
   | { kind: 'terminate'; result: TerminationStep }
+  | { kind: 'nodeclaim-deleted'; result: DeletedNodeClaimsResult }
   | { kind: 'sweep'; lifecycle: LifecycleResult; result: ProvisionResult; status?: StatusResult }
   /** checked: the sweep moved due commands along; ignored: no sweep is wired here, so nothing can act on it. */
   | { kind: 'disruption-due'; action: 'checked' | 'ignored' };
@@ -76,6 +78,10 @@ export async function handleControlMessage(
       }
       return { kind: 'lifecycle', result };
     }
+    case 'NodeClaimDeleted':
+      // `kubectl delete nodeclaim`, seen by the forwarder's watch: the drain starts now rather than at the next
+      // Sweep tick's mirror, through the same use-case (docs/kubernetes.md, NodeClaim objects).
+      return { kind: 'nodeclaim-deleted', result: await terminateDeletedNodeClaims(deps) };
     case 'Terminate':
       return { kind: 'terminate', result: await runTerminationStep(deps, message.nodeClaim) };
     case 'Sweep': {

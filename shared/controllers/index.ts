@@ -39,6 +39,7 @@ export {
   type MetricUnit,
   NODEPOOL_DIMENSION,
 } from './metrics';
+export { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
 export { type ProvisionOptions, type ProvisionResult, provision } from './provision';
 export { type CapacityTypeSyncResult, syncReservedCapacityTypes } from './reservation-capacity-type';

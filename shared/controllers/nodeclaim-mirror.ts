@@ -1,6 +1,7 @@
 // Mirrors the store's NodeClaims into the cluster as karpenter.sh/v1 NodeClaim objects (docs/kubernetes.md, NodeClaim
 // objects): creates the missing, rewrites the stale, deletes the orphans, and terminates the node of an object someone
-// deleted (its termination finalizer holds it meanwhile). DynamoDB stays the source of truth; the
+// deleted (its termination finalizer holds it meanwhile; the forwarder's NodeClaimDeleted usually starts that first,
+// through the same shared/controllers/nodeclaim-deletion.ts). DynamoDB stays the source of truth; the
 // mirror is rebuilt on every planning sweep, so it is eventually consistent and repairs itself when someone edits or
 // deletes an object. It never touches a NodeClaim it does not own (no app.kubernetes.io/managed-by=karpless label),
 // such as Karpenter's own during a migration. A failure is logged, never fatal: the objects are for people and tools.
@@ -20,8 +21,8 @@ import { isStaticNodePool } from '../api/static-nodepool';
 import { driftReason } from '../disruption';
 import type { DisruptionInput } from '../disruption/types';
 import type { InstanceDeps } from './deps';
+import { terminateDeletedClaim } from './nodeclaim-deletion';
 import { message } from './snapshot';
-import { startTermination } from './termination';
 
 export interface MirrorResult {
   created: string[];
@@ -90,7 +91,7 @@ export async function mirrorNodeClaims(
       continue;
     }
     if (existing?.metadata.deletionTimestamp && claim.state !== 'Draining') {
-      const started = await terminateDeleted(deps, claim);
+      const started = await terminateDeletedClaim(deps, claim);
       if (started) {
         result.terminating.push(claim.name);
         claim = started;
@@ -133,23 +134,6 @@ export async function mirrorNodeClaims(
     });
   }
   return result;
-}
-
-/** `kubectl delete nodeclaim` on a live claim: as Karpenter's termination finalizer does, the node is cordoned and
- * drained (PDBs and terminationGracePeriod respected) and its instance terminated; termination then deletes the
- * object (shared/controllers/termination.ts). A Failed claim has nothing to drain and ends at once. */
-async function terminateDeleted(deps: InstanceDeps, claim: NodeClaim): Promise<NodeClaim | undefined> {
-  try {
-    const started = await startTermination(deps, claim, {
-      cause: 'Deleted',
-      detail: `NodeClaim ${claim.name} was deleted`,
-    });
-    deps.log.info('NodeClaim object deleted: terminating its node', { nodeClaim: claim.name });
-    return started;
-  } catch (err) {
-    deps.log.warn('NodeClaim deletion not started', { nodeClaim: claim.name, error: message(err) });
-    return undefined;
-  }
 }
 
 /** A claim whose launch failed is shown (Launched=False, with the error) until Karpenter would have deleted its

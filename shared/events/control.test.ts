@@ -61,7 +61,7 @@ describe('parseControlMessage', () => {
 
   it('rejects an unknown kind, listing the known ones', () => {
     expect(problems({ ...base, kind: 'PodsDeleted', refs: [] })[0]).toBe(
-      'msg 1: kind: unknown kind "PodsDeleted" (expected one of: PodsPending, NodeChanged, NodePoolChanged, Sweep, Terminate, DisruptionDue)',
+      'msg 1: kind: unknown kind "PodsDeleted" (expected one of: PodsPending, NodeChanged, NodePoolChanged, NodeClaimDeleted, Sweep, Terminate, DisruptionDue)',
     );
   });
 

@@ -12,7 +12,12 @@ import type {
 } from '../messages';
 import { type JsonObject, join, parseJson, Reader } from './reader';
 
-export const CLUSTER_MESSAGE_KINDS: readonly ClusterMessageKind[] = ['PodsPending', 'NodeChanged', 'NodePoolChanged'];
+export const CLUSTER_MESSAGE_KINDS: readonly ClusterMessageKind[] = [
+  'PodsPending',
+  'NodeChanged',
+  'NodePoolChanged',
+  'NodeClaimDeleted',
+];
 export const CONTROL_MESSAGE_KINDS: readonly ControlMessage['kind'][] = [
   ...CLUSTER_MESSAGE_KINDS,
   'Sweep',

@@ -7,8 +7,10 @@
 import { ValidationError } from '../errors';
 import type { ControlMessage } from '../messages';
 
-/** Kinds anyone allowed to send to the queue may send: hints to look again, never commands. */
-export const OBSERVATION_KINDS = ['PodsPending', 'NodeChanged', 'NodePoolChanged'] as const;
+/** Kinds anyone allowed to send to the queue may send: hints to look again, never commands. A NodeClaimDeleted
+ * removes nothing by itself: the consumer terminates only claims whose NodeClaim object it lists with a deletion mark
+ * (shared/controllers/nodeclaim-deletion.ts), which only someone allowed to delete that object can set. */
+export const OBSERVATION_KINDS = ['PodsPending', 'NodeChanged', 'NodePoolChanged', 'NodeClaimDeleted'] as const;
 
 /** The IAM unique ids (`AROA…`) of the roles that may send each command kind on the cluster queue. */
 export interface TrustedSenders {

@@ -61,7 +61,10 @@ export type ClusterChange =
   | { type: 'pod-evicted' | 'pod-deleted' | 'pod-pending'; pod: string }
   /** Someone else changed an object through the API (a scenario step); `node` is the pod's node, if bound. */
   | { type: 'node-updated'; node: string }
-  | { type: 'pod-updated'; pod: string; node?: string };
+  | { type: 'pod-updated'; pod: string; node?: string }
+  /** A NodeClaim object got its deletion mark (`kubectl delete nodeclaim`) or went away; the mirror's own writes are
+   * not reported (the forwarder's watch ignores them). */
+  | { type: 'nodeclaim-object-updated'; nodeClaim: string };
 
 export interface RecordedEvent extends ClusterEvent {
   at: string;
@@ -397,7 +400,13 @@ export class SimCluster implements ClusterApi {
   }
 
   async deleteNodeClaimObject(name: string): Promise<void> {
-    this.nodeClaimObjects.delete(name);
+    if (this.nodeClaimObjects.delete(name)) this.emit({ type: 'nodeclaim-object-updated', nodeClaim: name });
+  }
+
+  /** One NodeClaim object as stored, for the watch that reports it (local/forwarder-feed.ts). */
+  getNodeClaimObject(name: string): NodeClaimObject | undefined {
+    const o = this.nodeClaimObjects.get(name);
+    return o ? structuredClone(o) : undefined;
   }
 
   /** `kubectl delete nodeclaim`: an object with finalizers is only marked until they are removed (deleteNodeClaimObject
@@ -408,7 +417,8 @@ export class SimCluster implements ClusterApi {
     if (!o.metadata.finalizers?.length) this.nodeClaimObjects.delete(name);
     else if (!o.metadata.deletionTimestamp) {
       o.metadata = { ...o.metadata, deletionTimestamp: this.clock.iso() };
-    }
+    } else return true;
+    this.emit({ type: 'nodeclaim-object-updated', nodeClaim: name });
     return true;
   }
 

@@ -69,7 +69,7 @@ describe('local pipeline: NodeOverlay', () => {
     // About 15 s of real handlers on a loaded machine, so the harness limit is raised; nothing here measures speed.
   }, 90_000);
 
-  it('lets a pod requesting an extended resource schedule once a capacity overlay adds it', async () => {
+  it('lets a pod requesting an extended resource schedule once a capacity overlay adds it, at once', async () => {
     const fuse = makePod('fuse-0', { cpu: '500m', resources: { 'smarter-devices/fuse': '1' } });
     p = await pipeline({ objects: [testNodePool(), testNodeClass(), fuse] });
     const pipe = p;
@@ -79,10 +79,13 @@ describe('local pipeline: NodeOverlay', () => {
     expect(pipe.cloud.creates).toEqual([]);
     expect(await pipe.store.list()).toEqual([]);
 
+    // No Sweep tick from here: the forwarder's watch of the overlay alone must bring the re-plan.
+    pipe.stopSweeps();
     pipe.forwarder.upsert(
       overlay('fuse', { requirements: onlyType('m5.large'), capacity: { 'smarter-devices/fuse': 1 } }),
     );
     expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    expect(pipe.timeline.some((e) => e.kind === 'batch-sent' && e.text.startsWith('NodePoolChanged'))).toBe(true);
     const [claim] = await pipe.store.list({ states: ['Initialized'] });
     expect(claim?.instanceType).toBe('m5.large');
     const node = pipe.sim.getNode(claim?.nodeName ?? '');

@@ -1,8 +1,10 @@
 // NodeClaim objects through the real handlers: the provisioner's Sweep tick mirrors the store into karpenter.sh/v1
 // NodeClaim objects through the real Kubernetes adapter (shared/kube) on the fake API server, and rebuilds them when
-// someone edits one or removes it by force, and terminates the node of one deleted with `kubectl delete`
+// someone edits one or removes it by force, and terminates the node of one deleted with `kubectl delete`, at once
+// through the forwarder's NodeClaim watch (its real list-watch on the fake API server) or on the next Sweep tick
 // (docs/kubernetes.md, NodeClaim objects). The rest of the cluster is the simulated one.
 import { afterEach, describe, expect, it } from 'vitest';
+import { KubeHttp } from '../../forwarder/kube-http';
 import type { LocalPipeline } from '../../local';
 import { podKey } from '../../shared/api/kube';
 import type { NodeClaimObject } from '../../shared/api/nodeclaim-object';
@@ -89,6 +91,45 @@ describe('local pipeline: NodeClaim objects through the fake Kubernetes API', ()
     // Drained, not dropped: its pods run again on other nodes, and the finalizer came off by a patch.
     expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
     expect(bed.api.requestsTo('PATCH', path).some((r) => JSON.stringify(r.body).includes('"remove"'))).toBe(true);
+    expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
+  });
+
+  it('kubectl delete nodeclaim reaches the provisioner through the forwarder: cordon, drain, terminate, no Sweep tick', async () => {
+    p = await pipeline({
+      nodeClaimObjects: bed.cluster,
+      nodeClaimWatch: new KubeHttp({ server: bed.api.url, token: () => 'forwarder-token' }),
+    });
+    const pipe = p;
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    await pipe.runFor(2 * MINUTE);
+    const [claim] = await pipe.store.list({ states: ['Initialized'] });
+    if (!claim?.nodeName || !claim.instanceId) throw new Error('no initialized claim');
+    const onNode = pipe.sim.allPods().filter((pod) => pod.spec.nodeName === claim.nodeName);
+    expect(onNode.length).toBeGreaterThan(0);
+    // From here on nothing but the forwarder's message can start the termination: the mirror runs on no tick.
+    pipe.stopSweeps();
+    const deletedAt = pipe.clock.now();
+    const response = await fetch(`${bed.api.url}/apis/karpenter.sh/v1/nodeclaims/${claim.name}`, { method: 'DELETE' });
+    expect(response.status).toBe(200);
+    // The watch event arrives over HTTP in real time; the pipeline's clock is virtual, so wait for it to be batched.
+    const end = Date.now() + 5000;
+    while (pipe.forwarder.waiting === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    expect(pipe.forwarder.waiting).toBe(1);
+
+    const draining = async () => (await pipe.store.get(claim.name))?.state === 'Draining';
+    expect(await pipe.runUntil(draining, 30_000)).toBe(true);
+    expect(pipe.clock.now() - deletedAt).toBeLessThan(30_000);
+    expect(pipe.timeline.some((e) => e.kind === 'batch-sent' && e.text.startsWith('NodeClaimDeleted'))).toBe(true);
+    const gone = async () => bed.api.get('nodeclaims', undefined, claim.name) === undefined;
+    expect(await pipe.runUntil(gone, 5 * MINUTE)).toBe(true);
+    expect(await pipe.store.get(claim.name)).toMatchObject({ state: 'Terminated', disruption: { cause: 'Deleted' } });
+    // Cordoned and drained: every pod on the node was evicted, then the instance and the Node went.
+    const evicted = pipe.timeline.filter((e) => e.kind === 'pod-evicted').map((e) => e.subject);
+    for (const pod of onNode) expect(evicted).toContain(podKey(pod));
+    expect(pipe.sim.getNode(claim.nodeName)).toBeUndefined();
+    expect((await pipe.simCloud.get(claim.instanceId))?.state).toBe('terminated');
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    expect(pipe.queues.eventsDlq.size).toBe(0);
     expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
   });
 

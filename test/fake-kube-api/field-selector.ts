@@ -1,4 +1,5 @@
-// The field selector subset the adapter and the forwarder send: `a.b=v`, `a.b==v`, `a.b!=v`, comma-joined.
+// The field selector subset the adapter and the forwarder send: `a.b=v`, `a.b==v`, `a.b!=v`, comma-joined; and the
+// label selector subset (`k=v`, `k!=v`, comma-joined) the forwarder's NodeClaim watch sends.
 
 type Clause = { path: string[]; value: string; negated: boolean };
 
@@ -28,4 +29,18 @@ function readPath(object: unknown, path: string[]): unknown {
     cursor = (cursor as Record<string, unknown>)[key];
   }
   return cursor;
+}
+
+/** Equality-based label selectors (`k=v`, `k==v`, `k!=v`), read from metadata.labels. */
+export function compileLabelSelector(selector: string | null): (object: unknown) => boolean {
+  if (!selector) return () => true;
+  const clauses = selector.split(',').map((clause) => {
+    const negated = clause.includes('!=');
+    const [key = '', value = ''] = negated ? clause.split('!=') : clause.split(/==?/);
+    return { key, value, negated };
+  });
+  return (object) => {
+    const labels = (readPath(object, ['metadata', 'labels']) ?? {}) as Record<string, string>;
+    return clauses.every(({ key, value, negated }) => (labels[key] === value) !== negated);
+  };
 }

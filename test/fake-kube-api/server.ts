@@ -1,11 +1,11 @@
 // A local HTTP server that speaks the Kubernetes REST paths Karpless uses: lists with limit/continue and field
-// selectors, watches (JSON lines, 410 Gone after compaction), get, patch (JSON, merge and strategic merge), delete,
+// and label selectors, watches (JSON lines, 410 Gone after compaction), get, patch (JSON, merge and strategic merge), delete,
 // pods/binding, pods/eviction and event creation; a DELETE of an object with finalizers marks it until they are
 // removed, as the API server does. Every request is recorded so tests can assert methods, paths,
 // query strings, content types and bodies. `override` lets a test answer a request itself (errors, outages).
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { compileFieldSelector, matchesFieldSelector } from './field-selector';
+import { compileFieldSelector, compileLabelSelector } from './field-selector';
 import { applyPatch, PatchTestFailed } from './patch';
 import { parseResourcePath, type ResourcePath } from './paths';
 
@@ -41,7 +41,8 @@ interface Change {
 interface Watcher {
   resource: string;
   namespace: string | undefined;
-  fieldSelector: string | null;
+  /** The watch's field and label selectors, compiled once. */
+  matches: (object: unknown) => boolean;
   res: ServerResponse;
 }
 
@@ -183,9 +184,9 @@ export class FakeKubeApi {
   private notify(w: Watcher, change: Change): void {
     if (w.resource !== change.resource) return;
     if (w.namespace && change.object.metadata.namespace !== w.namespace) return;
-    const now = change.type !== 'DELETED' && matchesFieldSelector(change.object, w.fieldSelector);
-    const before = change.previous !== undefined && matchesFieldSelector(change.previous, w.fieldSelector);
-    // A watch with a field selector sees objects entering and leaving the selection as ADDED and DELETED.
+    const now = change.type !== 'DELETED' && w.matches(change.object);
+    const before = change.previous !== undefined && w.matches(change.previous);
+    // A watch with a field or label selector sees objects entering and leaving the selection as ADDED and DELETED.
     const type = now && before ? 'MODIFIED' : now ? 'ADDED' : before ? 'DELETED' : undefined;
     if (type) writeLine(w.res, { type, object: change.object });
   }
@@ -313,7 +314,7 @@ export class FakeKubeApi {
   }
 
   private listPage(resource: string, namespace: string | undefined, query: URLSearchParams) {
-    const matches = compileFieldSelector(query.get('fieldSelector'));
+    const matches = selectorOf(query);
     const items = [...this.bucket(resource).entries()]
       .filter(([, o]) => !namespace || o.metadata.namespace === namespace)
       .filter(([, o]) => matches(o))
@@ -341,7 +342,7 @@ export class FakeKubeApi {
       res.end();
       return true;
     }
-    const watcher: Watcher = { resource, namespace, fieldSelector: query.get('fieldSelector'), res };
+    const watcher: Watcher = { resource, namespace, matches: selectorOf(query), res };
     for (const change of this.history) if (change.rv > from) this.notify(watcher, change);
     this.watchers.add(watcher);
     res.on('close', () => this.watchers.delete(watcher));
@@ -355,6 +356,12 @@ export class FakeKubeApi {
     }
     return true;
   }
+}
+
+function selectorOf(query: URLSearchParams): (object: unknown) => boolean {
+  const fields = compileFieldSelector(query.get('fieldSelector'));
+  const labels = compileLabelSelector(query.get('labelSelector'));
+  return (object) => fields(object) && labels(object);
 }
 
 function finalizersOf(object: KubeObject): string[] {

@@ -1,0 +1,57 @@
+// `kubectl delete nodeclaim`: the termination of a claim whose karpenter.sh/v1 NodeClaim object someone deleted
+// (docs/kubernetes.md, NodeClaim objects). One implementation, reached two ways: the mirror each Sweep tick runs
+// (shared/controllers/nodeclaim-mirror.ts) and the NodeClaimDeleted message the forwarder sends as soon as its watch
+// sees the deletion mark, so the drain starts at once, as Karpenter's finalizer does, rather than up to a tick later.
+// The message is only a hint: the marks are re-read from the API server, so a forged or stale one removes nothing.
+
+import type { NodeClaim } from '../api/nodeclaim';
+import { isManagedByKarpless } from '../api/nodeclaim-object';
+import type { InstanceDeps } from './deps';
+import { message } from './snapshot';
+import { startTermination } from './termination';
+
+export interface DeletedNodeClaimsResult {
+  /** Claims whose termination this pass started (or found already queued for a Failed claim). */
+  terminating: string[];
+  /** Deletion marks left to the mirror: the claim is gone, terminated, or already draining. */
+  skipped: string[];
+}
+
+/** Starts the termination of every live claim whose own (managed-by karpless) NodeClaim object carries a deletion
+ * mark. A cluster without NodeClaim objects (no CRD, or an adapter without them) has nothing to do. */
+export async function terminateDeletedNodeClaims(deps: InstanceDeps): Promise<DeletedNodeClaimsResult> {
+  const result: DeletedNodeClaimsResult = { terminating: [], skipped: [] };
+  if (!deps.kube.listNodeClaimObjects) return result;
+  const marked = (await deps.kube.listNodeClaimObjects()).filter(
+    (o) => o.metadata.deletionTimestamp && isManagedByKarpless(o),
+  );
+  for (const o of marked) {
+    const name = o.metadata.name;
+    const claim = await deps.store.get(name);
+    // A gone or terminated claim's object is the mirror's to remove; a draining one is already on its way.
+    if (!claim || claim.state === 'Terminated' || claim.state === 'Draining') {
+      result.skipped.push(name);
+      continue;
+    }
+    if (await terminateDeletedClaim(deps, claim)) result.terminating.push(name);
+  }
+  return result;
+}
+
+/** As Karpenter's termination finalizer does: the node is cordoned and drained (PDBs and terminationGracePeriod
+ * respected) and its instance terminated; termination then takes the finalizer off, and the API server deletes the
+ * object (shared/controllers/termination.ts). A Failed claim has nothing to drain and ends at once. Returns the claim
+ * as stored, or undefined when it could not be started (logged, never thrown: the next pass retries). */
+export async function terminateDeletedClaim(deps: InstanceDeps, claim: NodeClaim): Promise<NodeClaim | undefined> {
+  try {
+    const started = await startTermination(deps, claim, {
+      cause: 'Deleted',
+      detail: `NodeClaim ${claim.name} was deleted`,
+    });
+    deps.log.info('NodeClaim object deleted: terminating its node', { nodeClaim: claim.name });
+    return started;
+  } catch (err) {
+    deps.log.warn('NodeClaim deletion not started', { nodeClaim: claim.name, error: message(err) });
+    return undefined;
+  }
+}
