@@ -104,6 +104,55 @@ describe('the bucket tree', () => {
     }
   });
 
+  it('after a refresh of the buckets a fill emptied, searches as a reset tree does', () => {
+    // The target search puts back what one candidate's fill took and refreshes only the emptied buckets (cost.ts).
+    const all = items(2000, 8);
+    const twin = all.map((b) => ({ ...b, shape: { requests: b.shape.requests } }));
+    const tree = new BucketTree(all, 3);
+    const reference = new BucketTree(twin, 3);
+    const start = all.map((b) => b.remaining);
+    const refill = (list: Item[]) => {
+      for (const b of list) b.remaining = start[b.ordinal] as number;
+    };
+    /** Fills one claim, each pick emptying its bucket: the picks, each with the offers the search made for it. */
+    const fill = (t: BucketTree<Item>, list: Item[], alloc: Float64Array, emptied: Item[] = []): string[] => {
+      const used = Float64Array.of(0, 0, 0);
+      const picks: string[] = [];
+      for (;;) {
+        const pick = new Best();
+        t.search(used, alloc, pick);
+        expect(pick.best?.name).toBe(scan(list, used, alloc)?.name);
+        if (!pick.best) return picks;
+        const b = pick.best;
+        picks.push(`${b.name}/${pick.offers}`);
+        for (let i = 0; i < 3; i++) used[i] = (used[i] as number) + (b.shape.requests[i] as number);
+        b.remaining = 0;
+        t.emptied(b);
+        emptied.push(b);
+      }
+    };
+    for (const [cpu, gib] of [
+      [63_770, 250_000],
+      [15_890, 60_000],
+      [7_910, 30_000],
+    ] as const) {
+      const emptied: Item[] = [];
+      fill(tree, all, Float64Array.of(cpu, gib * 2 ** 20, 110), emptied);
+      expect(emptied.length).toBeGreaterThan(5);
+      refill(emptied);
+      for (const b of emptied) tree.refresh(b);
+      // The next fill makes the same picks after as many offers as on a tree recounted whole: same boxes and counts.
+      const next = Float64Array.of(cpu / 2, (gib / 2) * 2 ** 20, 110);
+      const picks = fill(tree, all, next);
+      expect(picks.length).toBeGreaterThan(2);
+      expect(picks).toEqual(fill(reference, twin, next));
+      refill(all);
+      refill(twin);
+      tree.reset();
+      reference.reset();
+    }
+  });
+
   it('breaks ties for the earliest bucket', () => {
     const all = items(200, 4).map((b) => ({ ...b, shape: { requests: Float64Array.of(500, 2 ** 30, 1) } }));
     const tree = new BucketTree(all, 3);

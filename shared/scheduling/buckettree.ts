@@ -113,6 +113,32 @@ export class BucketTree<B extends TreeBucket> {
     }
   }
 
+  /**
+   * Recounts the leaf holding `b` and every node above it from the buckets' `remaining` as they are now: after buckets
+   * that `emptied` took out hold pods again (a target search putting back what one candidate's simulated fill took,
+   * cost.ts). Nodes off those paths did not change, so the tree is then as `reset` would leave it.
+   */
+  refresh(b: B): void {
+    let n = b.leaf;
+    this.resetBox(n);
+    let live = 0;
+    for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) {
+      const x = this.items[i] as B;
+      if (x.remaining <= 0) continue;
+      live++;
+      this.widen(n, x.shape.requests, 0);
+    }
+    this.live[n] = live;
+    for (n = this.parent[n] as number; n >= 0; n = this.parent[n] as number) {
+      const l = this.left[n] as number;
+      const r = this.right[n] as number;
+      this.live[n] = (this.live[l] as number) + (this.live[r] as number);
+      this.resetBox(n);
+      this.absorb(n, l);
+      this.absorb(n, r);
+    }
+  }
+
   /** Widens node `n`'s box by its child `c`'s, if `c` still has buckets with pods. */
   private absorb(n: number, c: number): void {
     if ((this.live[c] as number) <= 0) return;

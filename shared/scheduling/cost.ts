@@ -244,8 +244,26 @@ export function chooseTarget(
   // of a constrained solve's cost (docs/performance.md, Distinct requests).
   const { tree, items, classOf, classes } = trees.of(waiting, dims);
   // Whether a group may share the type depends on its class alone (template.ts canShare), so it is asked once per
-  // class and candidate, not once per group: 0 not asked yet, 1 yes, 2 no.
+  // class and candidate, not once per group, and only of classes with a group the node could take: 0 not asked, 1
+  // yes, 2 no. The class's first such group stands for it.
   const shares = new Int8Array(classes);
+  const asking: number[] = [];
+  const askedOf = new Int32Array(classes).fill(-1);
+  for (let g = 0; g < waiting.length; g++) {
+    const c = classOf[g] as number;
+    if ((base[g] as number) > 0 && (askedOf[c] as number) < 0) {
+      askedOf[c] = g;
+      asking.push(c);
+    }
+  }
+  // Each group's limit when the fill starts, for the share answers the tree was last refilled with. A candidate with
+  // the same answers puts back only what the previous fill took (`taken`, `emptiedItems`) instead of refilling the
+  // whole tree: a search scores about ten candidates, and refilling every group for each was a tenth of a solve of
+  // distinct requests (docs/performance.md, Distinct requests).
+  const start = new Float64Array(waiting.length);
+  let filled = false;
+  const taken: number[] = [];
+  const emptiedItems: GroupItem[] = [];
   const pick = new FirstBest();
   for (let c = order.next(); c >= 0; c = order.next()) {
     const bound = order.bound;
@@ -255,19 +273,31 @@ export function chooseTarget(
     evaluated++;
     used.set(opening.requests);
     let value = dualValue(duals, opening.requests);
-    shares.fill(0);
-    for (let g = 0; g < waiting.length; g++) {
-      const l = base[g] as number;
-      let n = 0;
-      if (l > 0) {
-        const c = classOf[g] as number;
-        if (shares[c] === 0) shares[c] = canShare((waiting[g] as WaitingGroup).shape, option) ? 1 : 2;
-        if (shares[c] === 1) n = l;
-      }
-      limit[g] = n;
-      (items[g] as GroupItem).remaining = n;
+    let same = filled;
+    for (const k of asking) {
+      const answer = canShare((waiting[askedOf[k] as number] as WaitingGroup).shape, option) ? 1 : 2;
+      if (shares[k] !== answer) same = false;
+      shares[k] = answer;
     }
-    tree.reset();
+    if (same) {
+      for (const g of taken) {
+        limit[g] = start[g] as number;
+        (items[g] as GroupItem).remaining = start[g] as number;
+      }
+      for (const item of emptiedItems) tree.refresh(item);
+    } else {
+      for (let g = 0; g < waiting.length; g++) {
+        const l = base[g] as number;
+        const n = l > 0 && shares[classOf[g] as number] === 1 ? l : 0;
+        start[g] = n;
+        limit[g] = n;
+        (items[g] as GroupItem).remaining = n;
+      }
+      tree.reset();
+      filled = true;
+    }
+    taken.length = 0;
+    emptiedItems.length = 0;
     const alloc = option.alloc;
     for (;;) {
       // Out of time, the score rests on the fill so far: an estimate either way, and the claim itself is exact.
@@ -283,7 +313,11 @@ export function chooseTarget(
       value += k * w.value;
       limit[g] = (limit[g] as number) - k;
       item.remaining = limit[g] as number;
-      if (item.remaining <= 0) tree.emptied(item);
+      taken.push(g);
+      if (item.remaining <= 0) {
+        tree.emptied(item);
+        emptiedItems.push(item);
+      }
     }
     const score = value > 0 ? price / value : price;
     sinceImproved++;
