@@ -61,7 +61,11 @@ export class NodeClaimTemplate {
   private readonly compatibleByReqs = new Map<string, TypeOption[]>();
   /** How many zones and capacity types the types compatible with a class's requirements span. */
   private readonly offeringSpanByClass = new Map<number, { zones: number; cts: number }>();
-  private readonly offeringReqCache = new Map<number, Requirements>();
+  /** fittingOfferingRequirements by class and fitting list. */
+  private readonly offeringReqByClass = new Map<number, Map<readonly TypeOption[], Requirements>>();
+  /** Fitting lists (fittingOf) by class, then by their length and end types. */
+  private readonly fittingByClass = new Map<number, Map<string, TypeOption[]>>();
+  private zero = new Float64Array(0);
   /** Whether each type meets a set of requirements (0 unknown, 1 yes, 2 no), by the requirements as text: claims
    * pinned to a zone share a handful of requirement sets, and rechecking a catalog's hundreds of types for every
    * such claim was a visible share of a 5k solve (docs/performance.md, "The catalog-mixed-5k row"). */
@@ -375,18 +379,61 @@ export class NodeClaimTemplate {
         }
         this.compatibleByClass.set(shape.classId, compatible);
       }
-      const zero = new Float64Array(shape.requests.length);
-      hit = { compatible, fitting: compatible.filter((o) => fitsVec(zero, shape.requests, o.alloc)) };
+      hit = { compatible, fitting: this.fittingOf(shape, compatible) };
       this.typesCache.set(shape.id, hit);
     }
     return hit;
   }
 
-  /** offeringRequirements over the types that hold one pod of the shape (typesFor's `fitting`). */
+  /**
+   * The compatible types that hold one pod of the shape. Shapes of a class mostly get the same answer (every type, for
+   * small pods), and equal answers are one array: with every request distinct, a list per shape was ~20 MB the solve
+   * kept, and the caches keyed by the list (`candidates`, `fittingOfferingRequirements`) missed for every pod
+   * (docs/performance.md, Distinct requests).
+   */
+  private fittingOf(shape: PodShape, compatible: TypeOption[]): TypeOption[] {
+    const zero = this.zeroVector(shape.requests.length);
+    const fits = (o: TypeOption) => fitsVec(zero, shape.requests, o.alloc);
+    // The fitting types by their count and a hash of their indexes; no list is built unless it is new.
+    let count = 0;
+    let hash = 0;
+    for (let k = 0; k < compatible.length; k++) {
+      const o = compatible[k] as TypeOption;
+      if (!fits(o)) continue;
+      count++;
+      hash = (Math.imul(hash, 31) + o.index) | 0;
+    }
+    if (count === compatible.length) return compatible;
+    let known = this.fittingByClass.get(shape.classId);
+    if (!known) {
+      known = new Map();
+      this.fittingByClass.set(shape.classId, known);
+    }
+    const key = `${count}|${hash}`;
+    const same = known.get(key);
+    // A known list of as many types, all of which fit, is this one: both are the fitting types in compatible order.
+    if (same && same.length === count && same.every(fits)) return same;
+    const fitting = compatible.filter(fits);
+    if (!same) known.set(key, fitting);
+    return fitting;
+  }
+
+  private zeroVector(dims: number): Float64Array {
+    if (this.zero.length !== dims) this.zero = new Float64Array(dims);
+    return this.zero;
+  }
+
+  /** offeringRequirements over the types that hold one pod of the shape (typesFor's `fitting`), kept per class and
+   * fitting list: shapes of a class with the same list (fittingOf) get the same answer. */
   fittingOfferingRequirements(shape: PodShape): Requirements {
-    let hit = this.offeringReqCache.get(shape.id);
+    const { compatible, fitting } = this.typesFor(shape);
+    let byList = this.offeringReqByClass.get(shape.classId);
+    if (!byList) {
+      byList = new Map();
+      this.offeringReqByClass.set(shape.classId, byList);
+    }
+    let hit = byList.get(fitting);
     if (!hit) {
-      const { compatible, fitting } = this.typesFor(shape);
       // What every compatible type offers bounds what the fitting ones do: the scan stops once it has all of it.
       let complete = this.offeringSpanByClass.get(shape.classId);
       if (!complete) {
@@ -395,7 +442,7 @@ export class NodeClaimTemplate {
         this.offeringSpanByClass.set(shape.classId, complete);
       }
       hit = this.offeringRequirements(fitting, this.merged(shape), complete);
-      this.offeringReqCache.set(shape.id, hit);
+      byList.set(fitting, hit);
     }
     return hit;
   }
