@@ -3,8 +3,11 @@ import type { Pod } from '../api/kube';
 import type { PodBase } from './podshape';
 import { inTurnOrder, type QueuedPod } from './queue';
 
-/** Bases with only what the turn order reads: their request vector (cpu, memory). */
-const base = (cpu: number, memory: number) => ({ requests: Float64Array.of(cpu, memory) }) as unknown as PodBase;
+/** Bases with only what the turn order reads: their id (dense, from 0, as PodShapes numbers them) and request vector
+ * (cpu, memory). */
+let nextBaseId = 0;
+const base = (cpu: number, memory: number) =>
+  ({ baseId: nextBaseId++, requests: Float64Array.of(cpu, memory) }) as unknown as PodBase;
 const queued = (bases: PodBase[]): QueuedPod[] =>
   bases.map((b, order) => ({ pod: { metadata: { name: `p${order}` } } as Pod, base: b, order, done: false }));
 

@@ -30,12 +30,15 @@ export function inTurnOrder(queue: readonly QueuedPod[]): QueuedPod[] {
   // Each distinct (cpu, memory) request, found through its bases: a base is looked up once.
   const sizes: { cpu: number; memory: number; count: number; at: number }[] = [];
   const byCpu = new Map<number, Map<number, number>>();
-  const sizeOfBase = new Map<PodBase, number>();
+  // Each base's size by its id (ids are dense, from 0): a map by base held an entry per distinct pod.
+  let bases = 0;
+  for (let i = 0; i < queue.length; i++) bases = Math.max(bases, (queue[i] as QueuedPod).base.baseId + 1);
+  const sizeOfBase = new Int32Array(bases).fill(-1);
   const sizeOf = new Int32Array(queue.length);
   for (let i = 0; i < queue.length; i++) {
     const base = (queue[i] as QueuedPod).base;
-    let k = sizeOfBase.get(base);
-    if (k === undefined) {
+    let k: number | undefined = sizeOfBase[base.baseId] as number;
+    if (k < 0) {
       const cpu = base.requests[0] ?? 0;
       const memory = base.requests[1] ?? 0;
       let byMemory = byCpu.get(cpu);
@@ -49,7 +52,7 @@ export function inTurnOrder(queue: readonly QueuedPod[]): QueuedPod[] {
         sizes.push({ cpu, memory, count: 0, at: 0 });
         byMemory.set(memory, k);
       }
-      sizeOfBase.set(base, k);
+      sizeOfBase[base.baseId] = k;
     }
     sizeOf[i] = k;
     (sizes[k] as (typeof sizes)[number]).count++;
@@ -90,6 +93,8 @@ export interface Bucket extends WaitingGroup {
   leaf: number;
   /** The number of the last fill that passed it over (fill.ts): it cannot join that claim. */
   skipped: number;
+  /** Its identity: equal for buckets of interchangeable pods, stable for the solve (`WaitingQueue.keyOf`). */
+  key: string;
 }
 
 /** Simple buckets of one class (same requirements, tolerations and host ports), indexed by their requests. */
@@ -173,10 +178,10 @@ export class Cell implements WaitingGroup {
 }
 
 export class WaitingQueue {
-  private readonly waiting = new Map<number, Waiting>();
+  /** Each base's waiting pods, by base id (ids are dense: with every request distinct, a base per pod). */
+  private readonly waiting: (Waiting | undefined)[] = [];
   private readonly byKey = new Map<string, Bucket>();
   private readonly cellByKey = new Map<string, Cell>();
-  private readonly keys = new Map<Bucket, string>();
   /** Each class's kind (requirements, tolerations, host ports, topology kind) as a short name, `k<number>`. */
   private readonly kindOfClass = new Map<number, string>();
   private readonly kindNames = new Map<string, string>();
@@ -229,11 +234,12 @@ export class WaitingQueue {
 
   /** Adds a pod, in turn order, under its base's first shape. */
   enqueue(q: QueuedPod, shape: PodShape): void {
-    let g = this.waiting.get(q.base.baseId);
+    let g = this.waiting[q.base.baseId];
     if (!g) {
       const bucket = this.bucketFor(shape);
       g = { base: q.base, remaining: 0, members: [], bucket };
-      this.waiting.set(q.base.baseId, g);
+      while (this.waiting.length < q.base.baseId) this.waiting.push(undefined);
+      this.waiting[q.base.baseId] = g;
       bucket.groups.push(g);
       bucket.cell.bases.add(q.base.baseId);
     }
@@ -253,18 +259,18 @@ export class WaitingQueue {
 
   /** The bucket the base's pods wait in, if any do. */
   bucketOf(baseId: number): Bucket | undefined {
-    return this.waiting.get(baseId)?.bucket;
+    return this.waiting[baseId]?.bucket;
   }
 
   /** The bucket's identity: equal for buckets of interchangeable pods, stable for the solve. */
   keyOf(bucket: Bucket): string | undefined {
-    return this.keys.get(bucket);
+    return bucket.key;
   }
 
   /** Marks a queued pod as taken out of the waiting pool (placed now, or about to be tried on its turn). */
   consume(q: QueuedPod): void {
     q.done = true;
-    const g = this.waiting.get(q.base.baseId);
+    const g = this.waiting[q.base.baseId];
     if (!g || g.remaining <= 0) return;
     const b = g.bucket;
     g.remaining--;
@@ -316,7 +322,8 @@ export class WaitingQueue {
       }
       this.kindOfClass.set(shape.classId, kind);
     }
-    const key = `${joined(shape.requests, (r) => r)}|${kind}`;
+    // Numbers as text, comma-separated (what joining them with template strings wrote), in one flat string.
+    const key = `${shape.requests.join(',')}|${kind}`;
     let b = this.byKey.get(key);
     if (!b) {
       const cell = this.cellFor(shape, kind);
@@ -328,12 +335,14 @@ export class WaitingQueue {
         groups: [],
         ordinal: this.byKey.size,
         cell,
+        // Set when its class's tree is built; written here so that every bucket keeps one hidden class.
+        tree: undefined,
         leaf: -1,
         skipped: 0,
+        key,
       };
       cell.join(b);
       this.byKey.set(key, b);
-      this.keys.set(b, key);
       this.list.push(b);
       if (b.simple) {
         const members = this.simpleByKind.get(kind);
