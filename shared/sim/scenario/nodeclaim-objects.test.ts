@@ -32,3 +32,30 @@ describe('NodeClaim objects in the simulated cluster', () => {
     expect(o?.status?.conditions?.find((c) => c.type === 'Initialized')?.status).toBe('True');
   });
 });
+
+describe('kubectl delete nodeclaim in a scenario', () => {
+  const steps = [
+    step(0, apply(nodeClass(), nodePool({ types: ['m5.large'] }), deployment('web', 2, { cpu: '1500m' }))),
+  ];
+
+  it("drains and terminates the claim's node at the step, through the forwarder's NodeClaimDeleted", async () => {
+    const first = await run(scenario(5 * MINUTE, steps));
+    const [victim] = (await first.world.store.list({ states: ['Initialized'] })).map((c) => c.name).sort();
+    if (!victim) throw new Error('no initialized claim');
+    // Between two Sweep ticks (every minute), so only the step's own message can start the drain at 5m30s.
+    const r = await run(
+      scenario(15 * MINUTE, [
+        ...steps,
+        step(5.5 * MINUTE, { type: 'delete', targets: [{ kind: 'NodeClaim', namespace: '', name: victim }] }),
+      ]),
+    );
+    const claim = await r.world.store.get(victim);
+    expect(claim).toMatchObject({ state: 'Terminated', disruption: { cause: 'Deleted' } });
+    const created = await first.world.store.get(victim);
+    const startedAfter = Date.parse(claim?.disruption?.at ?? '') - Date.parse(created?.createdAt ?? '');
+    expect(startedAfter).toBe(5.5 * MINUTE - 1000);
+    expect((await r.world.cluster.listNodeClaimObjects()).map((o) => o.metadata.name)).not.toContain(victim);
+    // Its pod was drained and runs again on a new node.
+    expect(await r.world.cluster.listPendingPods()).toEqual([]);
+  });
+});

@@ -221,6 +221,17 @@ export async function runScenario(
           // `kubectl delete nodeoverlay`: the next read of the cluster prices without it (docs/api.md, NodeOverlay).
           if (t.kind === 'NodeOverlay') {
             if (!cluster.deleteNodeOverlay(t.name)) throw new Error(`NodeOverlay ${t.name} not found`);
+          } else if (t.kind === 'NodeClaim') {
+            // `kubectl delete nodeclaim`: the deletion mark, then the forwarder's NodeClaimDeleted, which starts the
+            // termination at once through the use-case the provisioner runs (docs/kubernetes.md, NodeClaim objects).
+            if (!cluster.requestNodeClaimObjectDeletion(t.name)) throw new Error(`NodeClaim ${t.name} not found`);
+            await handleControlMessage(deps, {
+              v: 1,
+              cluster: CLUSTER,
+              kind: 'NodeClaimDeleted',
+              at: new Date(now).toISOString(),
+              refs: [{ kind: 'NodeClaim', name: t.name }],
+            });
           } else workloads.delete(t);
         }
         break;
