@@ -1,5 +1,5 @@
 // Consolidation of underutilized nodes, after emptiness, drift and expiration:
-// 1. multi-node delete: walk candidates cheapest-to-disrupt first and keep every node whose pods fit on the nodes
+// 1. multi-node delete: walk candidates in Karpenter's savings-ratio order (most saved per disruption first), keep every node whose pods fit on the nodes
 //    that stay (no candidate limit: the capacity model makes each check a scan, no solve);
 // 2. batch replace/merge: every remaining candidate's leftover pods solved together as per-node bundles (one
 //    solve); each group of nodes that shares new nodes becomes a command if it saves enough; a single node's own
@@ -49,21 +49,26 @@ function eligible(sw: Sweep): NodeFacts[] {
 }
 
 interface OrderKey {
-  disruptionCost: number;
   price: number;
+  rescheduleCost: number;
   name: string;
 }
 
-/** Karpenter's order: cheapest to disrupt first; then the dearer node, then the name, for a stable order. */
+/** Karpenter's savings ratio: what the node costs per unit of what disrupting it costs (balanced.ts, the per-node cost
+ * plus its pods' eviction costs, so never 0). */
+const savingsRatio = (k: OrderKey): number => k.price / k.rescheduleCost;
+
+/** Karpenter's order for every consolidation policy: the highest savings ratio first, so the nodes most worth
+ * disrupting are tried (and spend the budgets) first; then the dearer node, then the name, for a stable order. */
 const byDisruptionOrder = (a: OrderKey, b: OrderKey): number =>
-  a.disruptionCost - b.disruptionCost || b.price - a.price || a.name.localeCompare(b.name);
+  savingsRatio(b) - savingsRatio(a) || b.price - a.price || a.name.localeCompare(b.name);
 
 /** The candidates from where the last sweep stopped on its deadline, wrapping around to those before it. The cursor
  * is a position in the order, not a node, so it holds when its node has gone since. */
 function resumeOrder(sw: Sweep, sorted: NodeFacts[]): NodeFacts[] {
   const c = sw.input.resumeFrom;
   if (!c) return sorted;
-  const key: OrderKey = { disruptionCost: c.disruptionCost, price: c.price, name: c.node };
+  const key: OrderKey = { price: c.price, rescheduleCost: c.rescheduleCost, name: c.node };
   const at = sorted.findIndex((f) => byDisruptionOrder(f, key) >= 0);
   return at <= 0 ? sorted : [...sorted.slice(at), ...sorted.slice(0, at)];
 }
@@ -81,7 +86,7 @@ function cursorOf(sw: Sweep, order: readonly NodeFacts[]): SweepCursor | undefin
   });
   const at = deferredAt.find((i) => i > last) ?? deferredAt[0];
   const f = at === undefined ? undefined : order[at];
-  return f ? { node: f.name, disruptionCost: f.disruptionCost, price: f.price, at: sw.input.now } : undefined;
+  return f ? { node: f.name, price: f.price, rescheduleCost: f.rescheduleCost, at: sw.input.now } : undefined;
 }
 
 const open = (sw: Sweep) => (f: NodeFacts) => !sw.taken.has(f.idx) && !sw.model.receivers[f.idx];

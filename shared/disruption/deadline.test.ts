@@ -82,7 +82,7 @@ describe('the sweep deadline', () => {
     const resumed = planDisruption({
       ...input,
       options: one,
-      resumeFrom: { node: 'n2', disruptionCost: 1, price: 0.768, at: input.now },
+      resumeFrom: { node: 'n2', price: 0.768, rescheduleCost: 2, at: input.now },
     });
     expect(decided(resumed)).toEqual(['n2']);
     // A cursor whose node has gone still places the sweep: n2's position, between n1 and n3.
@@ -90,7 +90,7 @@ describe('the sweep deadline', () => {
       ...input,
       nodes: input.nodes.filter((n) => n.node.name !== 'n2'),
       options: one,
-      resumeFrom: { node: 'n2', disruptionCost: 1, price: 0.768, at: input.now },
+      resumeFrom: { node: 'n2', price: 0.768, rescheduleCost: 2, at: input.now },
     });
     expect(decided(gone)).toEqual(['n3']);
   });

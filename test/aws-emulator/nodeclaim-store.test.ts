@@ -86,7 +86,7 @@ describe('DynamoNodeClaimStore on the emulator', () => {
   it('keeps the sweep cursor beside the claims, out of their listing, and clears it', async () => {
     const s = store();
     expect(await s.getSweepCursor()).toBeUndefined();
-    const cursor = { node: 'ip-10-0-0-1', disruptionCost: 12.5, price: 0.192, at: now };
+    const cursor = { node: 'ip-10-0-0-1', price: 0.192, rescheduleCost: 12.5, at: now };
     await s.putSweepCursor(cursor);
     expect(await s.getSweepCursor()).toEqual(cursor);
     await s.create(nodeClaim());
