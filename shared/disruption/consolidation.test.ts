@@ -285,6 +285,22 @@ describe('anti-churn', () => {
     expect(removed.size).toBe(1);
   });
 
+  it('never deletes a node that took pods from an earlier method of the same sweep (drift)', () => {
+    const p = pool();
+    const nodes = [
+      // Drifted (an older kubelet): its pod moves onto the fullest node that stays, 'a-receiver'.
+      node('drifted', { pool: p, type: 'm5.xlarge', cpus: ['1'], kubeletVersion: 'v1.30.4' }),
+      // Equal savings ratios, so 'a-receiver' comes first by name: its own pod alone would fit on 'b'.
+      node('a-receiver', { pool: p, type: 'm5.xlarge', cpus: ['1'] }),
+      node('b', { pool: p, type: 'm5.xlarge', cpus: ['500m'] }),
+    ];
+    const plan = planDisruption(disruptionInput(nodes, { nodePools: [p], kubernetesVersion: '1.31' }));
+    const drift = plan.commands.find((c) => c.reason === 'Drifted');
+    expect(Object.keys(drift?.moves ?? {})).toEqual(['a-receiver']);
+    const consolidated = plan.commands.filter((c) => c.reason === 'Underutilized').flatMap(names);
+    expect(consolidated).toEqual(['b']);
+  });
+
   it('requires the minimum saving before replacing', () => {
     const p = pool();
     // m5.xlarge ($0.192) holding 3 cpu: the cheapest holder is m6g.xlarge ($0.154), a 20% saving.

@@ -139,7 +139,8 @@ function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
   const used = new Map<string, number>();
   const receivers = new Set<number>();
   for (const f of candidates) {
-    if (f.constrained || receivers.has(f.idx)) continue;
+    // A node that takes pods (from this walk, or from an earlier method's command) stays this sweep.
+    if (f.constrained || receivers.has(f.idx) || sw.model.receivers[f.idx]) continue;
     const count = used.get(f.poolName) ?? 0;
     if (sw.budgetLeft(f.poolName, 'Underutilized') - count <= 0) continue;
     // A Balanced pool's share of the deletes must still score: a node that would pull it below is left to the
