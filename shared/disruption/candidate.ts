@@ -6,7 +6,7 @@ import type { Pod } from '../api/kube';
 import { isMirrorPod, isTerminal } from '../api/pods';
 import { parseDuration } from '../api/quantity';
 import type { AppliedPriceOverlay, InstanceType } from '../catalog/types';
-import { nodeDisruptionCost } from './balanced';
+import { nodeDisruptionCost, PER_NODE_DISRUPTION_COST } from './balanced';
 import { driftReason } from './drift';
 import type { PdbLimits } from './pdb';
 import {
@@ -36,6 +36,9 @@ export interface NodeFacts {
   rescheduleCost: number;
   drift?: string;
   expired: boolean;
+  /** Karpenter's IsEmpty: no reschedulable pod costs anything to evict (its eviction cost clamps to 0 or below), so
+   * the node's disruption cost is the per-node cost alone. Pods that declared themselves free to disrupt (a large
+   * negative pod-deletion-cost or priority) do not keep a node from being empty (docs/disruption.md, The sweep). */
   empty: boolean;
   /** No pod arrived or left for consolidateAfter. */
   stable: boolean;
@@ -128,6 +131,7 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
     const nodeClass = classes.get(n.claim.nodeClass || pool?.spec.template.spec.nodeClassRef.name || '');
     const drift = pool ? driftReason(n, pool, nodeClass, input.kubernetesVersion) : undefined;
     const cost = pods.reduce((s, p) => s + evictionCost(p), 0);
+    const rescheduleCost = nodeDisruptionCost(pods);
     const priced = priceOf(n, input.instanceTypes.get(poolName));
     return {
       idx,
@@ -139,10 +143,10 @@ export function nodeFacts(input: DisruptionInput, nominationProtectionMs: number
       price: priced.price,
       ...(priced.overlay ? { priceOverlay: priced.overlay } : {}),
       disruptionCost: cost * lifetimeRemaining(createdAt, expireAfter, input.now),
-      rescheduleCost: nodeDisruptionCost(pods),
+      rescheduleCost,
       ...(drift ? { drift } : {}),
       expired: Number.isFinite(expireAfter) && input.now - createdAt >= expireAfter,
-      empty: pods.length === 0,
+      empty: rescheduleCost <= PER_NODE_DISRUPTION_COST,
       stable: input.now - lastEvent >= consolidateAfter,
       consolidatable: Number.isFinite(consolidateAfter),
       constrained: pods.some(isConstrained),

@@ -34,7 +34,9 @@ function backingOff(sw: Sweep, pool: string): string | undefined {
 function eligible(sw: Sweep): NodeFacts[] {
   const out: NodeFacts[] = [];
   for (const f of sw.facts) {
-    if (sw.taken.has(f.idx) || f.disrupting || f.empty || !f.pool || !f.initialized) continue;
+    if (sw.taken.has(f.idx) || f.disrupting || !f.pool || !f.initialized) continue;
+    // Empty nodes are emptiness's, as in Karpenter, unless their pods would need a new node (forced.ts).
+    if (f.empty && !sw.notEmptied.has(f.idx)) continue;
     if (f.pool.spec.disruption.consolidationPolicy === 'WhenEmpty') continue;
     // A static NodePool's nodes are never consolidated (docs/disruption.md, "Static NodePools").
     if (isStaticNodePool(f.pool)) continue;

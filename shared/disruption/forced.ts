@@ -9,6 +9,7 @@ import { isStaticNodePool } from '../api/static-nodepool';
 import { batchRelocate, type Component } from './batch';
 import { budgetCap } from './budgets';
 import { gracefulBlocker, type NodeFacts } from './candidate';
+import type { FitResult } from './capacity';
 import { relocate } from './relocate';
 import type { Sweep } from './sweep';
 
@@ -35,9 +36,12 @@ export function emptiness(sw: Sweep): void {
     .filter(
       (f) => f.empty && f.initialized && f.pool && !isStaticNodePool(f.pool) && !sw.taken.has(f.idx) && !f.disrupting,
     )
+    // Karpenter's savings-ratio order; an empty node's disruption cost is the per-node cost alone, so dearest first.
     .sort((a, b) => b.price - a.price || a.name.localeCompare(b.name));
   const group: NodeFacts[] = [];
   const used = new Map<string, number>();
+  const emptyIdx = new Set(empty.map((f) => f.idx));
+  const evicted: FitResult = { placements: [], leftovers: [] };
   for (const f of empty) {
     const blocker = consolidationBlocker(sw, f) ?? gracefulBlocker(f, sw.pdbs);
     if (blocker) {
@@ -49,19 +53,40 @@ export function emptiness(sw: Sweep): void {
       sw.reject(f.idx, budgetBlocker(sw, f, 'Empty'));
       continue;
     }
+    const room = f.pods.length ? roomForEvicted(sw, f, emptyIdx) : undefined;
+    if (f.pods.length && !room) continue;
+    if (room) evicted.placements.push(...room.placements);
     used.set(f.poolName, count + 1);
     group.push(f);
   }
-  if (group.length) sw.addCommand('Empty', group, undefined, [], { considered: empty.length });
+  if (group.length) sw.addCommand('Empty', group, evicted, [], { considered: empty.length });
+}
+
+/** Where the pods of an empty node that are free to evict (eviction cost 0 or below) land on the nodes that stay:
+ * the command holds that room, so later methods neither count it as free nor consolidate those nodes (Karpenter's
+ * later solves see the pods of deleting nodes). Undefined when they do not all fit: the node is then left to
+ * consolidation, which judges it with its pods, since deleting it would launch a node for those pods, empty by the
+ * same rule and deleted in turn (docs/disruption.md, The sweep). Karpenter deletes it regardless. */
+function roomForEvicted(sw: Sweep, f: NodeFacts, empty: ReadonlySet<number>): FitResult | undefined {
+  const fit = f.constrained ? undefined : sw.model.fit(f.pods, empty, true);
+  if (fit && fit.leftovers.length === 0) return fit;
+  if (fit) sw.model.rollback(fit);
+  sw.notEmptied.add(f.idx);
+  sw.reject(
+    f.idx,
+    `empty but its ${f.pods.length} pod(s) free to evict fit on no staying node: deleting it would launch a node for them`,
+  );
+  return undefined;
 }
 
 export function drift(sw: Sweep, solverChecks: { left: number }): void {
   const drifted = sw.facts
     .filter((f) => f.drift && f.initialized && !f.expired && f.pool && !sw.taken.has(f.idx) && !f.disrupting)
-    // Empty ones first (nothing moves), then the oldest.
+    // Ones without reschedulable pods first (nothing moves; Karpenter's drift counts pods here, not their eviction
+    // cost), then the oldest.
     .sort(
       (a, b) =>
-        Number(b.empty) - Number(a.empty) ||
+        Number(a.pods.length > 0) - Number(b.pods.length > 0) ||
         Date.parse(a.n.claim.createdAt) - Date.parse(b.n.claim.createdAt) ||
         a.name.localeCompare(b.name),
     );

@@ -23,9 +23,17 @@ export function podRequests(pod: Pod): ResourceList {
   return sum;
 }
 
-/** Pods that need a new home when their node goes: not DaemonSet, mirror, terminal or already terminating. */
+/** Pods that need a new home when their node goes: not DaemonSet, mirror or terminal, and not already terminating
+ * unless a StatefulSet owns them: the StatefulSet recreates such a pod under the same name once it is gone, so it
+ * still needs room (Karpenter's IsReschedulable). */
 export const isReschedulable = (pod: Pod): boolean =>
-  !isDaemonSetPod(pod) && !isMirrorPod(pod) && !isTerminal(pod) && !pod.metadata.deletionTimestamp;
+  !isDaemonSetPod(pod) &&
+  !isMirrorPod(pod) &&
+  !isTerminal(pod) &&
+  (!pod.metadata.deletionTimestamp || isStatefulSetPod(pod));
+
+const isStatefulSetPod = (pod: Pod): boolean =>
+  pod.metadata.ownerReferences?.some((o) => o.kind === 'StatefulSet') ?? false;
 
 export { doNotDisruptActive, doNotDisruptUntil, nodeDoNotDisrupt } from '../api/do-not-disrupt';
 

@@ -55,6 +55,8 @@ export class Sweep {
   readonly rejected = new Map<number, string[]>();
   /** Node indices some command already takes. */
   readonly taken = new Set<number>();
+  /** Empty nodes (pods free to evict only) whose pods would need a new node: consolidation judges them (forced.ts). */
+  readonly notEmptied = new Set<number>();
   readonly pools: Map<string, NodePool>;
   /** Instance types with offerings cached as unavailable switched off. */
   readonly instanceTypes: Map<string, InstanceType[]>;

@@ -2,11 +2,16 @@
 // a PDB that now blocks (allows 0 disruptions, or a pod under two PDBs), a fresh nomination, or pods that arrived
 // since the decision drop the command. The same rule as the sweep's: a PDB that allows any disruption only paces
 // the drain.
-// An Empty command only sheds the candidates that changed; a forceful (Expired) command always stands.
+// An Empty command only sheds the candidates that are no longer empty; a forceful (Expired) command always stands.
+import type { Pod } from '../api/kube';
 import { gracefulBlocker, nodeFacts } from './candidate';
 import { PdbLimits } from './pdb';
+import { evictionCost } from './pods';
 import { DEFAULTS } from './sweep';
 import type { DisruptionCommand, DisruptionInput } from './types';
+
+/** The pods that keep a node from being empty: those that cost something to evict (candidate.ts, `empty`). */
+const costly = (pods: readonly Pod[]): number => pods.filter((p) => evictionCost(p) > 0).length;
 
 /** Wait this long after deciding before validating and acting. */
 export const VALIDATION_DELAY_MS = 15_000;
@@ -34,7 +39,7 @@ export function validate(command: DisruptionCommand, fresh: DisruptionInput): Va
     const problem = !f
       ? 'node is gone'
       : (gracefulBlocker(f, pdbs, command.reason === 'Drifted') ??
-        (command.reason === 'Empty' && f.pods.length > 0 ? `${f.pods.length} pod(s) arrived` : undefined) ??
+        (command.reason === 'Empty' && !f.empty ? `${costly(f.pods)} pod(s) arrived` : undefined) ??
         (command.reason !== 'Empty' && f.n.lastPodEventAt !== undefined && f.n.lastPodEventAt > decidedAt
           ? 'pods changed since the decision'
           : undefined));
