@@ -15,6 +15,14 @@ export const PER_NODE_DISRUPTION_COST = 1;
 export const isBalanced = (pool: NodePool | undefined): boolean =>
   pool?.spec.disruption.consolidationPolicy === 'Balanced';
 
+/** The saving a consolidation move must make, as a fraction of what its candidates cost: Karpless's anti-churn
+ * `minSavingFraction` when any candidate's NodePool is WhenEmptyOrUnderutilized, none when every one is Balanced. There
+ * the score is the threshold, as in Karpenter, and it already rejects the small savings the fraction stands in for
+ * (docs/disruption.md, Balanced consolidation). A move still has to save something. */
+export function minSavingFor(members: readonly { pool?: NodePool }[], fraction: number): number {
+  return members.length > 0 && members.every((m) => isBalanced(m.pool)) ? 0 : fraction;
+}
+
 /** A node's disruption cost for scoring: the per-node cost plus each pod's eviction cost, negatives counted as 0. */
 export function nodeDisruptionCost(pods: readonly Pod[]): number {
   return pods.reduce((s, p) => s + Math.max(0, evictionCost(p)), PER_NODE_DISRUPTION_COST);

@@ -11,7 +11,15 @@
 // are deferred, and the sweep's cursor tells the next sweep to start with them (docs/disruption.md, A deadline for
 // the sweep).
 import { isStaticNodePool } from '../api/static-nodepool';
-import { evaluateBalanced, isBalanced, type MoveScore, scoreBlocker, scoreDetail, scoreMove } from './balanced';
+import {
+  evaluateBalanced,
+  isBalanced,
+  type MoveScore,
+  minSavingFor,
+  scoreBlocker,
+  scoreDetail,
+  scoreMove,
+} from './balanced';
 import { batchRelocate, type Component } from './batch';
 import { gracefulBlocker, type NodeFacts } from './candidate';
 import type { FitResult } from './capacity';
@@ -195,8 +203,9 @@ function verdict(sw: Sweep, c: Component): string | undefined {
   if (!(newPrice < oldPrice)) {
     return `no cheaper replacement: best is ${what} at $${round(newPrice)}/h vs $${round(oldPrice)}/h${of}`;
   }
-  if (newPrice > oldPrice * (1 - sw.settings.minSavingFraction)) {
-    return `replacement ${what} at $${round(newPrice)}/h saves less than ${sw.settings.minSavingFraction * 100}% of $${round(oldPrice)}/h${of}`;
+  const ms = minSaving(sw, c.members);
+  if (newPrice > oldPrice * (1 - ms)) {
+    return `replacement ${what} at $${round(newPrice)}/h saves less than ${ms * 100}% of $${round(oldPrice)}/h${of}`;
   }
   const options = replacementBlocker(c, sw.settings);
   if (options) return options;
@@ -206,6 +215,16 @@ function verdict(sw: Sweep, c: Component): string | undefined {
   }
   return scoreBlocker(componentScores(sw, c), `replacing ${nodes(c)}`);
 }
+
+/** The minimum saving for these candidates (balanced.ts, minSavingFor). */
+const minSaving = (sw: Sweep, members: readonly NodeFacts[]): number =>
+  minSavingFor(members, sw.settings.minSavingFraction);
+
+/** The rules a replacement's options follow, with the candidates' minimum saving (replacement-options.ts). */
+const optionRules = (sw: Sweep, members: readonly NodeFacts[]) => ({
+  ...sw.settings,
+  minSavingFraction: minSaving(sw, members),
+});
 
 const nodes = (c: Component): string => (c.members.length > 1 ? `its ${c.members.length} nodes` : 'it');
 
@@ -219,7 +238,7 @@ function accept(sw: Sweep, c: Component, considered: number): void {
           ? 'split'
           : 'replace';
   const scores = componentScores(sw, c);
-  sw.addCommand('Underutilized', c.members, c.fit, replacementOptions(c, sw.settings), {
+  sw.addCommand('Underutilized', c.members, c.fit, replacementOptions(c, optionRules(sw, c.members)), {
     method,
     considered,
     ...(scores.length ? { score: scoreDetail(scores) } : {}),
@@ -268,7 +287,7 @@ function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
       const alone = bound.price(sumRequests(m.pods, podRequests));
       sw.reject(
         m.idx,
-        alone > m.price * (1 - sw.settings.minSavingFraction) && c.members.length === 1 && !c.failure
+        alone > m.price * (1 - minSaving(sw, [m])) && c.members.length === 1 && !c.failure
           ? `no cheaper node holds its pods and they do not fit on the other nodes (price $${m.price}/h, cheapest holder $${alone}/h)${splitNote}`
           : `${why}${splitNote}`,
       );
@@ -281,14 +300,15 @@ function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
 function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
   const pool = left.filter((f) => !backingOff(sw, f.poolName)).slice(0, sw.settings.maxMergeCandidates);
   if (pool.length < 2) return;
-  const ms = sw.settings.minSavingFraction;
   const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
   let solves = sw.settings.mergeSearchBudget;
   const trial = (members: NodeFacts[]): { members: NodeFacts[]; saving: number } | undefined => {
     const price = members.reduce((s, m) => s + m.price, 0);
+    const ms = minSaving(sw, members);
     const pods = members.flatMap((m) => m.pods);
     // The pods' cpu and memory at the cheapest rate any type offers already cost too much: no solve needed.
-    if (bound.lowerBound(sumRequests(pods, podRequests)) > price * (1 - ms)) return undefined;
+    const floor = bound.lowerBound(sumRequests(pods, podRequests));
+    if (floor >= price || floor > price * (1 - ms)) return undefined;
     if (solves-- <= 0 || sw.outOfTime()) return undefined;
     const comps = batchRelocate(sw, members, 'merge');
     for (const c of comps) sw.model.rollback(c.fit);
@@ -301,7 +321,7 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     if (replacementBlocker(all, sw.settings)) return undefined;
     const replacements = comps.reduce((s, c) => s + c.replacements.length, 0);
     const newPrice = comps.reduce((s, c) => s + replacementPrice(c), 0);
-    if (replacements >= members.length || newPrice > price * (1 - ms)) return undefined;
+    if (replacements >= members.length || !(newPrice < price) || newPrice > price * (1 - ms)) return undefined;
     if (!evaluateBalanced(members, price - newPrice, sw.poolTotals).approved) return undefined;
     return { members, saving: price - newPrice };
   };
@@ -331,7 +351,7 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
   const fit: FitResult = { placements: comps.flatMap((c) => c.fit.placements), leftovers: [] };
   const replacements = replacementOptions(
     { members, fit, replacements: comps.flatMap((c) => c.replacements) },
-    sw.settings,
+    optionRules(sw, members),
   );
   const scores = componentScores(sw, { members, fit, replacements: comps.flatMap((c) => c.replacements) });
   sw.addCommand('Underutilized', members, fit, replacements, {

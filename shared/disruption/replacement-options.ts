@@ -117,7 +117,7 @@ export function replacementBlocker(c: Component, rules: Rules): string | undefin
  * cheapest max(spotToSpotMinTypes, what minValues needs) cheaper spot types and pins the claim to spot, as Karpenter
  * does: whatever the fleet picks has fewer cheaper types than the rule asks, so it is not replaced again. Otherwise
  * the cheaper types are narrowed to those within the minimum saving of the cheapest (anti-churn), widened by the
- * cheapest carriers of whatever values minValues still needs. */
+ * cheapest carriers of whatever values minValues still needs; with no minimum saving every cheaper type stays. */
 export function replacementOptions(c: Component, rules: Rules): PlannedNodeClaim[] {
   const spot = isSpotToSpot(c);
   const ceilings = priceCeilings(c);
@@ -129,6 +129,8 @@ export function replacementOptions(c: Component, rules: Rules): PlannedNodeClaim
       const keep = Math.max(rules.spotToSpotMinTypes, minValuesMet(cheaper, claim.requirements).needed);
       return withOptions(pinSpot(claim), c.members.length > 1 ? cheaper : cheaper.slice(0, keep), only);
     }
+    // No minimum saving (a Balanced pool, or minSavingFraction 0): every cheaper type, as Karpenter launches with.
+    if (rules.minSavingFraction <= 0) return withOptions(claim, cheaper);
     const ceiling = claim.cheapest.price / (1 - rules.minSavingFraction) + 1e-12;
     const narrowed = cheaper.filter((t) => optionPrice(t, claim) <= ceiling);
     return withOptions(claim, withMinValues(narrowed, cheaper, claim.requirements));
