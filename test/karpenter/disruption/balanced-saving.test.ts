@@ -4,6 +4,7 @@
 // WhenEmptyOrUnderutilized, where Karpenter takes any saving at all (docs/disruption.md, Anti-churn), and does not
 // apply to Balanced pools, whose score already rejects the small savings that churn on.
 import { describe, expect, it } from 'vitest';
+import type { NodePool } from '../../../shared/api/karpenter';
 import type { InstanceType } from '../../../shared/catalog/types';
 import { planDisruption } from '../../../shared/disruption/plan';
 import type { DisruptionCommand, DisruptionNode } from '../../../shared/disruption/types';
@@ -17,7 +18,10 @@ const CURRENT = type('cur.large', 0.1);
 /** A pool's candidate (one 1.95 cpu pod no other node has room for) and four nodes with 100 small pods each, protected
  * by do-not-disrupt: they are no candidates but weigh in the pool's totals, so a small saving on the candidate
  * scores well (savings 3 % of $0.10 over a $0.50 pool, 0.6 %, against 2 of 406 disruption, 0.5 %: score 1.22). */
-function poolWith(name: string, policy: 'Balanced' | 'WhenEmptyOrUnderutilized'): { nodes: DisruptionNode[] } {
+function poolWith(
+  name: string,
+  policy: 'Balanced' | 'WhenEmptyOrUnderutilized',
+): { p: NodePool; nodes: DisruptionNode[] } {
   const p = pool({ name, policy });
   const nodes = [
     node(`${name}-candidate`, { pool: p, instanceType: CURRENT, pods: [boundPod(`${name}-candidate`, '1950m')] }),
@@ -30,13 +34,13 @@ function poolWith(name: string, policy: 'Balanced' | 'WhenEmptyOrUnderutilized')
       }),
     ),
   ];
-  return { nodes };
+  return { p, nodes };
 }
 
 function plan(types: InstanceType[]) {
   const b = poolWith('balanced', 'Balanced');
   const d = poolWith('default', 'WhenEmptyOrUnderutilized');
-  const pools = [pool({ name: 'balanced', policy: 'Balanced' }), pool({ name: 'default' })];
+  const pools = [b.p, d.p];
   return planDisruption(
     disruptionInput([...b.nodes, ...d.nodes], {
       nodePools: pools,
@@ -54,7 +58,7 @@ describe('balanced_integration_test.go Mixed-Policy NodePools', () => {
     const replaced = of(p.commands, 'balanced-candidate');
     expect(replaced?.replacements.map((r) => r.cheapest.instanceType)).toEqual(['near.large']);
     expect(replaced?.savingPerHour).toBeCloseTo(0.003, 6);
-    const [score] = replaced?.record.detail.score as { approved: boolean; score: number }[];
+    const [score] = (replaced?.record.detail.score ?? []) as { approved: boolean; score: number }[];
     expect(score?.approved).toBe(true);
     expect(score?.score).toBeCloseTo(0.003 / 0.5 / (2 / 406), 2);
     // Karpless's departure: WhenEmptyOrUnderutilized keeps the 5 % floor, so the same move is not taken there.
