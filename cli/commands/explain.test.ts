@@ -24,13 +24,14 @@ async function run(...args: string[]) {
   return { code, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
 }
 
-/** Records of one real sweep: node "small" is consolidated onto "big", "dnd" is kept by its annotation. */
+/** Records of one real sweep: node "small" is consolidated onto "big", "dnd" is kept by its annotation. "big" comes
+ * first in the savings-ratio order but its 3-cpu pods fit on no other node, so it stays and takes small's pod. */
 function sweepRecords(): DecisionRecord[] {
   const p = pool();
   const plan = planDisruption(
     disruptionInput(
       [
-        node('big', { pool: p, type: 'm5.2xlarge', cpus: ['2', '2'] }),
+        node('big', { pool: p, type: 'm5.2xlarge', cpus: ['3', '3'] }),
         node('small', { pool: p, cpus: ['1'] }),
         node('dnd', { pool: p, cpus: ['1'], annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
       ],
