@@ -40,7 +40,7 @@ export class InflightClaim {
   readonly failed = new Set<number>();
   /** No waiting pod is small enough to fit any more: skipped by every scan. */
   closed = false;
-  /** Told whenever a pod joins (the solver's room index, claimroom.ts). */
+  /** Told whenever a pod joins or the target changes (the solver's room index, claimroom.ts). */
   onChange: (() => void) | undefined;
 
   constructor(
@@ -104,7 +104,7 @@ export class InflightClaim {
     // A pod that must share a node with pods here (hostname pod affinity) may grow the claim to a larger option:
     // the type was chosen before the pod was known, and no other node can take it (as Karpenter's claims widen).
     let grown: TypeOption | undefined;
-    if (!fitsVec(this.used, shape.requests, this.target.alloc)) {
+    if (!this.hasRoomFor(shape.requests)) {
       grown = shape.coLocated ? this.cheapestFitting(this.options, shape) : undefined;
       if (!grown) {
         this.failed.add(shape.id);
@@ -149,6 +149,12 @@ export class InflightClaim {
       if (minValuesShortfall(fit, requirements)) return { ok: false, reason: 'minValues' };
     }
     return { ok: true, narrowed: { requirements, options, target } };
+  }
+
+  /** Whether the target still has room for these requests: canAdd's resource test, which the solver's room index
+   * confirms every claim it offers with (claimroom.ts). */
+  hasRoomFor(requests: Float64Array): boolean {
+    return fitsVec(this.used, requests, this.target.alloc);
   }
 
   /** Takes the pod: applies what canAdd found (or nothing, for the pod that opens the claim) and counts it. */

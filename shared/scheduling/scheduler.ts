@@ -3,7 +3,7 @@
 // relaxed one at a time; when nothing is left to relax it is reported with the reason each NodePool gave.
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
-import { ClaimRoom, ROOM_BLOCK } from './claimroom';
+import { ClaimRoom } from './claimroom';
 import { chooseTarget, computeDuals, dualValue, rateDuals, WaitingTrees } from './cost';
 import { Deadline } from './deadline';
 import { Domains } from './domains';
@@ -34,6 +34,8 @@ type InputPod = { pod: Pod; order: number };
 const COARSE_ABOVE = 256;
 /** Setup loops read the clock once per this many pods (a few tens of microseconds of work). */
 const SETUP_CHECK = 64;
+/** The claim scans read the clock once per this many claims tried. */
+const SCAN_CHECK = 32;
 /** Reading pods stops this long before the deadline, for what runs up to the first pod placed (docs/performance.md). */
 const SETUP_RESERVE_MS = 100;
 
@@ -435,28 +437,21 @@ export class Scheduler {
       if (bar) return this.tryOpenClaims(pod, shape, bar);
     }
     let start = this.cursor.get(shape.id) ?? 0;
-    let leading = true;
     const claims = this.claims;
-    const room = this.room;
-    for (let i = start; i < claims.length; i++) {
-      if (i % ROOM_BLOCK === 0) {
-        // A long scan gives up on the deadline; the pod then opens a claim of its own, still a valid plan.
-        if (this.deadline.passed()) break;
-        // A block where no claim has room for the pod is passed over whole, as if each claim had been tried. (A pod
-        // that may grow a claim, hostname affinity, is tried on each.)
-        if (!shape.coLocated && room && !room.mayFit(i, shape.requests)) {
-          if (leading) start = Math.min(claims.length, i + ROOM_BLOCK);
-          i += ROOM_BLOCK - 1;
-          continue;
-        }
-      }
+    // Only claims with room for the pod are offered (claimroom.ts); a pod that may grow a claim, hostname affinity,
+    // is offered each. A claim without room now may have room after a retarget, so the cursor does not pass it.
+    const room = shape.coLocated ? undefined : this.room;
+    const next = (from: number) => (room ? room.firstWithRoom(from, shape.requests) : from);
+    let tried = 0;
+    for (let i = next(start); i < claims.length; i = next(i + 1)) {
+      // A long scan gives up on the deadline; the pod then opens a claim of its own, still a valid plan.
+      if (++tried % SCAN_CHECK === 0 && this.deadline.passed()) break;
       const c = claims[i] as InflightClaim;
       // A closed claim may still grow for a pod that must join its pods (nodeclaim.ts canAdd).
       if ((c.closed && !shape.coLocated) || c.failed.has(shape.id)) {
-        if (leading) start = i + 1;
+        if (i === start) start = i + 1;
         continue;
       }
-      leading = false;
       if (c.tryAdd(pod, shape)) {
         this.cursor.set(shape.id, start);
         return true;
@@ -471,9 +466,9 @@ export class Scheduler {
     let k = 0;
     let placed = false;
     this.hostnameIndex.firstOpen(bar, (slot) => {
-      if (k++ % ROOM_BLOCK === 0 && this.deadline.passed()) return true;
+      if (k++ % SCAN_CHECK === 0 && this.deadline.passed()) return true;
       const c = this.claims[slot] as InflightClaim;
-      if (c.failed.has(shape.id) || this.room?.mayFit(slot, shape.requests) === false) return false;
+      if (c.failed.has(shape.id) || !c.hasRoomFor(shape.requests)) return false;
       placed = c.tryAdd(pod, shape);
       return placed;
     });
