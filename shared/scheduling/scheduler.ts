@@ -441,11 +441,16 @@ export class Scheduler {
     // Only claims with room for the pod are offered (claimroom.ts); a pod that may grow a claim, hostname affinity,
     // is offered each. A claim without room now may have room after a retarget, so the cursor does not pass it.
     const room = shape.coLocated ? undefined : this.room;
-    const next = (from: number) => (room ? room.firstWithRoom(from, shape.requests) : from);
+    const req = shape.requests;
     let tried = 0;
-    for (let i = next(start); i < claims.length; i = next(i + 1)) {
-      // A long scan gives up on the deadline; the pod then opens a claim of its own, still a valid plan.
-      if (++tried % SCAN_CHECK === 0 && this.deadline.passed()) break;
+    for (
+      let i = room ? room.firstWithRoom(start, req) : start;
+      i < claims.length;
+      i = room ? room.firstWithRoom(i + 1, req) : i + 1
+    ) {
+      // A long scan gives up on the deadline; the pod then opens a claim of its own, still a valid plan. (The clock is
+      // read at the first claim too, so the check is not first met late in the solve, in code compiled without it.)
+      if (tried++ % SCAN_CHECK === 0 && this.deadline.passed()) break;
       const c = claims[i] as InflightClaim;
       // A closed claim may still grow for a pod that must join its pods (nodeclaim.ts canAdd).
       if ((c.closed && !shape.coLocated) || c.failed.has(shape.id)) {
