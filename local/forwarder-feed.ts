@@ -85,6 +85,17 @@ export class ForwarderFeed {
     else if (object.kind === 'NodeOverlay') this.event('nodeoverlays', 'MODIFIED', object);
   }
 
+  /** `kubectl delete nodepool` while the pipeline runs: the watch sees it go (or, `held` by another actor's finalizer,
+   * change), and the forwarder sends NodePoolChanged. False when there is no NodePool of that name. */
+  async deleteNodePool(name: string, options: { held?: boolean } = {}): Promise<boolean> {
+    const { sim } = this.options;
+    const pool = (await sim.listNodePools()).find((p) => p.metadata.name === name);
+    if (!pool || !sim.deleteNodePool(name, options)) return false;
+    const after = (await sim.listNodePools()).find((p) => p.metadata.name === name);
+    this.event('nodepools', after ? 'MODIFIED' : 'DELETED', after ?? pool);
+    return true;
+  }
+
   /** When the batch is due (virtual time), if anything is waiting. */
   deadline(): number | undefined {
     return this.window.deadline();

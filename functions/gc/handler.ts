@@ -1,5 +1,5 @@
 // gc: invoked by EventBridge Scheduler with a GcTick. Terminates orphan instances, ends claims whose instance is
-// gone, asks the cloud adapter to delete stale launch templates, and runs the lifecycle timers (launch and
+// gone or whose NodePool was deleted, asks the cloud adapter to delete stale launch templates, and runs the lifecycle timers (launch and
 // registration timeouts) so a quiet cluster still gets them, and demotes `reserved` nodes whose instance has left its
 // capacity reservation to `on-demand` (docs/aws.md, Capacity reservations). Nothing here launches: the ports are instance-only.
 // A RefreshPrices tick (every 12 hours, as Karpenter's pricing controller) stores fresh on-demand and spot prices
@@ -66,6 +66,7 @@ export function createHandler(factory: PortsFactory<GcPorts>, { logger, metrics 
       logger.info('gc pass', {
         terminatedInstances: gc.terminatedInstances,
         failedClaims: gc.failedClaims,
+        nodePoolDeleted: gc.nodePoolDeleted,
         timedOut: lifecycle.timedOut,
         demotedToOnDemand: capacityTypes.demoted,
       });

@@ -79,6 +79,8 @@ export type DisruptionCause =
   | 'Unhealthy'
   /** Garbage collection ended an initialized claim whose instance is gone (docs/disruption.md). */
   | 'GarbageCollected'
+  /** The claim's NodePool was deleted (docs/disruption.md, Deleting a NodePool). */
+  | 'NodePoolDeleted'
   | 'Deleted';
 
 /** Where an in-flight disruption command stands: waiting for its 15 s re-check, or for its replacements. */

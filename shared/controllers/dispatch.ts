@@ -6,6 +6,7 @@ import type { ControlPlaneDeps } from './deps';
 import { type LifecycleResult, reconcileNodes } from './lifecycle';
 import { assertOwnCluster, scheduleDisruptionCheck } from './messages';
 import { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
+import { terminateClaimsOfDeletedNodePools } from './nodepool-deletion';
 import { type ProvisionResult, provision } from './provision';
 import { publishStatusQuietly, type StatusResult } from './status';
 import { runTerminationStep, type TerminationStep } from './termination';
@@ -63,8 +64,14 @@ export async function handleControlMessage(
 ): Promise<DispatchResult> {
   assertOwnCluster(deps, message);
   switch (message.kind) {
-    case 'PodsPending':
     case 'NodePoolChanged':
+      // A deleted NodePool's nodes go now rather than at the next GC tick (docs/disruption.md, Deleting a NodePool).
+      await terminateClaimsOfDeletedNodePools(deps);
+      return {
+        kind: 'provision',
+        result: await provision(deps, { trigger: message.kind, triggeredAt: message.at, ...deadlineOf(options) }),
+      };
+    case 'PodsPending':
       return {
         kind: 'provision',
         result: await provision(deps, { trigger: message.kind, triggeredAt: message.at, ...deadlineOf(options) }),

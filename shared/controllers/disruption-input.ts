@@ -73,7 +73,8 @@ export async function readDisruptionInput(
     now: snapshot.now,
     cluster: deps.cluster,
     nodes,
-    nodePools: snapshot.nodePools,
+    // A NodePool being deleted takes no replacement, and its nodes are terminating already (nodepool-deletion.ts).
+    nodePools: snapshot.nodePools.filter((p) => !p.metadata.deletionTimestamp),
     nodeClasses: snapshot.nodeClasses,
     instanceTypes: snapshot.instanceTypes,
     pendingPods,

@@ -37,7 +37,6 @@ import type { ControlPlaneDeps } from './deps';
 import { type PodActivity, readDisruptionInput } from './disruption-input';
 import { launchClaim } from './launch';
 import { mirrorNodeClaimsQuietly, nodeClaimFacts } from './nodeclaim-mirror';
-import { type NodePoolDeletionResult, terminateClaimsOfDeletedPools } from './nodepool-deletion';
 import { type RepairResult, repairUnhealthyNodes } from './repair';
 import { startTermination } from './termination';
 
@@ -119,8 +118,6 @@ export interface DisruptionSweepResult {
   candidatesDeferred?: number;
   /** Capacity-block nodes this sweep began draining ahead of the block's end (capacity-blocks.ts). */
   capacityBlocks?: CapacityBlockResult;
-  /** Claims of deleted NodePools whose termination this sweep started (nodepool-deletion.ts). */
-  poolDeletion?: NodePoolDeletionResult;
 }
 
 const HISTORY_KEEP_MS = 24 * 3_600_000;
@@ -145,7 +142,6 @@ export async function disruptionSweep(
   if (!opts.progressOnly) {
     // Repairs and ending capacity blocks first: they are forceful, and the plan must not count a node already going.
     result.capacityBlocks = await drainExpiringCapacityBlocks(deps);
-    result.poolDeletion = await terminateClaimsOfDeletedPools(deps);
     result.repair = await repairUnhealthyNodes(deps);
     if (result.repair.repaired.length > 0 && opts.onStart) {
       const repaired = await Promise.all(result.repair.repaired.map((name) => deps.store.get(name)));

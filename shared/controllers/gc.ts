@@ -4,12 +4,15 @@
 //   its claim's name in a tag, and a Pending claim of that name keeps it.
 // - A claim whose instance is gone is failed and sent through termination (which deletes its Node) and its pods
 //   re-planned.
+// - The claims of a NodePool that was deleted are terminated, as Karpenter's owner references cascade
+//   (nodepool-deletion.ts).
 // - Stale launch templates are the cloud adapter's business; it is asked when it offers that.
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { ConflictError } from '../errors';
 import type { InstanceProvider } from '../ports';
 import type { InstanceDeps } from './deps';
 import { queueTermination, requestReplan } from './messages';
+import { terminateClaimsOfDeletedNodePools } from './nodepool-deletion';
 import { message } from './snapshot';
 import { startTermination } from './termination';
 
@@ -26,13 +29,15 @@ const collectsLaunchTemplates = (cloud: InstanceProvider): cloud is InstanceProv
 export interface GcResult {
   terminatedInstances: string[];
   failedClaims: string[];
+  /** Claims whose NodePool was deleted: their termination started. */
+  nodePoolDeleted: string[];
   launchTemplatesDeleted?: number;
 }
 
 export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
   const now = deps.clock.now();
   const [instances, claims] = await Promise.all([deps.cloud.list(), deps.store.list()]);
-  const result: GcResult = { terminatedInstances: [], failedClaims: [] };
+  const result: GcResult = { terminatedInstances: [], failedClaims: [], nodePoolDeleted: [] };
 
   const live = claims.filter((c) => LIVE_STATES.includes(c.state));
   const ownedIds = new Set(live.flatMap((c) => (c.instanceId ? [c.instanceId] : [])));
@@ -65,6 +70,17 @@ export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
     const instance = await deps.cloud.get(claim.instanceId);
     if (instance && instance.state !== 'terminated' && instance.state !== 'shutting-down') continue;
     if (await failGone(deps, claim)) result.failedClaims.push(claim.name);
+  }
+
+  // After the gone instances, so a claim whose instance vanished ends as GarbageCollected, not NodePoolDeleted.
+  try {
+    result.nodePoolDeleted = await terminateClaimsOfDeletedNodePools(
+      deps,
+      live.filter((c) => !result.failedClaims.includes(c.name)),
+    );
+  } catch (err) {
+    // The API server unreachable: the next tick tries again; the rest of the collection still runs.
+    deps.log.warn('NodePool deletion check failed', { error: message(err) });
   }
 
   if (collectsLaunchTemplates(deps.cloud)) {

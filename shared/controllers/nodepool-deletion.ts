@@ -1,33 +1,74 @@
-// A deleted NodePool takes its nodes with it (docs/disruption.md, Deleting a NodePool). Karpenter's NodeClaims carry
-// an owner reference to their NodePool, so Kubernetes' garbage collector deletes them once the pool is gone (or, in a
-// foreground deletion, while the pool waits with its deletionTimestamp), and each drains as any deleted NodeClaim
-// does: PDBs and do-not-disrupt respected until the terminationGracePeriod. Karpless's claims live in its store, so
-// the Sweep tick does the collector's part: a claim whose pool no longer exists in the cluster, or is being deleted,
-// starts its termination. Pools left to Karpenter during a cut-over still exist, so their absence from the owned
-// pools never triggers this.
-import type { NodeClaim } from '../api/nodeclaim';
+// Deleting a NodePool deletes its nodes (docs/disruption.md, Deleting a NodePool). In Karpenter each NodeClaim carries
+// an owner reference to its NodePool, so Kubernetes' garbage collector deletes the NodeClaims of a deleted pool and
+// each then terminates gracefully. Karpless's claims live in its store, not behind owner references, so this does
+// the cascade: every live claim whose NodePool is gone, or is being deleted (another actor's finalizer holds it),
+// goes through the one termination use-case (cordon, drain under PodDisruptionBudgets and terminationGracePeriod,
+// terminate the instance) with the cause NodePoolDeleted. Idempotent: a claim already Draining is left to its
+// termination, so running it on every GC tick and on every NodePoolChanged hint starts each claim's end once.
+import type { NodePool } from '../api/karpenter';
+import { IllegalTransitionError, LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
+import { ConflictError } from '../errors';
 import type { InstanceDeps } from './deps';
+import { emitEvent } from './events';
+import { message } from './snapshot';
 import { startTermination } from './termination';
 
-export interface NodePoolDeletionResult {
-  /** Claims whose termination this run started. */
-  deleted: string[];
+/** Why the claims of a NodePool are ending, or undefined while the pool stands. */
+export function nodePoolGone(pools: readonly NodePool[], name: string): string | undefined {
+  const pool = pools.find((p) => p.metadata.name === name);
+  if (!pool) return `NodePool ${name} was deleted`;
+  if (pool.metadata.deletionTimestamp) return `NodePool ${name} is being deleted`;
+  return undefined;
 }
 
-const NOT_DRAINING: NodeClaim['state'][] = ['Pending', 'Launched', 'Registered', 'Initialized'];
-
-export async function terminateClaimsOfDeletedPools(deps: InstanceDeps): Promise<NodePoolDeletionResult> {
-  const result: NodePoolDeletionResult = { deleted: [] };
-  const [pools, claims] = await Promise.all([deps.kube.listNodePools(), deps.store.list({ states: NOT_DRAINING })]);
-  const present = new Map(pools.map((p) => [p.metadata.name, p]));
-  for (const claim of claims) {
-    const pool = present.get(claim.nodePool);
-    if (pool && !pool.metadata.deletionTimestamp) continue;
-    const detail = pool ? `NodePool ${claim.nodePool} is being deleted` : `NodePool ${claim.nodePool} was deleted`;
-    const started = await startTermination(deps, claim, { cause: 'Deleted', detail });
-    if (started?.state !== 'Draining') continue;
-    result.deleted.push(claim.name);
-    deps.log.info('deleting nodeclaim of a deleted nodepool', { nodeClaim: claim.name, nodePool: claim.nodePool });
+/** Starts the termination of every live claim whose NodePool is gone or being deleted; returns the claims started.
+ * `claims` lets a caller that has just listed the store (GC) pass its list. */
+export async function terminateClaimsOfDeletedNodePools(
+  deps: InstanceDeps,
+  claims?: readonly NodeClaim[],
+): Promise<string[]> {
+  const [pools, all] = await Promise.all([
+    deps.kube.listNodePools(),
+    claims ? Promise.resolve(claims) : deps.store.list({ states: LIVE_STATES }),
+  ]);
+  const byPool = new Map<string, { reason: string; claims: NodeClaim[] }>();
+  for (const claim of all) {
+    // Draining claims are already ending; Failed ones are termination's already (failGone, the launch timeouts).
+    if (!LIVE_STATES.includes(claim.state) || claim.state === 'Draining') continue;
+    const reason = nodePoolGone(pools, claim.nodePool);
+    if (!reason) continue;
+    const entry = byPool.get(claim.nodePool) ?? { reason, claims: [] };
+    entry.claims.push(claim);
+    byPool.set(claim.nodePool, entry);
   }
-  return result;
+  const started: string[] = [];
+  for (const [pool, { reason, claims: ending }] of byPool) {
+    const names: string[] = [];
+    for (const claim of ending) {
+      if (await startQuietly(deps, claim, reason)) names.push(claim.name);
+    }
+    if (names.length === 0) continue;
+    started.push(...names);
+    deps.log.info('NodePool deleted: terminating its NodeClaims', { nodePool: pool, reason, nodeClaims: names });
+    await emitEvent(deps, {
+      involved: { kind: 'NodePool', name: pool },
+      type: 'Normal',
+      reason: 'NodePoolDeleted',
+      message: `${reason}: terminating ${names.length} NodeClaim(s): ${names.join(', ')}`,
+    });
+  }
+  return started;
+}
+
+/** One claim's termination; a race lost to another writer (the claim changed meanwhile) is left to the next run,
+ * which reads the claim again. */
+async function startQuietly(deps: InstanceDeps, claim: NodeClaim, reason: string): Promise<boolean> {
+  try {
+    const started = await startTermination(deps, claim, { cause: 'NodePoolDeleted', detail: reason });
+    return started?.state === 'Draining' || started?.state === 'Failed';
+  } catch (err) {
+    if (!(err instanceof ConflictError) && !(err instanceof IllegalTransitionError)) throw err;
+    deps.log.warn('NodePool deletion: termination not started', { nodeClaim: claim.name, error: message(err) });
+    return false;
+  }
 }

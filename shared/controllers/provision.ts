@@ -100,9 +100,10 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
   let solved: SchedulingResult | undefined;
   let own: NodeClaim[] = [];
   if (pods.length > 0) {
-    // A static NodePool never gets nodes for pods: only its replicas decide its size.
+    // A static NodePool never gets nodes for pods: only its replicas decide its size. A NodePool being deleted gets
+    // none either, as in Karpenter: its nodes are going (nodepool-deletion.ts).
     const nodePools = snapshot.nodePools.filter(
-      (p) => snapshot.instanceTypes.has(p.metadata.name) && !isStaticNodePool(p),
+      (p) => snapshot.instanceTypes.has(p.metadata.name) && !isStaticNodePool(p) && !p.metadata.deletionTimestamp,
     );
     await loadLpSolver();
     const plan = await (deps.solve ?? defaultSolve)({

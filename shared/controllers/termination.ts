@@ -65,8 +65,8 @@ export async function startTermination(
       });
       deps.metric('DisruptionStarted', 1, 'Count', { cause: options.cause });
       // Karpenter's karpenter_nodeclaims_disrupted_total: every NodeClaim the control plane disrupts, by reason (a
-      // manual delete is the user's, not a disruption).
-      if (options.cause !== 'Deleted') {
+      // manual delete, of the claim or of its NodePool, is the user's, not a disruption).
+      if (!USER_DELETIONS.has(options.cause)) {
         deps.metric('NodeClaimsDisrupted', 1, 'Count', {
           reason: disruptedReason(options.cause),
           [NODEPOOL_DIMENSION]: claim.nodePool,
@@ -82,6 +82,13 @@ export async function startTermination(
   }
   return current;
 }
+
+/** Causes that are someone's delete, which Karpenter does not count as disruptions: NodeClaimsTerminated and
+ * DisruptionStarted still carry them, by cause. */
+const USER_DELETIONS: ReadonlySet<DisruptionCause> = /* @__PURE__ */ new Set<DisruptionCause>([
+  'Deleted',
+  'NodePoolDeleted',
+]);
 
 /** A cause as the metric's `reason` label, in Karpenter's snake case (`GarbageCollected` → `garbage_collected`). */
 export function disruptedReason(cause: DisruptionCause): string {

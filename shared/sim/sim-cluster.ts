@@ -240,6 +240,19 @@ export class SimCluster implements ClusterApi {
     return true;
   }
 
+  /** `kubectl delete nodepool`: gone at once (Karpless puts no finalizer on NodePools), or, with `held`, only marked
+   * as when another actor's finalizer holds it. False when there is no NodePool of that name. */
+  deleteNodePool(name: string, options: { held?: boolean } = {}): boolean {
+    const i = this.nodePools.findIndex((p) => p.metadata.name === name);
+    const pool = this.nodePools[i];
+    if (!pool) return false;
+    if (!options.held) this.nodePools.splice(i, 1);
+    else if (!pool.metadata.deletionTimestamp) {
+      this.nodePools.splice(i, 1, { ...pool, metadata: { ...pool.metadata, deletionTimestamp: this.clock.iso() } });
+    }
+    return true;
+  }
+
   /** Every pod, bound or pending, in insertion order. */
   allPods(): Pod[] {
     return [...this.pods.values()];

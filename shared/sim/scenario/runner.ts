@@ -26,7 +26,7 @@ import { syncReservedCapacityTypes } from '../../controllers/reservation-capacit
 import type { DisruptionOptions } from '../../disruption/types';
 import { ValidationError } from '../../errors';
 import { parseControlMessage } from '../../events';
-import type { SweepMessage } from '../../messages';
+import type { ClusterMessage, SweepMessage } from '../../messages';
 import { loadLpSolver } from '../../scheduling';
 import { addReservation } from '../reservations';
 import type { SimCluster } from '../sim-cluster';
@@ -232,6 +232,18 @@ export async function runScenario(
               at: new Date(now).toISOString(),
               refs: [{ kind: 'NodeClaim', name: t.name }],
             });
+          } else if (t.kind === 'NodePool') {
+            if (!cluster.deleteNodePool(t.name)) throw new Error(`NodePool ${t.name} not found`);
+            // The forwarder's NodePoolChanged hint: the pool's nodes start terminating at once (docs/disruption.md,
+            // Deleting a NodePool).
+            const hint: ClusterMessage = {
+              v: 1,
+              cluster: CLUSTER,
+              kind: 'NodePoolChanged',
+              at: new Date(now).toISOString(),
+              refs: [],
+            };
+            await handleControlMessage(deps, hint);
           } else workloads.delete(t);
         }
         break;

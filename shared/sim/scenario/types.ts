@@ -14,9 +14,9 @@ export const SCENARIO_API_VERSION = 'karpless.dev/v1alpha1';
 export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job'] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
-export const DELETABLE_KINDS = [...WORKLOAD_KINDS, 'Pod', 'NodeOverlay', 'NodeClaim'] as const;
+export const DELETABLE_KINDS = [...WORKLOAD_KINDS, 'Pod', 'NodeOverlay', 'NodeClaim', 'NodePool'] as const;
 /** Deletable kinds that live outside any namespace. */
-export const CLUSTER_SCOPED_DELETABLE: readonly DeletableKind[] = ['NodeOverlay', 'NodeClaim'];
+export const CLUSTER_SCOPED_DELETABLE: readonly DeletableKind[] = ['NodeOverlay', 'NodeClaim', 'NodePool'];
 export type DeletableKind = (typeof DELETABLE_KINDS)[number];
 
 export const PATCHABLE_KINDS = ['NodePool', 'EC2NodeClass'] as const;
