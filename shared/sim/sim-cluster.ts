@@ -253,6 +253,13 @@ export class SimCluster implements ClusterApi {
     return true;
   }
 
+  /** `kubectl delete ec2nodeclass`: gone at once, as Karpless puts no finalizer on it. False when there is none. */
+  deleteNodeClass(name: string): boolean {
+    const i = this.nodeClasses.findIndex((c) => c.metadata.name === name);
+    if (i >= 0) this.nodeClasses.splice(i, 1);
+    return i >= 0;
+  }
+
   /** Every pod, bound or pending, in insertion order. */
   allPods(): Pod[] {
     return [...this.pods.values()];

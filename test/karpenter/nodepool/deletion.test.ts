@@ -196,4 +196,20 @@ describe('NodePool deletion: NodeClaims are owned by their NodePool and terminat
     expect(deleted).toEqual([]);
     expect(await t.cloud.list()).toEqual([]);
   });
+
+  it('deleting the EC2NodeClass terminates nothing: its nodes run on, and its NodePools launch no more (no finalizer)', async () => {
+    const { t, claims, deleted } = await running(1);
+    expect(t.cluster.deleteNodeClass('default')).toBe(true);
+    expect((await collectGarbage(t.deps)).nodePoolDeleted).toEqual([]);
+    t.cluster.addPod(makePod('late-0', { cpu: '3' }));
+    const result = await provision(t.deps);
+    expect(result.launched).toEqual([]);
+    await t.settle(2 * 60_000);
+    expect((await t.store.get(claims[0]?.name ?? ''))?.state).toBe('Initialized');
+    expect(deleted).toEqual([]);
+    // Deleting the NodePool then removes the nodes, as the docs advise.
+    t.cluster.deleteNodePool('default');
+    t.cluster.deleteNodePool('other');
+    expect((await collectGarbage(t.deps)).nodePoolDeleted).toEqual([claims[0]?.name]);
+  });
 });
