@@ -35,6 +35,8 @@ export async function terminateClaimsOfDeletedNodePools(
   for (const claim of all) {
     // Draining claims are already ending; Failed ones are termination's already (failGone, the launch timeouts).
     if (!LIVE_STATES.includes(claim.state) || claim.state === 'Draining') continue;
+    // A claim with no NodePool (one seeded from a standalone NodeClaim of a cluster dump) has no owner to follow.
+    if (!claim.nodePool) continue;
     const reason = nodePoolGone(pools, claim.nodePool);
     if (!reason) continue;
     const entry = byPool.get(claim.nodePool) ?? { reason, claims: [] };

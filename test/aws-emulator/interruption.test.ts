@@ -60,7 +60,8 @@ beforeAll(async () => {
   });
   ports = {
     cluster,
-    kube: new SimCluster({ clock: new VirtualClock(Date.now()) }),
+    // The NodePool the claims were launched for: GC terminates the claims of a NodePool that is gone.
+    kube: new SimCluster({ clock: new VirtualClock(Date.now()) }).load([nodePool()]),
     cloud,
     store,
     queue: new SqsWorkQueue(aws.sqs, queues.events),
@@ -225,6 +226,7 @@ describe('garbage collection on the emulator', () => {
     const out = (await gc(tick, context('gc'))) as GcOutput;
     expect(out.gc.terminatedInstances).toEqual([leaked.instanceId]);
     expect(out.gc.failedClaims).toEqual([gone.name]);
+    expect(out.gc.nodePoolDeleted).toEqual([]);
     expect(await instanceState(leaked.instanceId)).toMatch(/shutting-down|terminated/);
     expect(await instanceState(owned.instanceId as string)).toMatch(/pending|running/);
     expect(await instanceState(foreignId)).toBe('running');

@@ -155,6 +155,15 @@ describe('NodePool deletion: NodeClaims are owned by their NodePool and terminat
     expect((await t.store.get(claims[0]?.name ?? ''))?.state).toBe('Initialized');
   });
 
+  it('leaves a NodeClaim without a NodePool alone: a standalone NodeClaim has no owner', async () => {
+    const { t, claims } = await running(1);
+    const [claim] = claims;
+    if (!claim) throw new Error('no claim');
+    await t.store.update(claim, { nodePool: '' });
+    expect((await collectGarbage(t.deps)).nodePoolDeleted).toEqual([]);
+    expect((await t.store.get(claim.name))?.state).toBe('Initialized');
+  });
+
   it('is idempotent: each NodeClaim is started once, counted once, and not as a disruption', async () => {
     const { t, claims, metrics } = await running(1);
     t.cluster.upsert(pdb(0));
