@@ -232,31 +232,23 @@ export class SimCluster implements ClusterApi {
     } else put(this.nodeClasses, object);
   }
 
-  /** Deletes a NodeOverlay (`kubectl delete nodeoverlay`); false when there is none of that name. */
-  deleteNodeOverlay(name: string): boolean {
-    const i = this.nodeOverlays.findIndex((o) => o.metadata.name === name);
-    if (i < 0) return false;
-    this.nodeOverlays.splice(i, 1);
-    return true;
-  }
-
-  /** `kubectl delete nodepool`: gone at once (Karpless puts no finalizer on NodePools), or, with `held`, only marked
-   * as when another actor's finalizer holds it. False when there is no NodePool of that name. */
+  /** `kubectl delete nodeoverlay|nodepool|ec2nodeclass`: gone at once (Karpless puts no finalizer on them), or, a
+   * NodePool `held`, only marked as when another actor's finalizer holds it. False when there is none of that name. */
+  deleteNodeOverlay = (name: string): boolean => this.remove(this.nodeOverlays, name);
+  deleteNodeClass = (name: string): boolean => this.remove(this.nodeClasses, name);
   deleteNodePool(name: string, options: { held?: boolean } = {}): boolean {
     const i = this.nodePools.findIndex((p) => p.metadata.name === name);
     const pool = this.nodePools[i];
-    if (!pool) return false;
-    if (!options.held) this.nodePools.splice(i, 1);
-    else if (!pool.metadata.deletionTimestamp) {
-      this.nodePools.splice(i, 1, { ...pool, metadata: { ...pool.metadata, deletionTimestamp: this.clock.iso() } });
-    }
+    if (!pool || !options.held) return this.remove(this.nodePools, name);
+    // Replaced, not mutated: hashes are cached per object.
+    const deletionTimestamp = pool.metadata.deletionTimestamp ?? this.clock.iso();
+    this.nodePools.splice(i, 1, { ...pool, metadata: { ...pool.metadata, deletionTimestamp } });
     return true;
   }
 
-  /** `kubectl delete ec2nodeclass`: gone at once, as Karpless puts no finalizer on it. False when there is none. */
-  deleteNodeClass(name: string): boolean {
-    const i = this.nodeClasses.findIndex((c) => c.metadata.name === name);
-    if (i >= 0) this.nodeClasses.splice(i, 1);
+  private remove<T extends { metadata: { name: string } }>(list: T[], name: string): boolean {
+    const i = list.findIndex((o) => o.metadata.name === name);
+    if (i >= 0) list.splice(i, 1);
     return i >= 0;
   }
 
