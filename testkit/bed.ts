@@ -5,6 +5,7 @@ import { withNodeClassDefaults } from '../shared/api/defaults';
 import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../shared/api/karpenter';
 import type { Pod, Toleration } from '../shared/api/kube';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../shared/api/labels';
+import type { NodeClaim } from '../shared/api/nodeclaim';
 import { instanceTypesFor, loadCatalog } from '../shared/catalog';
 import type { ControlPlaneConfig, ControlPlaneDeps } from '../shared/controllers/deps';
 import { type DispatchResult, handleControlMessage } from '../shared/controllers/dispatch';
@@ -12,8 +13,9 @@ import { readDisruptionInput } from '../shared/controllers/disruption-input';
 import { reconcileNodes } from '../shared/controllers/lifecycle';
 import { provision } from '../shared/controllers/provision';
 import { driftReason } from '../shared/disruption';
+import { LaunchError } from '../shared/errors';
 import { parseControlMessage } from '../shared/events';
-import type { QueueMessage, WorkQueue } from '../shared/ports';
+import type { CloudInstance, QueueMessage, WorkQueue } from '../shared/ports';
 import type { SimCloud, SimCluster, VirtualClock } from '../shared/sim';
 import type { MemoryNodeClaimStore } from '../shared/sim/memory-store';
 import { createSimWorld } from '../shared/sim/world';
@@ -220,6 +222,23 @@ export function createTestbed(options: TestbedOptions = {}): Testbed {
     await reconcileNodes(deps);
   };
   return { clock, cloud, cluster: sim, store, queue, deps, nodePool, nodeClass, pump, settle };
+}
+
+/**
+ * A bed holding one NodeClaim that is not launched yet (its CreateFleet was throttled, so it waits Pending for the
+ * retry), and the instances the cloud has deleted since: for the cases where ending such a claim must not call
+ * Delete on the cloud.
+ */
+export async function unlaunchedClaimBed(): Promise<{ t: Testbed; claim: NodeClaim; deleted: CloudInstance[] }> {
+  const t = createTestbed();
+  const deleted: CloudInstance[] = [];
+  t.cloud.onDelete((i) => deleted.push(i));
+  t.cluster.addPod(makePod('web-0'));
+  t.cloud.failNextLaunch(new LaunchError('throttled', 'Request limit exceeded'));
+  await provision(t.deps);
+  const [claim] = await t.store.list({ states: ['Pending'] });
+  if (!claim) throw new Error('no pending claim');
+  return { t, claim, deleted };
 }
 
 /** What the sweep's drift check says about one claim, from the same view a sweep reads (`trackPodChanges`: the

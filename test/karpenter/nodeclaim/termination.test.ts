@@ -11,9 +11,8 @@ import type { NodeClaimObject } from '../../../shared/api/nodeclaim-object';
 import { reconcileNodes } from '../../../shared/controllers/lifecycle';
 import { mirrorNodeClaims } from '../../../shared/controllers/nodeclaim-mirror';
 import { provision } from '../../../shared/controllers/provision';
-import { LaunchError } from '../../../shared/errors';
 import type { CloudInstance } from '../../../shared/ports';
-import { createTestbed, makePod, type Testbed } from '../../../testkit/bed';
+import { createTestbed, makePod, type Testbed, unlaunchedClaimBed } from '../../../testkit/bed';
 
 const FINALIZER = 'karpenter.sh/termination';
 
@@ -85,14 +84,7 @@ describe('nodeclaim/lifecycle/termination_test.go: Termination', () => {
   });
 
   it("should not call Delete() on the CloudProvider if the NodeClaim hasn't been launched yet", async () => {
-    const t = createTestbed();
-    const deleted: CloudInstance[] = [];
-    t.cloud.onDelete((i) => deleted.push(i));
-    t.cluster.addPod(makePod('web-0'));
-    t.cloud.failNextLaunch(new LaunchError('throttled', 'Request limit exceeded'));
-    await provision(t.deps);
-    const [claim] = await t.store.list({ states: ['Pending'] });
-    if (!claim) throw new Error('no pending claim');
+    const { t, claim, deleted } = await unlaunchedClaimBed();
     await mirrorNodeClaims(t.deps);
     t.cluster.requestNodeClaimObjectDeletion(claim.name);
     expect((await mirrorNodeClaims(t.deps))?.terminating).toEqual([claim.name]);

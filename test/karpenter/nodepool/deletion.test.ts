@@ -16,9 +16,8 @@ import { LIVE_STATES, type NodeClaim } from '../../../shared/api/nodeclaim';
 import { handleControlMessage } from '../../../shared/controllers/dispatch';
 import { collectGarbage } from '../../../shared/controllers/gc';
 import { provision } from '../../../shared/controllers/provision';
-import { LaunchError } from '../../../shared/errors';
 import type { CloudInstance } from '../../../shared/ports';
-import { createTestbed, makePod, type Testbed, testNodePool } from '../../../testkit/bed';
+import { createTestbed, makePod, type Testbed, testNodePool, unlaunchedClaimBed } from '../../../testkit/bed';
 
 const deleting = (pool: NodePool): NodePool => ({
   ...pool,
@@ -190,14 +189,7 @@ describe('NodePool deletion: NodeClaims are owned by their NodePool and terminat
   });
 
   it("terminates a NodeClaim of a deleted NodePool that hasn't launched yet without calling Delete on the cloud", async () => {
-    const t = createTestbed();
-    const deleted: CloudInstance[] = [];
-    t.cloud.onDelete((i) => deleted.push(i));
-    t.cluster.addPod(makePod('web-0'));
-    t.cloud.failNextLaunch(new LaunchError('throttled', 'Request limit exceeded'));
-    await provision(t.deps);
-    const [claim] = await t.store.list({ states: ['Pending'] });
-    if (!claim) throw new Error('no pending claim');
+    const { t, claim, deleted } = await unlaunchedClaimBed();
     t.cluster.deleteNodePool('default');
     expect((await collectGarbage(t.deps)).nodePoolDeleted).toEqual([claim.name]);
     await t.pump();
