@@ -77,15 +77,20 @@ export class BucketTree<B extends TreeBucket> {
         this.absorb(n, r);
         continue;
       }
-      let live = 0;
-      for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) {
-        const x = this.items[i] as B;
-        if (x.remaining <= 0) continue;
-        live++;
-        this.widen(n, x.shape.requests, 0);
-      }
-      this.live[n] = live;
+      this.recountLeaf(n);
     }
+  }
+
+  /** A leaf's box and live count from its buckets' `remaining` as they are now. */
+  private recountLeaf(n: number): void {
+    let live = 0;
+    for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) {
+      const x = this.items[i] as B;
+      if (x.remaining <= 0) continue;
+      live++;
+      this.widen(n, x.shape.requests, 0);
+    }
+    this.live[n] = live;
   }
 
   /** Whether some bucket of the tree still holds pods. */
@@ -121,14 +126,7 @@ export class BucketTree<B extends TreeBucket> {
   refresh(b: B): void {
     let n = b.leaf;
     this.resetBox(n);
-    let live = 0;
-    for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) {
-      const x = this.items[i] as B;
-      if (x.remaining <= 0) continue;
-      live++;
-      this.widen(n, x.shape.requests, 0);
-    }
-    this.live[n] = live;
+    this.recountLeaf(n);
     for (n = this.parent[n] as number; n >= 0; n = this.parent[n] as number) {
       const l = this.left[n] as number;
       const r = this.right[n] as number;
