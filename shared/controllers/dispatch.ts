@@ -64,14 +64,10 @@ export async function handleControlMessage(
 ): Promise<DispatchResult> {
   assertOwnCluster(deps, message);
   switch (message.kind) {
+    case 'PodsPending':
     case 'NodePoolChanged':
       // A deleted NodePool's nodes go now rather than at the next GC tick (docs/disruption.md, Deleting a NodePool).
-      await terminateClaimsOfDeletedNodePools(deps);
-      return {
-        kind: 'provision',
-        result: await provision(deps, { trigger: message.kind, triggeredAt: message.at, ...deadlineOf(options) }),
-      };
-    case 'PodsPending':
+      if (message.kind === 'NodePoolChanged') await terminateClaimsOfDeletedNodePools(deps);
       return {
         kind: 'provision',
         result: await provision(deps, { trigger: message.kind, triggeredAt: message.at, ...deadlineOf(options) }),

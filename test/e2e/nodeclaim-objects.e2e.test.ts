@@ -25,6 +25,17 @@ const claimNames = (list: { name: string }[]) => list.map((c) => c.name).sort();
 const conditions = (o: NodeClaimObject | undefined) =>
   Object.fromEntries((o?.status?.conditions ?? []).map((c) => [c.type, c.status]));
 
+/** Starts the pipeline, lets every pod bind and the nodes settle, and returns it with one Initialized claim. */
+async function withInitializedClaim(options: Parameters<typeof pipeline>[0]) {
+  p = await pipeline(options);
+  const pipe = p;
+  expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+  await pipe.runFor(2 * MINUTE);
+  const [claim] = await pipe.store.list({ states: ['Initialized'] });
+  if (!claim?.nodeName || !claim.instanceId) throw new Error('no initialized claim');
+  return { pipe, claim: { ...claim, nodeName: claim.nodeName, instanceId: claim.instanceId } };
+}
+
 describe('local pipeline: NodeClaim objects through the fake Kubernetes API', () => {
   it('mirrors each claim on the Sweep tick, and rebuilds a deleted or edited object on the next', async () => {
     p = await pipeline({ nodeClaimObjects: bed.cluster });
@@ -69,12 +80,7 @@ describe('local pipeline: NodeClaim objects through the fake Kubernetes API', ()
   });
 
   it('kubectl delete nodeclaim: the finalizer holds the object while the node drains and its instance goes', async () => {
-    p = await pipeline({ nodeClaimObjects: bed.cluster });
-    const pipe = p;
-    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
-    await pipe.runFor(2 * MINUTE);
-    const [claim] = await pipe.store.list({ states: ['Initialized'] });
-    if (!claim?.nodeName || !claim.instanceId) throw new Error('no initialized claim');
+    const { pipe, claim } = await withInitializedClaim({ nodeClaimObjects: bed.cluster });
     const path = `/apis/karpenter.sh/v1/nodeclaims/${claim.name}`;
     expect(bed.api.get<NodeClaimObject>('nodeclaims', undefined, claim.name)?.metadata.finalizers).toEqual([
       'karpenter.sh/termination',
@@ -95,15 +101,10 @@ describe('local pipeline: NodeClaim objects through the fake Kubernetes API', ()
   });
 
   it('kubectl delete nodeclaim reaches the provisioner through the forwarder: cordon, drain, terminate, no Sweep tick', async () => {
-    p = await pipeline({
+    const { pipe, claim } = await withInitializedClaim({
       nodeClaimObjects: bed.cluster,
       nodeClaimWatch: new KubeHttp({ server: bed.api.url, token: () => 'forwarder-token' }),
     });
-    const pipe = p;
-    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
-    await pipe.runFor(2 * MINUTE);
-    const [claim] = await pipe.store.list({ states: ['Initialized'] });
-    if (!claim?.nodeName || !claim.instanceId) throw new Error('no initialized claim');
     const onNode = pipe.sim.allPods().filter((pod) => pod.spec.nodeName === claim.nodeName);
     expect(onNode.length).toBeGreaterThan(0);
     // From here on nothing but the forwarder's message can start the termination: the mirror runs on no tick.
@@ -134,12 +135,7 @@ describe('local pipeline: NodeClaim objects through the fake Kubernetes API', ()
   });
 
   it('kubectl delete node: the node drains behind its finalizer, then the claim and its object go', async () => {
-    p = await pipeline({ nodeClaimObjects: bed.cluster });
-    const pipe = p;
-    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
-    await pipe.runFor(2 * MINUTE);
-    const [claim] = await pipe.store.list({ states: ['Initialized'] });
-    if (!claim?.nodeName || !claim.instanceId) throw new Error('no initialized claim');
+    const { pipe, claim } = await withInitializedClaim({ nodeClaimObjects: bed.cluster });
     const node = claim.nodeName;
     expect(pipe.sim.getNode(node)?.metadata.finalizers).toEqual(['karpenter.sh/termination']);
     expect(pipe.sim.requestNodeDeletion(node)).toBe(true);
