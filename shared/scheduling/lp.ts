@@ -5,6 +5,7 @@
 // point that plans awaits first; `solve` and `lowerBound` then stay synchronous. Not at import: a Lambda whose
 // invocation never plans (a drain step, a GC pass, a node event) should not pay for it in its cold start.
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import highsLoader from 'highs';
 
 type Highs = Awaited<ReturnType<typeof highsLoader>>;
@@ -34,6 +35,7 @@ export const lpSolverLoaded = (): boolean => highs !== undefined;
 
 /** Loads HiGHS once; later calls return the same promise. A load failure is kept and reported by the solve. */
 export function loadLpSolver(): Promise<void> {
+  if (!loading) keepWasmOnBaselineCompiler();
   loading ??= highsLoader({
     // Emscripten passes the loader's directory as a second argument, which the published types leave out.
     locateFile: locateHighsFile as (file: string) => string,
@@ -47,6 +49,16 @@ export function loadLpSolver(): Promise<void> {
     },
   );
   return loading;
+}
+
+/**
+ * Keeps HiGHS on Liftoff, V8's baseline WebAssembly compiler. The LPs here are small (a few rows, tens of columns,
+ * milliseconds each), so TurboFan's faster code never pays for itself: tiering HiGHS's hot functions up cost a cold
+ * 5k solve 140–480 ms of CPU, on the core the solve's own compiles needed (docs/performance.md, "HiGHS on Liftoff").
+ * Set before the module compiles, as V8 reads it then; HiGHS is the only WebAssembly these processes run.
+ */
+function keepWasmOnBaselineCompiler(): void {
+  setFlagsFromString('--liftoff-only');
 }
 
 export interface LpColumn {
