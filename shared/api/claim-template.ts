@@ -2,12 +2,16 @@
 // template's annotations (karpenter.sh/do-not-disrupt among them, which registration copies to the Node), and the
 // `expireAfter` and `terminationGracePeriod` the node lives by. A later NodePool change leaves them as they were and
 // only drifts the node (docs/disruption.md, "Lifetime stamped at launch"), so a shorter `expireAfter` never expires a
-// fleet at once, past its budgets.
+// fleet at once, past its budgets. It also records which NodePool it belongs to by UID, as Karpenter's owner
+// reference does (docs/disruption.md, Deleting a NodePool).
 import type { NodePool } from './karpenter';
 import { AnnotationMinValuesRelaxed } from './labels';
 import type { NodeClaim } from './nodeclaim';
 
-export type ClaimTemplateFields = Pick<NodeClaim, 'annotations' | 'expireAfter' | 'terminationGracePeriod'>;
+export type ClaimTemplateFields = Pick<
+  NodeClaim,
+  'annotations' | 'expireAfter' | 'terminationGracePeriod' | 'nodePoolUid'
+>;
 
 /** The fields a new claim copies from its NodePool's template. `minValuesRelaxed`, for a planned claim, is recorded
  * as Karpenter's scheduler records it on every NodeClaim it creates: "true" or "false". */
@@ -19,6 +23,8 @@ export function claimTemplateFields(pool: NodePool | undefined, minValuesRelaxed
     ...(minValuesRelaxed === undefined ? {} : { [AnnotationMinValuesRelaxed]: String(minValuesRelaxed) }),
   };
   return {
+    // A pool with no UID (a manifest the simulator was given without one) leaves the claim to be matched by name.
+    ...(pool.metadata.uid ? { nodePoolUid: pool.metadata.uid } : {}),
     ...(Object.keys(annotations).length ? { annotations } : {}),
     expireAfter: template.spec.expireAfter,
     ...(template.spec.terminationGracePeriod !== undefined

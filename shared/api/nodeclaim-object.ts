@@ -34,6 +34,9 @@ export interface NodeClaimObject {
     finalizers?: string[];
     /** Set by the API server when someone deletes the object: the mirror then terminates the claim's node. */
     deletionTimestamp?: string;
+    /** The NodePool the claim was written for, by UID, as Karpenter sets it: Kubernetes' garbage collector then
+     * deletes the object once that pool is gone, even when another pool now has its name. */
+    ownerReferences?: NodeClaimOwnerReference[];
   };
   spec: {
     nodeClassRef: { group: string; kind: string; name: string };
@@ -52,6 +55,13 @@ export interface NodeClaimObject {
     allocatable?: Record<string, string>;
     conditions?: NodeClaimObjectCondition[];
   };
+}
+
+export interface NodeClaimOwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
 }
 
 /** What the planning sweep knows of a claim beyond the store: why it drifted, whether it may be consolidated, and its
@@ -148,6 +158,7 @@ export function nodeClaimObject(
       labels,
       finalizers: [FinalizerTermination],
       ...(claim.annotations && Object.keys(claim.annotations).length ? { annotations: claim.annotations } : {}),
+      ...(claim.nodePoolUid ? { ownerReferences: [nodePoolOwner(claim.nodePool, claim.nodePoolUid)] } : {}),
     },
     spec: {
       nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: claim.nodeClass },
@@ -169,11 +180,20 @@ const canonical = (v: unknown): string =>
       : value,
   );
 
-/** Whether the object in the cluster needs rewriting: its labels, annotations, spec or status differ. */
+/** Karpenter's owner reference, without `blockOwnerDeletion`: setting that needs `update` on `nodepools/finalizers`
+ * where the OwnerReferencesPermissionEnforcement admission plugin runs, and it would only make a foreground deletion
+ * of the NodePool wait for the objects, which Karpless's own cascade already drains (docs/kubernetes.md, NodeClaim
+ * objects). */
+export function nodePoolOwner(name: string, uid: string): NodeClaimOwnerReference {
+  return { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name, uid };
+}
+
+/** Whether the object in the cluster needs rewriting: its labels, annotations, owners, spec or status differ. */
 export function nodeClaimObjectStale(desired: NodeClaimObject, current: NodeClaimObject): boolean {
   return (
     canonical(desired.metadata.labels ?? {}) !== canonical(current.metadata.labels ?? {}) ||
     canonical(desired.metadata.annotations ?? {}) !== canonical(current.metadata.annotations ?? {}) ||
+    canonical(desired.metadata.ownerReferences ?? []) !== canonical(current.metadata.ownerReferences ?? []) ||
     canonical(desired.spec) !== canonical(current.spec) ||
     canonical(desired.status ?? {}) !== canonical(current.status ?? {}) ||
     lacksFinalizer(current)

@@ -101,6 +101,11 @@ export interface NodeClaim {
   uid: string;
   cluster: string;
   nodePool: string;
+  /** The UID of the NodePool the claim was written for, as Karpenter's NodeClaim names it in its owner reference: a
+   * NodePool deleted and created again under the same name is another pool, and this claim's nodes end with the old
+   * one (docs/disruption.md, Deleting a NodePool). Absent on claims written before it was stamped: the deletion
+   * cascade adopts those by name once, stamping the live pool's UID. */
+  nodePoolUid?: string;
   nodeClass: string;
   state: NodeClaimState;
   /** Optimistic-lock counter: every write is conditional on the version it read. */

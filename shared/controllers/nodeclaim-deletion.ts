@@ -4,9 +4,11 @@
 // sees the deletion mark, so the drain starts at once, as Karpenter's finalizer does, rather than up to a tick later.
 // The message is only a hint: the marks are re-read from the API server, so a forged or stale one removes nothing.
 
+import type { NodePool } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
 import { isManagedByKarpless } from '../api/nodeclaim-object';
 import type { InstanceDeps } from './deps';
+import { nodePoolGone } from './nodepool-deletion';
 import { message } from './snapshot';
 import { startTermination } from './termination';
 
@@ -25,6 +27,7 @@ export async function terminateDeletedNodeClaims(deps: InstanceDeps): Promise<De
   const marked = (await deps.kube.listNodeClaimObjects()).filter(
     (o) => o.metadata.deletionTimestamp && isManagedByKarpless(o),
   );
+  let pools: NodePool[] | undefined;
   for (const o of marked) {
     const name = o.metadata.name;
     const claim = await deps.store.get(name);
@@ -33,21 +36,33 @@ export async function terminateDeletedNodeClaims(deps: InstanceDeps): Promise<De
       result.skipped.push(name);
       continue;
     }
-    if (await terminateDeletedClaim(deps, claim)) result.terminating.push(name);
+    // Kubernetes' garbage collector deletes the objects of a deleted NodePool (their owner reference): that is the
+    // pool's cascade, whichever message arrives first (docs/disruption.md, Deleting a NodePool).
+    pools ??= await deps.kube.listNodePools();
+    const poolGone = claim.nodePool ? nodePoolGone(pools, claim) : undefined;
+    if (await terminateDeletedClaim(deps, claim, poolGone)) result.terminating.push(name);
   }
   return result;
 }
 
 /** As Karpenter's termination finalizer does: the node is cordoned and drained (PDBs and terminationGracePeriod
  * respected) and its instance terminated; termination then takes the finalizer off, and the API server deletes the
- * object (shared/controllers/termination.ts). A Failed claim has nothing to drain and ends at once. Returns the claim
- * as stored, or undefined when it could not be started (logged, never thrown: the next pass retries). */
-export async function terminateDeletedClaim(deps: InstanceDeps, claim: NodeClaim): Promise<NodeClaim | undefined> {
+ * object (shared/controllers/termination.ts). A Failed claim has nothing to drain and ends at once. `poolGone` says
+ * why the claim's NodePool is ending, when it is. Returns the claim as stored, or undefined when it could not be
+ * started (logged, never thrown: the next pass retries). */
+export async function terminateDeletedClaim(
+  deps: InstanceDeps,
+  claim: NodeClaim,
+  poolGone?: string,
+): Promise<NodeClaim | undefined> {
   try {
-    const started = await startTermination(deps, claim, {
-      cause: 'Deleted',
-      detail: `NodeClaim ${claim.name} was deleted`,
-    });
+    const started = await startTermination(
+      deps,
+      claim,
+      poolGone
+        ? { cause: 'NodePoolDeleted', detail: poolGone }
+        : { cause: 'Deleted', detail: `NodeClaim ${claim.name} was deleted` },
+    );
     deps.log.info('NodeClaim object deleted: terminating its node', { nodeClaim: claim.name });
     return started;
   } catch (err) {

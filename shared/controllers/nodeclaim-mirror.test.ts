@@ -6,6 +6,7 @@ import { useKubeClusterBed } from '../../testkit/kube-cluster-bed';
 import type { NodeClaimObject } from '../api/nodeclaim-object';
 import type { ControlPlaneDeps } from './deps';
 import { mirrorNodeClaims } from './nodeclaim-mirror';
+import { terminateClaimsOfDeletedNodePools } from './nodepool-deletion';
 import { provision } from './provision';
 import { startTermination } from './termination';
 
@@ -107,5 +108,26 @@ describe('NodeClaim mirror', () => {
     );
     api.remove('nodeclaims', undefined, claim?.name ?? '');
     expect((await mirrorNodeClaims(deps))?.created).toEqual([claim?.name]);
+  });
+
+  it("names the claim's NodePool by UID in an owner reference, and adds it once a claim from before UIDs is adopted", async () => {
+    const [claim] = await t.store.list({ states: ['Initialized'] });
+    if (!claim?.nodePoolUid) throw new Error('no claim with a NodePool UID');
+    await mirrorNodeClaims(deps);
+    const owner = { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: 'default', uid: claim.nodePoolUid };
+    expect(objects()[0]?.metadata.ownerReferences).toEqual([owner]);
+    // Read back through the adapter, the reference is unchanged: the next pass writes nothing.
+    expect((await mirrorNodeClaims(deps))?.updated).toEqual([]);
+
+    // A claim stored before UIDs were recorded: no owner reference, until the cascade adopts it by name.
+    const { nodePoolUid: _uid, ...legacy } = claim;
+    await t.store.delete(claim);
+    await t.store.create({ ...legacy, version: 1 });
+    api.remove('nodeclaims', undefined, claim.name);
+    await mirrorNodeClaims(deps);
+    expect(objects()[0]?.metadata.ownerReferences).toBeUndefined();
+    await terminateClaimsOfDeletedNodePools(t.deps);
+    expect((await mirrorNodeClaims(deps))?.updated).toEqual([claim.name]);
+    expect(objects()[0]?.metadata.ownerReferences).toEqual([owner]);
   });
 });

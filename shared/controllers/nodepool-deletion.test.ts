@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createTestbed, makePod, staticNodePool, type Testbed } from '../../testkit/bed';
 import type { NodePool } from '../api/karpenter';
+import { terminateDeletedNodeClaims } from './nodeclaim-deletion';
+import { mirrorNodeClaims } from './nodeclaim-mirror';
 import { terminateClaimsOfDeletedNodePools } from './nodepool-deletion';
 
 /** A bed running one node of the default pool; `pools` replaces what the API server lists from then on. */
@@ -43,5 +45,82 @@ describe('terminateClaimsOfDeletedNodePools', () => {
     const deleted = await terminateClaimsOfDeletedNodePools(t.deps);
     expect(deleted).toHaveLength(1);
     expect((await t.store.get(deleted[0] ?? ''))?.disruption?.detail).toBe('NodePool default is being deleted');
+  });
+
+  it('terminates the claims of a pool deleted and created again under its name, by its UID', async () => {
+    const { t } = await bed();
+    const pool = (await t.cluster.listNodePools())[0] as NodePool;
+    const [claim] = await t.store.list({ states: ['Initialized'] });
+    // Provisioning recorded the pool's UID, as Karpenter's owner reference does.
+    expect(claim?.nodePoolUid).toBe(pool.metadata.uid);
+    // `kubectl delete nodepool default` and `kubectl apply` of the same manifest: the API server gives it a new UID.
+    t.cluster.deleteNodePool('default');
+    const { uid: _old, ...metadata } = pool.metadata;
+    t.cluster.upsert({ ...pool, metadata });
+    const again = (await t.cluster.listNodePools())[0] as NodePool;
+    expect(again.metadata.uid).toBeDefined();
+    expect(again.metadata.uid).not.toBe(pool.metadata.uid);
+    expect(await terminateClaimsOfDeletedNodePools(t.deps)).toEqual([claim?.name]);
+    expect((await t.store.get(claim?.name ?? ''))?.disruption).toMatchObject({
+      cause: 'NodePoolDeleted',
+      detail: `NodePool default was deleted (UID ${pool.metadata.uid}; the NodePool default listed now is UID ${again.metadata.uid})`,
+    });
+  });
+
+  it('adopts a claim written before UIDs by name, once, and then ends it with that pool only', async () => {
+    const { t } = await bed();
+    const pool = (await t.cluster.listNodePools())[0] as NodePool;
+    const [written] = await t.store.list({ states: ['Initialized'] });
+    if (!written) throw new Error('no claim');
+    // As an earlier release stored it: no UID.
+    const { nodePoolUid: _uid, ...rest } = written;
+    await t.store.delete(written);
+    const legacy = await t.store.create({ ...rest, version: 1 });
+    expect(legacy.nodePoolUid).toBeUndefined();
+
+    // The first run terminates nothing (the pool stands, by name) and stamps the live pool's UID.
+    expect(await terminateClaimsOfDeletedNodePools(t.deps)).toEqual([]);
+    const adopted = await t.store.get(legacy.name);
+    expect(adopted).toMatchObject({ state: 'Initialized', nodePoolUid: pool.metadata.uid });
+    // Once: the next run writes nothing.
+    expect(await terminateClaimsOfDeletedNodePools(t.deps)).toEqual([]);
+    expect((await t.store.get(legacy.name))?.version).toBe(adopted?.version);
+
+    // From now on it belongs to that pool: re-created under its name, the old pool's node goes.
+    t.cluster.deleteNodePool('default');
+    const { uid: _old, ...metadata } = pool.metadata;
+    t.cluster.upsert({ ...pool, metadata });
+    expect(await terminateClaimsOfDeletedNodePools(t.deps)).toEqual([legacy.name]);
+  });
+
+  it('matches by name a claim without a UID whose pool was re-created before it was adopted (no mass termination)', async () => {
+    const { t } = await bed();
+    const pool = (await t.cluster.listNodePools())[0] as NodePool;
+    const [written] = await t.store.list({ states: ['Initialized'] });
+    if (!written) throw new Error('no claim');
+    const { nodePoolUid: _uid, ...rest } = written;
+    await t.store.delete(written);
+    await t.store.create({ ...rest, version: 1 });
+    t.cluster.deleteNodePool('default');
+    const { uid: _old, ...metadata } = pool.metadata;
+    t.cluster.upsert({ ...pool, metadata });
+    const again = (await t.cluster.listNodePools())[0] as NodePool;
+    // Nothing said which pool it was: the one of its name adopts it, as before UIDs were recorded.
+    expect(await terminateClaimsOfDeletedNodePools(t.deps)).toEqual([]);
+    expect((await t.store.get(written.name))?.nodePoolUid).toBe(again.metadata.uid);
+  });
+
+  it('ends a claim whose object the garbage collector deleted with its NodePool as the pool cascade, not a deletion', async () => {
+    const { t, list } = await bed();
+    const [claim] = await t.store.list({ states: ['Initialized'] });
+    await mirrorNodeClaims(t.deps);
+    // The owner reference's cascade: the object gets its deletion mark, and the forwarder's hint may come first.
+    expect(t.cluster.requestNodeClaimObjectDeletion(claim?.name ?? '')).toBe(true);
+    list([staticNodePool(0)]);
+    expect((await terminateDeletedNodeClaims(t.deps)).terminating).toEqual([claim?.name]);
+    expect((await t.store.get(claim?.name ?? ''))?.disruption).toMatchObject({
+      cause: 'NodePoolDeleted',
+      detail: 'NodePool default was deleted',
+    });
   });
 });

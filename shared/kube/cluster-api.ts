@@ -229,6 +229,9 @@ export class KubeClusterApi implements ClusterApi {
       const body = [
         { op: 'add', path: '/metadata/labels', value: desired.metadata.labels ?? {} },
         { op: 'add', path: '/metadata/annotations', value: desired.metadata.annotations ?? {} },
+        // Replaced whole as well: the mirror is the objects' only writer, and a claim adopted by its NodePool's UID
+        // (docs/disruption.md, Deleting a NodePool) gains its owner reference here.
+        { op: 'add', path: '/metadata/ownerReferences', value: desired.metadata.ownerReferences ?? [] },
         { op: 'add', path: '/spec', value: desired.spec },
         // Appended, so another actor's finalizers stay; never onto an object being deleted (the API server refuses).
         ...(lacksFinalizer(current)
@@ -472,6 +475,7 @@ export class KubeClusterApi implements ClusterApi {
             annotations: meta.annotations,
             ...(lifecycle && Array.isArray(raw.metadata?.finalizers) && { finalizers: raw.metadata.finalizers }),
             ...(lifecycle && meta.deletionTimestamp && { deletionTimestamp: meta.deletionTimestamp }),
+            ...(lifecycle && meta.ownerReferences && { ownerReferences: meta.ownerReferences }),
           },
           spec: raw.spec,
           ...(hasStatus && { status: raw.status }),

@@ -37,6 +37,7 @@ import { ValidationError } from '../errors';
 import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
 import { disruptionsAllowed, selectedBy } from './disruption-budget';
 import { createRng, type Rng } from './rng';
+import { serverUids } from './server-uid';
 import type { SimLaunch } from './sim-cloud';
 import { nominationTarget, SimScheduler } from './sim-scheduler';
 import type { VirtualClock } from './virtual-clock';
@@ -83,6 +84,7 @@ export class SimCluster implements ClusterApi {
   private readonly storageClasses: StorageClass[] = [];
   private readonly namespaces: Namespace[] = [];
   private readonly nodePools: NodePool[] = [];
+  private readonly nodePoolUid = serverUids('nodepool');
   private readonly nodeClasses: EC2NodeClass[] = [];
   private readonly nodeOverlays: NodeOverlay[] = [];
   /** The karpenter.sh/v1 NodeClaim objects the mirror writes (shared/controllers/nodeclaim-mirror.ts), by name. */
@@ -141,7 +143,7 @@ export class SimCluster implements ClusterApi {
           this.namespaces.push(o as Namespace);
           break;
         case 'NodePool':
-          this.nodePools.push(o as NodePool);
+          this.nodePools.push(this.nodePoolUid(o as NodePool));
           break;
         case 'EC2NodeClass':
           this.nodeClasses.push(o as EC2NodeClass);
@@ -220,7 +222,7 @@ export class SimCluster implements ClusterApi {
       const before = this.nodePools.find((p) => p.metadata.name === object.metadata.name);
       const refused = before && staticTransitionError(before, object);
       if (refused) throw new ValidationError([refused]);
-      put(this.nodePools, object);
+      put(this.nodePools, this.nodePoolUid(object, before));
     } else if (object.kind === 'NodeOverlay') put(this.nodeOverlays, object);
     else if (object.kind === 'PodDisruptionBudget') {
       const ns = object.metadata.namespace ?? 'default';

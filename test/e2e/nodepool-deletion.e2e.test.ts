@@ -94,4 +94,48 @@ describe('local pipeline: deleting a NodePool', () => {
     expect(await pipe.runUntil(allOn(pipe, 'other'), 10 * MINUTE)).toBe(true);
     expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
   });
+
+  it('ends the old nodes of a NodePool deleted and created again under its name before the hint ran', async () => {
+    // In Karpenter the NodeClaims' owner reference names the old pool's UID, so they go even though the name lives on.
+    p = await pipeline({
+      objects: [testNodePool(), testNodeClass(), ...web()],
+      gcEveryMs: 30 * MINUTE,
+      sweepEveryMs: 30 * MINUTE,
+    });
+    const pipe = p;
+    expect(await pipe.runUntil(allBound(pipe), 5 * MINUTE)).toBe(true);
+    const before = await liveOf(pipe, 'default');
+    expect(before).toHaveLength(3);
+    const oldUid = (await pipe.sim.listNodePools())[0]?.metadata.uid;
+    expect(oldUid).toBeDefined();
+    expect(before.every((c) => c.nodePoolUid === oldUid)).toBe(true);
+
+    // `kubectl delete nodepool default && kubectl apply -f default.yaml`: both reach the forwarder in one batch, so
+    // the provisioner only ever lists a NodePool named default.
+    const deletedAt = pipe.clock.now();
+    expect(await pipe.forwarder.deleteNodePool('default')).toBe(true);
+    pipe.forwarder.upsert(testNodePool());
+    const newUid = (await pipe.sim.listNodePools())[0]?.metadata.uid;
+    expect(newUid).not.toBe(oldUid);
+    const oldGone = async () =>
+      (await Promise.all(before.map((c) => pipe.store.get(c.name)))).every((c) => c?.state === 'Terminated');
+    expect(await pipe.runUntil(oldGone, 20 * MINUTE)).toBe(true);
+    for (const c of before) {
+      const claim = await pipe.store.get(c.name);
+      expect(claim?.disruption).toMatchObject({
+        cause: 'NodePoolDeleted',
+        detail: `NodePool default was deleted (UID ${oldUid}; the NodePool default listed now is UID ${newUid})`,
+      });
+      // Started by the hint, well before the first GC tick.
+      expect(Date.parse(claim?.disruption?.at ?? '') - deletedAt).toBeLessThan(MINUTE);
+      expect((await pipe.simCloud.get(c.instanceId ?? ''))?.state).toBe('terminated');
+    }
+    // The pods run again on nodes of the new pool, which recorded its UID and are left alone.
+    expect(await pipe.runUntil(allOn(pipe, 'default'), 10 * MINUTE)).toBe(true);
+    const after = await liveOf(pipe, 'default');
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((c) => c.nodePoolUid === newUid && c.state !== 'Draining')).toBe(true);
+    expect(await pipe.audit()).toMatchObject({ orphanInstances: [], duplicateLaunches: [] });
+    expect(pipe.invocations.every((i) => i.failed === 0)).toBe(true);
+  });
 });
