@@ -3,6 +3,8 @@
 // (shared/controllers/nodeclaim-mirror.ts) and the NodeClaimDeleted message the forwarder sends as soon as its watch
 // sees the deletion mark, so the drain starts at once, as Karpenter's finalizer does, rather than up to a tick later.
 // The message is only a hint: the marks are re-read from the API server, so a forged or stale one removes nothing.
+// A mark on an object whose claim is already gone (or terminated) has nothing left to wait for: its finalizer comes off
+// at once, so `kubectl delete` returns then rather than at the next Sweep tick's mirror.
 
 import type { NodePool } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
@@ -15,14 +17,17 @@ import { startTermination } from './termination';
 export interface DeletedNodeClaimsResult {
   /** Claims whose termination this pass started (or found already queued for a Failed claim). */
   terminating: string[];
-  /** Deletion marks left to the mirror: the claim is gone, terminated, or already draining. */
+  /** Objects whose claim is gone or terminated: their finalizer taken off, so the API server deleted them. */
+  released: string[];
+  /** Deletion marks left as they are: the claim is already draining (its termination releases the object), or the
+   * release failed (logged; the mirror retries on the next Sweep tick). */
   skipped: string[];
 }
 
 /** Starts the termination of every live claim whose own (managed-by karpless) NodeClaim object carries a deletion
  * mark. A cluster without NodeClaim objects (no CRD, or an adapter without them) has nothing to do. */
 export async function terminateDeletedNodeClaims(deps: InstanceDeps): Promise<DeletedNodeClaimsResult> {
-  const result: DeletedNodeClaimsResult = { terminating: [], skipped: [] };
+  const result: DeletedNodeClaimsResult = { terminating: [], released: [], skipped: [] };
   if (!deps.kube.listNodeClaimObjects) return result;
   const marked = (await deps.kube.listNodeClaimObjects()).filter(
     (o) => o.metadata.deletionTimestamp && isManagedByKarpless(o),
@@ -31,8 +36,12 @@ export async function terminateDeletedNodeClaims(deps: InstanceDeps): Promise<De
   for (const o of marked) {
     const name = o.metadata.name;
     const claim = await deps.store.get(name);
-    // A gone or terminated claim's object is the mirror's to remove; a draining one is already on its way.
-    if (!claim || claim.state === 'Terminated' || claim.state === 'Draining') {
+    if (!claim || claim.state === 'Terminated') {
+      ((await releaseObject(deps, name)) ? result.released : result.skipped).push(name);
+      continue;
+    }
+    // A draining claim is already on its way; its termination takes the finalizer off.
+    if (claim.state === 'Draining') {
       result.skipped.push(name);
       continue;
     }
@@ -43,6 +52,20 @@ export async function terminateDeletedNodeClaims(deps: InstanceDeps): Promise<De
     if (await terminateDeletedClaim(deps, claim, poolGone)) result.terminating.push(name);
   }
   return result;
+}
+
+/** Takes Karpless's finalizer off an object being deleted whose claim is gone; the API server then deletes it, as
+ * the mirror would on its next pass (shared/controllers/nodeclaim-mirror.ts). */
+async function releaseObject(deps: InstanceDeps, name: string): Promise<boolean> {
+  if (!deps.kube.deleteNodeClaimObject) return false;
+  try {
+    await deps.kube.deleteNodeClaimObject(name);
+    deps.log.info('NodeClaim object released: its claim is gone', { nodeClaim: name });
+    return true;
+  } catch (err) {
+    deps.log.warn('NodeClaim object not released', { nodeClaim: name, error: message(err) });
+    return false;
+  }
 }
 
 /** As Karpenter's termination finalizer does: the node is cordoned and drained (PDBs and terminationGracePeriod
