@@ -3,7 +3,17 @@
 // saving away, so consolidation goes back. The candidate is priced as the pool's types price it now (Karpenter's
 // resolveNodePrice) and the replacement launches at the price the plan saw.
 import { describe, expect, it } from 'vitest';
-import { run, scenarioProblems } from '../../../testkit/scenario';
+import {
+  apply,
+  deployment,
+  MINUTE,
+  nodeClass,
+  nodePool,
+  run,
+  scenario,
+  scenarioProblems,
+  step,
+} from '../../../testkit/scenario';
 import type { DecisionRecord } from '../../api/nodeclaim';
 import { loadScenario } from './parse';
 import type { ScenarioRun } from './runner';
@@ -87,4 +97,89 @@ spec:
       expect.stringMatching(/spec\.steps\[0\]\.delete\.namespace.*NodeOverlay is not namespaced/),
     ]);
   });
+});
+
+/** A Deployment of one pod asking for an extended resource no catalog type has. */
+const fuseDeployment = (): Record<string, unknown> => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'fuse', namespace: 'default' },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: 'fuse' } },
+    template: {
+      metadata: { labels: { app: 'fuse' } },
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            image: 'app',
+            resources: { requests: { cpu: '500m', memory: '1Gi', 'example.com/fuse': '1' } },
+          },
+        ],
+      },
+    },
+  },
+});
+
+const fuseOverlay = (): Record<string, unknown> => ({
+  apiVersion: 'karpenter.sh/v1alpha1',
+  kind: 'NodeOverlay',
+  metadata: { name: 'fuse' },
+  spec: {
+    requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.large'] }],
+    capacity: { 'example.com/fuse': '1' },
+  },
+});
+
+const launches = (r: ScenarioRun): string[] =>
+  r.timeline.filter((e) => e.type === 'Launched').map((e) => `${e.at} ${e.detail.split(' ')[0]}`);
+
+// The forwarder watches NodePools, EC2NodeClasses and NodeOverlays and sends NodePoolChanged on a change, which
+// plans the pending pods again at once (docs/api.md, NodeOverlay); the scenario runner delivers the same hint after
+// the forwarder's batch window, so nothing waits for the next Sweep tick (here 30 minutes away).
+describe('the forwarder hint on a NodeOverlay or NodePool change in a scenario', () => {
+  it('plans a pending pod again as soon as a NodeOverlay gives a type the extended resource it asks for', async () => {
+    const s = scenario(
+      20 * MINUTE,
+      [
+        step(0, apply(nodePool({ types: ['m5.large'] }), nodeClass(), fuseDeployment())),
+        step(5 * MINUTE, apply(fuseOverlay())),
+      ],
+      { sweepEvery: 30 * MINUTE },
+    );
+    const r = await run(s);
+    expect(launches(r)).toEqual(['5m1s m5.large']);
+    expect(r.timeline.some((e) => e.type === 'Unschedulable' && e.at === '1s')).toBe(true);
+    expect(await r.world.cluster.listPendingPods()).toEqual([]);
+  }, 120_000);
+
+  it('plans a pending pod again as soon as a NodePool patch admits a type that fits it', async () => {
+    const s = scenario(
+      20 * MINUTE,
+      [
+        step(0, apply(nodePool({ types: ['m5.large'] }), nodeClass(), deployment('big', 1, { cpu: '6' }))),
+        step(5 * MINUTE, {
+          type: 'patch',
+          target: { kind: 'NodePool', namespace: '', name: 'general' },
+          mergePatch: {
+            spec: {
+              template: {
+                spec: {
+                  requirements: [
+                    { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m5.2xlarge'] },
+                    { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+                    { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1a'] },
+                  ],
+                },
+              },
+            },
+          },
+        }),
+      ],
+      { sweepEvery: 30 * MINUTE },
+    );
+    const r = await run(s);
+    expect(launches(r)).toEqual(['5m1s m5.2xlarge']);
+  }, 120_000);
 });

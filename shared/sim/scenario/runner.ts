@@ -1,6 +1,7 @@
 // Runs a Scenario on the simulated cloud and cluster under a virtual clock, driving the control plane's real
 // use-cases as the Lambdas would be driven:
-// - pods turning pending start a forwarder batch (flushed after 1 s idle or 10 s), which runs `provision`;
+// - pods turning pending start a forwarder batch (flushed after 1 s idle or 10 s), which runs `provision`; a step that
+//   changes a NodePool, EC2NodeClass or NodeOverlay joins the batch, which then also delivers NodePoolChanged;
 // - node registration and Ready start a node batch, which runs `reconcileNodes` (lifecycle and binding);
 // - every sweepEvery, the Sweep message goes through `handleControlMessage` with the disruption sweep wired in;
 // - termination runs as queued `terminateStep` messages with their delays; interruptions go to `handleInterruption`;
@@ -145,11 +146,20 @@ export async function runScenario(
       how: r.how,
     }),
   );
-  const batch = { first: undefined as number | undefined, last: undefined as number | undefined };
-  const notePending = (now: number): void => {
+  const batch = {
+    first: undefined as number | undefined,
+    last: undefined as number | undefined,
+    pods: false,
+    pools: false,
+  };
+  const noteChange = (now: number, kind: 'pods' | 'pools'): void => {
     batch.first ??= now;
     batch.last = now;
+    batch[kind] = true;
   };
+  const notePending = (now: number): void => noteChange(now, 'pods');
+  // The forwarder watches these kinds and sends NodePoolChanged when one changes (docs/api.md, NodeOverlay).
+  const notePoolsChanged = (now: number): void => noteChange(now, 'pools');
   const workloads = new WorkloadController(cluster, () => notePending(clock.now()));
   const sweepEngine = options.sweep;
   let objectsVersion = 0;
@@ -199,6 +209,9 @@ export async function runScenario(
     switch (action.type) {
       case 'apply':
         workloads.apply(action.set);
+        if (action.set.nodePools.length + action.set.nodeClasses.length + action.set.nodeOverlays.length > 0) {
+          notePoolsChanged(now);
+        }
         for (const r of action.set.capacityReservations) addReservation(cloud, r, now);
         pdbs = await cluster.listPodDisruptionBudgets();
         if ((await cluster.listNodePools()).length === 0) {
@@ -221,6 +234,7 @@ export async function runScenario(
           // `kubectl delete nodeoverlay`: the next read of the cluster prices without it (docs/api.md, NodeOverlay).
           if (t.kind === 'NodeOverlay') {
             if (!cluster.deleteNodeOverlay(t.name)) throw new Error(`NodeOverlay ${t.name} not found`);
+            notePoolsChanged(now);
           } else if (t.kind === 'NodeClaim') {
             // `kubectl delete nodeclaim`: the deletion mark, then the forwarder's NodeClaimDeleted, which starts the
             // termination at once through the use-case the provisioner runs (docs/kubernetes.md, NodeClaim objects).
@@ -261,6 +275,7 @@ export async function runScenario(
         if (errors.length > 0) throw new ValidationError(errors);
         const replaced = action.target.kind === 'NodePool' ? set.nodePools[0] : set.nodeClasses[0];
         if (replaced) cluster.upsert(replaced);
+        notePoolsChanged(now);
         break;
       }
       case 'annotate':
@@ -391,9 +406,15 @@ export async function runScenario(
     const flushAt = batchFlushAt(batch);
     if (flushAt !== undefined && flushAt <= now) {
       const triggeredAt = new Date(batch.last ?? now).toISOString();
-      batch.first = undefined;
-      batch.last = undefined;
-      await provision(deps, { trigger: 'PodsPending', triggeredAt });
+      const { pods, pools } = batch;
+      Object.assign(batch, { first: undefined, last: undefined, pods: false, pools: false });
+      // The forwarder's batch: PodsPending when pods turned pending, NodePoolChanged when a pool, class or overlay
+      // changed, each handled as the provisioner handles it (NodePoolChanged also runs the NodePool deletion cascade).
+      if (pods) await provision(deps, { trigger: 'PodsPending', triggeredAt });
+      if (pools) {
+        const at = new Date(now).toISOString();
+        await handleControlMessage(deps, { v: 1, cluster: CLUSTER, kind: 'NodePoolChanged', at, refs: [] });
+      }
     }
     await recordNominations();
     if (driver) await driver.progress();
