@@ -10,8 +10,8 @@ export function claimMatches(claim: NodeClaim, name: string): boolean {
   return claim.nodeName === name || claim.instanceId === name || claim.providerID === name;
 }
 
-export function tableSource(o: TableOptions & { table: string; cluster: string }): DecisionSource {
-  const store = openTableStore(o);
+export async function tableSource(o: TableOptions & { table: string; cluster: string }): Promise<DecisionSource> {
+  const store = await openTableStore(o);
   return {
     listDecisions: (claim) => store.listDecisions(claim),
     claimOfNode: async (name) => (await store.list()).find((c) => claimMatches(c, name))?.name,

@@ -85,7 +85,7 @@ export async function runNodeClaims(ctx: CommandContext, opts: NodeClaimsOptions
   if (opts.output !== 'text' && opts.output !== 'json') {
     return usage(`--output: "${opts.output}" is not one of text, json`);
   }
-  const store = openTableStore({ ...opts, table: opts.table, cluster: opts.cluster as string });
+  const store = await openTableStore({ ...opts, table: opts.table, cluster: opts.cluster as string });
   let claims: NodeClaim[];
   try {
     claims = await store.list({
