@@ -4,12 +4,13 @@
 // inside an otherwise complete EC2NodeClass or NodePool. The simulated account holds CapacityReservation documents
 // (docs/scenarios.md, Capacity reservations); every reservation holds one m5.large and every pod fills one, so the
 // reservations used show exactly which ones the terms select, and the pod left over shows the fallback.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LabelCapacityReservationId } from '../../../shared/api/labels';
 import {
   docsExample,
   exampleText,
   indent,
+  loadSimulator,
   podsYaml,
   scratch,
   simulateFiles,
@@ -75,6 +76,8 @@ async function plan(name: string, nodeClass: string, reservations: Reservation[]
     reservations: claims.flatMap((c) => c.labels[LabelCapacityReservationId] ?? []).sort(),
   };
 }
+
+beforeAll(loadSimulator);
 
 describe('karpenter.sh tasks/odcrs.md, unchanged', () => {
   const terms = classAroundTerms(block('tasks/odcrs/capacity-reservation-selector-terms'));

@@ -3,11 +3,12 @@
 // extended capacity lets pods schedule that could not, the conflict example prices and sizes m5.large exactly as
 // the page's "Result for m5.large" says (explain names each overlay), the g6f example makes fractional-GPU pods
 // schedulable, and the two blocks Karpenter's CRD rejects are rejected here with its messages.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../shared/catalog';
 import {
   docsExample,
   example,
+  loadSimulator,
   podsYaml,
   scratch,
   simulateFiles,
@@ -18,6 +19,8 @@ const write = scratch('examples-overlays');
 const overlay = (name: string) => docsExample(`concepts/nodeoverlays/${name}`);
 const GENERAL_PURPOSE = example('examples/v1/general-purpose.yaml');
 const m5LargeOnDemand = loadCatalog().types.find((t) => t.name === 'm5.large')?.onDemandPrice ?? 0;
+
+beforeAll(loadSimulator);
 
 describe('karpenter.sh NodeOverlays page, unchanged', () => {
   it('custom-devices: m5.large/xlarge/2xlarge gain smarter-devices/fuse, so a pod asking for one schedules there', async () => {

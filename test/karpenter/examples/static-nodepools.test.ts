@@ -4,12 +4,13 @@
 // pool, and the reference example sets weight on a static pool and writes the alternatives of several fields as
 // "a | b". Karpless rejects each for the same reasons, naming the fields. With the one line Karpenter also needs (a
 // nodeClassRef), the static example keeps exactly its 10 replicas in us-west-2a whatever the pods.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   catalogInRegion,
   docsExample,
   example,
   exampleText,
+  loadSimulator,
   scratch,
   simulateFiles,
 } from '../../../testkit/karpenter-examples';
@@ -21,6 +22,8 @@ const problemsOf = (stderr: string, file: string) =>
     .trim()
     .split('\n')
     .map((l) => l.slice(l.indexOf(file)));
+
+beforeAll(loadSimulator);
 
 describe('karpenter.sh concepts/nodepools.md static NodePools, unchanged', () => {
   it('static-capacity: rejected, as the NodePool CRD requires spec.template.spec.nodeClassRef', async () => {

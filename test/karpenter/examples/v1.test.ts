@@ -4,7 +4,7 @@
 // its minValues, spot, the architectures, the Windows builds, the storage it configures). The one example Karpenter's
 // API server rejects is rejected here for the same reason.
 import { readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SimulateReport } from '../../../cli/format/simulate-report';
 import { parseManifests } from '../../../shared/api/parse';
 import { parseQuantity } from '../../../shared/api/quantity';
@@ -13,6 +13,7 @@ import {
   type ExamplePod,
   example,
   exampleText,
+  loadSimulator,
   podsYaml,
   scratch,
   simulateFiles,
@@ -43,6 +44,8 @@ function expectPoolRequirementsMet(file: string, report: SimulateReport): void {
 }
 
 const gib = (q: string | undefined) => parseQuantity(q ?? '0') / 2 ** 30;
+
+beforeAll(loadSimulator);
 
 describe('aws/karpenter-provider-aws examples/v1, unchanged', () => {
   it('covers every file of the folder', () => {

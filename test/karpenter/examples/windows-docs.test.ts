@@ -2,11 +2,18 @@
 // (test/fixtures/karpenter-examples/README.md), each set inside an otherwise complete windows2022 EC2NodeClass: the
 // documented Windows root volume (/dev/sda1, 50Gi) is the node's ephemeral-storage, and the ServiceCIDR workaround's
 // userData runs before Karpenter's bootstrap, inside the one <powershell> block, as the page's "Merged UserData" shows.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseManifests } from '../../../shared/api/parse';
 import { parseQuantity } from '../../../shared/api/quantity';
 import { userDataFor } from '../../../shared/aws/ec2/userdata';
-import { docsExample, exampleText, podsYaml, scratch, simulateFiles } from '../../../testkit/karpenter-examples';
+import {
+  docsExample,
+  exampleText,
+  loadSimulator,
+  podsYaml,
+  scratch,
+  simulateFiles,
+} from '../../../testkit/karpenter-examples';
 
 const write = scratch('examples-windows');
 const fragment = (name: string) => exampleText(docsExample(`concepts/nodeclasses/${name}`));
@@ -32,6 +39,8 @@ ${specFragment}  role: KarpenterNodeRole-test
   subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
   securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: test } }]
 `;
+
+beforeAll(loadSimulator);
 
 describe('karpenter.sh concepts/nodeclasses.md Windows fragments, unchanged', () => {
   it('blockDeviceMappings (Windows2019/Windows2022/Windows2025): the 50Gi /dev/sda1 root volume is ephemeral-storage', async () => {
