@@ -120,7 +120,7 @@ export class InflightClaim {
       this.failed.add(shape.id);
       return DOES_NOT_FIT;
     }
-    let reqs = narrowed(this.requirements, shape.requirements.values());
+    let reqs = narrowed(this.requirements, shape.requirements.list());
     const topo = this.topology.check(shape, reqs ?? this.requirements, this.hostname);
     if (!topo.ok) {
       if (topo.permanent) this.failed.add(shape.id);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Requirements } from './requirements';
+import { Requirement } from './requirement';
+import { narrowed, Requirements } from './requirements';
 
 describe('Requirements', () => {
   const nodePool = Requirements.from([
@@ -7,6 +8,30 @@ describe('Requirements', () => {
     { key: 'team', operator: 'In', values: ['a', 'b'] },
   ]);
   const wellKnown = (k: string) => k === 'kubernetes.io/arch';
+
+  it('lists its requirements as they are after every add, and a clone apart from its original', () => {
+    const r = Requirements.from([{ key: 'team', operator: 'In', values: ['a', 'b'] }]);
+    expect(r.list().map(String)).toEqual(['[a, b]']);
+    r.add(Requirement.of('team', 'In', ['b', 'c']));
+    r.add(Requirement.of('zone', 'In', ['z1']));
+    expect(r.list().map((x) => `${x.key} ${x}`)).toEqual(['team [b]', 'zone [z1]']);
+    const copy = r.clone();
+    copy.add(Requirement.of('zone', 'NotIn', ['z1']));
+    copy.add(Requirement.of('arch', 'In', ['arm64']));
+    expect(copy.list().map((x) => `${x.key} ${x}`)).toEqual(['team [b]', 'zone DoesNotExist', 'arch [arm64]']);
+    expect(r.list().map((x) => `${x.key} ${x}`)).toEqual(['team [b]', 'zone [z1]']);
+    expect(r.matchesLabels({ team: 'b', zone: 'z1' })).toBe(true);
+    expect(r.matchesLabels({ team: 'a', zone: 'z1' })).toBe(false);
+    expect(copy.singleValueLabels()).toEqual({ team: 'b', arch: 'arm64' });
+  });
+
+  it('narrows only when an extra requirement changes something', () => {
+    const r = Requirements.from([{ key: 'team', operator: 'In', values: ['a', 'b'] }]);
+    expect(narrowed(r, [Requirement.of('team', 'In', ['a', 'b', 'c'])])).toBeUndefined();
+    const n = narrowed(r, [Requirement.of('team', 'In', ['b', 'c']), Requirement.of('zone', 'In', ['z1'])]);
+    expect(n?.list().map((x) => `${x.key} ${x}`)).toEqual(['team [b]', 'zone [z1]']);
+    expect(r.list().map((x) => `${x.key} ${x}`)).toEqual(['team [a, b]']);
+  });
 
   it('accepts a pod whose requirements intersect', () => {
     expect(nodePool.incompatibility(Requirements.fromLabels({ team: 'a' }), wellKnown)).toBeUndefined();

@@ -5,11 +5,22 @@ import type { NodeSelectorRequirement } from '../api/kube';
 import { Requirement } from './requirement';
 
 export class Requirements {
-  private readonly map = new Map<string, Requirement>();
+  private readonly map: Map<string, Requirement>;
   /** `toString()`, kept until the next `add`: cache keys read it for every claim opened. */
   private text: string | undefined;
   /** The keys in sorted order, kept until the next `add` (writing a claim out lists its requirements by key). */
   private sortedKeys: string[] | undefined;
+  /**
+   * The requirements in insertion order, kept until the next `add`. The hot readers (a claim's `canAdd`, the
+   * compatibility test) walk this array by index: walking the Map allocates an iterator result per entry in code
+   * not yet optimized, which is most of a cold solve (docs/performance.md, "The cold 5k rows, session 7").
+   */
+  private listed: Requirement[] | undefined;
+
+  /** `map`: taken as it is, not copied (clone passes its own copy). */
+  constructor(map?: Map<string, Requirement>) {
+    this.map = map ?? new Map();
+  }
 
   static from(list: readonly (NodeSelectorRequirement | NodeSelectorRequirementWithMinValues)[] = []): Requirements {
     const out = new Requirements();
@@ -26,15 +37,16 @@ export class Requirements {
   }
 
   clone(): Requirements {
-    const out = new Requirements();
-    for (const [k, r] of this.map) out.map.set(k, r);
+    const out = new Requirements(new Map(this.map));
     out.text = this.text;
     out.sortedKeys = this.sortedKeys;
+    out.listed = this.listed;
     return out;
   }
 
   add(r: Requirement): this {
     this.text = undefined;
+    this.listed = undefined;
     const existing = this.map.get(r.key);
     if (!existing && this.sortedKeys) this.sortedKeys = withKey(this.sortedKeys, r.key);
     this.map.set(r.key, existing ? existing.intersect(r) : r);
@@ -42,7 +54,8 @@ export class Requirements {
   }
 
   addAll(other: Requirements): this {
-    for (const r of other.map.values()) this.add(r);
+    const list = other.list();
+    for (let i = 0; i < list.length; i++) this.add(list[i] as Requirement);
     return this;
   }
 
@@ -62,6 +75,12 @@ export class Requirements {
     return this.map.values();
   }
 
+  /** The requirements in insertion order, as `values()` gives them (read-only: shared until the next `add`). */
+  list(): readonly Requirement[] {
+    this.listed ??= [...this.map.values()];
+    return this.listed;
+  }
+
   get size(): number {
     return this.map.size;
   }
@@ -72,7 +91,10 @@ export class Requirements {
    * gets from its instance type); otherwise no node would carry it.
    */
   incompatibility(incoming: Requirements, allowUndefined?: (key: string) => boolean): string | undefined {
-    for (const [key, req] of incoming.map) {
+    const list = incoming.list();
+    for (let i = 0; i < list.length; i++) {
+      const req = list[i] as Requirement;
+      const key = req.key;
       const mine = this.map.get(key);
       if (!mine) {
         if (req.allowsAbsent() || allowUndefined?.(key)) continue;
@@ -87,7 +109,11 @@ export class Requirements {
 
   /** Whether every requirement is satisfied by a node with exactly these labels. */
   matchesLabels(labels: Record<string, string>): boolean {
-    for (const [key, req] of this.map) if (!req.has(labels[key])) return false;
+    const list = this.list();
+    for (let i = 0; i < list.length; i++) {
+      const req = list[i] as Requirement;
+      if (!req.has(labels[req.key])) return false;
+    }
     return true;
   }
 
@@ -99,8 +125,10 @@ export class Requirements {
   /** Labels implied by single-valued In requirements: these become the node's labels. */
   singleValueLabels(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [k, r] of this.map) {
-      if (!r.complement && r.values.size === 1) out[k] = r.values.values().next().value as string;
+    const list = this.list();
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i] as Requirement;
+      if (!r.complement && r.values.size === 1) out[r.key] = r.values.values().next().value as string;
     }
     return out;
   }
@@ -119,9 +147,10 @@ export class Requirements {
 }
 
 /** The requirements narrowed by `extra`, or undefined when `extra` changes nothing (the common case). */
-export function narrowed(reqs: Requirements, extra: Iterable<Requirement>): Requirements | undefined {
+export function narrowed(reqs: Requirements, extra: readonly Requirement[]): Requirements | undefined {
   let out: Requirements | undefined;
-  for (const r of extra) {
+  for (let i = 0; i < extra.length; i++) {
+    const r = extra[i] as Requirement;
     const cur = (out ?? reqs).get(r.key);
     const next = cur ? cur.intersect(r) : r;
     if (cur && sameRequirement(cur, next)) continue;

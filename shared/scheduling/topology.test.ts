@@ -55,6 +55,25 @@ describe('Topology', () => {
     expect(topo.check(s, inZone('a'), 'n1').ok).toBe(false);
   });
 
+  it('says why no zone works, with the counts at the check, and not for good', () => {
+    const { topo, id } = setup();
+    const g = topo.spreadGroup(id, webZoneSpread);
+    g.record('a');
+    const res = topo.check(shape([g]), inZone('a'), 'n1');
+    expect(res.ok).toBe(false);
+    if (res.ok) return;
+    expect(res.permanent).toBeUndefined();
+    expect(res.reason).toBe(
+      'topology spread on topology.kubernetes.io/zone maxSkew=1 cannot be satisfied (counts: a=1, b=0, c=0)',
+    );
+    const none = new Topology(new Map(), { of: () => [] });
+    const lone = none.spreadGroup(id, webZoneSpread);
+    const empty = none.check(shape([lone]), anyZone, 'n1');
+    expect(!empty.ok && empty.reason).toBe(
+      'topology spread on topology.kubernetes.io/zone maxSkew=1: no eligible topology.kubernetes.io/zone domain',
+    );
+  });
+
   it('treats the hostname minimum as zero', () => {
     const { topo, id } = setup();
     const g = topo.spreadGroup(id, {

@@ -171,13 +171,19 @@ export class Topology<S extends TopologyShape = TopologyShape> {
    */
   hostnameBars(shape: S): HostnameBar[] {
     const bars: HostnameBar[] = [];
-    for (const g of shape.groups) {
+    const groups = shape.groups;
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i] as TopologyGroup;
       if (!g.isHostname) continue;
       if (g.kind === 'antiAffinity') bars.push({ counts: g.counts, limit: 1 });
       else if (g.kind === 'spread')
         bars.push({ counts: g.counts, limit: g.maxSkew + 1 - (g.selects(shape, shape.identity) ? 1 : 0) });
     }
-    for (const g of this.inverseOf(shape)) if (g.isHostname) bars.push({ counts: g.owners, limit: 1 });
+    const inverse = this.inverseOf(shape);
+    for (let i = 0; i < inverse.length; i++) {
+      const g = inverse[i] as TopologyGroup;
+      if (g.isHostname) bars.push({ counts: g.owners, limit: 1 });
+    }
     return bars;
   }
 
@@ -190,7 +196,11 @@ export class Topology<S extends TopologyShape = TopologyShape> {
     if (shape.groups.length === 0 && inverse.length === 0) return NO_REQUIREMENTS;
     // Pinned requirements stay in a short array: a pod rarely constrains more than one or two keys.
     let pinned: Requirement[] | undefined;
-    for (const g of shape.groups) {
+    // Indexed loops here and in chooseDomain: most checks run before they are optimized, where `for…of` calls the
+    // iterator and allocates a result per element (docs/performance.md, "The cold 5k rows, session 7").
+    const groups = shape.groups;
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i] as TopologyGroup;
       if (g.isHostname) {
         const why = this.hostnameCheck(g, shape, hostname);
         if (why) return { ok: false, reason: why, permanent: g.kind !== 'affinity' };
@@ -201,7 +211,7 @@ export class Topology<S extends TopologyShape = TopologyShape> {
       const spread = g.kind === 'spread';
       const domains = this.domains.of(shape, g.key, !spread || g.honorAffinity, spread && g.honorTaints);
       const chosen = this.chooseDomain(g, shape, domains, binReq);
-      if (chosen === undefined) return failure(g, domains);
+      if (chosen === undefined) return new NoDomain(g, domains);
       if (binReq.complement || binReq.values.size !== 1) pinned = pin(pinned, Requirement.of(g.key, 'In', [chosen]));
     }
     for (const g of inverse) {
@@ -247,15 +257,17 @@ export class Topology<S extends TopologyShape = TopologyShape> {
     domains: readonly string[],
     binReq: Requirement,
   ): string | undefined {
+    const n = domains.length;
     if (g.kind === 'spread') {
+      if (n === 0) return undefined;
       let min = Number.POSITIVE_INFINITY;
-      for (const d of domains) min = Math.min(min, g.count(d));
-      if (domains.length === 0) return undefined;
-      if (g.minDomains !== undefined && domains.length < g.minDomains) min = 0;
+      for (let i = 0; i < n; i++) min = Math.min(min, g.count(domains[i] as string));
+      if (g.minDomains !== undefined && n < g.minDomains) min = 0;
       const self = g.selects(shape, shape.identity) ? 1 : 0;
       let best: string | undefined;
       let bestCount = Number.POSITIVE_INFINITY;
-      for (const d of domains) {
+      for (let i = 0; i < n; i++) {
+        const d = domains[i] as string;
         if (!binReq.has(d)) continue;
         const c = g.count(d) + self;
         if (c - min <= g.maxSkew && c < bestCount) {
@@ -266,11 +278,15 @@ export class Topology<S extends TopologyShape = TopologyShape> {
       return best;
     }
     if (g.kind === 'antiAffinity') {
-      for (const d of domains) if (g.count(d) === 0 && binReq.has(d)) return d;
+      for (let i = 0; i < n; i++) {
+        const d = domains[i] as string;
+        if (g.count(d) === 0 && binReq.has(d)) return d;
+      }
       return undefined;
     }
     let any = false;
-    for (const d of domains) {
+    for (let i = 0; i < n; i++) {
+      const d = domains[i] as string;
       if (g.count(d) > 0) {
         any = true;
         if (binReq.has(d)) return d;
@@ -280,7 +296,10 @@ export class Topology<S extends TopologyShape = TopologyShape> {
     // Bootstrap: no domain the pod may use holds a match (matches elsewhere cannot help it) and the pod selects
     // itself, so any of its domains will do; the next ones follow it.
     if (!g.selects(shape, shape.identity)) return undefined;
-    for (const d of domains) if (binReq.has(d)) return d;
+    for (let i = 0; i < n; i++) {
+      const d = domains[i] as string;
+      if (binReq.has(d)) return d;
+    }
     return undefined;
   }
 
@@ -313,7 +332,9 @@ export class Topology<S extends TopologyShape = TopologyShape> {
    * terms. `claim`: the bin is a NodeClaim of this solve, whose requirements may still narrow.
    */
   record(shape: TopologyShape, bin: Requirements, hostname: string, taints: readonly Taint[], claim: boolean): void {
-    for (const g of this.selectedBy(shape)) {
+    const selected = this.selectedBy(shape);
+    for (let i = 0; i < selected.length; i++) {
+      const g = selected[i] as TopologyGroup;
       const d = g.isHostname ? hostname : single(bin.get(g.key));
       if (d !== undefined && g.countsOn(taints, bin, claim)) g.record(d);
     }
@@ -332,17 +353,23 @@ const NO_REQUIREMENTS: TopologyCheck = { ok: true, requirements: [] };
 /**
  * Why no domain works, written when read: a scan of the planned claims turns pods away thousands of times and
  * reads none of the reasons (docs/performance.md, "The catalog-mixed-5k row"). Readers read it at once, so the
- * counts it lists are those of the check.
+ * counts it lists are those of the check. A class rather than an object literal with a getter: such a literal is
+ * built by a runtime call with a new closure each time, 7,049 times in catalog-mixed-5k (docs/performance.md, "The
+ * cold 5k rows, session 7").
  */
-function failure(g: TopologyGroup, domains: readonly string[]): TopologyCheck {
-  return {
-    ok: false,
-    get reason(): string {
-      if (domains.length === 0) return `${g.describe()}: no eligible ${g.key} domain`;
-      const counts = domains.map((d) => `${d}=${g.count(d)}`).join(', ');
-      return `${g.describe()} cannot be satisfied (counts: ${counts})`;
-    },
-  };
+class NoDomain {
+  readonly ok = false as const;
+  constructor(
+    private readonly g: TopologyGroup,
+    private readonly domains: readonly string[],
+  ) {}
+
+  get reason(): string {
+    const { g, domains } = this;
+    if (domains.length === 0) return `${g.describe()}: no eligible ${g.key} domain`;
+    const counts = domains.map((d) => `${d}=${g.count(d)}`).join(', ');
+    return `${g.describe()} cannot be satisfied (counts: ${counts})`;
+  }
 }
 
 function currentRequirement(

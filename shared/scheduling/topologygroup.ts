@@ -21,6 +21,9 @@ export class TopologyGroup {
   /** Anti-affinity only: domains that hold pods owning this term. */
   readonly owners = new Map<string, number>();
   private readonly selectsCache = new Map<number, boolean>();
+  /** Whether the key is the node's hostname: a field, not a getter, as every topology check reads it per group and
+   * most of those run before the check is optimized (docs/performance.md, "The cold 5k rows, session 7"). */
+  readonly isHostname: boolean;
 
   constructor(
     readonly id: number,
@@ -42,10 +45,8 @@ export class TopologyGroup {
      * and claims their node affinity admits count; undefined when every node counts.
      */
     readonly honorAffinityOf?: NodeFilter,
-  ) {}
-
-  get isHostname(): boolean {
-    return this.key === LabelHostname;
+  ) {
+    this.isHostname = key === LabelHostname;
   }
 
   /** `cacheId`: equal for pods with the same namespace and labels (TopologyShape.identity). */
