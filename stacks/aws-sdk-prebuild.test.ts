@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { awsSdkAliases, inlineSchemaKeys, prebuildAwsSdk, schemaPackages } from './aws-sdk-prebuild';
@@ -11,11 +11,15 @@ const NODE_MODULES = join(REPO_ROOT, 'node_modules');
 const dir = mkdtempSync(join(tmpdir(), 'karpless-sdk-prebuild-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Loads a built file with Node's own require: an import() here would go through vitest's module transform, which
+ * took most of this file's time on the megabytes of schema code (41 s at load average 15). */
+const load = createRequire(import.meta.url);
+
 /** Every exported shape of a schema module (`X$`), lazy references written as their source text. */
 async function shapes(schemaFile: string, name: string): Promise<string> {
-  const outfile = join(dir, `${name}.mjs`);
-  await build({ entryPoints: [schemaFile], outfile, bundle: true, platform: 'node', format: 'esm', logLevel: 'error' });
-  const mod = (await import(pathToFileURL(outfile).href)) as Record<string, unknown>;
+  const outfile = join(dir, `${name}.cjs`);
+  await build({ entryPoints: [schemaFile], outfile, bundle: true, platform: 'node', format: 'cjs', logLevel: 'error' });
+  const mod = load(outfile) as Record<string, unknown>;
   const exported = Object.fromEntries(Object.entries(mod).filter(([k]) => k.endsWith('$')));
   return JSON.stringify(exported, (_k, v) => (typeof v === 'function' ? `fn:${String(v)}` : v));
 }
