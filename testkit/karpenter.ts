@@ -77,7 +77,10 @@ export const nodeCondition = (
 
 /** The cloud steps: publish an AMI release for an alias family, retag a subnet or security group, change the
  * cluster's Kubernetes version. */
-export const publishAmi = (alias: string, o: { kubernetesVersion?: string; id?: string } = {}): StepAction => {
+export const publishAmi = (
+  alias: string,
+  o: { kubernetesVersion?: string; id?: string; arch?: 'amd64' | 'arm64' } = {},
+): StepAction => {
   const [family = '', version = ''] = alias.split('@');
   return { type: 'publishAmi', family, version, ...o };
 };

@@ -112,7 +112,12 @@ export const nodeClass = (spec: Partial<EC2NodeClass['spec']> = {}): Record<stri
 export function deployment(
   name: string,
   replicas: number,
-  o: { cpu?: string; memory?: string; annotations?: Record<string, string> } = {},
+  o: {
+    cpu?: string;
+    memory?: string;
+    annotations?: Record<string, string>;
+    nodeSelector?: Record<string, string>;
+  } = {},
 ): Record<string, unknown> {
   const d: Deployment = {
     apiVersion: 'apps/v1',
@@ -124,6 +129,7 @@ export function deployment(
       template: {
         metadata: { labels: { app: name }, ...(o.annotations ? { annotations: o.annotations } : {}) },
         spec: {
+          ...(o.nodeSelector ? { nodeSelector: o.nodeSelector } : {}),
           containers: [
             { name: 'app', image: 'app', resources: { requests: { cpu: o.cpu ?? '500m', memory: o.memory ?? '1Gi' } } },
           ],

@@ -11,6 +11,7 @@ import type { NodeClaim } from '../api/nodeclaim';
 import { isWindowsFamily } from '../api/windows';
 import { instanceTypesFor } from '../catalog';
 import { KUBELET_DEFAULT_MAX_PODS } from '../catalog/allocatable';
+import type { ImageNeeds } from '../catalog/images';
 import { reservationDrift, reservationStatuses, withReservedOfferings } from '../catalog/reservations';
 import type {
   CapacityType,
@@ -249,10 +250,18 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
     if (!claim.instanceId) return undefined;
     const instance = await this.get(claim.instanceId);
     if (!instance || instance.state === 'terminated') return undefined;
-    const drifted = driftReason(instance, await this.resolver.resolve(nodeClass));
+    const resolved = await this.resolver.resolve(nodeClass);
+    const drifted = driftReason(instance, resolved, await this.imageNeeds(nodeClass, instance.instanceType));
     if (drifted || !instance.capacityReservation) return drifted;
     const selected = await this.reservations.list(nodeClass.spec.capacityReservationSelectorTerms);
     return reservationDrift(instance.capacityReservation.id, selected);
+  }
+
+  /** What decides an instance type's image (AMI drift is per type): the caller's types when given, else the
+   * catalog's. */
+  private async imageNeeds(nodeClass: EC2NodeClass, type: string): Promise<ImageNeeds | undefined> {
+    if (this.o.instanceTypes) return (await this.o.instanceTypes(nodeClass)).find((t) => t.name === type)?.info;
+    return this.typeInfo(this.catalog(), type);
   }
 
   /** Runs a pre-launch step, turning an SDK failure into the port's LaunchError (unauthorized names the action). */

@@ -93,14 +93,19 @@ export class AwsInstanceProvider implements InstanceProvider, LaunchTemplateColl
     if (this.base.priceOf) return this.base.priceOf(type, zone, capacityType, os);
     const catalog = this.pricingCatalog();
     if (!catalog) return undefined;
+    const info = this.typeInfo(catalog, type);
+    const prices = os === 'windows' ? info?.windows : info;
+    return capacityType === 'spot' ? prices?.spotPrice[zone] : prices?.onDemandPrice;
+  };
+
+  /** An instance type of `catalog` by name, through an index built once per catalog object. */
+  protected typeInfo(catalog: Catalog, type: string): Catalog['types'][number] | undefined {
     let byName = this.typeIndex.get(catalog);
     if (!byName) {
       byName = new Map(catalog.types.map((t) => [t.name, t]));
       this.typeIndex.set(catalog, byName);
     }
-    const info = byName.get(type);
-    const prices = os === 'windows' ? info?.windows : info;
-    return capacityType === 'spot' ? prices?.spotPrice[zone] : prices?.onDemandPrice;
-  };
+    return byName.get(type);
+  }
   private readonly typeIndex = new WeakMap<Catalog, Map<string, Catalog['types'][number]>>();
 }

@@ -2,6 +2,7 @@
 // the cloud behind `karpless simulate` and the test bed for everything that talks to a CloudProvider.
 import type { EC2NodeClass } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
+import { amiFor, type ImageNeeds } from '../catalog/images';
 import {
   type CapacityReservation,
   reservationDrift,
@@ -9,10 +10,11 @@ import {
   withReservedOfferings,
 } from '../catalog/reservations';
 import type { CapacityType, InstanceType, Offering, OfferingReservation, UnavailableOffering } from '../catalog/types';
+import { amiDrift } from '../disruption/drift-ami';
 import { InsufficientCapacityError, LaunchError, type RefusedOffering } from '../errors';
 import type { Clock, CloudInstance, CloudProvider, LaunchRequest } from '../ports';
 import { createRng, type Rng } from './rng';
-import { SimAccount, stableHex } from './sim-account';
+import { SimAccount } from './sim-account';
 
 /** An offering to refuse launches into; a `reserved` one may name its reservation, else every reservation of the type
  * and zone refuses. */
@@ -31,8 +33,6 @@ export interface SimCloudOptions {
   cluster?: string;
   /** The instance types an EC2NodeClass sees; the simulator wires this to the catalog (instanceTypesFor). */
   instanceTypes: (nodeClass: EC2NodeClass) => InstanceType[] | Promise<InstanceType[]>;
-  /** The AMI each EC2NodeClass resolves to now; defaults to one stable id per AMI selector. */
-  imageFor?: (nodeClass: EC2NodeClass) => string;
 }
 
 const key = (o: OfferingKey): string =>
@@ -90,9 +90,17 @@ export class SimCloud implements CloudProvider {
     if (request.instanceTypes.length === 0) {
       throw new LaunchError('invalid-config', `no instance types for ${request.claim.name}`);
     }
+    // As on AWS, a type the class has no image for is not launched (shared/aws/ec2/fleet.ts).
+    const bootable = request.instanceTypes.filter((t) => this.imageFor(request.nodeClass, t.info));
+    if (bootable.length === 0) {
+      throw new InsufficientCapacityError(
+        `NodeClaim ${request.claim.name}: no image among ${this.imagesOf(request.nodeClass)} for any of ${request.instanceTypes.length} instance types`,
+        [],
+      );
+    }
     const room = new Map(this.liveReservations().map((r) => [r.id, r.availableInstanceCount]));
     const choice = this.choose(
-      request.instanceTypes,
+      bootable,
       (zone) => !!this.account.subnetFor(request.nodeClass, zone),
       (id) => (room.get(id) ?? 0) > 0,
     );
@@ -117,7 +125,7 @@ export class SimCloud implements CloudProvider {
       pricePerHour: offering.price,
       state: 'running',
       launchedAt: new Date(this.options.clock.now()).toISOString(),
-      imageId: this.imageFor(request.nodeClass),
+      imageId: this.imageFor(request.nodeClass, type.info),
       subnetId: this.account.subnetFor(request.nodeClass, offering.zone) ?? `subnet-${offering.zone}`,
       securityGroupIds: this.launchGroups(request.nodeClass),
       tags: {
@@ -150,7 +158,7 @@ export class SimCloud implements CloudProvider {
       pricePerHour: offering.price,
       state: 'running',
       launchedAt,
-      imageId: this.imageFor(nodeClass),
+      imageId: this.imageFor(nodeClass, type.info),
       subnetId: this.account.subnetFor(nodeClass, offering.zone) ?? `subnet-${offering.zone}`,
       securityGroupIds: this.launchGroups(nodeClass),
       tags: { 'karpenter.sh/nodepool': claim.nodePool, 'karpenter.sh/nodeclaim': claim.name },
@@ -230,10 +238,19 @@ export class SimCloud implements CloudProvider {
   }
 
   async isDrifted(claim: NodeClaim, nodeClass: EC2NodeClass): Promise<string | undefined> {
-    const wanted = this.imageFor(nodeClass);
-    const instance = claim.instanceId ? this.instances.get(claim.instanceId)?.instance : undefined;
-    const actual = claim.imageId ?? instance?.imageId;
-    if (actual && actual !== wanted) return `AMIDrift: instance runs ${actual}, EC2NodeClass resolves to ${wanted}`;
+    const launch = claim.instanceId ? this.instances.get(claim.instanceId) : undefined;
+    const instance = launch?.instance;
+    const typeName = launch?.instanceType.name ?? claim.instanceType;
+    const info =
+      launch?.instanceType.info ??
+      (typeName ? (await this.options.instanceTypes(nodeClass)).find((t) => t.name === typeName)?.info : undefined);
+    const ami = amiDrift({
+      imageId: claim.imageId ?? instance?.imageId,
+      instanceType: typeName ?? 'an unknown type',
+      info,
+      amis: this.account.imagesFor(nodeClass),
+    });
+    if (ami) return ami;
     if (!instance) return undefined;
     const network = this.account.networkDrift(instance, nodeClass);
     if (network) return network;
@@ -250,15 +267,17 @@ export class SimCloud implements CloudProvider {
     return r && (!r.endTime || Date.parse(r.endTime) > now) ? r.id : undefined;
   }
 
-  /** The AMI a launch through this class uses now: an alias follows the account's published images for the cluster's
-   * Kubernetes version; an id term is that image; other terms stand for one stable image each. */
-  imageFor(nodeClass: EC2NodeClass): string {
-    if (this.options.imageFor) return this.options.imageFor(nodeClass);
-    return (
-      this.account.aliasImage(nodeClass) ??
-      nodeClass.spec.amiSelectorTerms?.find((t) => t.id)?.id ??
-      `ami-${stableHex(JSON.stringify(nodeClass.spec.amiSelectorTerms ?? []), 17)}`
-    );
+  /** The AMI a launch of `type` through this class uses now, chosen among the class's images as on AWS
+   * (shared/catalog/images.ts); undefined when none is for its architecture (such a type is not launched). */
+  imageFor(nodeClass: EC2NodeClass, type: ImageNeeds): string | undefined {
+    return amiFor(type, this.account.imagesFor(nodeClass))?.id;
+  }
+
+  private imagesOf(nodeClass: EC2NodeClass): string {
+    return this.account
+      .imagesFor(nodeClass)
+      .map((a) => `${a.id} (${a.arch})`)
+      .join(', ');
   }
 
   /** The class's security groups; the account's default when the class selects none (the simulator still launches). */

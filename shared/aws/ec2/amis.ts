@@ -5,21 +5,13 @@ import { type EC2Client, type Filter, type Image, paginateDescribeImages } from 
 import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import type { AmiSelectorTerm, EC2NodeClassSpec } from '../../api/karpenter';
 import { isWindowsFamily, WINDOWS_FAMILIES } from '../../api/windows';
-import type { Arch, InstanceTypeInfo } from '../../catalog/types';
+import type { ResolvedAmi, Variant } from '../../catalog/images';
+import type { Arch } from '../../catalog/types';
 
 export type AmiFamily = NonNullable<EC2NodeClassSpec['amiFamily']>;
 
-/** EKS-optimized image flavours: GPU instances need the driver-carrying ones. */
-export type Variant = 'standard' | 'nvidia' | 'neuron';
-
-export interface ResolvedAmi {
-  id: string;
-  name?: string;
-  arch: Arch;
-  /** Known for alias images; undefined for images chosen by id/name/tags (they serve every type of their arch). */
-  variant?: Variant;
-  creationDate?: string;
-}
+// Which image a type boots is the engine's (shared/catalog/images.ts): AMI drift in the simulator asks it too.
+export { amiFor, type ResolvedAmi, type Variant, variantFor } from '../../catalog/images';
 
 export interface Alias {
   family: 'al2023' | 'al2' | 'bottlerocket' | 'windows2019' | 'windows2022' | 'windows2025';
@@ -228,29 +220,3 @@ export function newestPerArchAndVariant(images: ResolvedAmi[]): ResolvedAmi[] {
     a.arch === b.arch ? (a.variant ?? '').localeCompare(b.variant ?? '') : a.arch.localeCompare(b.arch),
   );
 }
-
-/** The variant an instance type needs: NVIDIA GPUs the nvidia image, Inferentia/Trainium the neuron image. */
-export function variantFor(info: Pick<InstanceTypeInfo, 'gpu' | 'accelerator'>): Variant {
-  if (info.gpu?.manufacturer === 'nvidia') return 'nvidia';
-  if (info.accelerator?.manufacturer === 'aws') return 'neuron';
-  return 'standard';
-}
-
-/**
- * The image an instance type boots: an image of its architecture and variant; a generic image (chosen by id, name
- * or tags) serves any type of its architecture. Undefined when the node class has none (the type is not launched).
- */
-export function amiFor(
-  info: Pick<InstanceTypeInfo, 'arch' | 'gpu' | 'accelerator'>,
-  amis: ResolvedAmi[],
-): ResolvedAmi | undefined {
-  const want = variantFor(info);
-  const sameArch = amis.filter((a) => a.arch === info.arch);
-  return sameArch.find((a) => a.variant === want) ?? newest(sameArch.filter((a) => a.variant === undefined));
-}
-
-const newest = (amis: ResolvedAmi[]) =>
-  amis.reduce<ResolvedAmi | undefined>(
-    (b, a) => (!b || (a.creationDate ?? '') > (b.creationDate ?? '') ? a : b),
-    undefined,
-  );

@@ -1,13 +1,24 @@
 // Drift on what the account resolves now versus what the instance runs: AMI, subnet and security groups. (Drift of
 // the EC2NodeClass spec itself is a hash comparison the engine does.)
+import type { ImageNeeds } from '../../catalog/images';
+import { amiDrift } from '../../disruption/drift-ami';
 import type { CloudInstance } from '../../ports';
 import type { ResolvedNodeClass } from './nodeclass';
 
-export function driftReason(instance: CloudInstance, resolved: ResolvedNodeClass): string | undefined {
+/** `type` is what decides the instance type's image (undefined when the type is not known any more). */
+export function driftReason(
+  instance: CloudInstance,
+  resolved: ResolvedNodeClass,
+  type: ImageNeeds | undefined,
+): string | undefined {
   if (resolved.ready.status !== 'True') return undefined; // never replace nodes because discovery is broken
-  if (instance.imageId && !resolved.amis.some((a) => a.id === instance.imageId)) {
-    return `AMIDrift: instance runs ${instance.imageId}, EC2NodeClass resolves to ${resolved.amis.map((a) => a.id).join(', ')}`;
-  }
+  const ami = amiDrift({
+    imageId: instance.imageId,
+    instanceType: instance.instanceType,
+    info: type,
+    amis: resolved.amis,
+  });
+  if (ami) return ami;
   if (instance.subnetId && !resolved.subnets.some((s) => s.id === instance.subnetId)) {
     return `SubnetDrift: instance is in ${instance.subnetId}, which no subnetSelectorTerm selects any more`;
   }

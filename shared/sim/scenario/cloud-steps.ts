@@ -5,13 +5,14 @@
 import { expectObject, expectString, show } from '../../api/check';
 import type { Problems } from '../../api/problems';
 import { parseAlias } from '../../api/validate-nodeclass';
+import type { Arch } from '../../catalog/types';
 import type { SimAccount } from '../sim-account';
 
 export const CLOUD_STEPS = ['publishAmi', 'retag', 'kubernetesVersion'] as const;
 export type CloudStepName = (typeof CLOUD_STEPS)[number];
 
 export type CloudStepAction =
-  | { type: 'publishAmi'; family: string; version: string; kubernetesVersion?: string; id?: string }
+  | { type: 'publishAmi'; family: string; version: string; kubernetesVersion?: string; id?: string; arch?: Arch }
   | { type: 'retag'; kind: 'subnet' | 'securityGroup'; id: string; tags: Record<string, string>; zone?: string }
   | { type: 'kubernetesVersion'; version: string };
 
@@ -46,7 +47,7 @@ export function parseCloudStep(
   const o = expectObject(p, path, v, true);
   if (!o) return undefined;
   if (name === 'publishAmi') {
-    only(p, path, o, ['alias', 'kubernetesVersion', 'id']);
+    only(p, path, o, ['alias', 'kubernetesVersion', 'id', 'arch']);
     const text = expectString(p, `${path}.alias`, o.alias, true);
     const alias = text ? parseAlias(text) : undefined;
     if (text && (!alias || !ALIAS_FAMILIES.includes(alias.family.toLowerCase()))) {
@@ -67,6 +68,9 @@ export function parseCloudStep(
     const id = expectString(p, `${path}.id`, o.id);
     if (id !== undefined && !/^ami-[0-9a-z]+$/.test(id))
       p.error(`${path}.id`, `must look like ami-0123abcd, got ${show(id)}`);
+    const arch = expectString(p, `${path}.arch`, o.arch);
+    if (arch !== undefined && arch !== 'amd64' && arch !== 'arm64')
+      p.error(`${path}.arch`, `must be amd64 or arm64, got ${show(arch)}`);
     if (!alias) return undefined;
     return {
       type: 'publishAmi',
@@ -74,6 +78,7 @@ export function parseCloudStep(
       version: alias.version,
       ...(k8s ? { kubernetesVersion: k8s } : {}),
       ...(id ? { id } : {}),
+      ...(arch === 'amd64' || arch === 'arm64' ? { arch } : {}),
     };
   }
   only(p, path, o, ['subnet', 'securityGroup', 'zone', 'tags']);

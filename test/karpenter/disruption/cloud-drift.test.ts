@@ -196,20 +196,94 @@ describe('cloudprovider/suite_test.go Drift: selector-term changes drift dynamic
     expect(disrupted(r)).toEqual([]);
   });
 
-  it("should return drifted if the instance security groups doesn't match the discovered values (the new terms add a group)", async () => {
+  it("should return drifted if the instance security groups doesn't match the discovered values (the new terms name another group by id)", async () => {
     const r = await patched([retag('securityGroup', 'sg-0new', { team: 'b' })], {
       securityGroupSelectorTerms: [{ id: 'sg-0new' }],
     });
     expect(disrupted(r, 'Drifted')).toHaveLength(1);
-    expect((await driftReasons(r)).join()).toMatch(
-      /^SecurityGroupDrift: instance has sg-sim, EC2NodeClass resolves to/,
+    // An id term selects that group alone, as on AWS: the account's default group is not selected by it.
+    expect(await driftReasons(r)).toEqual([
+      'SecurityGroupDrift: instance has sg-sim, EC2NodeClass resolves to sg-0new',
+    ]);
+    expect((await r.world.cloud.list()).map((i) => i.securityGroupIds)).toEqual([['sg-0new']]);
+  });
+
+  it("should return drifted if the instance security groups doesn't match the discovered values (the new terms name another group by name)", async () => {
+    const r = await patched([retag('securityGroup', 'sg-0web', { Name: 'web-nodes' })], {
+      securityGroupSelectorTerms: [{ name: 'web-nodes' }],
+    });
+    expect(await driftReasons(r)).toEqual([
+      'SecurityGroupDrift: instance has sg-sim, EC2NodeClass resolves to sg-0web',
+    ]);
+    expect((await r.world.cloud.list()).map((i) => i.securityGroupIds)).toEqual([['sg-0web']]);
+  });
+
+  it("should return drifted if the instance security groups doesn't match the discovered values (the new tags select another group)", async () => {
+    // Once a step has given the default group tags, tags terms are matched against them like any group's.
+    const r = await patched(
+      [retag('securityGroup', 'sg-sim', DISCOVERY), retag('securityGroup', 'sg-0b', { team: 'b', tier: 'web-1' })],
+      { securityGroupSelectorTerms: [{ tags: { team: 'b', tier: 'web-*' } }] },
     );
+    expect(await driftReasons(r)).toEqual(['SecurityGroupDrift: instance has sg-sim, EC2NodeClass resolves to sg-0b']);
   });
 
   it('should return drifted if a statically drifted EC2NodeClass.Spec field is updated (userData)', async () => {
     const r = await patched([], { userData: 'echo changed' });
     expect(disrupted(r, 'Drifted')).toHaveLength(1);
     expect((await driftReasons(r)).join()).toMatch(/^EC2NodeClass default changed/);
+  });
+});
+
+// Karpenter maps the class's images to the node's instance type (isAMIDrifted): the image of the node's architecture
+// decides, so a release for one architecture drifts that architecture's nodes only.
+describe('cloudprovider/suite_test.go Drift: AMIs per instance type', () => {
+  it('should return drifted if the AMI is not valid (a new arm64 image drifts the arm64 node, not the amd64 one)', async () => {
+    const r = await run(
+      scenario(20 * MINUTE, [
+        step(
+          0,
+          apply(
+            nodePool({ types: ['m5.large', 'm6g.large'], consolidateAfter: 'Never' }),
+            nodeClass(),
+            deployment('web-amd', 1, { cpu: '1', nodeSelector: { 'kubernetes.io/arch': 'amd64' } }),
+            deployment('web-arm', 1, { cpu: '1', nodeSelector: { 'kubernetes.io/arch': 'arm64' } }),
+          ),
+        ),
+        step(5 * MINUTE, publishAmi('al2023@v20260110', { id: 'ami-0arm2026', arch: 'arm64' })),
+      ]),
+    );
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect(await driftReasons(r)).toEqual([
+      expect.stringMatching(
+        /^AMIDrift: instance runs ami-\w+, EC2NodeClass resolves to ami-0arm2026 for m6g\.large \(arm64\)$/,
+      ),
+    ]);
+    const live = (await r.world.cloud.list()).map((i) => `${i.instanceType} ${i.imageId}`).sort();
+    const amd64 = r.world.cloud.imageFor(nodeClassObject(), { arch: 'amd64' });
+    expect(live).toEqual([`m5.large ${amd64}`, 'm6g.large ami-0arm2026']);
+    expect(r.violations).toEqual(NO_VIOLATIONS);
+  });
+
+  it('should return drifted if the AMI no longer matches the existing NodeClaims instance type', async () => {
+    // The arm64 node's class now selects only an amd64 image: its type maps to no image, so it drifts, and its
+    // replacement is a type the class can boot.
+    const r = await run(
+      scenario(20 * MINUTE, [
+        step(0, publishAmi('al2023@v20260110', { id: 'ami-0amd', arch: 'amd64' })),
+        step(
+          0,
+          apply(
+            nodePool({ types: ['m5.large', 'm6g.large'], consolidateAfter: 'Never' }),
+            nodeClass(),
+            deployment('web', 1, { cpu: '1' }),
+          ),
+        ),
+        step(5 * MINUTE, patchNodeClass({ amiFamily: 'AL2023', amiSelectorTerms: [{ id: 'ami-0amd' }] })),
+      ]),
+    );
+    expect(disrupted(r, 'Drifted')).toHaveLength(1);
+    expect((await driftReasons(r)).join()).toMatch(/resolves to no image \(of ami-0amd\) for m6g\.large \(arm64\)$/);
+    expect((await r.world.cloud.list()).map((i) => `${i.instanceType} ${i.imageId}`)).toEqual(['m5.large ami-0amd']);
   });
 });
 
@@ -220,7 +294,7 @@ describe('karpenter.sh Drift: Kubernetes version (AMI alias resolution follows t
     expect((await driftReasons(r)).join()).toMatch(/^AMIDrift/);
     expect(replacementsFor(r, 'Drifted')).toHaveLength(1);
     const [claim] = await liveClaims(r);
-    expect(claim?.imageId ?? (await images(r))[0]).toBe(r.world.cloud.imageFor(nodeClassObject()));
+    expect(claim?.imageId ?? (await images(r))[0]).toBe(r.world.cloud.imageFor(nodeClassObject(), { arch: 'amd64' }));
   });
 
   it('drifts nodes of a pinned alias too (the pinned release is looked up for the new version)', async () => {
