@@ -29,14 +29,17 @@ export interface BucketPick<B> {
 
 export class BucketTree<B extends TreeBucket> {
   private readonly items: B[];
-  private readonly lo: number[] = [];
-  private readonly hi: number[] = [];
-  private readonly left: number[] = [];
-  private readonly right: number[] = [];
-  private readonly parent: number[] = [];
-  private readonly live: number[] = [];
-  private readonly min: number[] = [];
-  private readonly max: number[] = [];
+  // The nodes' fields in typed arrays (children after their parent): a fill searches the tree once per pod it adds,
+  // and with every request distinct that is most of a solve's searching (docs/performance.md, "session 7").
+  private readonly lo: Int32Array;
+  private readonly hi: Int32Array;
+  private readonly left: Int32Array;
+  private readonly right: Int32Array;
+  private readonly parent: Int32Array;
+  private readonly live: Int32Array;
+  /** Per node and resource (`node * dims + resource`): the smallest and largest request of its buckets with pods. */
+  private readonly min: Float64Array;
+  private readonly max: Float64Array;
   private readonly stackNode = new Int32Array(STACK);
   private readonly stackBound = new Float64Array(STACK);
 
@@ -53,7 +56,18 @@ export class BucketTree<B extends TreeBucket> {
       order[i] = i;
     }
     this.items = [];
-    if (buckets.length > 0) this.build(0, buckets.length, -1, { buckets, requests, order });
+    // Every leaf holds a bucket, so a tree over n buckets has fewer than 2n nodes.
+    const nodes = new Nodes(2 * buckets.length, dims);
+    if (buckets.length > 0) build(nodes, 0, buckets.length, -1, { buckets, requests, order });
+    const count = nodes.count;
+    this.lo = nodes.lo.slice(0, count);
+    this.hi = nodes.hi.slice(0, count);
+    this.left = nodes.left.slice(0, count);
+    this.right = nodes.right.slice(0, count);
+    this.parent = nodes.parent.slice(0, count);
+    this.live = nodes.live.slice(0, count);
+    this.min = nodes.min.slice(0, count * dims);
+    this.max = nodes.max.slice(0, count * dims);
     for (let i = 0; i < order.length; i++) this.items.push(buckets[order[i] as number] as B);
     for (let n = 0; n < this.lo.length; n++) {
       if ((this.left[n] as number) >= 0) continue;
@@ -236,54 +250,87 @@ export class BucketTree<B extends TreeBucket> {
     }
     return s;
   }
+}
 
-  private build(lo: number, hi: number, parent: number, src: Source<B>): number {
-    const n = this.lo.length;
-    const dims = this.dims;
-    const { buckets, requests, order } = src;
-    this.lo.push(lo);
-    this.hi.push(hi);
-    this.parent.push(parent);
-    this.left.push(-1);
-    this.right.push(-1);
-    let live = 0;
-    for (let d = 0; d < dims; d++) {
-      this.min.push(Number.POSITIVE_INFINITY);
-      this.max.push(Number.NEGATIVE_INFINITY);
-    }
-    // The box of the buckets that hold pods (as `emptied` keeps it); the split below uses every bucket's.
-    for (let i = lo; i < hi; i++) {
-      const at = order[i] as number;
-      if ((buckets[at] as B).remaining > 0) {
-        live++;
-        this.widen(n, requests, at * dims);
-      }
-    }
-    this.live.push(live);
-    if (hi - lo <= LEAF) return n;
-    // Split on the resource whose requests spread the most, relative to their size.
-    let dim = 0;
-    let spread = -1;
-    for (let d = 0; d < dims; d++) {
-      let spreadMin = Number.POSITIVE_INFINITY;
-      let spreadMax = Number.NEGATIVE_INFINITY;
-      for (let i = lo; i < hi; i++) {
-        const v = requests[(order[i] as number) * dims + d] as number;
-        if (v < spreadMin) spreadMin = v;
-        if (v > spreadMax) spreadMax = v;
-      }
-      const s = spreadMax > 0 ? (spreadMax - spreadMin) / spreadMax : 0;
-      if (s > spread) {
-        spread = s;
-        dim = d;
-      }
-    }
-    const mid = (lo + hi) >> 1;
-    select(order, requests, dims, dim, lo, hi, mid);
-    this.left[n] = this.build(lo, mid, n, src);
-    this.right[n] = this.build(mid, hi, n, src);
-    return n;
+/** The nodes of a tree being built, in arrays sized for the most it can have. */
+class Nodes {
+  count = 0;
+  readonly lo: Int32Array;
+  readonly hi: Int32Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly parent: Int32Array;
+  readonly live: Int32Array;
+  readonly min: Float64Array;
+  readonly max: Float64Array;
+
+  constructor(
+    capacity: number,
+    readonly dims: number,
+  ) {
+    this.lo = new Int32Array(capacity);
+    this.hi = new Int32Array(capacity);
+    this.left = new Int32Array(capacity);
+    this.right = new Int32Array(capacity);
+    this.parent = new Int32Array(capacity);
+    this.live = new Int32Array(capacity);
+    this.min = new Float64Array(capacity * dims);
+    this.max = new Float64Array(capacity * dims);
   }
+}
+
+/** Builds the node over positions [lo, hi) of `src.order` and those below it; returns its number. */
+function build<B extends TreeBucket>(nodes: Nodes, lo: number, hi: number, parent: number, src: Source<B>): number {
+  const n = nodes.count++;
+  const dims = nodes.dims;
+  const { buckets, requests, order } = src;
+  nodes.lo[n] = lo;
+  nodes.hi[n] = hi;
+  nodes.parent[n] = parent;
+  nodes.left[n] = -1;
+  nodes.right[n] = -1;
+  let live = 0;
+  for (let d = 0; d < dims; d++) {
+    nodes.min[n * dims + d] = Number.POSITIVE_INFINITY;
+    nodes.max[n * dims + d] = Number.NEGATIVE_INFINITY;
+  }
+  // The box of the buckets that hold pods (as `emptied` keeps it); the split below uses every bucket's.
+  for (let i = lo; i < hi; i++) {
+    const at = order[i] as number;
+    if ((buckets[at] as B).remaining > 0) {
+      live++;
+      for (let d = 0; d < dims; d++) {
+        const v = requests[at * dims + d] as number;
+        const o = n * dims + d;
+        if (v < (nodes.min[o] as number)) nodes.min[o] = v;
+        if (v > (nodes.max[o] as number)) nodes.max[o] = v;
+      }
+    }
+  }
+  nodes.live[n] = live;
+  if (hi - lo <= LEAF) return n;
+  // Split on the resource whose requests spread the most, relative to their size.
+  let dim = 0;
+  let spread = -1;
+  for (let d = 0; d < dims; d++) {
+    let spreadMin = Number.POSITIVE_INFINITY;
+    let spreadMax = Number.NEGATIVE_INFINITY;
+    for (let i = lo; i < hi; i++) {
+      const v = requests[(order[i] as number) * dims + d] as number;
+      if (v < spreadMin) spreadMin = v;
+      if (v > spreadMax) spreadMax = v;
+    }
+    const s = spreadMax > 0 ? (spreadMax - spreadMin) / spreadMax : 0;
+    if (s > spread) {
+      spread = s;
+      dim = d;
+    }
+  }
+  const mid = (lo + hi) >> 1;
+  select(order, requests, dims, dim, lo, hi, mid);
+  nodes.left[n] = build(nodes, lo, mid, n, src);
+  nodes.right[n] = build(nodes, mid, hi, n, src);
+  return n;
 }
 
 /** The buckets a tree is built from, their requests flattened, and the order being built. */

@@ -58,6 +58,8 @@ export interface PodShape extends TopologyShape {
 const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
 /** What a pod without volumes gets from the volume index; only ever read. */
 const NO_VOLUME_TOPOLOGY: VolumeTopology = { requirements: /* @__PURE__ */ new Requirements(), warnings: [], key: '' };
+/** A base's requests until every resource name is known (`finalizeVectors` replaces it); only ever read. */
+const NO_REQUESTS = /* @__PURE__ */ new Float64Array(0);
 
 /** The spec as the base's signature reads it: without the node name and the volumes (their topology is keyed
  * apart). Specs without either are read as they are, which is the same text without copying the spec. */
@@ -233,7 +235,7 @@ export class PodShapes {
       labels: template.labels,
       sample: pod,
       requestList: facts.requestList,
-      requests: new Float64Array(0),
+      requests: NO_REQUESTS,
       hostPorts: template.hostPorts,
       volumeRequirements: template.volumeRequirements,
       levels: [],
@@ -255,7 +257,7 @@ export class PodShapes {
       labels: pod.metadata.labels ?? {},
       sample: pod,
       requestList: facts.requestList,
-      requests: new Float64Array(0),
+      requests: NO_REQUESTS,
       hostPorts: facts.hostPorts,
       volumeRequirements: facts.volumeRequirements,
       levels: [],
@@ -291,7 +293,7 @@ export class PodShapes {
       if (!like) return undefined;
       base.views[n] ??= base.template.views[n] as PodView;
       const shape: PodShape = { ...like, id: this.shapeCount++, base, baseId: base.baseId, requests: base.requests };
-      base.levels[n] = shape;
+      setLevel(base, n, shape);
       return shape;
     }
     let view = base.views[n];
@@ -302,7 +304,7 @@ export class PodShapes {
       base.views[n] = view;
     }
     const shape = this.shapeFor(base, view, n);
-    base.levels[n] = shape;
+    setLevel(base, n, shape);
     return shape;
   }
 
@@ -392,6 +394,16 @@ export class PodShapes {
       coLocated: groups.some((g) => g.kind === 'affinity' && g.isHostname),
     };
   }
+}
+
+/**
+ * Stores a base's shape for level `n`. The first goes into an array of one: storing it into the base's empty array
+ * would grow that to 17 slots, and with every request distinct a base per pod kept them all (docs/performance.md,
+ * "session 7").
+ */
+function setLevel(base: PodBase, n: number, shape: PodShape): void {
+  if (n === 0 && base.levels.length === 0) base.levels = [shape];
+  else base.levels[n] = shape;
 }
 
 /** The base of this spec and identity, if one was built. */

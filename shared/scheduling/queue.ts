@@ -11,6 +11,7 @@ import type { Pod } from '../api/kube';
 import { BucketTree } from './buckettree';
 import type { WaitingGroup } from './cost';
 import type { PodBase, PodShape } from './podshape';
+import { VectorMap } from './vectormap';
 
 export interface QueuedPod {
   pod: Pod;
@@ -93,8 +94,10 @@ export interface Bucket extends WaitingGroup {
   leaf: number;
   /** The number of the last fill that passed it over (fill.ts): it cannot join that claim. */
   skipped: number;
-  /** Its identity: equal for buckets of interchangeable pods, stable for the solve (`WaitingQueue.keyOf`). */
-  key: string;
+  /** Its class's kind, as a short name (`WaitingQueue.keyOf` builds its identity from it). */
+  kind: string;
+  /** Its identity once asked for (`WaitingQueue.keyOf`): built on demand, most buckets are never asked. */
+  key: string | undefined;
 }
 
 /** Simple buckets of one class (same requirements, tolerations and host ports), indexed by their requests. */
@@ -180,11 +183,16 @@ export class Cell implements WaitingGroup {
 export class WaitingQueue {
   /** Each base's waiting pods, by base id (ids are dense: with every request distinct, a base per pod). */
   private readonly waiting: (Waiting | undefined)[] = [];
-  private readonly byKey = new Map<string, Bucket>();
-  private readonly cellByKey = new Map<string, Cell>();
-  /** Each class's kind (requirements, tolerations, host ports, topology kind) as a short name, `k<number>`. */
-  private readonly kindOfClass = new Map<number, string>();
-  private readonly kindNames = new Map<string, string>();
+  /** Buckets by kind number and requests; cells by kind number and bands (vectormap.ts: no text key per bucket). */
+  private readonly byKey = new VectorMap<Bucket>();
+  private readonly cellByKey = new VectorMap<Cell>();
+  /** The bands of the shape being queued (`cellFor`); copied when a cell is made. */
+  private bands = new Float64Array(0);
+  /** Each class's kind (requirements, tolerations, host ports, topology kind) as a number; its short name is
+   * `k<number>`. */
+  private readonly kindOfClass = new Map<number, number>();
+  private readonly kindNames = new Map<string, number>();
+  private readonly kindName: string[] = [];
   private list: Bucket[] = [];
   private cellList: Cell[] = [];
   /** Simple buckets by class, in creation order; indexed into `classList` when a fill first asks. */
@@ -237,19 +245,21 @@ export class WaitingQueue {
     let g = this.waiting[q.base.baseId];
     if (!g) {
       const bucket = this.bucketFor(shape);
-      g = { base: q.base, remaining: 0, members: [], bucket };
+      // Arrays of one, not empty ones that the first push grows to 17 slots: with every request distinct, each pod
+      // has a group of its own and most buckets hold one group (docs/performance.md, "session 7").
+      g = { base: q.base, remaining: 0, members: [q], bucket };
       while (this.waiting.length < q.base.baseId) this.waiting.push(undefined);
       this.waiting[q.base.baseId] = g;
-      bucket.groups.push(g);
+      if (bucket.groups.length === 0) bucket.groups = [g];
+      else bucket.groups.push(g);
       bucket.cell.bases.add(q.base.baseId);
-    }
+    } else g.members.push(q);
     g.remaining++;
     g.bucket.remaining++;
     // A tree's counts are of the pods queued when it was built: a later pod rebuilds them.
     this.classList = undefined;
     g.bucket.cell.count(g.bucket, 1);
     this.count++;
-    g.members.push(q);
   }
 
   /** Sets every cell's worth from its buckets' values (call after pricing the buckets). */
@@ -263,7 +273,9 @@ export class WaitingQueue {
   }
 
   /** The bucket's identity: equal for buckets of interchangeable pods, stable for the solve. */
-  keyOf(bucket: Bucket): string | undefined {
+  keyOf(bucket: Bucket): string {
+    // Numbers as text, comma-separated (what joining them with template strings wrote), in one flat string.
+    bucket.key ??= `${bucket.shape.requests.join(',')}|${bucket.kind}`;
     return bucket.key;
   }
 
@@ -313,20 +325,24 @@ export class WaitingQueue {
         limited ? `n${shape.perNodeLimit}` : '',
         shape.groups.length > 0 ? 'c' : 's',
       ].join('|');
-      // Keys carry the kind's short name, not its text: with every request distinct each pod builds and hashes a key
-      // of its own, and the text made them long (docs/performance.md, Distinct requests).
+      // Buckets and cells are looked up by the kind's number, and their identities carry its short name, not its text
+      // (docs/performance.md, Distinct requests).
       kind = this.kindNames.get(text);
       if (kind === undefined) {
-        kind = `k${this.kindNames.size}`;
+        kind = this.kindNames.size;
         this.kindNames.set(text, kind);
       }
       this.kindOfClass.set(shape.classId, kind);
     }
-    // Numbers as text, comma-separated (what joining them with template strings wrote), in one flat string.
-    const key = `${shape.requests.join(',')}|${kind}`;
-    let b = this.byKey.get(key);
+    // The shape's requests are final (PodShapes.finalizeVectors) and never change: the map may keep them.
+    let b = this.byKey.get(kind, shape.requests);
     if (!b) {
-      const cell = this.cellFor(shape, kind);
+      let kindName = this.kindName[kind];
+      if (kindName === undefined) {
+        kindName = `k${kind}`;
+        this.kindName[kind] = kindName;
+      }
+      const cell = this.cellFor(shape, kind, kindName);
       b = {
         shape,
         remaining: 0,
@@ -339,26 +355,30 @@ export class WaitingQueue {
         tree: undefined,
         leaf: -1,
         skipped: 0,
-        key,
+        kind: kindName,
+        key: undefined,
       };
       cell.join(b);
-      this.byKey.set(key, b);
+      this.byKey.add(kind, shape.requests, b);
       this.list.push(b);
       if (b.simple) {
-        const members = this.simpleByKind.get(kind);
+        const members = this.simpleByKind.get(kindName);
         if (members) members.push(b);
-        else this.simpleByKind.set(kind, [b]);
+        else this.simpleByKind.set(kindName, [b]);
       }
     }
     return b;
   }
 
-  private cellFor(shape: PodShape, kind: string): Cell {
-    const key = `${joined(shape.requests, band)}|${kind}`;
-    let c = this.cellByKey.get(key);
+  private cellFor(shape: PodShape, kind: number, kindName: string): Cell {
+    const r = shape.requests;
+    if (this.bands.length !== r.length) this.bands = new Float64Array(r.length);
+    const bands = this.bands;
+    for (let i = 0; i < r.length; i++) bands[i] = bandNumber(r[i] as number);
+    let c = this.cellByKey.get(kind, bands);
     if (!c) {
-      c = new Cell(shape, key, shape.groups.length === 0);
-      this.cellByKey.set(key, c);
+      c = new Cell(shape, `${joined(r, band)}|${kindName}`, shape.groups.length === 0);
+      this.cellByKey.add(kind, bands.slice(), c);
       this.cellList.push(c);
     }
     return c;
@@ -368,6 +388,12 @@ export class WaitingQueue {
 /** A request's band: requests within one BAND_RATIO of each other share it. */
 function band(r: number): number | string {
   return r > 0 ? Math.floor(Math.log(r) / LOG_BAND) : '-';
+}
+
+/** `band` as a number: no request has the band -Infinity (the log of the smallest positive number is finite), so it
+ * stands for '-'. Two requests have equal bands exactly when `band` gives them the same text. */
+function bandNumber(r: number): number {
+  return r > 0 ? Math.floor(Math.log(r) / LOG_BAND) : Number.NEGATIVE_INFINITY;
 }
 
 /** The values mapped and joined with commas, as `Array.from(v, f).join(',')` writes them, without the copy. */
