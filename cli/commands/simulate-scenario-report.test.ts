@@ -1,8 +1,9 @@
 // `simulate --scenario`: progress lines on stderr (TTY-aware, --progress forces them), `pendingOverTime` in the JSON
 // and the pending-pods chart and NodeClaim table in the HTML report.
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioReport } from '../../shared/sim/scenario/report';
+import { loadSimulator } from '../../testkit/karpenter-examples';
 import { bufferIO } from '../io';
 import { main } from '../main';
 
@@ -17,6 +18,15 @@ async function run(args: string[], errIsTTY = false) {
 
 const PROGRESS = /^scenario spot-interruption: /m;
 
+/** The plain `-o json` run, made once: the first test shows a run's output is the same each time, and three read it. */
+let pipedRun: ReturnType<typeof run> | undefined;
+const piped = () => {
+  pipedRun ??= run(['-o', 'json']);
+  return pipedRun;
+};
+
+beforeAll(loadSimulator);
+
 describe('simulate --scenario reporting', () => {
   it('writes progress to stderr only: forced by --progress, on by default when stderr is a terminal', async () => {
     const forced = await run(['-o', 'json', '--progress']);
@@ -28,9 +38,9 @@ describe('simulate --scenario reporting', () => {
     expect(forced.stdout).not.toMatch(PROGRESS);
     expect(() => JSON.parse(forced.stdout)).not.toThrow();
 
-    const piped = await run(['-o', 'json']);
-    expect(piped.stderr).not.toMatch(PROGRESS);
-    expect(piped.stdout).toBe(forced.stdout);
+    const plain = await piped();
+    expect(plain.stderr).not.toMatch(PROGRESS);
+    expect(plain.stdout).toBe(forced.stdout);
 
     const terminal = await run(['-o', 'json'], true);
     expect(terminal.stderr).toMatch(PROGRESS);
@@ -44,7 +54,7 @@ describe('simulate --scenario reporting', () => {
   });
 
   it('puts pendingOverTime in the JSON: the interruption shows as a peak of pending pods', async () => {
-    const report = JSON.parse((await run(['-o', 'json'])).stdout) as ScenarioReport;
+    const report = JSON.parse((await piped()).stdout) as ScenarioReport;
     expect(report.pendingOverTime.map((p) => p.at)).toEqual(report.costOverTime.map((c) => c.at));
     const interrupted = report.timeline.find((e) => e.type === 'Interrupted');
     expect(interrupted?.at).toBe('20m');
@@ -57,7 +67,7 @@ describe('simulate --scenario reporting', () => {
   });
 
   it('draws pending pods as an inline SVG step line through every sample, and lists NodeClaims unwrapped', async () => {
-    const json = JSON.parse((await run(['-o', 'json'])).stdout) as ScenarioReport;
+    const json = JSON.parse((await piped()).stdout) as ScenarioReport;
     const html = (await run(['-o', 'html'])).stdout;
     expect(html).toContain('<h2>Pending pods</h2>');
     const section = html.slice(html.indexOf('<h2>Pending pods</h2>'), html.indexOf('<h2>NodeClaims at the end</h2>'));
