@@ -4,6 +4,7 @@
 import type { NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelZone } from '../api/labels';
+import { requirementAllows } from '../api/selector';
 import type { InstanceType } from '../catalog/types';
 import type { PlannedNodeClaim } from '../scheduling/types';
 import type { NodeFacts } from './candidate';
@@ -77,7 +78,10 @@ export function optionPrice(
   return Number.isFinite(worst) ? worst : Number.POSITIVE_INFINITY;
 }
 
-/** A cheap lower bound on one new node for these pods: the cheapest type whose allocatable holds their sum. */
+/** A cheap lower bound on one new node for these pods: the cheapest type whose allocatable holds their sum. Only the
+ * types some NodePool's requirements allow count (a requirement on a label the type does not carry excludes
+ * nothing): a replacement launches within its pool's requirements, and a t3.nano's per-vCPU price would bound a
+ * c/m/r pool's nodes far too low. */
 export class SingleNodeBound {
   private readonly types: { price: number; allocatable: Record<string, number> }[];
 
@@ -87,7 +91,11 @@ export class SingleNodeBound {
       // Karpenter's default capacity type is on-demand when a NodePool does not name one.
       const req = pool.spec.template.spec.requirements.find((r) => r.key === LabelCapacityType && r.operator === 'In');
       const capacity = new Set(req?.values ?? ['on-demand']);
+      const labelled = pool.spec.template.spec.requirements.filter(
+        (r) => r.key !== LabelCapacityType && r.key !== LabelZone,
+      );
       for (const t of instanceTypes.get(pool.metadata.name) ?? []) {
+        if (!labelled.every((r) => !(r.key in t.labels) || requirementAllows(r, t.labels[r.key]))) continue;
         let price = Number.POSITIVE_INFINITY;
         for (const o of t.offerings) if (o.available && capacity.has(o.capacityType)) price = Math.min(price, o.price);
         const prev = seen.get(t.name);
