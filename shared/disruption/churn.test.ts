@@ -1,4 +1,7 @@
-// Anti-churn over several sweeps: consolidation converges, and nothing it launched is consolidated again.
+// Anti-churn over several sweeps: consolidation converges, and nothing it launched is replaced again by a cheaper node
+// for the same pods (the churn loop). A launched node may still go in a merge that leaves fewer nodes than it takes:
+// that saves a node, not cents, and the option narrowing cannot and should not forbid it (docs/disruption.md,
+// Anti-churn).
 import { describe, expect, it } from 'vitest';
 import { applyPlan, disruptionInput, node, pool, TYPES } from '../../testkit/disruption';
 import { planDisruption } from './plan';
@@ -7,7 +10,7 @@ const SIZES = ['m5.large', 'm5.xlarge', 'm5.2xlarge', 'c5.xlarge', 'r5.xlarge', 
 const CPUS = ['100m', '250m', '500m', '750m', '1'];
 
 describe('anti-churn', () => {
-  it('settles a mixed cluster in a few sweeps and never consolidates a node it launched', () => {
+  it('settles a mixed cluster in a few sweeps and never replaces a node it launched', () => {
     const p = pool({ budgets: [{ nodes: '20%' }] });
     let seed = 11;
     const next = () => {
@@ -37,7 +40,10 @@ describe('anti-churn', () => {
       const plan = planDisruption(input);
       if (plan.commands.length === 0) break;
       for (const c of plan.commands) {
-        for (const x of c.candidates) expect(launched.has(x.name), `${x.name} launched then consolidated`).toBe(false);
+        const merge = c.candidates.length > c.replacements.length && c.candidates.length > 1;
+        for (const x of c.candidates) {
+          if (!merge) expect(launched.has(x.name), `${x.name} launched then replaced`).toBe(false);
+        }
         for (const r of c.replacements) launched.add(r.name);
         expect(c.savingPerHour).toBeGreaterThan(0);
       }

@@ -121,25 +121,29 @@ export function consolidate(sw: Sweep, solverChecks: { left: number }): void {
   }
 }
 
-/** Candidates within the Underutilized budget, in order; the rest are rejected with what stopped them. PDBs
- * that block a candidate already rejected it in `eligible`; the others only pace the drain. */
-function selectBatch(sw: Sweep, list: NodeFacts[]): NodeFacts[] {
+/** The next batch: candidates in order while their pool's Underutilized budget and `room` allow; the others wait. */
+function nextBatch(sw: Sweep, queue: NodeFacts[], room: number): { batch: NodeFacts[]; waiting: NodeFacts[] } {
   const used = new Map<string, number>();
-  const out: NodeFacts[] = [];
-  for (const f of list) {
-    if (out.length >= sw.settings.maxBatchCandidates) {
-      sw.reject(f.idx, `consolidation batch full (${sw.settings.maxBatchCandidates} candidates); next sweep`);
-      continue;
-    }
+  const batch: NodeFacts[] = [];
+  const waiting: NodeFacts[] = [];
+  for (const f of queue) {
     const count = used.get(f.poolName) ?? 0;
-    if (sw.budgetLeft(f.poolName, 'Underutilized') - count <= 0) {
-      sw.reject(f.idx, budgetBlocker(sw, f, 'Underutilized'));
+    if (batch.length >= room || sw.budgetLeft(f.poolName, 'Underutilized') - count <= 0) {
+      waiting.push(f);
       continue;
     }
     used.set(f.poolName, count + 1);
-    out.push(f);
+    batch.push(f);
   }
-  return out;
+  return { batch, waiting };
+}
+
+/** Why a candidate no batch took was left: its pool's budget is spent, the batches are full, or time ran out (then
+ * it is deferred, not rejected). PDBs that block a candidate already rejected it in `eligible`. */
+function leftOut(sw: Sweep, f: NodeFacts): void {
+  if (sw.budgetLeft(f.poolName, 'Underutilized') <= 0) sw.reject(f.idx, budgetBlocker(sw, f, 'Underutilized'));
+  else if (sw.outOfTime()) sw.deferred.add(f.idx);
+  else sw.reject(f.idx, `consolidation batch full (${sw.settings.maxBatchCandidates} candidates); next sweep`);
 }
 
 function multiNodeDelete(sw: Sweep, candidates: NodeFacts[]): void {
@@ -245,18 +249,34 @@ function accept(sw: Sweep, c: Component, considered: number): void {
   });
 }
 
-/** One solve for every remaining candidate, then a split tried for single nodes (split.ts); returns the candidates
- * left alone. */
+/** The remaining candidates in batches, as many per batch as the budgets allow: one solve each, then splits tried
+ * for single nodes (split.ts). A candidate that stays spends no budget, so the next batch takes the candidates after
+ * it, as Karpenter's single-node consolidation walks past the candidates it cannot consolidate (docs/disruption.md,
+ * The sweep). At most `maxBatchCandidates` in all. Returns the candidates judged and left alone, in order. */
 function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
   const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
-  const batch = selectBatch(
-    sw,
-    left.filter((f) => !f.constrained),
-  );
-  if (batch.length === 0) return [];
+  const kept: NodeFacts[] = [];
+  let queue = left.filter((f) => !f.constrained);
+  let room = sw.settings.maxBatchCandidates;
+  // The first batch runs whatever the clock says (its solve defers what it cannot reach); later ones need time left.
+  for (let n = 0; queue.length > 0 && room > 0 && (n === 0 || !sw.outOfTime()); n++) {
+    const { batch, waiting } = nextBatch(sw, queue, room);
+    if (batch.length === 0) break;
+    room -= batch.length;
+    kept.push(...judgeBatch(sw, batch, bound, n === 0 ? 'consolidation' : `consolidation-${n + 1}`));
+    // A candidate that took pods from this batch's commands stays (consolidate rejects it at the end).
+    queue = waiting.filter(open(sw));
+  }
+  for (const f of queue) leftOut(sw, f);
+  return kept;
+}
+
+/** One solve for a batch of candidates; returns those judged and left alone. `salt` names the batch's new claims apart
+ * from the other batches'. */
+function judgeBatch(sw: Sweep, batch: NodeFacts[], bound: SingleNodeBound, salt: string): NodeFacts[] {
   const rejected: NodeFacts[] = [];
   const judged = [];
-  for (const c of batchRelocate(sw, batch, 'consolidation')) {
+  for (const c of batchRelocate(sw, batch, salt)) {
     if (c.deferred) {
       // The deadline stopped the solve before it placed these pods: neither taken nor rejected, judged next sweep.
       sw.model.rollback(c.fit);
@@ -267,7 +287,7 @@ function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
     const why = verdict(sw, c);
     judged.push({ c, why, current: why ? c.members.reduce((s, m) => s + m.price, 0) : replacementPrice(c) });
   }
-  // Splits refine a judged candidate; out of time, the batch's verdict stands.
+  // Splits refine a judged candidate (at most maxSplitChecks per batch); out of time, the batch's verdict stands.
   const splittable = sw.outOfTime() ? new Set<Component>() : splitCandidates(sw, judged, bound);
   for (const { c, why, current } of judged) {
     const { split, lost } = splittable.has(c) && !sw.outOfTime() ? splitNode(sw, c, current) : {};
@@ -298,10 +318,52 @@ function batchReplace(sw: Sweep, left: NodeFacts[]): NodeFacts[] {
 }
 
 function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
-  const pool = left.filter((f) => !backingOff(sw, f.poolName)).slice(0, sw.settings.maxMergeCandidates);
-  if (pool.length < 2) return;
+  const allowed = left.filter((f) => !backingOff(sw, f.poolName));
+  // Karpenter's multi-node consolidation first: the candidates in order that their pools' budgets still allow.
+  const inOrder = nextBatch(sw, allowed, sw.settings.maxMergeCandidates).batch;
+  if (inOrder.length < 2) return;
   const bound = new SingleNodeBound(sw.instanceTypes, sw.input.nodePools);
-  let solves = sw.settings.mergeSearchBudget;
+  const solves = { left: sw.settings.mergeSearchBudget };
+  let pool = inOrder;
+  let best = searchPrefixes(sw, inOrder, bound, solves);
+  // Karpless goes on where Karpenter stops: when those candidates hold no merge, the next ones in order that the
+  // budgets allow, while the search has solves left (docs/disruption.md, The sweep).
+  let rest = allowed.filter((f) => !inOrder.includes(f));
+  while (!best && rest.length >= 2 && solves.left > 0 && !sw.outOfTime()) {
+    pool = nextBatch(sw, rest, sw.settings.maxMergeCandidates).batch;
+    if (pool.length < 2) break;
+    best = searchPrefixes(sw, pool, bound, solves);
+    rest = rest.filter((f) => !pool.includes(f));
+  }
+  if (!best) return;
+  const comps = batchRelocate(sw, best.members, 'merge');
+  // The deadline fell inside the final solve: the merge waits for a later sweep rather than go half-checked.
+  if (comps.some((c) => c.deferred || c.failure)) {
+    for (const c of comps) sw.model.rollback(c.fit);
+    return;
+  }
+  const members = comps.flatMap((c) => c.members);
+  const fit: FitResult = { placements: comps.flatMap((c) => c.fit.placements), leftovers: [] };
+  const replacements = replacementOptions(
+    { members, fit, replacements: comps.flatMap((c) => c.replacements) },
+    optionRules(sw, members),
+  );
+  const scores = componentScores(sw, { members, fit, replacements: comps.flatMap((c) => c.replacements) });
+  sw.addCommand('Underutilized', members, fit, replacements, {
+    method: 'merge',
+    considered: pool.length,
+    ...(scores.length ? { score: scoreDetail(scores) } : {}),
+  });
+}
+
+/** Karpenter's binary search for the longest prefix of `pool` that fewer, cheaper new nodes hold, then a bounded local
+ * search adding later candidates one at a time while the saving grows. */
+function searchPrefixes(
+  sw: Sweep,
+  pool: NodeFacts[],
+  bound: SingleNodeBound,
+  solves: { left: number },
+): { members: NodeFacts[]; saving: number } | undefined {
   const trial = (members: NodeFacts[]): { members: NodeFacts[]; saving: number } | undefined => {
     const price = members.reduce((s, m) => s + m.price, 0);
     const ms = minSaving(sw, members);
@@ -309,7 +371,7 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     // The pods' cpu and memory at the cheapest rate any type offers already cost too much: no solve needed.
     const floor = bound.lowerBound(sumRequests(pods, podRequests));
     if (floor >= price || floor > price * (1 - ms)) return undefined;
-    if (solves-- <= 0 || sw.outOfTime()) return undefined;
+    if (solves.left-- <= 0 || sw.outOfTime()) return undefined;
     const comps = batchRelocate(sw, members, 'merge');
     for (const c of comps) sw.model.rollback(c.fit);
     if (comps.some((c) => c.failure)) return undefined;
@@ -336,29 +398,11 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  for (let i = best ? best.members.length : pool.length; i < pool.length && best && solves > 0; i++) {
+  for (let i = best ? best.members.length : pool.length; i < pool.length && best && solves.left > 0; i++) {
     const t = trial([...best.members, pool[i] as NodeFacts]);
     if (t && t.saving > best.saving) best = t;
   }
-  if (!best) return;
-  const comps = batchRelocate(sw, best.members, 'merge');
-  // The deadline fell inside the final solve: the merge waits for a later sweep rather than go half-checked.
-  if (comps.some((c) => c.deferred || c.failure)) {
-    for (const c of comps) sw.model.rollback(c.fit);
-    return;
-  }
-  const members = comps.flatMap((c) => c.members);
-  const fit: FitResult = { placements: comps.flatMap((c) => c.fit.placements), leftovers: [] };
-  const replacements = replacementOptions(
-    { members, fit, replacements: comps.flatMap((c) => c.replacements) },
-    optionRules(sw, members),
-  );
-  const scores = componentScores(sw, { members, fit, replacements: comps.flatMap((c) => c.replacements) });
-  sw.addCommand('Underutilized', members, fit, replacements, {
-    method: 'merge',
-    considered: pool.length,
-    ...(scores.length ? { score: scoreDetail(scores) } : {}),
-  });
+  return best;
 }
 
 function single(sw: Sweep, f: NodeFacts, solverChecks: { left: number }): void {

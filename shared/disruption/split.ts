@@ -3,7 +3,8 @@
 // (those that fit on no staying node) into one synthetic pod, so it can only ever offer one new node, as Karpenter's
 // single-node consolidation does: 10 pods of 900m end on a 16-vCPU node when an 8-vCPU node and a 2-vCPU one hold
 // them for 37 % less. Solving the real leftover pods onto new capacity finds that. The placements on staying nodes
-// are the batch's, unchanged. At most maxSplitChecks solves per sweep, given to the nodes with the most to gain.
+// are the batch's, unchanged. At most maxSplitChecks solves per consolidation batch, given to the nodes with the most
+// to gain.
 import type { Component } from './batch';
 import { podRequests } from './pods';
 import { type SingleNodeBound, sumRequests } from './relocate';
