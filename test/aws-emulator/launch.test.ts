@@ -25,7 +25,9 @@ import { createTestNetwork, type TestNetwork } from './network';
 const cluster = testCluster.name;
 let aws: Emulator;
 let net: TestNetwork;
-let now = Date.parse('2026-11-25T12:00:00Z');
+// The provider's clock starts at the real time: moto stamps a launch template's CreateTime from the real clock,
+// and the stale-template test compares the two (a fixed date here made it fail once the real date passed it).
+let now = Date.now();
 
 beforeAll(async () => {
   aws = emulator();
