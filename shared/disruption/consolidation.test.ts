@@ -359,6 +359,24 @@ describe('anti-churn', () => {
     const old = { default: (history.default ?? []).map((e) => ({ ...e, at: e.at - 2 * HOUR })) };
     expect(planDisruption(disruptionInput([oversized], { nodePools: [p], history: old })).commands).toHaveLength(1);
   });
+
+  it('backs off a Balanced NodePool too (Karpenter has no back-off; docs/disruption.md, Anti-churn)', () => {
+    const p = pool({ policy: 'Balanced' });
+    const history = {
+      default: [1, 2, 3].map((k) => ({
+        at: T0 - k * 10 * MIN,
+        reason: 'Underutilized' as const,
+        removed: 1,
+        launched: 1,
+      })),
+    };
+    const oversized = node('oversized', { pool: p, type: 'm5.4xlarge', cpus: ['1500m', '1500m'] });
+    const plan = planDisruption(disruptionInput([oversized], { nodePools: [p], history }));
+    expect(plan.commands).toEqual([]);
+    expect(plan.rejected[0]?.blockers[0]).toMatch(/backing off: 3 replacing consolidations/);
+    // Without the history the Balanced score approves the same replacement.
+    expect(planDisruption(disruptionInput([oversized], { nodePools: [p] })).commands).toHaveLength(1);
+  });
 });
 
 describe('consolidation: constrained pods', () => {
