@@ -342,16 +342,19 @@ describe('anti-churn', () => {
     }
   });
 
+  /** Three replacing consolidations of the default pool in the last half hour: enough to back off. */
+  const churnedHistory = () => ({
+    default: [1, 2, 3].map((k) => ({
+      at: T0 - k * 10 * MIN,
+      reason: 'Underutilized' as const,
+      removed: 1,
+      launched: 1,
+    })),
+  });
+
   it('backs off a NodePool whose nodes churned, but still deletes', () => {
     const p = pool();
-    const history = {
-      default: [1, 2, 3].map((k) => ({
-        at: T0 - k * 10 * MIN,
-        reason: 'Underutilized' as const,
-        removed: 1,
-        launched: 1,
-      })),
-    };
+    const history = churnedHistory();
     const oversized = node('oversized', { pool: p, type: 'm5.4xlarge', cpus: ['1500m', '1500m'] });
     const plan = planDisruption(disruptionInput([oversized], { nodePools: [p], history }));
     expect(plan.commands).toEqual([]);
@@ -362,14 +365,7 @@ describe('anti-churn', () => {
 
   it('backs off a Balanced NodePool too (Karpenter has no back-off; docs/disruption.md, Anti-churn)', () => {
     const p = pool({ policy: 'Balanced' });
-    const history = {
-      default: [1, 2, 3].map((k) => ({
-        at: T0 - k * 10 * MIN,
-        reason: 'Underutilized' as const,
-        removed: 1,
-        launched: 1,
-      })),
-    };
+    const history = churnedHistory();
     const oversized = node('oversized', { pool: p, type: 'm5.4xlarge', cpus: ['1500m', '1500m'] });
     const plan = planDisruption(disruptionInput([oversized], { nodePools: [p], history }));
     expect(plan.commands).toEqual([]);
