@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestbed, makePod, staticNodePool, type Testbed } from '../../testkit/bed';
 import type { NodePool } from '../api/karpenter';
+import type { NodeClaim } from '../api/nodeclaim';
 import { terminateDeletedNodeClaims } from './nodeclaim-deletion';
 import { mirrorNodeClaims } from './nodeclaim-mirror';
 import { terminateClaimsOfDeletedNodePools } from './nodepool-deletion';
@@ -14,6 +15,22 @@ async function bed(): Promise<{ t: Testbed; list: (pools: NodePool[]) => void }>
     t.deps.kube = Object.assign(Object.create(t.cluster), { listNodePools: async () => pools });
   };
   return { t, list };
+}
+
+/** `kubectl delete nodepool` and `kubectl apply` of the same manifest: the API server gives it a new UID. */
+function recreate(t: Testbed, pool: NodePool): void {
+  t.cluster.deleteNodePool(pool.metadata.name);
+  const { uid: _old, ...metadata } = pool.metadata;
+  t.cluster.upsert({ ...pool, metadata });
+}
+
+/** The bed's running claim stored again as an earlier release stored it: without its NodePool's UID. */
+async function storedWithoutUid(t: Testbed): Promise<NodeClaim> {
+  const [written] = await t.store.list({ states: ['Initialized'] });
+  if (!written) throw new Error('no claim');
+  const { nodePoolUid: _uid, ...rest } = written;
+  await t.store.delete(written);
+  return t.store.create({ ...rest, version: 1 });
 }
 
 describe('terminateClaimsOfDeletedNodePools', () => {
@@ -53,10 +70,7 @@ describe('terminateClaimsOfDeletedNodePools', () => {
     const [claim] = await t.store.list({ states: ['Initialized'] });
     // Provisioning recorded the pool's UID, as Karpenter's owner reference does.
     expect(claim?.nodePoolUid).toBe(pool.metadata.uid);
-    // `kubectl delete nodepool default` and `kubectl apply` of the same manifest: the API server gives it a new UID.
-    t.cluster.deleteNodePool('default');
-    const { uid: _old, ...metadata } = pool.metadata;
-    t.cluster.upsert({ ...pool, metadata });
+    recreate(t, pool);
     const again = (await t.cluster.listNodePools())[0] as NodePool;
     expect(again.metadata.uid).toBeDefined();
     expect(again.metadata.uid).not.toBe(pool.metadata.uid);
@@ -70,12 +84,7 @@ describe('terminateClaimsOfDeletedNodePools', () => {
   it('adopts a claim written before UIDs by name, once, and then ends it with that pool only', async () => {
     const { t } = await bed();
     const pool = (await t.cluster.listNodePools())[0] as NodePool;
-    const [written] = await t.store.list({ states: ['Initialized'] });
-    if (!written) throw new Error('no claim');
-    // As an earlier release stored it: no UID.
-    const { nodePoolUid: _uid, ...rest } = written;
-    await t.store.delete(written);
-    const legacy = await t.store.create({ ...rest, version: 1 });
+    const legacy = await storedWithoutUid(t);
     expect(legacy.nodePoolUid).toBeUndefined();
 
     // The first run terminates nothing (the pool stands, by name) and stamps the live pool's UID.
@@ -87,23 +96,15 @@ describe('terminateClaimsOfDeletedNodePools', () => {
     expect((await t.store.get(legacy.name))?.version).toBe(adopted?.version);
 
     // From now on it belongs to that pool: re-created under its name, the old pool's node goes.
-    t.cluster.deleteNodePool('default');
-    const { uid: _old, ...metadata } = pool.metadata;
-    t.cluster.upsert({ ...pool, metadata });
+    recreate(t, pool);
     expect(await terminateClaimsOfDeletedNodePools(t.deps)).toEqual([legacy.name]);
   });
 
   it('matches by name a claim without a UID whose pool was re-created before it was adopted (no mass termination)', async () => {
     const { t } = await bed();
     const pool = (await t.cluster.listNodePools())[0] as NodePool;
-    const [written] = await t.store.list({ states: ['Initialized'] });
-    if (!written) throw new Error('no claim');
-    const { nodePoolUid: _uid, ...rest } = written;
-    await t.store.delete(written);
-    await t.store.create({ ...rest, version: 1 });
-    t.cluster.deleteNodePool('default');
-    const { uid: _old, ...metadata } = pool.metadata;
-    t.cluster.upsert({ ...pool, metadata });
+    const written = await storedWithoutUid(t);
+    recreate(t, pool);
     const again = (await t.cluster.listNodePools())[0] as NodePool;
     // Nothing said which pool it was: the one of its name adopts it, as before UIDs were recorded.
     expect(await terminateClaimsOfDeletedNodePools(t.deps)).toEqual([]);
