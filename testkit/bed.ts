@@ -11,6 +11,7 @@ import type { ControlPlaneConfig, ControlPlaneDeps } from '../shared/controllers
 import { type DispatchResult, handleControlMessage } from '../shared/controllers/dispatch';
 import { readDisruptionInput } from '../shared/controllers/disruption-input';
 import { reconcileNodes } from '../shared/controllers/lifecycle';
+import { mirrorNodeClaims } from '../shared/controllers/nodeclaim-mirror';
 import { provision } from '../shared/controllers/provision';
 import { driftReason } from '../shared/disruption';
 import { LaunchError } from '../shared/errors';
@@ -239,6 +240,18 @@ export async function unlaunchedClaimBed(): Promise<{ t: Testbed; claim: NodeCla
   const [claim] = await t.store.list({ states: ['Pending'] });
   if (!claim) throw new Error('no pending claim');
   return { t, claim, deleted };
+}
+
+/** One pod's NodeClaim launched, initialized and mirrored as a NodeClaim object: the start of the cases where someone
+ * deletes that object. */
+export async function mirroredClaim(t: Testbed): Promise<NodeClaim & { nodeName: string }> {
+  t.cluster.addPod(makePod('web-0'));
+  await provision(t.deps);
+  await t.settle(2 * 60_000);
+  const [claim] = await t.store.list({ states: ['Initialized'] });
+  if (!claim?.nodeName) throw new Error('no initialized claim');
+  await mirrorNodeClaims(t.deps);
+  return { ...claim, nodeName: claim.nodeName };
 }
 
 /** What the sweep's drift check says about one claim, from the same view a sweep reads (`trackPodChanges`: the

@@ -2,8 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
 import { provision } from '../../shared/controllers';
-import { mirrorNodeClaims } from '../../shared/controllers/nodeclaim-mirror';
-import { makePod } from '../../testkit/bed';
+import { makePod, mirroredClaim } from '../../testkit/bed';
 import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
 import { AFTER_SOLVE_RESERVE, createHandler } from './handler';
@@ -107,12 +106,7 @@ describe('provisioner handler', () => {
       () => ({ ...portsOf(t), deadLetter: async (record) => void dead.push(record.body) }),
       observability,
     );
-    t.cluster.addPod(makePod('web-0'));
-    await provision(t.deps);
-    await t.settle(2 * 60_000);
-    const [claim] = await t.store.list({ states: ['Initialized'] });
-    if (!claim) throw new Error('no initialized claim');
-    await mirrorNodeClaims(t.deps);
+    const claim = await mirroredClaim(t);
     const deleted = (name: string) =>
       JSON.stringify({
         v: 1,

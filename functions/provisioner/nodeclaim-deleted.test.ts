@@ -4,10 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sqsEvent } from '../../events/sqs';
 import type { NodeClaimObject } from '../../shared/api/nodeclaim-object';
-import { provision } from '../../shared/controllers';
-import { mirrorNodeClaims } from '../../shared/controllers/nodeclaim-mirror';
 import type { ClusterApi } from '../../shared/ports';
-import { makePod } from '../../testkit/bed';
+import { mirroredClaim } from '../../testkit/bed';
 import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { useKubeClusterBed } from '../../testkit/kube-cluster-bed';
 import { fakeContext } from '../middleware/fake-context';
@@ -41,12 +39,7 @@ async function bed() {
   });
   t.deps.kube = cluster;
   const handler = createHandler(() => portsOf(t), observability);
-  t.cluster.addPod(makePod('web-0'));
-  await provision(t.deps);
-  await t.settle(2 * 60_000);
-  const [claim] = await t.store.list({ states: ['Initialized'] });
-  if (!claim) throw new Error('no initialized claim');
-  await mirrorNodeClaims(t.deps);
+  const claim = await mirroredClaim(t);
   return { t, handler, claim };
 }
 

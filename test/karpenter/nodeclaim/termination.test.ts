@@ -10,9 +10,8 @@ import type { NodeClaim } from '../../../shared/api/nodeclaim';
 import type { NodeClaimObject } from '../../../shared/api/nodeclaim-object';
 import { reconcileNodes } from '../../../shared/controllers/lifecycle';
 import { mirrorNodeClaims } from '../../../shared/controllers/nodeclaim-mirror';
-import { provision } from '../../../shared/controllers/provision';
 import type { CloudInstance } from '../../../shared/ports';
-import { createTestbed, makePod, type Testbed, unlaunchedClaimBed } from '../../../testkit/bed';
+import { createTestbed, mirroredClaim, type Testbed, unlaunchedClaimBed } from '../../../testkit/bed';
 
 const FINALIZER = 'karpenter.sh/termination';
 
@@ -20,12 +19,7 @@ async function initialized(): Promise<{ t: Testbed; claim: NodeClaim; node: stri
   const t = createTestbed();
   const deleted: CloudInstance[] = [];
   t.cloud.onDelete((i) => deleted.push(i));
-  t.cluster.addPod(makePod('web-0'));
-  await provision(t.deps);
-  await t.settle(2 * 60_000);
-  const [claim] = await t.store.list({ states: ['Initialized'] });
-  if (!claim?.nodeName) throw new Error('no initialized claim');
-  await mirrorNodeClaims(t.deps);
+  const claim = await mirroredClaim(t);
   return { t, claim, node: claim.nodeName, deleted };
 }
 
