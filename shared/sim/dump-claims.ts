@@ -43,7 +43,8 @@ export function claimsFromDump(
     if (node) claimed.add(node.metadata.name);
     const nodePool = o.metadata.labels?.[LabelNodePool] ?? '';
     if (!nodePool) warnings.push(`NodeClaim/${o.metadata.name}: metadata.labels: no ${LabelNodePool} label`);
-    claims.push(record(o, node, nodePool, providerID, cluster, now));
+    const claim = record(o, node, nodePool, providerID, cluster, now);
+    claims.push(withOwnerUid(claim, o, nodePools));
   }
   // A Karpenter Node whose NodeClaim the dump lacks (`kubectl get nodes` alone): read as its claim would be.
   for (const node of nodes) {
@@ -71,6 +72,20 @@ export function claimsFromDump(
     );
   }
   return { claims, warnings };
+}
+
+/**
+ * The claim with the UID of the NodePool its object names as owner, as Karpenter sets it, so a claim of a pool since
+ * deleted and re-created under its name is told apart (docs/disruption.md, Deleting a NodePool). Only when the dump's
+ * pool of that name has a UID too: a hand-written NodePool has none, and its claims are adopted by name instead.
+ */
+function withOwnerUid(claim: NodeClaim, o: NodeClaimObject, nodePools: readonly NodePool[]): NodeClaim {
+  const listed = nodePools.find((p) => p.metadata.name === claim.nodePool);
+  if (!listed?.metadata.uid) return claim;
+  const owner = o.metadata.ownerReferences?.find(
+    (r) => r.kind === 'NodePool' && r.apiVersion.startsWith('karpenter.sh/') && r.name === claim.nodePool,
+  );
+  return owner?.uid ? { ...claim, nodePoolUid: owner.uid } : claim;
 }
 
 const initialized = (node: Node): boolean => node.metadata.labels?.[LabelNodeInitialized] === 'true';
