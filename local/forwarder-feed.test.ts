@@ -52,4 +52,22 @@ describe('ForwarderFeed', () => {
     feed.flushIfDue();
     expect(queue.size - before).toBe(2);
   });
+
+  it('sends a NodePool applied while running as stored, with the UID the server stamped', async () => {
+    const { clock, sim, feed, queue } = setup();
+    await feed.start();
+    clock.advance(1_000);
+    feed.flushIfDue();
+    const before = queue.size;
+    feed.upsert(testNodePool('other'));
+    clock.advance(1_000);
+    feed.flushIfDue();
+    const uid = (await sim.listNodePools()).find((p) => p.metadata.name === 'other')?.metadata.uid;
+    expect(uid).toBeTruthy();
+    const sent = queue
+      .peek()
+      .slice(before)
+      .map((m) => JSON.parse(m.body) as { refs: { name: string; uid?: string }[] });
+    expect(sent.flatMap((m) => m.refs).find((r) => r.name === 'other')?.uid).toBe(uid);
+  });
 });

@@ -79,10 +79,11 @@ export class ForwarderFeed {
    * nodepool`): a NodePool, EC2NodeClass or NodeOverlay reaches the forwarder's watch, as it would in a cluster;
    * PodDisruptionBudgets are not watched, so the handlers read them on their next pass. */
   upsert(object: Parameters<SimCluster['upsert']>[0]): void {
-    this.options.sim.upsert(object);
-    if (object.kind === 'NodePool') this.event('nodepools', 'MODIFIED', object);
-    else if (object.kind === 'EC2NodeClass') this.event('ec2nodeclasses', 'MODIFIED', object);
-    else if (object.kind === 'NodeOverlay') this.event('nodeoverlays', 'MODIFIED', object);
+    // The watch sees the object as stored (a NodePool with the UID the server stamped), not the caller's copy.
+    const stored = this.options.sim.upsert(object);
+    if (stored.kind === 'NodePool') this.event('nodepools', 'MODIFIED', stored);
+    else if (stored.kind === 'EC2NodeClass') this.event('ec2nodeclasses', 'MODIFIED', stored);
+    else if (stored.kind === 'NodeOverlay') this.event('nodeoverlays', 'MODIFIED', stored);
   }
 
   /** `kubectl delete nodepool` while the pipeline runs: the watch sees it go (or, `held` by another actor's finalizer,

@@ -73,6 +73,9 @@ export interface RecordedEvent extends ClusterEvent {
 
 type Kinded = { kind?: string };
 
+/** The objects `kubectl apply` writes while a simulation runs. */
+export type ClusterObject = NodePool | EC2NodeClass | NodeOverlay | PodDisruptionBudget;
+
 export class SimCluster implements ClusterApi {
   readonly events: RecordedEvent[] = [];
   private readonly pods = new Map<string, Pod>();
@@ -211,27 +214,33 @@ export class SimCluster implements ClusterApi {
 
   /** Replaces a NodePool, EC2NodeClass, NodeOverlay or PodDisruptionBudget of the same name (an update through the
    * API), or adds it. */
-  upsert(object: NodePool | EC2NodeClass | NodeOverlay | PodDisruptionBudget): void {
-    const put = <T extends { metadata: { name: string } }>(list: T[], o: T): void => {
+  /** Creates or replaces the object, as `kubectl apply` does, and returns it as stored (a NodePool with the UID the
+   * server stamped). */
+  upsert(object: ClusterObject): ClusterObject {
+    const put = <U extends { metadata: { name: string } }>(list: U[], o: U): U => {
       const i = list.findIndex((x) => x.metadata.name === o.metadata.name);
       if (i >= 0) list.splice(i, 1, o);
       else list.push(o);
+      return o;
     };
     if (object.kind === 'NodePool') {
       // The API server refuses what Karpenter's CRD refuses on an update (shared/api/crds/nodepool.ts).
       const before = this.nodePools.find((p) => p.metadata.name === object.metadata.name);
       const refused = before && staticTransitionError(before, object);
       if (refused) throw new ValidationError([refused]);
-      put(this.nodePools, this.nodePoolUid(object, before));
-    } else if (object.kind === 'NodeOverlay') put(this.nodeOverlays, object);
-    else if (object.kind === 'PodDisruptionBudget') {
+      return put(this.nodePools, this.nodePoolUid(object, before));
+    }
+    if (object.kind === 'NodeOverlay') return put(this.nodeOverlays, object);
+    if (object.kind === 'PodDisruptionBudget') {
       const ns = object.metadata.namespace ?? 'default';
       const i = this.pdbs.findIndex(
         (x) => x.metadata.name === object.metadata.name && (x.metadata.namespace ?? 'default') === ns,
       );
       if (i >= 0) this.pdbs.splice(i, 1, object);
       else this.pdbs.push(object);
-    } else put(this.nodeClasses, object);
+      return object;
+    }
+    return put(this.nodeClasses, object);
   }
 
   /** `kubectl delete nodeoverlay|nodepool|ec2nodeclass`: gone at once (Karpless puts no finalizer on them), or, a
