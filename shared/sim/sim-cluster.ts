@@ -76,6 +76,15 @@ type Kinded = { kind?: string };
 /** The objects `kubectl apply` writes while a simulation runs. */
 export type ClusterObject = NodePool | EC2NodeClass | NodeOverlay | PodDisruptionBudget;
 
+/** Puts `o` in place of the object of its name (and namespace) in `list`, or adds it; returns `o`. */
+function put<T extends { metadata: { name: string; namespace?: string } }>(list: T[], o: T): T {
+  const ns = o.metadata.namespace ?? 'default';
+  const i = list.findIndex((x) => x.metadata.name === o.metadata.name && (x.metadata.namespace ?? 'default') === ns);
+  if (i >= 0) list.splice(i, 1, o);
+  else list.push(o);
+  return o;
+}
+
 export class SimCluster implements ClusterApi {
   readonly events: RecordedEvent[] = [];
   private readonly pods = new Map<string, Pod>();
@@ -213,16 +222,8 @@ export class SimCluster implements ClusterApi {
   }
 
   /** Replaces a NodePool, EC2NodeClass, NodeOverlay or PodDisruptionBudget of the same name (an update through the
-   * API), or adds it. */
-  /** Creates or replaces the object, as `kubectl apply` does, and returns it as stored (a NodePool with the UID the
-   * server stamped). */
+   * API), or adds it; returns it as stored (a NodePool with the UID the server stamped). */
   upsert(object: ClusterObject): ClusterObject {
-    const put = <U extends { metadata: { name: string } }>(list: U[], o: U): U => {
-      const i = list.findIndex((x) => x.metadata.name === o.metadata.name);
-      if (i >= 0) list.splice(i, 1, o);
-      else list.push(o);
-      return o;
-    };
     if (object.kind === 'NodePool') {
       // The API server refuses what Karpenter's CRD refuses on an update (shared/api/crds/nodepool.ts).
       const before = this.nodePools.find((p) => p.metadata.name === object.metadata.name);
@@ -231,15 +232,7 @@ export class SimCluster implements ClusterApi {
       return put(this.nodePools, this.nodePoolUid(object, before));
     }
     if (object.kind === 'NodeOverlay') return put(this.nodeOverlays, object);
-    if (object.kind === 'PodDisruptionBudget') {
-      const ns = object.metadata.namespace ?? 'default';
-      const i = this.pdbs.findIndex(
-        (x) => x.metadata.name === object.metadata.name && (x.metadata.namespace ?? 'default') === ns,
-      );
-      if (i >= 0) this.pdbs.splice(i, 1, object);
-      else this.pdbs.push(object);
-      return object;
-    }
+    if (object.kind === 'PodDisruptionBudget') return put(this.pdbs, object);
     return put(this.nodeClasses, object);
   }
 
