@@ -190,6 +190,23 @@ describe('the provisioner bundle', () => {
     expect(JSON.parse(run.out.trim().split('\n').at(-1) ?? '{}')).toEqual({ handler: 'function', compiled: 0 });
   });
 
+  it('imports the handler without loading the Node modules only some paths need (child_process, v8, web streams)', () => {
+    // Each was a share of every cold start (docs/performance.md, "Lambda bundles"): child_process for client-node's
+    // command-running auth, v8 for the flag HiGHS needs when it loads, web streams for middy's streamed responses.
+    const check = join(shipped, 'modules.mjs');
+    const code = [
+      "await import('./index.mjs');",
+      'console.log(JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith("NativeModule "))));',
+    ].join('\n');
+    writeFileSync(check, code);
+    const run = runNode(check, tmpdir());
+    expect(run.ok, run.out).toBe(true);
+    const loaded: string[] = JSON.parse(run.out.trim().split('\n').at(-1) ?? '[]');
+    // The modules the bundle does need at import are in the list, so an empty intersection below means something.
+    expect(loaded).toEqual(expect.arrayContaining(['NativeModule https', 'NativeModule crypto']));
+    for (const m of ['child_process', 'v8', 'stream/web', 'dgram']) expect(loaded).not.toContain(`NativeModule ${m}`);
+  });
+
   it('fails with the missing path named when the assets are not shipped', () => {
     const run = runNode(join(bare, 'probe.mjs'), tmpdir());
     expect(run.ok).toBe(false);

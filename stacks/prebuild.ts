@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { awsSdkAliases, prebuildAwsSdk } from './aws-sdk-prebuild';
 import { prebuildClientNode } from './client-node-prebuild';
-import { shimAliases } from './lambda-shims';
+import { clientNodeShimAliases } from './lambda-shims';
 
 const NODE_MODULES = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules');
 
@@ -18,7 +18,7 @@ export function prebuildAliases(dir: string): Record<string, string> {
 
 /** Writes the prebuild directory and returns prebuildAliases(dir). */
 export async function prebuild(dir: string): Promise<Record<string, string>> {
-  await prebuildClientNode(join(dir, 'client-node-lean.mjs'), shimAliases());
+  await prebuildClientNode(join(dir, 'client-node-lean.mjs'), clientNodeShimAliases());
   prebuildAwsSdk(NODE_MODULES);
   return prebuildAliases(dir);
 }

@@ -5,7 +5,6 @@
 // point that plans awaits first; `solve` and `lowerBound` then stay synchronous. Not at import: a Lambda whose
 // invocation never plans (a drain step, a GC pass, a node event) should not pay for it in its cold start.
 import { existsSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import highsLoader from 'highs';
 
 type Highs = Awaited<ReturnType<typeof highsLoader>>;
@@ -35,19 +34,22 @@ export const lpSolverLoaded = (): boolean => highs !== undefined;
 
 /** Loads HiGHS once; later calls return the same promise. A load failure is kept and reported by the solve. */
 export function loadLpSolver(): Promise<void> {
-  if (!loading) keepWasmOnBaselineCompiler();
-  loading ??= highsLoader({
-    // Emscripten passes the loader's directory as a second argument, which the published types leave out.
-    locateFile: locateHighsFile as (file: string) => string,
-  }).then(
-    (h) => {
-      highs = h;
-      warmUp();
-    },
-    (e: unknown) => {
-      loadError = e instanceof Error ? e.message : String(e);
-    },
-  );
+  loading ??= keepWasmOnBaselineCompiler()
+    .then(() =>
+      highsLoader({
+        // Emscripten passes the loader's directory as a second argument, which the published types leave out.
+        locateFile: locateHighsFile as (file: string) => string,
+      }),
+    )
+    .then(
+      (h) => {
+        highs = h;
+        warmUp();
+      },
+      (e: unknown) => {
+        loadError = e instanceof Error ? e.message : String(e);
+      },
+    );
   return loading;
 }
 
@@ -57,7 +59,10 @@ export function loadLpSolver(): Promise<void> {
  * 5k solve 140–480 ms of CPU, on the core the solve's own compiles needed (docs/performance.md, "HiGHS on Liftoff").
  * Set before the module compiles, as V8 reads it then; HiGHS is the only WebAssembly these processes run.
  */
-function keepWasmOnBaselineCompiler(): void {
+async function keepWasmOnBaselineCompiler(): Promise<void> {
+  // node:v8 loads here, not at import: with the heap and profiler bindings it brings, it was ~2 % of the provisioner's
+  // cold import, which an invocation that never plans should not pay (docs/performance.md, "Lambda bundles").
+  const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
 }
 

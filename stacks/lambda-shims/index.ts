@@ -28,9 +28,25 @@ export const LAMBDA_SHIMS: Readonly<Record<string, string>> = {
   'tar-fs': 'tar-fs.ts',
   // The AWS SDK's default credential chain; in Lambda the role's credentials are in the environment.
   '@aws-sdk/credential-provider-node': 'aws-credentials.ts',
+  // Web streams, which @middy/core imports for streamed responses only: the stand-in loads them on first use.
+  'node:stream/web': 'stream-web.ts',
 };
+
+/** Node modules only client-node's prebuild (stacks/client-node-prebuild.ts) replaces: its command-running auth. */
+export const CLIENT_NODE_SHIMS: Readonly<Record<string, string>> = {
+  'node:child_process': 'child-process.ts',
+  child_process: 'child-process.ts',
+};
+
+const aliases = (shims: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(shims).map(([pkg, file]) => [pkg, join(SHIM_DIR, file)]));
 
 /** LAMBDA_SHIMS as esbuild aliases (package → absolute shim path). */
 export function shimAliases(): Record<string, string> {
-  return Object.fromEntries(Object.entries(LAMBDA_SHIMS).map(([pkg, file]) => [pkg, join(SHIM_DIR, file)]));
+  return aliases(LAMBDA_SHIMS);
+}
+
+/** LAMBDA_SHIMS and CLIENT_NODE_SHIMS as esbuild aliases, for client-node's prebuild. */
+export function clientNodeShimAliases(): Record<string, string> {
+  return { ...aliases(LAMBDA_SHIMS), ...aliases(CLIENT_NODE_SHIMS) };
 }
