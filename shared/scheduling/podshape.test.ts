@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { pod } from '../../testkit/builders';
-import { PodShapes } from './podshape';
+import type { Container, Pod } from '../api/kube';
+import { classText, PodShapes, requestsText } from './podshape';
 import { ResourceIndex } from './resources';
 import { Topology } from './topology';
-import { VolumeIndex } from './volumes';
+import { VolumeIndex, type VolumeTopology } from './volumes';
 
 function shapes(): PodShapes {
   return new PodShapes(new ResourceIndex(), new Topology(new Map(), { of: () => [] }), new VolumeIndex(), []);
@@ -101,5 +102,112 @@ describe('PodShapes', () => {
     const bad = s.baseOf(pod({ labels: { app: 'web' }, cpu: 'lots' }));
     expect(bad.invalid).toMatch(/invalid resources/);
     expect(bad.template).toBeUndefined();
+  });
+
+  it('shares every fact but the requests between pods that differ only in their requests, and nothing otherwise', () => {
+    const s = shapes();
+    const container = (resources: Container['resources'], name = 'app'): Container => ({
+      name,
+      ports: [{ containerPort: 80, hostPort: 8080 }],
+      resources,
+    });
+    const spec = (c: Container[], more: Partial<Pod['spec']> = {}): Pod =>
+      pod({
+        labels: { app: 'web' },
+        containers: c,
+        tolerations: [{ key: 'team', operator: 'Exists' }],
+        nodeSelector: { 'kubernetes.io/arch': 'amd64' },
+        ...more,
+      });
+    const a = s.baseOf(spec([container({ requests: { cpu: '100m' } })]));
+    const sameClass = [
+      spec([container({ requests: { cpu: '101m' } })]),
+      spec([container({ requests: { cpu: '100m' }, limits: { memory: '1Gi' } })]),
+      spec([container(undefined)]),
+      spec([container({ requests: { cpu: '100m' } })], { overhead: { cpu: '10m' } }),
+    ].map((p) => s.baseOf(p));
+    for (const b of sameClass) {
+      expect(b).not.toBe(a);
+      expect(b.template).toBe(a);
+      expect(b.views).toBe(a.views);
+      expect(b.hostPorts).toBe(a.hostPorts);
+      expect(b.levels[0]?.classId).toBe(a.levels[0]?.classId);
+      expect(b.levels[0]?.requirements).toBe(a.levels[0]?.requirements);
+      expect(b.levels[0]?.tolerations).toBe(a.levels[0]?.tolerations);
+    }
+    expect(new Set(sameClass.map((b) => b.baseId)).size).toBe(sameClass.length);
+    const otherClass = [
+      spec([container({ requests: { cpu: '100m' } }, 'sidecar')]),
+      spec([{ ...container({ requests: { cpu: '100m' } }), ports: [{ containerPort: 80, hostPort: 9090 }] }]),
+      spec([container({ requests: { cpu: '100m' } }), container({ requests: { cpu: '100m' } }, 'b')]),
+      spec([container({ requests: { cpu: '100m' } })], { tolerations: [] }),
+      spec([container({ requests: { cpu: '100m' } })], { nodeSelector: { resources: 'x' } }),
+      spec([container({ requests: { cpu: '100m' } })], {
+        initContainers: [{ name: 'init', resources: { requests: { cpu: '100m' } } }],
+      }),
+    ].map((p) => s.baseOf(p));
+    for (const b of otherClass) {
+      expect(b.template).toBeUndefined();
+      expect(b.views).not.toBe(a.views);
+      expect(b.levels[0]?.classId).not.toBe(a.levels[0]?.classId);
+    }
+    // Replicas of each come back to their base.
+    expect(s.baseOf(spec([container({ requests: { cpu: '101m' } })]))).toBe(sameClass[0]);
+    expect(s.baseOf(spec([container({ requests: { cpu: '100m' } })], { overhead: { cpu: '10m' } }))).toBe(sameClass[3]);
+    expect(s.baseOf(spec([container({ requests: { cpu: '100m' } })]))).toBe(a);
+  });
+
+  it('reads a pod as a class text and a requests text that together tell any two specs apart', () => {
+    const none: VolumeTopology = { requirements: undefined as never, warnings: [], key: '' };
+    const c = (name: string, requests: Record<string, string>, more: Partial<Container> = {}): Container => ({
+      name,
+      resources: { requests },
+      ...more,
+    });
+    const specs: Pod['spec'][] = [
+      { containers: [c('a', { cpu: '1' })] },
+      { containers: [c('a', { cpu: '2' })] },
+      { containers: [c('b', { cpu: '1' })] },
+      { containers: [c('a', { cpu: '1' }), c('a', { cpu: '1' })] },
+      { containers: [c('a', { cpu: '1' }, { restartPolicy: 'Always' })] },
+      { containers: [c('a', { cpu: '1' })], overhead: { cpu: '1' } },
+      { containers: [c('a', { cpu: '1' })], initContainers: [c('a', { cpu: '1' })] },
+      { containers: [c('a', { cpu: '1' })], initContainers: [c('a', { cpu: '2' })] },
+      { containers: [c('a', { cpu: '1' })], nodeSelector: { resources: '{"cpu":"1"}' } },
+      { containers: [c('a', { cpu: '1' })], priority: 1 },
+      { containers: [{ name: 'a' }] },
+      { containers: [] },
+      {} as Pod['spec'],
+    ];
+    const texts = specs.map((spec) => `${classText(spec, none)}\n${requestsText(spec)}`);
+    expect(new Set(texts).size).toBe(specs.length);
+    // Equal specs give equal texts; the node name and the volumes are not read (the volume topology stands for them).
+    expect(classText({ ...specs[6], nodeName: 'n1', volumes: [] } as Pod['spec'], none)).toBe(
+      classText(specs[6] as Pod['spec'], none),
+    );
+    // Specs that differ only in resources or overhead share the class text.
+    const classes = new Set([0, 1, 5].map((i) => classText(specs[i] as Pod['spec'], none)));
+    expect(classes.size).toBe(1);
+    // The volume topology is part of the class.
+    const vol = { ...none, key: 'zone in (a)' };
+    expect(classText(specs[0] as Pod['spec'], vol)).not.toBe(classText(specs[0] as Pod['spec'], none));
+    expect(classText(specs[0] as Pod['spec'], { ...none, missing: 'pvc x' })).not.toBe(
+      classText(specs[0] as Pod['spec'], none),
+    );
+  });
+
+  it('reads the same requests once per class under other labels, and an unreadable request under any', () => {
+    const s = shapes();
+    const web = s.baseOf(pod({ labels: { app: 'web' }, cpu: '250m' }));
+    const db = s.baseOf(pod({ labels: { app: 'db' }, cpu: '250m' }));
+    expect(db).not.toBe(web);
+    expect(db.identity).not.toBe(web.identity);
+    expect(db.requestList).toEqual({ cpu: 250, pods: 1 });
+    const bad = s.baseOf(pod({ labels: { app: 'web' }, cpu: 'lots' }));
+    const badToo = s.baseOf(pod({ labels: { app: 'db' }, cpu: 'lots' }));
+    expect(bad.invalid).toMatch(/invalid resources/);
+    expect(badToo.invalid).toMatch(/invalid resources/);
+    // A later valid pod of the class still derives from its identity's template.
+    expect(s.baseOf(pod({ labels: { app: 'db' }, cpu: '300m' })).template).toBe(db);
   });
 });

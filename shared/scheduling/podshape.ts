@@ -21,15 +21,17 @@ export interface PodBase {
   labels: Record<string, string>;
   sample: Pod;
   requestList: ResourceList;
+  /** Why the pods' requests could not be read (then `requestList` is empty and `invalid` says so too). */
+  requestError: string | undefined;
   requests: Float64Array;
   hostPorts: HostPort[];
   volumeRequirements: Requirements;
   /** Set when the pod can never be scheduled as written (invalid or restricted input). */
-  invalid?: string;
+  invalid: string | undefined;
   levels: PodShape[];
   views: PodView[];
   /** The first base whose pods differ from these only in their requests: every shape is derived from its shapes. */
-  template?: PodBase;
+  template: PodBase | undefined;
 }
 
 export interface PodShape extends TopologyShape {
@@ -61,34 +63,33 @@ const NO_VOLUME_TOPOLOGY: VolumeTopology = { requirements: /* @__PURE__ */ new R
 /** A base's requests until every resource name is known (`finalizeVectors` replaces it); only ever read. */
 const NO_REQUESTS = /* @__PURE__ */ new Float64Array(0);
 
-/** The spec as the base's signature reads it: without the node name and the volumes (their topology is keyed
- * apart). Specs without either are read as they are, which is the same text without copying the spec. */
-function signatureSpec(spec: Pod['spec']): Partial<Pod['spec']> {
-  if (spec.nodeName === undefined && spec.volumes === undefined) return spec;
-  const { nodeName: _n, volumes: _v, ...rest } = spec;
-  return rest;
-}
-
 /**
- * What a base reads from its pod's spec and volume topology alone, never its namespace or labels: bases whose pods
- * differ only in labels (a deployment's pods across label values, Karpenter's benchmark) share it, so requests,
- * views and node requirements are worked out once per spec (docs/performance.md, "Setup").
+ * What the pods of one class share: pods whose spec and volume topology are equal once the containers' resources and
+ * the overhead are left out, so they differ at most in their requests (and labels). Views, node requirements,
+ * tolerations and host ports read none of those, so they are worked out once per class (docs/performance.md,
+ * "Setup" and "Distinct requests: per-pod setup (session 8)").
  */
-interface SpecFacts {
-  requestList: ResourceList;
+interface SpecClass {
   hostPorts: HostPort[];
   volumeRequirements: Requirements;
+  /** Why no pod of the class can be planned: a volume it needs is missing (said before any request error). */
+  missing: string | undefined;
+  /** Why no pod of the class can be planned: restricted keys or unmatchable affinity (said after request errors). */
   invalid: string | undefined;
   /** The relaxation views, shared by the bases (a view depends on the spec only). */
   views: PodView[];
   /** Per relaxation level: the view's node requirements and tolerations (read-only once built). */
   levels: LevelFacts[];
-  /** The first base of this spec (most specs have one: replicas share namespace and labels). */
-  first?: PodBase;
-  /** The bases of this spec after the first, by identity (namespace and labels). */
-  more?: Map<number, PodBase>;
   /** The spread constraints' node filter (spreadNodeFilter), once asked for. */
   spreadFilter?: NodeFilter | undefined;
+  /** The bases by the text of their requests (`requestsText`): the first base of each text, whatever its identity. */
+  bases: Map<string, PodBase>;
+  /** Bases whose requests text was first seen under another identity, by identity and that text. */
+  moreBases: Map<string, PodBase> | undefined;
+  /** The template of the class's first identity: its first valid base; later bases with other requests derive. */
+  template: PodBase | undefined;
+  /** The templates of the class's other identities. */
+  moreTemplates: Map<number, PodBase> | undefined;
 }
 
 interface LevelFacts {
@@ -98,11 +99,10 @@ interface LevelFacts {
 }
 
 export class PodShapes {
-  /** Spec facts by the spec part of a base's signature. */
-  private readonly specs = new Map<string, SpecFacts>();
-  private readonly factsOf = new WeakMap<PodBase, SpecFacts>();
-  /** The first valid base by its identity and spec without requests (the template of later bases with other requests). */
-  private readonly templates = new Map<string, PodBase>();
+  /** The classes by `classText`: a handful, however many requests the pods have. */
+  private readonly classes = new Map<string, SpecClass>();
+  /** The class of each base that was built (not derived), whose levels read the class's facts. */
+  private readonly factsOf = new WeakMap<PodBase, SpecClass>();
   /** Identity numbers by namespace, then labels as text. */
   private readonly identities = new Map<string, Map<string, number>>();
   private identityCount = 0;
@@ -122,40 +122,52 @@ export class PodShapes {
     return this.shapeCount;
   }
 
-  /** The base for a pod, building it (and registering its topology groups) on first sight of its signature. */
+  /**
+   * The base for a pod, building it (and registering its topology groups) on first sight of its identity, class and
+   * requests. A pod is read as two short texts, its class (`classText`) and its requests (`requestsText`), instead of
+   * its whole spec: a pod whose requests are new then costs a lookup in its class, not a second text of its spec.
+   */
   baseOf(pod: Pod): PodBase {
     // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md).
     const vol = pod.spec.volumes?.length ? this.volumes.requirementsFor(pod) : NO_VOLUME_TOPOLOGY;
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
     const identity = this.identityOf(pod);
-    // The signature is the pair (identity, spec text): two short keys, not one long concatenation to hash per pod.
-    // Most pods have no volume topology: their spec text is the key alone, an object's text, which no array's text
-    // (the key of a pod with one) can equal, so no two signatures meet that did not before.
-    const specKey =
-      vol.key === '' && !vol.missing
-        ? JSON.stringify(signatureSpec(pod.spec))
-        : JSON.stringify([signatureSpec(pod.spec), vol.key, vol.missing ?? '']);
-    let facts = this.specs.get(specKey);
-    let shapeSig: string | undefined;
-    let template: PodBase | undefined;
-    if (!facts) {
-      // A new spec: if it differs from a known base's only in its requests, everything but the requests is that
-      // base's (docs/performance.md, Distinct requests).
-      shapeSig = shapeSignature(identity, pod, vol);
-      template = this.templates.get(shapeSig);
-      facts = (template && this.requestFacts(pod, template)) ?? this.specFacts(pod, vol.requirements, vol.missing);
-      this.specs.set(specKey, facts);
+    const classKey = classText(pod.spec, vol);
+    let cls = this.classes.get(classKey);
+    if (!cls) {
+      cls = this.specClass(pod, vol);
+      this.classes.set(classKey, cls);
     }
-    let base = basesOf(facts, identity);
-    if (base) return base;
+    const requestsKey = requestsText(pod.spec);
+    const first = cls.bases.get(requestsKey);
+    if (first?.identity === identity) return first;
+    const more = first && cls.moreBases?.get(`${identity} ${requestsKey}`);
+    if (more) return more;
+    // Pods of one class with the same requests under other labels have the same request list: it is read once.
+    let requestList: ResourceList = {};
+    let requestError: string | undefined;
+    if (first && first.requestError === undefined) requestList = first.requestList;
+    else {
+      try {
+        requestList = podRequests(pod);
+      } catch (e) {
+        requestError = `invalid resources: ${(e as Error).message}`;
+      }
+      this.resources.register(requestList);
+    }
+    const invalid = cls.missing ?? requestError ?? cls.invalid;
     // Pods that differ only in their requests (VPA-sized pods, per-team requests) derive their shapes from the first
-    // such base instead of building them again. Only a new base pays for the second signature, so replicas cost
-    // nothing more.
-    shapeSig ??= shapeSignature(identity, pod, vol);
-    template = facts.invalid ? undefined : (template ?? this.templates.get(shapeSig));
-    base = template ? this.derive(template, pod, facts) : this.build(pod, identity, facts);
-    if (!template && !base.invalid) this.templates.set(shapeSig, base);
-    addBase(facts, identity, base);
+    // such base of their identity instead of building them again (docs/performance.md, Distinct requests).
+    const template = invalid === undefined ? templateOf(cls, identity) : undefined;
+    const base = template
+      ? this.derive(template, pod, requestList)
+      : this.build(pod, identity, cls, requestList, invalid, requestError);
+    if (!template && base.invalid === undefined) setTemplate(cls, identity, base);
+    if (!first) cls.bases.set(requestsKey, base);
+    else {
+      cls.moreBases ??= new Map();
+      cls.moreBases.set(`${identity} ${requestsKey}`, base);
+    }
     this.all.push(base);
     return base;
   }
@@ -178,54 +190,24 @@ export class PodShapes {
     return identity;
   }
 
-  /**
-   * The facts of a spec that differs from the template's only in its requests: the template's, with these requests.
-   * Undefined when the requests do not parse (the full facts then say why).
-   */
-  private requestFacts(pod: Pod, template: PodBase): SpecFacts | undefined {
-    const like = this.factsOf.get(template);
-    if (!like || like.invalid) return undefined;
-    let requestList: ResourceList;
-    try {
-      requestList = podRequests(pod);
-    } catch {
-      return undefined;
-    }
-    this.resources.register(requestList);
-    // Views, levels and host ports read the spec without its requests, so they are shared (never changed once built).
+  private specClass(pod: Pod, vol: VolumeTopology): SpecClass {
     return {
-      requestList,
-      hostPorts: like.hostPorts,
-      volumeRequirements: like.volumeRequirements,
-      invalid: undefined,
-      views: like.views,
-      levels: like.levels,
-    };
-  }
-
-  private specFacts(pod: Pod, volumeRequirements: Requirements, missingVolume?: string): SpecFacts {
-    let requestList: ResourceList = {};
-    let invalid: string | undefined = missingVolume;
-    try {
-      requestList = podRequests(pod);
-    } catch (e) {
-      invalid ??= `invalid resources: ${(e as Error).message}`;
-    }
-    this.resources.register(requestList);
-    invalid ??= restrictedKeys(pod) ?? unmatchableAffinity(pod);
-    return {
-      requestList,
       hostPorts: podHostPorts(pod),
-      volumeRequirements,
-      invalid,
+      volumeRequirements: vol.requirements,
+      missing: vol.missing,
+      invalid: restrictedKeys(pod) ?? unmatchableAffinity(pod),
       views: [initialView(pod, this.ignorePreferences)],
       levels: [],
+      bases: new Map(),
+      moreBases: undefined,
+      template: undefined,
+      moreTemplates: undefined,
     };
   }
 
   /** A base for a pod whose spec differs from the template's only in its requests: the template's shapes with these
    * requests. */
-  private derive(template: PodBase, pod: Pod, facts: SpecFacts): PodBase {
+  private derive(template: PodBase, pod: Pod, requestList: ResourceList): PodBase {
     // Written out field by field, as `build` writes a base: a spread of the template gave each of 20,000 derived bases
     // a hidden class of its own, so every read of a base's field across them was megamorphic (docs/performance.md).
     const base: PodBase = {
@@ -234,37 +216,47 @@ export class PodShapes {
       namespace: template.namespace,
       labels: template.labels,
       sample: pod,
-      requestList: facts.requestList,
+      requestList,
+      requestError: undefined,
       requests: NO_REQUESTS,
       hostPorts: template.hostPorts,
       volumeRequirements: template.volumeRequirements,
+      invalid: undefined,
       levels: [],
-      views: facts.views,
+      views: template.views,
       template,
     };
-    if (template.invalid !== undefined) base.invalid = template.invalid;
     // No entry in `factsOf`: a derived base's shapes come from its template's, which never read it. (20,000 distinct
     // pods made as many weak-map entries, which every garbage collection walks.)
     this.level(base, 0);
     return base;
   }
 
-  private build(pod: Pod, identity: number, facts: SpecFacts): PodBase {
+  private build(
+    pod: Pod,
+    identity: number,
+    cls: SpecClass,
+    requestList: ResourceList,
+    invalid: string | undefined,
+    requestError: string | undefined,
+  ): PodBase {
     const base: PodBase = {
       baseId: this.all.length,
       identity,
       namespace: pod.metadata.namespace,
       labels: pod.metadata.labels ?? {},
       sample: pod,
-      requestList: facts.requestList,
+      requestList,
+      requestError,
       requests: NO_REQUESTS,
-      hostPorts: facts.hostPorts,
-      volumeRequirements: facts.volumeRequirements,
+      hostPorts: cls.hostPorts,
+      volumeRequirements: cls.volumeRequirements,
+      invalid,
       levels: [],
-      views: facts.views,
+      views: cls.views,
+      template: undefined,
     };
-    this.factsOf.set(base, facts);
-    if (facts.invalid) base.invalid = facts.invalid;
+    this.factsOf.set(base, cls);
     // Register every group the pod could ever need now, so counts are complete before anything is placed.
     if (!base.invalid) {
       try {
@@ -292,7 +284,7 @@ export class PodShapes {
       const like = this.level(base.template, n, anyPreferNoSchedule);
       if (!like) return undefined;
       base.views[n] ??= base.template.views[n] as PodView;
-      const shape: PodShape = { ...like, id: this.shapeCount++, base, baseId: base.baseId, requests: base.requests };
+      const shape = shapeOf(like, this.shapeCount++, like.classId, base, base.requests);
       setLevel(base, n, shape);
       return shape;
     }
@@ -374,26 +366,64 @@ export class PodShapes {
       else if (g.kind === 'spread') perNodeLimit = Math.min(perNodeLimit, g.maxSkew);
     }
     const shapeId = this.shapeCount++;
-    return {
-      id: shapeId,
-      classId: shapeId,
-      base,
+    const facts = {
       level,
-      baseId: base.baseId,
-      identity: base.identity,
-      namespace: base.namespace,
-      labels: base.labels,
       requirements,
       strictRequirements,
       tolerations,
-      requests: base.requests,
       hostPorts: base.hostPorts,
       groups,
       requiredAnti,
       perNodeLimit,
       coLocated: groups.some((g) => g.kind === 'affinity' && g.isHostname),
     };
+    return shapeOf(facts, shapeId, shapeId, base, base.requests);
   }
+}
+
+/** The shape with other requests (a queue cell's representative), of the same hidden class as every shape. */
+export function withRequests(shape: PodShape, requests: Float64Array): PodShape {
+  return shapeOf(shape, shape.id, shape.classId, shape.base, requests);
+}
+
+/** What a shape shares with the shapes derived from it: all but its id, base and requests. */
+type ShapeFacts = Pick<
+  PodShape,
+  | 'level'
+  | 'requirements'
+  | 'strictRequirements'
+  | 'tolerations'
+  | 'hostPorts'
+  | 'groups'
+  | 'requiredAnti'
+  | 'perNodeLimit'
+  | 'coLocated'
+>;
+
+/**
+ * A shape, written field by field in one order: built and derived shapes then share one hidden class (a spread of the
+ * template's shape gave derived ones another), so the queue's and the fill's reads of a shape stay monomorphic.
+ */
+function shapeOf(facts: ShapeFacts, id: number, classId: number, base: PodBase, requests: Float64Array): PodShape {
+  return {
+    id,
+    classId,
+    base,
+    level: facts.level,
+    baseId: base.baseId,
+    identity: base.identity,
+    namespace: base.namespace,
+    labels: base.labels,
+    requirements: facts.requirements,
+    strictRequirements: facts.strictRequirements,
+    tolerations: facts.tolerations,
+    requests,
+    hostPorts: facts.hostPorts,
+    groups: facts.groups,
+    requiredAnti: facts.requiredAnti,
+    perNodeLimit: facts.perNodeLimit,
+    coLocated: facts.coLocated,
+  };
 }
 
 /**
@@ -406,37 +436,91 @@ function setLevel(base: PodBase, n: number, shape: PodShape): void {
   else base.levels[n] = shape;
 }
 
-/** The base of this spec and identity, if one was built. */
-function basesOf(facts: SpecFacts, identity: number): PodBase | undefined {
-  return facts.first?.identity === identity ? facts.first : facts.more?.get(identity);
+/** The class's template for an identity: its first valid base of that identity. */
+function templateOf(cls: SpecClass, identity: number): PodBase | undefined {
+  return cls.template?.identity === identity ? cls.template : cls.moreTemplates?.get(identity);
 }
 
-function addBase(facts: SpecFacts, identity: number, base: PodBase): void {
-  if (!facts.first) {
-    facts.first = base;
+function setTemplate(cls: SpecClass, identity: number, base: PodBase): void {
+  if (!cls.template) {
+    cls.template = base;
     return;
   }
-  facts.more ??= new Map();
-  facts.more.set(identity, base);
+  cls.moreTemplates ??= new Map();
+  cls.moreTemplates.set(identity, base);
 }
 
-/** The pod's identity and spec without the containers' resources and the overhead: equal for pods that differ only
- * in their requests. */
-function shapeSignature(identity: number, pod: Pod, vol: VolumeTopology): string {
-  const { containers, initContainers, overhead: _o, ...rest } = signatureSpec(pod.spec);
-  return JSON.stringify([
-    identity,
-    rest,
-    withoutResources(containers),
-    withoutResources(initContainers),
-    vol.key,
-    vol.missing ?? '',
-  ]);
+/**
+ * The pod's class as text: its spec without the node name, the volumes, the overhead and the containers' resources,
+ * then its volume topology's key. Written key by key as JSON would write them, so no copy of the spec or its
+ * containers is made: it is built for every pod. Two pods have the same text exactly when their specs, so read,
+ * are equal (as JSON texts) and their volume topologies are; a pod without volume topology adds nothing, which no
+ * pod with one (two more JSON strings) can equal.
+ */
+export function classText(spec: Pod['spec'], vol: VolumeTopology): string {
+  let s = '{';
+  let sep = '';
+  const fields = spec as unknown as Record<string, unknown>;
+  for (const k in fields) {
+    if (k === 'nodeName' || k === 'volumes' || k === 'overhead') continue;
+    const v = k === 'containers' || k === 'initContainers' ? containersText(fields[k]) : JSON.stringify(fields[k]);
+    if (v === undefined) continue;
+    s += `${sep}${JSON.stringify(k)}:${v}`;
+    sep = ',';
+  }
+  s += '}';
+  return vol.key === '' && !vol.missing ? s : `${s}${JSON.stringify(vol.key)}${JSON.stringify(vol.missing ?? '')}`;
 }
 
-/** The containers without their resources (what a base's shapes are built from). */
-function withoutResources(containers: readonly Container[] | undefined): Omit<Container, 'resources'>[] | undefined {
-  return containers?.map(({ resources: _r, ...c }) => c);
+/** A container list's text without each container's resources (`requestsText` holds those). */
+function containersText(list: unknown): string | undefined {
+  if (!Array.isArray(list)) return JSON.stringify(list);
+  let s = '[';
+  for (let i = 0; i < list.length; i++) {
+    const c: unknown = list[i];
+    if (i > 0) s += ',';
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) {
+      s += JSON.stringify(c) ?? 'null';
+      continue;
+    }
+    const fields = c as Record<string, unknown>;
+    let sep = '';
+    s += '{';
+    for (const k in fields) {
+      if (k === 'resources') continue;
+      const v = JSON.stringify(fields[k]);
+      if (v === undefined) continue;
+      s += `${sep}${JSON.stringify(k)}:${v}`;
+      sep = ',';
+    }
+    s += '}';
+  }
+  return `${s}]`;
+}
+
+/**
+ * What `classText` leaves out of a pod's spec: each container's resources, each init container's, and the overhead,
+ * as JSON texts (`-` for none) in that order. The class fixes how many containers there are, so within a class two
+ * pods have the same text exactly when those parts of their specs are equal.
+ */
+export function requestsText(spec: Pod['spec']): string {
+  let s = resourcesText(spec.containers);
+  s += '|';
+  s += resourcesText(spec.initContainers);
+  s += '|';
+  s += JSON.stringify(spec.overhead) ?? '-';
+  return s;
+}
+
+function resourcesText(list: unknown): string {
+  if (!Array.isArray(list)) return '';
+  let s = '';
+  for (let i = 0; i < list.length; i++) {
+    const c: unknown = list[i];
+    const r = c !== null && typeof c === 'object' ? JSON.stringify((c as Container).resources) : '';
+    s += i === 0 ? (r ?? '-') : `,${r ?? '-'}`;
+  }
+  return s;
 }
 
 function termRequirements(term: NodeSelectorTerm): Requirements {

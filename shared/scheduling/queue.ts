@@ -10,7 +10,7 @@
 import type { Pod } from '../api/kube';
 import { BucketTree } from './buckettree';
 import type { WaitingGroup } from './cost';
-import type { PodBase, PodShape } from './podshape';
+import { type PodBase, type PodShape, withRequests } from './podshape';
 import { VectorMap } from './vectormap';
 
 export interface QueuedPod {
@@ -23,50 +23,60 @@ export interface QueuedPod {
 
 /**
  * The pods in turn order: largest first (cpu, then memory, descending), in input order among equals. Pods of a base
- * have one request, and bases share a few distinct ones, so only those are sorted and the pods are laid out by
- * counting, in one pass: a comparison sort of every pod ran unoptimized for a tenth of a cold solve's setup
- * (docs/performance.md, "The 5k rows' setup and allocation").
+ * have one request, so only the bases are sorted and the pods are laid out by counting, in one pass: a comparison
+ * sort of every pod ran unoptimized for a tenth of a cold solve's setup (docs/performance.md, "The 5k rows' setup and
+ * allocation"). Bases of equal requests end up next to each other in the sort and form one run, so no map of the
+ * distinct requests is kept (with every request distinct it had an entry per pod: docs/performance.md, "Distinct
+ * requests: per-pod setup (session 8)").
  */
 export function inTurnOrder(queue: readonly QueuedPod[]): QueuedPod[] {
-  // Each distinct (cpu, memory) request, found through its bases: a base is looked up once.
-  const sizes: { cpu: number; memory: number; count: number; at: number }[] = [];
-  const byCpu = new Map<number, Map<number, number>>();
-  // Each base's size by its id (ids are dense, from 0): a map by base held an entry per distinct pod.
-  let bases = 0;
-  for (let i = 0; i < queue.length; i++) bases = Math.max(bases, (queue[i] as QueuedPod).base.baseId + 1);
-  const sizeOfBase = new Int32Array(bases).fill(-1);
-  const sizeOf = new Int32Array(queue.length);
+  // Each base's number in order of first sight (ids are dense, from 0: an array, not a map by base).
+  let ids = 0;
+  for (let i = 0; i < queue.length; i++) ids = Math.max(ids, (queue[i] as QueuedPod).base.baseId + 1);
+  const seenAs = new Int32Array(ids).fill(-1);
+  const firstOf = new Int32Array(queue.length);
+  const cpu: number[] = [];
+  const memory: number[] = [];
   for (let i = 0; i < queue.length; i++) {
     const base = (queue[i] as QueuedPod).base;
-    let k: number | undefined = sizeOfBase[base.baseId] as number;
+    let k = seenAs[base.baseId] as number;
     if (k < 0) {
-      const cpu = base.requests[0] ?? 0;
-      const memory = base.requests[1] ?? 0;
-      let byMemory = byCpu.get(cpu);
-      if (!byMemory) {
-        byMemory = new Map();
-        byCpu.set(cpu, byMemory);
-      }
-      k = byMemory.get(memory);
-      if (k === undefined) {
-        k = sizes.length;
-        sizes.push({ cpu, memory, count: 0, at: 0 });
-        byMemory.set(memory, k);
-      }
-      sizeOfBase[base.baseId] = k;
+      k = cpu.length;
+      seenAs[base.baseId] = k;
+      cpu.push(base.requests[0] ?? 0);
+      memory.push(base.requests[1] ?? 0);
     }
-    sizeOf[i] = k;
-    (sizes[k] as (typeof sizes)[number]).count++;
+    firstOf[i] = k;
   }
-  let at = 0;
-  for (const s of [...sizes].sort((a, b) => b.cpu - a.cpu || b.memory - a.memory)) {
-    s.at = at;
-    at += s.count;
+  const bases = cpu.length;
+  const order = new Int32Array(bases);
+  for (let k = 0; k < bases; k++) order[k] = k;
+  order.sort(
+    (a, b) => (cpu[b] as number) - (cpu[a] as number) || (memory[b] as number) - (memory[a] as number) || a - b,
+  );
+  // Each base's run: bases of equal requests (as numbers, 0 equal to -0) share one.
+  const runOf = new Int32Array(bases);
+  let runs = 0;
+  for (let i = 0; i < bases; i++) {
+    const k = order[i] as number;
+    const prev = i > 0 ? (order[i - 1] as number) : -1;
+    if (prev >= 0 && (cpu[k] !== cpu[prev] || memory[k] !== memory[prev])) runs++;
+    runOf[k] = runs;
   }
-  // The input is in input order, so filling each size's run front to back keeps input order among equals.
+  // Where each run starts: its pods, counted, then summed in run order.
+  const at = new Int32Array(bases > 0 ? runs + 2 : 1);
+  for (let i = 0; i < queue.length; i++) {
+    const r = (runOf[firstOf[i] as number] as number) + 1;
+    at[r] = (at[r] as number) + 1;
+  }
+  for (let r = 1; r < at.length; r++) at[r] = (at[r] as number) + (at[r - 1] as number);
+  // The input is in input order, so filling each run front to back keeps input order among equals.
   const out = new Array<QueuedPod>(queue.length);
-  for (let i = 0; i < queue.length; i++)
-    out[(sizes[sizeOf[i] as number] as (typeof sizes)[number]).at++] = queue[i] as QueuedPod;
+  for (let i = 0; i < queue.length; i++) {
+    const r = runOf[firstOf[i] as number] as number;
+    out[at[r] as number] = queue[i] as QueuedPod;
+    at[r] = (at[r] as number) + 1;
+  }
   return out;
 }
 
@@ -128,7 +138,7 @@ export class Cell implements WaitingGroup {
   /** Sum of the requests of the pods still waiting in the cell. */
   readonly total: Float64Array;
   private worth = 0;
-  /** Bases with pods in the cell: a cell of pods limited per node counts the opening pod's own base as taken. */
+  /** Bases with pods in the cell, when its pods are limited per node: the opening pod's own base counts as taken. */
   readonly bases = new Set<number>();
 
   constructor(
@@ -140,7 +150,7 @@ export class Cell implements WaitingGroup {
     const dims = first.requests.length;
     this.min = new Float64Array(dims).fill(Number.POSITIVE_INFINITY);
     this.total = new Float64Array(dims);
-    this.shape = { ...first, requests: new Float64Array(dims) };
+    this.shape = withRequests(first, new Float64Array(dims));
   }
 
   get value(): number {
@@ -252,7 +262,8 @@ export class WaitingQueue {
       this.waiting[q.base.baseId] = g;
       if (bucket.groups.length === 0) bucket.groups = [g];
       else bucket.groups.push(g);
-      bucket.cell.bases.add(q.base.baseId);
+      // Read only for pods limited per node (cost.ts): a set of every distinct pod's base would cost a Set entry each.
+      if (shape.perNodeLimit !== Number.POSITIVE_INFINITY) bucket.cell.bases.add(q.base.baseId);
     } else g.members.push(q);
     g.remaining++;
     g.bucket.remaining++;
