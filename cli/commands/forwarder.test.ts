@@ -100,13 +100,13 @@ describe('karpless forwarder manifest', () => {
       allowPrivilegeEscalation: false,
       runAsNonRoot: true,
     });
-    expect(container.resources.requests).toEqual({ cpu: '10m', memory: '64Mi' });
+    expect(container.resources.requests).toEqual({ cpu: '10m', memory: '80Mi' });
     // The bundled forwarder in a ConfigMap, run by node from the official image pinned to an exact release.
     expect(container.image).toBe('public.ecr.aws/docker/library/node:22.12.0-alpine');
     expect(container.command).toEqual(['node']);
     expect(container.args).toEqual([
-      '--lite-mode',
-      '--no-expose-wasm',
+      '--no-opt',
+      '--no-maglev',
       '--max-semi-space-size=1',
       '--max-old-space-size=48',
       '/opt/karpless/forwarder.mjs',

@@ -13,6 +13,7 @@ import { CreateQueueCommand, DeleteMessageCommand, type Message, ReceiveMessageC
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForwarder } from '../../forwarder/bundle';
 import { forwarderManifests } from '../../forwarder/manifests';
+import { imageNode } from '../../testkit/image-node';
 import { pendingPod, readyNode } from '../../testkit/watch-objects';
 import { FakeKubeApi } from '../fake-kube-api/server';
 import { type Emulator, emulator } from './emulator';
@@ -99,8 +100,8 @@ beforeAll(async () => {
     AWS_SECRET_ACCESS_KEY: 'testing',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
-  // The image's node; here the test's own.
-  child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The image's Node release, not the test's own: flags and module loading differ between majors.
+  child = spawn(imageNode(), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (c: Buffer) => {
     output += c.toString();
   });
@@ -112,8 +113,9 @@ beforeAll(async () => {
     await until(
       async () => (await fetch(`http://127.0.0.1:${healthPort}${ready}`).catch(() => undefined))?.ok === true,
     ),
+    output,
   ).toBe(true);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
