@@ -145,6 +145,40 @@ describe('consolidation: delete versus replace', () => {
   });
 });
 
+describe('consolidation: packed merges (beyond Karpenter)', () => {
+  // Two cpu-bound c5.xlarge nodes (3 cpu each) head the order, two memory-bound r5.large nodes (12 GiB each) follow;
+  // each node is the cheapest type for its pod, and no pod fits on another node. A budget of two lets every merge
+  // window hold two neighbours in order: the c5 pair needs a c5.2xlarge at their price, the r5 pair an r5.xlarge at
+  // theirs. One c5 node and one r5 node fit an m5.xlarge (3.5 cpu, 13 GiB) for $0.192/h instead of $0.296/h.
+  const cluster = () => {
+    const p = pool({
+      budgets: [{ nodes: '2' }],
+      requirements: [{ key: 'karpenter.k8s.aws/instance-family', operator: 'In', values: ['c5', 'm5', 'r5'] }],
+    });
+    const cpuBound = (n: string) => node(n, { pool: p, type: 'c5.xlarge', pods: [boundPod(n, '3', '1Gi')] });
+    const memoryBound = (n: string) => node(n, { pool: p, type: 'r5.large', pods: [boundPod(n, '500m', '12Gi')] });
+    return disruptionInput([cpuBound('a'), cpuBound('b'), memoryBound('c'), memoryBound('d')], { nodePools: [p] });
+  };
+
+  it('merges candidates far apart in the order when their pods fit one cheaper node, in a sweep with nothing else to do', () => {
+    const plan = planDisruption(cluster());
+    const cmd = only(plan.commands);
+    expect(cmd.record.detail.method).toBe('merge');
+    expect(names(cmd)).toEqual(['a', 'c']);
+    expect(cmd.replacements.map((r) => r.cheapest.instanceType)).toEqual(['m5.xlarge']);
+    expect(cmd.savingPerHour).toBeCloseTo(0.17 + 0.126 - 0.192);
+    // The candidates left say why the order-bound searches kept them.
+    expect(plan.rejected.map((r) => r.name).sort()).toEqual(['b', 'd']);
+  });
+
+  it('waits while anything else in the cluster moves', () => {
+    const input = cluster();
+    // A node that just launched: the cluster is still settling, so the packing waits for a quiet sweep.
+    input.nodes.push(node('new', { pool: input.nodePools[0], type: 'c5.large', state: 'Launched' }));
+    expect(planDisruption(input).commands).toEqual([]);
+  });
+});
+
 describe('consolidation: spot-to-spot', () => {
   const spot = pool({ capacityTypes: ['spot'] });
   const gateOn = { options: { spotToSpotConsolidation: true } };

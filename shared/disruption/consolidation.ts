@@ -24,6 +24,7 @@ import { batchRelocate, type Component } from './batch';
 import { gracefulBlocker, type NodeFacts } from './candidate';
 import type { FitResult } from './capacity';
 import { budgetBlocker, consolidationBlocker } from './forced';
+import { PACK_TRIES, packedGroups } from './pack';
 import { podRequests } from './pods';
 import { relocate, SingleNodeBound, sumRequests } from './relocate';
 import { replacementBlocker, replacementOptions } from './replacement-options';
@@ -317,6 +318,11 @@ function judgeBatch(sw: Sweep, batch: NodeFacts[], bound: SingleNodeBound, salt:
   return rejected;
 }
 
+interface Merge {
+  members: NodeFacts[];
+  saving: number;
+}
+
 function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
   const allowed = left.filter((f) => !backingOff(sw, f.poolName));
   // Karpenter's multi-node consolidation first: the candidates in order that their pools' budgets still allow.
@@ -334,6 +340,13 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     if (pool.length < 2) break;
     best = searchPrefixes(sw, pool, bound, solves);
     rest = rest.filter((f) => !pool.includes(f));
+  }
+  // Then groups chosen by what their pods need rather than by order (pack.ts), with solves of their own.
+  // Last, in NodePools that have settled, groups chosen by what their pods need rather than by order (pack.ts).
+  if (!best && !sw.outOfTime()) {
+    const settled = settledPools(sw);
+    pool = allowed.filter((f) => settled.has(f.poolName));
+    best = packed(sw, pool, bound);
   }
   if (!best) return;
   const comps = batchRelocate(sw, best.members, 'merge');
@@ -356,6 +369,59 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
   });
 }
 
+/** NodePools where nothing moves: every node initialized, stable for consolidateAfter and not disrupting, and no
+ * command of this sweep takes one. While a pool still settles, the order-bound searches see the next sweep's nodes
+ * first; the packing is for the mix they leave behind (docs/disruption.md, The sweep). */
+function settledPools(sw: Sweep): Set<string> {
+  const moving = new Set<string>();
+  for (const f of sw.facts) if (!f.stable || !f.initialized || f.disrupting) moving.add(f.poolName);
+  for (const c of sw.commands) for (const m of c.candidates) moving.add(m.nodePool);
+  return new Set(sw.facts.map((f) => f.poolName).filter((p) => !moving.has(p)));
+}
+
+/** The first packed group (pack.ts) that passes a merge trial, trying at most PACK_TRIES, with solves of their own. */
+function packed(sw: Sweep, allowed: NodeFacts[], bound: SingleNodeBound): Merge | undefined {
+  if (allowed.length < 2) return undefined;
+  const packing = { left: PACK_TRIES };
+  for (const g of packedGroups(sw, allowed, bound)) {
+    if (packing.left <= 0 || sw.outOfTime()) break;
+    const best = mergeTrial(sw, g.members, bound, packing);
+    if (best) return best;
+  }
+  return undefined;
+}
+
+/** One merge trial: the members' pods solved onto the nodes that stay and new nodes; a merge when fewer new nodes hold
+ * them for at least the minimum saving less and every rule passes (price filter, spot-to-spot, Balanced score). */
+function mergeTrial(
+  sw: Sweep,
+  members: NodeFacts[],
+  bound: SingleNodeBound,
+  solves: { left: number },
+): Merge | undefined {
+  const price = members.reduce((s, m) => s + m.price, 0);
+  const ms = minSaving(sw, members);
+  const pods = members.flatMap((m) => m.pods);
+  // The pods' cpu and memory at the cheapest rate any type offers already cost too much: no solve needed.
+  const floor = bound.lowerBound(sumRequests(pods, podRequests));
+  if (floor >= price || floor > price * (1 - ms)) return undefined;
+  if (solves.left-- <= 0 || sw.outOfTime()) return undefined;
+  const comps = batchRelocate(sw, members, 'merge');
+  for (const c of comps) sw.model.rollback(c.fit);
+  if (comps.some((c) => c.failure)) return undefined;
+  const all: Component = {
+    members,
+    fit: { placements: [], leftovers: [] },
+    replacements: comps.flatMap((c) => c.replacements),
+  };
+  if (replacementBlocker(all, sw.settings)) return undefined;
+  const replacements = comps.reduce((s, c) => s + c.replacements.length, 0);
+  const newPrice = comps.reduce((s, c) => s + replacementPrice(c), 0);
+  if (replacements >= members.length || !(newPrice < price) || newPrice > price * (1 - ms)) return undefined;
+  if (!evaluateBalanced(members, price - newPrice, sw.poolTotals).approved) return undefined;
+  return { members, saving: price - newPrice };
+}
+
 /** Karpenter's binary search for the longest prefix of `pool` that fewer, cheaper new nodes hold, then a bounded local
  * search adding later candidates one at a time while the saving grows. */
 function searchPrefixes(
@@ -363,31 +429,9 @@ function searchPrefixes(
   pool: NodeFacts[],
   bound: SingleNodeBound,
   solves: { left: number },
-): { members: NodeFacts[]; saving: number } | undefined {
-  const trial = (members: NodeFacts[]): { members: NodeFacts[]; saving: number } | undefined => {
-    const price = members.reduce((s, m) => s + m.price, 0);
-    const ms = minSaving(sw, members);
-    const pods = members.flatMap((m) => m.pods);
-    // The pods' cpu and memory at the cheapest rate any type offers already cost too much: no solve needed.
-    const floor = bound.lowerBound(sumRequests(pods, podRequests));
-    if (floor >= price || floor > price * (1 - ms)) return undefined;
-    if (solves.left-- <= 0 || sw.outOfTime()) return undefined;
-    const comps = batchRelocate(sw, members, 'merge');
-    for (const c of comps) sw.model.rollback(c.fit);
-    if (comps.some((c) => c.failure)) return undefined;
-    const all: Component = {
-      members,
-      fit: { placements: [], leftovers: [] },
-      replacements: comps.flatMap((c) => c.replacements),
-    };
-    if (replacementBlocker(all, sw.settings)) return undefined;
-    const replacements = comps.reduce((s, c) => s + c.replacements.length, 0);
-    const newPrice = comps.reduce((s, c) => s + replacementPrice(c), 0);
-    if (replacements >= members.length || !(newPrice < price) || newPrice > price * (1 - ms)) return undefined;
-    if (!evaluateBalanced(members, price - newPrice, sw.poolTotals).approved) return undefined;
-    return { members, saving: price - newPrice };
-  };
-  let best: { members: NodeFacts[]; saving: number } | undefined;
+): Merge | undefined {
+  const trial = (members: NodeFacts[]) => mergeTrial(sw, members, bound, solves);
+  let best: Merge | undefined;
   let lo = 2;
   let hi = pool.length;
   while (lo <= hi) {

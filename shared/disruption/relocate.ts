@@ -78,15 +78,32 @@ export function optionPrice(
   return Number.isFinite(worst) ? worst : Number.POSITIVE_INFINITY;
 }
 
+/** A type some NodePool allows: its cheapest offering, its worst launch price (Karpenter's price filter) and its
+ * allocatable resources. */
+interface BoundType {
+  price: number;
+  worst: number;
+  allocatable: Record<string, number>;
+}
+
+/** What one new node for these pods would cost at best, and whether the price filter would let it launch. */
+export interface Holder {
+  price: number;
+  /** Some type that holds the pods launches, wherever the fleet puts it, below this price (Karpenter's
+   * WorstLaunchPrice, replacement-options.ts). */
+  worst: number;
+}
+
 /** A cheap lower bound on one new node for these pods: the cheapest type whose allocatable holds their sum. Only the
  * types some NodePool's requirements allow count (a requirement on a label the type does not carry excludes
  * nothing): a replacement launches within its pool's requirements, and a t3.nano's per-vCPU price would bound a
  * c/m/r pool's nodes far too low. */
 export class SingleNodeBound {
-  private readonly types: { price: number; allocatable: Record<string, number> }[];
+  private readonly types: BoundType[];
+  private readonly rates = new Map<string, number>();
 
   constructor(instanceTypes: Map<string, InstanceType[]>, pools: readonly NodePool[]) {
-    const seen = new Map<string, { price: number; allocatable: Record<string, number> }>();
+    const seen = new Map<string, BoundType>();
     for (const pool of pools) {
       // Karpenter's default capacity type is on-demand when a NodePool does not name one.
       const req = pool.spec.template.spec.requirements.find((r) => r.key === LabelCapacityType && r.operator === 'In');
@@ -100,7 +117,7 @@ export class SingleNodeBound {
         for (const o of t.offerings) if (o.available && capacity.has(o.capacityType)) price = Math.min(price, o.price);
         const prev = seen.get(t.name);
         if (Number.isFinite(price) && (!prev || price < prev.price))
-          seen.set(t.name, { price, allocatable: t.allocatable });
+          seen.set(t.name, { price, worst: worstOf(t, capacity), allocatable: t.allocatable });
       }
     }
     this.types = [...seen.values()].sort((a, b) => a.price - b.price);
@@ -112,23 +129,50 @@ export class SingleNodeBound {
     for (const k of ['cpu', 'memory']) {
       const need = sum[k] ?? 0;
       if (need <= 0) continue;
-      let rate = Number.POSITIVE_INFINITY;
-      for (const t of this.types) {
-        const have = t.allocatable[k] ?? 0;
-        if (have > 0) rate = Math.min(rate, t.price / have);
-      }
-      bound = Math.max(bound, need * rate);
+      bound = Math.max(bound, need * this.rate(k));
     }
     return bound;
   }
 
+  private rate(k: string): number {
+    let rate = this.rates.get(k);
+    if (rate === undefined) {
+      rate = Number.POSITIVE_INFINITY;
+      for (const t of this.types) {
+        const have = t.allocatable[k] ?? 0;
+        if (have > 0) rate = Math.min(rate, t.price / have);
+      }
+      this.rates.set(k, rate);
+    }
+    return rate;
+  }
+
   price(sum: Record<string, number>): number {
+    return this.holder(sum)?.price ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** The cheapest type that holds `sum`, with the lowest worst launch price of any type that holds it. */
+  holder(sum: Record<string, number>): Holder | undefined {
+    let best: Holder | undefined;
     outer: for (const t of this.types) {
       for (const k in sum) if ((sum[k] as number) > (t.allocatable[k] ?? 0) + 1e-9) continue outer;
-      return t.price;
+      if (!best) best = { price: t.price, worst: t.worst };
+      else best.worst = Math.min(best.worst, t.worst);
     }
-    return Number.POSITIVE_INFINITY;
+    return best;
   }
+}
+
+/** Karpenter's WorstLaunchPrice over the capacity types a pool allows: the dearest available offering of the first
+ * class (reserved, spot, on-demand) that has one. */
+function worstOf(t: InstanceType, capacity: ReadonlySet<string>): number {
+  for (const ct of ['reserved', 'spot', 'on-demand']) {
+    if (!capacity.has(ct)) continue;
+    let worst = Number.NEGATIVE_INFINITY;
+    for (const o of t.offerings) if (o.available && o.capacityType === ct) worst = Math.max(worst, o.price);
+    if (Number.isFinite(worst)) return worst;
+  }
+  return Number.POSITIVE_INFINITY;
 }
 
 export function sumRequests(
