@@ -5,7 +5,8 @@
 //    solve); each group of nodes that shares new nodes becomes a command if it saves enough; a single node's own
 //    pods may instead be split over several cheaper new nodes (split.ts, a bounded solve of its leftover pods);
 // 3. merge search among the rest: the largest prefix (binary search, up to maxMergeCandidates) that fewer, cheaper
-//    new nodes can hold, then a bounded local search adding later candidates one at a time;
+//    new nodes can hold, then a bounded local search adding later candidates one at a time; in a settled NodePool
+//    where no prefix holds a merge, groups chosen by their pods' summed requests (pack.ts);
 // 4. candidates with constrained pods (topology, pod affinity, volumes, host ports): one full solve each, bounded.
 // With a time budget, the solves stop at the sweep's deadline: what was decided stands, the candidates not judged
 // are deferred, and the sweep's cursor tells the next sweep to start with them (docs/disruption.md, A deadline for
