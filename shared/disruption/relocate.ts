@@ -148,19 +148,25 @@ export class SingleNodeBound {
   }
 
   price(sum: Record<string, number>): number {
-    return this.holder(sum)?.price ?? Number.POSITIVE_INFINITY;
+    for (const t of this.types) if (holds(t, sum)) return t.price;
+    return Number.POSITIVE_INFINITY;
   }
 
   /** The cheapest type that holds `sum`, with the lowest worst launch price of any type that holds it. */
   holder(sum: Record<string, number>): Holder | undefined {
     let best: Holder | undefined;
-    outer: for (const t of this.types) {
-      for (const k in sum) if ((sum[k] as number) > (t.allocatable[k] ?? 0) + 1e-9) continue outer;
+    for (const t of this.types) {
+      if (!holds(t, sum)) continue;
       if (!best) best = { price: t.price, worst: t.worst };
       else best.worst = Math.min(best.worst, t.worst);
     }
     return best;
   }
+}
+
+function holds(t: BoundType, sum: Record<string, number>): boolean {
+  for (const k in sum) if ((sum[k] as number) > (t.allocatable[k] ?? 0) + 1e-9) return false;
+  return true;
 }
 
 /** Karpenter's WorstLaunchPrice over the capacity types a pool allows: the dearest available offering of the first
