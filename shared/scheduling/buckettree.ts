@@ -309,13 +309,16 @@ function build<B extends TreeBucket>(nodes: Nodes, lo: number, hi: number, paren
   }
   nodes.live[n] = live;
   if (hi - lo <= LEAF) return n;
-  // Split on the resource whose requests spread the most, relative to their size.
+  // Split on the resource whose requests spread the most, relative to their size, as a sample of at most 64 of them
+  // shows it: the search is exact whatever the split, and a full pass per node lengthens the cold build of a
+  // distinct-request class's tree (docs/performance.md, "Distinct requests: fill and target search (session 8)").
   let dim = 0;
   let spread = -1;
+  const stride = Math.max(1, Math.floor((hi - lo) / 64));
   for (let d = 0; d < dims; d++) {
     let spreadMin = Number.POSITIVE_INFINITY;
     let spreadMax = Number.NEGATIVE_INFINITY;
-    for (let i = lo; i < hi; i++) {
+    for (let i = lo; i < hi; i += stride) {
       const v = requests[(order[i] as number) * dims + d] as number;
       if (v < spreadMin) spreadMin = v;
       if (v > spreadMax) spreadMax = v;

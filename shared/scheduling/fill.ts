@@ -92,6 +92,13 @@ export class ClaimFiller {
     // Indexed loops: a claim is filled from the first pods on, before this code is optimized, and a `for...of` then
     // allocates a result object per step (docs/performance.md, "The cold 5k rows").
     const cells = this.waiting.cells;
+    const alloc = c.target.alloc;
+    // A bucket joins the slice only if its share of its pods rounds to one or more, so with at most `most` pods in a
+    // bucket nothing joins once the pool is over `most / SLICE` times the room in some resource (the slice's fraction
+    // is then below 1 / (most · SLICE)); the pool only grows as cells are added, so the pass stops there. With every
+    // request distinct (one pod per bucket) that is after a few cells, not a pass over hundreds of them per claim
+    // (docs/performance.md, "Distinct requests: fill and target search (session 8)").
+    const most = mostPerBucket(cells);
     for (let j = 0; j < cells.length; j++) {
       const cell = cells[j] as Cell;
       if (!cell.simple || cell.remaining <= 0) continue;
@@ -101,6 +108,7 @@ export class ClaimFiller {
         // The cell's running sum is the sum over its buckets (exact while requests are whole numbers).
         eligible.push({ cell });
         addTimes(pool, 1, cell.total);
+        if (outgrows(pool, c.used, alloc, most)) return;
         continue;
       }
       const only: Bucket[] = [];
@@ -115,9 +123,9 @@ export class ClaimFiller {
       }
       cell.compact(emptied);
       if (only.length > 0) eligible.push({ cell, only });
+      if (outgrows(pool, c.used, alloc, most)) return;
     }
     let fraction = Number.POSITIVE_INFINITY;
-    const alloc = c.target.alloc;
     for (let i = 0; i < pool.length; i++) {
       const p = pool[i] as number;
       if (p > 0) fraction = Math.min(fraction, ((alloc[i] as number) - (c.used[i] as number)) / p);
@@ -151,6 +159,28 @@ export class ClaimFiller {
       }
     }
   }
+}
+
+/** The most pods any bucket of a simple cell with pods ever held (an upper bound on any such bucket's `remaining`). */
+function mostPerBucket(cells: readonly Cell[]): number {
+  let most = 0;
+  for (let j = 0; j < cells.length; j++) {
+    const cell = cells[j] as Cell;
+    if (cell.simple && cell.remaining > 0 && cell.maxRemaining > most) most = cell.maxRemaining;
+  }
+  return most;
+}
+
+/**
+ * Whether the pool is past `most / SLICE` times the claim's room in some resource, so that no bucket of at most
+ * `most` pods could join a slice of it (with a margin for rounding: only a clear excess counts).
+ */
+function outgrows(pool: Float64Array, used: Float64Array, alloc: Float64Array, most: number): boolean {
+  for (let i = 0; i < pool.length; i++) {
+    const p = pool[i] as number;
+    if (p > 0 && ((alloc[i] as number) - (used[i] as number)) * most * SLICE * (1 + 1e-9) < p) return true;
+  }
+  return false;
 }
 
 function addTimes(into: Float64Array, n: number, v: Float64Array): void {
