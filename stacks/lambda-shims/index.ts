@@ -30,6 +30,11 @@ export const LAMBDA_SHIMS: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': 'aws-credentials.ts',
   // Web streams, which @middy/core imports for streamed responses only: the stand-in loads them on first use.
   'node:stream/web': 'stream-web.ts',
+  // Node's http and https, as CommonJS: on Node 22 an ES import of either loads undici and compiles WebAssembly.
+  http: 'http.cjs',
+  'node:http': 'http.cjs',
+  https: 'https.cjs',
+  'node:https': 'https.cjs',
 };
 
 /** Node modules only client-node's prebuild (stacks/client-node-prebuild.ts) replaces: its command-running auth. */

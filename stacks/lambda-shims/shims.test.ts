@@ -31,3 +31,12 @@ describe('the child_process stand-in for client-node', () => {
     expect(() => childProcess.spawnSync()).toThrow(/not supported in the Karpless Lambda bundle/);
   });
 });
+
+describe('the http and https stand-ins', () => {
+  it("are Node's own modules, handed over as CommonJS", async () => {
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    expect(require('./http.cjs')).toBe(require('node:http'));
+    expect(require('./https.cjs')).toBe(require('node:https'));
+  });
+});
