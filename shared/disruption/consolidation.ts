@@ -342,8 +342,8 @@ function mergeSearch(sw: Sweep, left: NodeFacts[]): void {
     best = searchPrefixes(sw, pool, bound, solves);
     rest = rest.filter((f) => !pool.includes(f));
   }
-  // Then groups chosen by what their pods need rather than by order (pack.ts), with solves of their own.
-  // Last, in NodePools that have settled, groups chosen by what their pods need rather than by order (pack.ts).
+  // Last, in NodePools that have settled, groups chosen by what their pods need rather than by order (pack.ts), with
+  // solves of their own.
   if (!best && !sw.outOfTime()) {
     const settled = settledPools(sw);
     pool = allowed.filter((f) => settled.has(f.poolName));
