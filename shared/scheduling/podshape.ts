@@ -268,11 +268,20 @@ export class PodShapes {
     return base;
   }
 
-  /** Vectors are sized once every resource name is known (after all pods and DaemonSets were read). */
+  /**
+   * Vectors are sized once every resource name is known (after all pods and DaemonSets were read). They are views of
+   * one buffer: a Float64Array of its own per base cost two more objects each (its buffer and its elements), which
+   * with every request distinct the young-generation collector copied for every pod (docs/performance.md).
+   */
   finalizeVectors(): void {
-    for (const b of this.all) {
-      b.requests = this.resources.vector(b.requestList);
-      for (const s of b.levels) s.requests = b.requests;
+    const dims = this.resources.names.length;
+    const slab = new Float64Array(this.all.length * dims);
+    for (let i = 0; i < this.all.length; i++) {
+      const b = this.all[i] as PodBase;
+      const v = slab.subarray(i * dims, (i + 1) * dims);
+      this.resources.fill(v, b.requestList);
+      b.requests = v;
+      for (const s of b.levels) s.requests = v;
     }
   }
 

@@ -92,7 +92,11 @@ export class ResourceIndex {
   }
 
   vector(list: ResourceList): Float64Array {
-    const v = new Float64Array(this.names.length);
+    return this.fill(new Float64Array(this.names.length), list);
+  }
+
+  /** Writes the list into a zeroed vector of `names.length` entries (a view of a larger buffer, say). */
+  fill(v: Float64Array, list: ResourceList): Float64Array {
     for (const k in list) {
       const i = this.ids.get(k);
       if (i !== undefined) v[i] = list[k] as number;
