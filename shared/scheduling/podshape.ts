@@ -511,25 +511,28 @@ function containersText(list: unknown): string | undefined {
  * What `classText` leaves out of a pod's spec: each container's resources, each init container's, and the overhead,
  * as JSON texts (`-` for none) in that order. The class fixes how many containers there are, so within a class two
  * pods have the same text exactly when those parts of their specs are equal.
+ *
+ * Joined from a list, not concatenated: a concatenation is a tree of string pieces, which the map of a class's bases
+ * keeps as its key, and with every request distinct that was five more objects per pod for the young-generation
+ * collector to copy (docs/performance.md, "Distinct requests: what survives the setup (session 9)").
  */
 export function requestsText(spec: Pod['spec']): string {
-  let s = resourcesText(spec.containers);
-  s += '|';
-  s += resourcesText(spec.initContainers);
-  s += '|';
-  s += JSON.stringify(spec.overhead) ?? '-';
-  return s;
+  const parts: string[] = [];
+  resourcesText(spec.containers, parts);
+  parts.push('|');
+  resourcesText(spec.initContainers, parts);
+  parts.push('|', JSON.stringify(spec.overhead) ?? '-');
+  return parts.join('');
 }
 
-function resourcesText(list: unknown): string {
-  if (!Array.isArray(list)) return '';
-  let s = '';
+function resourcesText(list: unknown, parts: string[]): void {
+  if (!Array.isArray(list)) return;
   for (let i = 0; i < list.length; i++) {
     const c: unknown = list[i];
     const r = c !== null && typeof c === 'object' ? JSON.stringify((c as Container).resources) : '';
-    s += i === 0 ? (r ?? '-') : `,${r ?? '-'}`;
+    if (i > 0) parts.push(',');
+    parts.push(r ?? '-');
   }
-  return s;
 }
 
 function termRequirements(term: NodeSelectorTerm): Requirements {
