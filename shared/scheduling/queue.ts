@@ -19,6 +19,8 @@ export interface QueuedPod {
   order: number;
   /** Already placed ahead of its turn, by a NodeClaim's fill (see fill.ts). */
   done: boolean;
+  /** The pod of its group queued before it: a group's pods are a stack through this link (`Waiting.top`). */
+  below: QueuedPod | undefined;
 }
 
 /**
@@ -80,12 +82,20 @@ export function inTurnOrder(queue: readonly QueuedPod[]): QueuedPod[] {
   return out;
 }
 
-/** Waiting pods of one base, not yet processed, in queue order. */
+/**
+ * Waiting pods of one base, not yet processed, in queue order. Its pods, and a bucket's groups, are stacks linked
+ * through `below` rather than arrays: with every request distinct, each pod has a group of its own and each group a
+ * bucket, and two arrays per pod were a sixth of what the setup left for the young-generation collector to copy
+ * (docs/performance.md, "Distinct requests: what survives the setup (session 9)").
+ */
 export interface Waiting {
   base: PodBase;
   remaining: number;
-  members: QueuedPod[];
+  /** Its last-queued pod not yet seen processed; the earlier ones below it. */
+  top: QueuedPod | undefined;
   bucket: Bucket;
+  /** The group of its bucket queued before it. */
+  below: Waiting | undefined;
 }
 
 /**
@@ -95,7 +105,8 @@ export interface Waiting {
 export interface Bucket extends WaitingGroup {
   /** No topology constraint of its own: may be placed ahead of its turn by a fill. */
   simple: boolean;
-  groups: Waiting[];
+  /** Its last-queued group with pods not yet seen processed; the earlier ones below it. */
+  top: Waiting | undefined;
   /** Creation order: the order of `buckets`, which breaks ties between equally good buckets. */
   ordinal: number;
   cell: Cell;
@@ -255,16 +266,16 @@ export class WaitingQueue {
     let g = this.waiting[q.base.baseId];
     if (!g) {
       const bucket = this.bucketFor(shape);
-      // Arrays of one, not empty ones that the first push grows to 17 slots: with every request distinct, each pod
-      // has a group of its own and most buckets hold one group (docs/performance.md, "session 7").
-      g = { base: q.base, remaining: 0, members: [q], bucket };
+      g = { base: q.base, remaining: 0, top: q, bucket, below: bucket.top };
       while (this.waiting.length < q.base.baseId) this.waiting.push(undefined);
       this.waiting[q.base.baseId] = g;
-      if (bucket.groups.length === 0) bucket.groups = [g];
-      else bucket.groups.push(g);
+      bucket.top = g;
       // Read only for pods limited per node (cost.ts): a set of every distinct pod's base would cost a Set entry each.
       if (shape.perNodeLimit !== Number.POSITIVE_INFINITY) bucket.cell.bases.add(q.base.baseId);
-    } else g.members.push(q);
+    } else {
+      q.below = g.top;
+      g.top = q;
+    }
     g.remaining++;
     g.bucket.remaining++;
     // A tree's counts are of the pods queued when it was built: a later pod rebuilds them.
@@ -314,13 +325,13 @@ export class WaitingQueue {
   /** A waiting pod of the bucket that has not been processed yet, with its group. */
   nextMember(b: Bucket): { q: QueuedPod; g: Waiting } | undefined {
     for (;;) {
-      const g = b.groups[b.groups.length - 1];
+      const g = b.top;
       if (!g) return undefined;
-      const m = g.members;
-      while (m.length > 0 && (m[m.length - 1] as QueuedPod).done) m.pop();
-      const q = m[m.length - 1];
+      let q = g.top;
+      while (q?.done) q = q.below;
+      g.top = q;
       if (q) return { q, g };
-      b.groups.pop();
+      b.top = g.below;
     }
   }
 
@@ -362,7 +373,7 @@ export class WaitingQueue {
         // had seen the old class, with every request distinct). -0 is a float and adds like 0.
         value: -0,
         simple: shape.groups.length === 0,
-        groups: [],
+        top: undefined,
         ordinal: this.byKey.size,
         cell,
         // Set when its class's tree is built; written here so that every bucket keeps one hidden class.

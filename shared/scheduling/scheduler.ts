@@ -251,7 +251,7 @@ export class Scheduler {
         break;
       }
       const pod = pods[order] as Pod;
-      queue.push({ pod, base: this.shapes.baseOf(pod), order, done: false });
+      queue.push({ pod, base: this.shapes.baseOf(pod), order, done: false, below: undefined });
     }
     // Out of time once every pod is read: only the first chunk goes on, so what remains of the setup is small.
     if (queue.length > SETUP_CHECK && this.deadline.remainingMs() <= SETUP_RESERVE_MS) {
