@@ -20,7 +20,7 @@ function setup() {
   );
   const shapes = new PodShapes(index, new Topology(new Map(), { of: () => [] }), new VolumeIndex(), []);
   const tolerations = [{ key: 'team', operator: 'Exists' as const }];
-  const shapeOf = (o: Parameters<typeof pod>[0]): PodShape => shapes.baseOf(pod(o)).levels[0] as PodShape;
+  const shapeOf = (o: Parameters<typeof pod>[0]): PodShape => shapes.baseOf(pod(o)).first as PodShape;
   const inB = shapeOf({ nodeSelector: { [ZONE]: 'us-east-1b' }, tolerations });
   const anywhere = shapeOf({ labels: { app: 'other' }, tolerations });
   const untolerating = shapeOf({ labels: { app: 'third' } });

@@ -74,7 +74,7 @@ export class ClaimFiller {
         best.skipped = fill;
         continue;
       }
-      const shape = next.q.base.levels[0];
+      const shape = next.q.base.first;
       if (shape && c.tryAdd(next.q.pod, shape)) this.waiting.consume(next.q);
       else best.skipped = fill;
     }
@@ -150,7 +150,7 @@ export class ClaimFiller {
       while (k-- > 0) {
         const next = this.waiting.nextMember(b);
         if (!next) break;
-        const shape = next.q.base.levels[0];
+        const shape = next.q.base.first;
         if (!shape || !c.tryAdd(next.q.pod, shape)) {
           b.skipped = fill;
           break;

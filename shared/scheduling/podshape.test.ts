@@ -22,7 +22,7 @@ describe('PodShapes', () => {
     expect(b).not.toBe(a);
     expect(b.identity).toBe(a.identity);
     expect(new Set([a.identity, d.identity, e.identity]).size).toBe(3);
-    expect(a.levels[0]?.identity).toBe(a.identity);
+    expect(a.first?.identity).toBe(a.identity);
   });
 
   it('derives the shapes of pods that differ only in their requests from the first such pod, sharing its class', () => {
@@ -50,7 +50,7 @@ describe('PodShapes', () => {
     const a = s.baseOf(pod({ ...spread, cpu: '100m', memory: '128Mi' }));
     const b = s.baseOf(pod({ ...spread, cpu: '250m', memory: '300Mi' }));
     const other = s.baseOf(pod({ ...spread, nodeSelector: { 'kubernetes.io/arch': 'arm64' }, cpu: '250m' }));
-    const [sa, sb, so] = [a.levels[0], b.levels[0], other.levels[0]];
+    const [sa, sb, so] = [a.first, b.first, other.first];
     expect(b).not.toBe(a);
     expect(b.template).toBe(a);
     expect(sb?.classId).toBe(sa?.classId);
@@ -86,8 +86,8 @@ describe('PodShapes', () => {
     expect(b.template).toBe(a);
     expect(c.template).toBeUndefined();
     expect(c.identity).not.toBe(b.identity);
-    expect(c.levels[0]?.classId).not.toBe(b.levels[0]?.classId);
-    expect(c.levels[0]?.requirements.toString()).toBe(a.levels[0]?.requirements.toString());
+    expect(c.first?.classId).not.toBe(b.first?.classId);
+    expect(c.first?.requirements.toString()).toBe(a.first?.requirements.toString());
     expect(e.template).toBe(c);
     // Replicas of each come back to the same base.
     expect(s.baseOf(pod({ ...spec, labels: { app: 'web' }, cpu: '250m' }))).toBe(b);
@@ -131,9 +131,9 @@ describe('PodShapes', () => {
       expect(b.template).toBe(a);
       expect(b.views).toBe(a.views);
       expect(b.hostPorts).toBe(a.hostPorts);
-      expect(b.levels[0]?.classId).toBe(a.levels[0]?.classId);
-      expect(b.levels[0]?.requirements).toBe(a.levels[0]?.requirements);
-      expect(b.levels[0]?.tolerations).toBe(a.levels[0]?.tolerations);
+      expect(b.first?.classId).toBe(a.first?.classId);
+      expect(b.first?.requirements).toBe(a.first?.requirements);
+      expect(b.first?.tolerations).toBe(a.first?.tolerations);
     }
     expect(new Set(sameClass.map((b) => b.baseId)).size).toBe(sameClass.length);
     const otherClass = [
@@ -149,7 +149,7 @@ describe('PodShapes', () => {
     for (const b of otherClass) {
       expect(b.template).toBeUndefined();
       expect(b.views).not.toBe(a.views);
-      expect(b.levels[0]?.classId).not.toBe(a.levels[0]?.classId);
+      expect(b.first?.classId).not.toBe(a.first?.classId);
     }
     // Replicas of each come back to their base.
     expect(s.baseOf(spec([container({ requests: { cpu: '101m' } })]))).toBe(sameClass[0]);

@@ -28,7 +28,14 @@ export interface PodBase {
   volumeRequirements: Requirements;
   /** Set when the pod can never be scheduled as written (invalid or restricted input). */
   invalid: string | undefined;
-  levels: PodShape[];
+  /** Its shape at relaxation level 0 (made with the base); `relaxed` holds levels 1 and up, made on first need. */
+  first: PodShape | undefined;
+  /**
+   * Level n at `n - 1`. A field for level 0 instead of an array of all levels: with every request distinct, that
+   * array was two more objects per pod for the young-generation collector to copy (docs/performance.md, "Distinct
+   * requests: what survives the setup (session 9)").
+   */
+  relaxed: PodShape[];
   views: PodView[];
   /** The first base whose pods differ from these only in their requests: every shape is derived from its shapes. */
   template: PodBase | undefined;
@@ -62,6 +69,8 @@ const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'P
 const NO_VOLUME_TOPOLOGY: VolumeTopology = { requirements: /* @__PURE__ */ new Requirements(), warnings: [], key: '' };
 /** A base's requests until every resource name is known (`finalizeVectors` replaces it); only ever read. */
 const NO_REQUESTS = /* @__PURE__ */ new Float64Array(0);
+/** A base's relaxed shapes until it has one (`setLevel` gives it an array of its own); only ever read. */
+const NO_SHAPES: PodShape[] = [];
 
 /**
  * What the pods of one class share: pods whose spec and volume topology are equal once the containers' resources and
@@ -222,7 +231,8 @@ export class PodShapes {
       hostPorts: template.hostPorts,
       volumeRequirements: template.volumeRequirements,
       invalid: undefined,
-      levels: [],
+      first: undefined,
+      relaxed: NO_SHAPES,
       views: template.views,
       template,
     };
@@ -252,7 +262,8 @@ export class PodShapes {
       hostPorts: cls.hostPorts,
       volumeRequirements: cls.volumeRequirements,
       invalid,
-      levels: [],
+      first: undefined,
+      relaxed: NO_SHAPES,
       views: cls.views,
       template: undefined,
     };
@@ -281,14 +292,15 @@ export class PodShapes {
       const v = slab.subarray(i * dims, (i + 1) * dims);
       this.resources.fill(v, b.requestList);
       b.requests = v;
-      for (const s of b.levels) s.requests = v;
+      if (b.first) b.first.requests = v;
+      for (const s of b.relaxed) s.requests = v;
     }
   }
 
   level(base: PodBase, n: number, anyPreferNoSchedule = true): PodShape | undefined {
-    const have = base.levels[n];
+    const have = shapeAt(base, n);
     if (have) return have;
-    if (n > 0 && !base.levels[n - 1]) return undefined;
+    if (n > 0 && !shapeAt(base, n - 1)) return undefined;
     if (base.template) {
       const like = this.level(base.template, n, anyPreferNoSchedule);
       if (!like) return undefined;
@@ -435,14 +447,16 @@ function shapeOf(facts: ShapeFacts, id: number, classId: number, base: PodBase, 
   };
 }
 
-/**
- * Stores a base's shape for level `n`. The first goes into an array of one: storing it into the base's empty array
- * would grow that to 17 slots, and with every request distinct a base per pod kept them all (docs/performance.md,
- * "session 7").
- */
+/** A base's shape at level `n`, if made. */
+function shapeAt(base: PodBase, n: number): PodShape | undefined {
+  return n === 0 ? base.first : base.relaxed[n - 1];
+}
+
+/** Stores a base's shape for level `n` (levels are made in order, so level n - 1 is there). */
 function setLevel(base: PodBase, n: number, shape: PodShape): void {
-  if (n === 0 && base.levels.length === 0) base.levels = [shape];
-  else base.levels[n] = shape;
+  if (n === 0) base.first = shape;
+  else if (base.relaxed === NO_SHAPES) base.relaxed = [shape];
+  else base.relaxed[n - 1] = shape;
 }
 
 /** The class's template for an identity: its first valid base of that identity. */

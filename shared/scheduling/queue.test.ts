@@ -54,7 +54,7 @@ describe('WaitingQueue.nextMember', () => {
     const q = pods.map((p, order) => ({ pod: p, base: s.baseOf(p), order, done: false, below: undefined }));
     s.finalizeVectors();
     const waiting = new WaitingQueue();
-    for (const e of q) waiting.enqueue(e, e.base.levels[0] as PodShape);
+    for (const e of q) waiting.enqueue(e, e.base.first as PodShape);
     return { waiting, queued: q };
   }
 

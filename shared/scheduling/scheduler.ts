@@ -290,7 +290,7 @@ export class Scheduler {
         break;
       }
       const q = queue[i] as QueuedPod;
-      const shape = q.base.levels[0];
+      const shape = q.base.first;
       if (!shape || q.base.invalid) continue;
       this.waiting.enqueue(q, shape);
     }
@@ -317,7 +317,10 @@ export class Scheduler {
   private allGroups(): TopologyGroup[] {
     if (!this.allGroupsCache) {
       const set = new Set<TopologyGroup>();
-      for (const b of this.shapes.all) for (const s of b.levels) for (const g of s.groups) set.add(g);
+      for (const b of this.shapes.all) {
+        for (const g of b.first?.groups ?? []) set.add(g);
+        for (const s of b.relaxed) for (const g of s.groups) set.add(g);
+      }
       // Required anti-affinity groups of existing pods select pods too.
       for (const b of this.shapes.all) for (const g of this.topology.selectedBy(b)) set.add(g);
       this.allGroupsCache = [...set];
@@ -354,7 +357,7 @@ export class Scheduler {
           outOfTime = true;
           break;
         }
-        const s = (queue[i] as QueuedPod).base.levels[0];
+        const s = (queue[i] as QueuedPod).base.first;
         if (!s || (queue[i] as QueuedPod).base.invalid) continue;
         if (t.untoleratedTaint(s.classId, s.tolerations) || t.incompatibility(s.classId, s.requirements)) continue;
         addVec(demand, s.requests);
