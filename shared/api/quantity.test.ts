@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatBytes,
@@ -7,7 +8,60 @@ import {
   parseQuantity,
   parseResource,
   QuantityError,
+  quantityByGrammar,
 } from './quantity';
+
+/** What reading a quantity gives: its value, or the error's message. */
+function outcome(read: () => number): number | string {
+  try {
+    return read();
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+describe('the plain-quantity path', () => {
+  it('reads every text as the grammar does', () => {
+    const pieces = ['0', '1', '5', '9', '00', '123', '999999999999999', '9999999999999999', '.', '+', '-', 'e', 'E'];
+    const suffixes = [
+      '',
+      'm',
+      'k',
+      'K',
+      'Ki',
+      'ki',
+      'Mi',
+      'M',
+      'Gi',
+      'G',
+      'Ti',
+      'Pi',
+      'P',
+      'Ei',
+      'E',
+      'n',
+      'u',
+      'i',
+      'x',
+    ];
+    const text = fc
+      .tuple(fc.array(fc.constantFrom(...pieces), { minLength: 0, maxLength: 4 }), fc.constantFrom(...suffixes))
+      .map(([p, suffix]) => `${p.join('')}${suffix}`);
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(outcome(() => parseQuantity(t))).toEqual(outcome(() => quantityByGrammar(t)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each(['500m', '2', '512Mi', '1Gi', '4096Mi', '007', '1E', '999999999999999Ei', '0'])(
+    'reads %s as the grammar does',
+    (t) => {
+      expect(outcome(() => parseQuantity(t))).toEqual(outcome(() => quantityByGrammar(t)));
+    },
+  );
+});
 
 describe('quantities', () => {
   it.each([
