@@ -17,13 +17,20 @@ export function containerRequests(c: Container): ResourceList {
 }
 
 export function podRequests(pod: Pod): ResourceList {
-  const running: ResourceList = {};
-  for (const c of pod.spec.containers ?? []) addInto(running, containerRequests(c));
+  const containers = pod.spec.containers ?? [];
+  // Most pods have one container: its list is the running total, with no second list to add it into (read for every
+  // pod whose requests are new: with every request distinct, every pod).
+  let running: ResourceList;
+  if (containers.length === 1) running = containerRequests(containers[0] as Container);
+  else {
+    running = {};
+    for (const c of containers) addInto(running, containerRequests(c));
+  }
   // Most pods have no init containers: their peak is the running total (the copy below would be the same list).
   const total = pod.spec.initContainers?.length ? withInitContainers(running, pod.spec.initContainers) : running;
   addQuantities(total, pod.spec.overhead);
   total[PODS] = (total[PODS] ?? 0) + 1;
-  for (const k of Object.keys(total)) if (total[k] === 0 && k !== PODS) delete total[k];
+  for (const k in total) if (total[k] === 0 && k !== PODS) delete total[k];
   return total;
 }
 
