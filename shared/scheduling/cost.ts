@@ -213,9 +213,11 @@ export function chooseTarget(
 ): TargetChoice | undefined {
   const dims = opening.requests.length;
   const used = new Float64Array(dims);
-  const limit = new Float64Array(waiting.length);
+  // The fills below pick their next group by the dot-product rule through a tree of the waiting groups, refilled per
+  // candidate: with every request distinct there are hundreds of groups, and a scan of all of them per step was most
+  // of a constrained solve's cost (docs/performance.md, Distinct requests).
+  const { tree, items, classOf, classes, limit, base, start, taken, emptiedItems } = trees.of(waiting, dims);
   // How many of each waiting group one node could take, before asking whether the group may share this type.
-  const base = new Float64Array(waiting.length);
   for (let g = 0; g < waiting.length; g++) {
     const w = waiting[g] as WaitingGroup;
     let l = w.remaining;
@@ -239,10 +241,6 @@ export function chooseTarget(
     const worth = usable(r.option.alloc, duals);
     order.add(r.option, worth > 0 ? price / worth : Number.POSITIVE_INFINITY, r.worth, price);
   }
-  // The fills below pick their next group by the dot-product rule through a tree of the waiting groups, refilled per
-  // candidate: with every request distinct there are hundreds of groups, and a scan of all of them per step was most
-  // of a constrained solve's cost (docs/performance.md, Distinct requests).
-  const { tree, items, classOf, classes } = trees.of(waiting, dims);
   // Whether a group may share the type depends on its class alone (template.ts canShare), so it is asked once per
   // class and candidate, not once per group, and only of classes with a group the node could take: 0 not asked, 1
   // yes, 2 no. The class's first such group stands for it.
@@ -260,10 +258,7 @@ export function chooseTarget(
   // the same answers puts back only what the previous fill took (`taken`, `emptiedItems`) instead of refilling the
   // whole tree: a search scores about ten candidates, and refilling every group for each was a tenth of a solve of
   // distinct requests (docs/performance.md, Distinct requests).
-  const start = new Float64Array(waiting.length);
   let filled = false;
-  const taken: number[] = [];
-  const emptiedItems: GroupItem[] = [];
   const pick = new FirstBest();
   for (let c = order.next(); c >= 0; c = order.next()) {
     const bound = order.bound;
@@ -403,7 +398,11 @@ export class WaitingTrees {
   private built: WaitingTree | undefined;
 
   of(waiting: readonly WaitingGroup[], dims: number): WaitingTree {
-    if (this.built && this.list === waiting && this.built.items.length === waiting.length) return this.built;
+    if (this.built && this.list === waiting && this.built.items.length === waiting.length) {
+      this.built.taken.length = 0;
+      this.built.emptiedItems.length = 0;
+      return this.built;
+    }
     const items = waiting.map((w, g) => ({ shape: w.shape, remaining: 0, ordinal: g, leaf: -1 }));
     // Each group's class as a small number (a group's shape, and so its class, is fixed for the list's life).
     const numbers = new Map<number, number>();
@@ -417,17 +416,41 @@ export class WaitingTrees {
       classOf[g] = c;
     });
     this.list = waiting;
-    this.built = { tree: new BucketTree(items, dims), items, classOf, classes: numbers.size };
+    const n = waiting.length;
+    this.built = {
+      tree: new BucketTree(items, dims),
+      items,
+      classOf,
+      classes: numbers.size,
+      limit: new Float64Array(n),
+      base: new Float64Array(n),
+      start: new Float64Array(n),
+      taken: [],
+      emptiedItems: [],
+    };
     return this.built;
   }
 }
 
-/** The tree of one list of waiting groups, its items in the list's order, and each group's class number. */
+/**
+ * The tree of one list of waiting groups, its items in the list's order, and each group's class number; with the
+ * per-group arrays a search works in, kept with the tree instead of made per search (with every request distinct a
+ * solve runs hundreds of searches over hundreds of groups). A search writes each group's entries before reading them.
+ */
 interface WaitingTree {
   tree: BucketTree<GroupItem>;
   items: GroupItem[];
   classOf: Int32Array;
   classes: number;
+  /** How many more of each group the current candidate's fill may take. */
+  limit: Float64Array;
+  /** How many of each group one node could take, before asking whether the group may share the type. */
+  base: Float64Array;
+  /** Each group's limit when the last refilled fill started. */
+  start: Float64Array;
+  /** The groups the last fill took from, and the items it emptied (empty when a search starts). */
+  taken: number[];
+  emptiedItems: GroupItem[];
 }
 
 /** A waiting group in a target search's tree: `remaining` is how many more of it the simulated fill may take. */
