@@ -40,6 +40,14 @@ export class BucketTree<B extends TreeBucket> {
   /** Per node and resource (`node * dims + resource`): the smallest and largest request of its buckets with pods. */
   private readonly min: Float64Array;
   private readonly max: Float64Array;
+  /**
+   * Per position (the order of `items`): its bucket's requests (`position * dims + resource`), and 1 while it holds
+   * pods (`holds`). A leaf's scan reads these instead of each bucket, its shape and its vector: with every request distinct a
+   * solve scans millions of positions, and those reads were most of a scan (docs/performance.md, "Distinct requests:
+   * what survives the setup (session 9)").
+   */
+  private readonly flat: Float64Array;
+  private readonly holds: Uint8Array;
   private readonly stackNode = new Int32Array(STACK);
   private readonly stackBound = new Float64Array(STACK);
 
@@ -69,6 +77,13 @@ export class BucketTree<B extends TreeBucket> {
     this.min = nodes.min.slice(0, count * dims);
     this.max = nodes.max.slice(0, count * dims);
     for (let i = 0; i < order.length; i++) this.items.push(buckets[order[i] as number] as B);
+    this.flat = new Float64Array(buckets.length * dims);
+    this.holds = new Uint8Array(buckets.length);
+    for (let i = 0; i < order.length; i++) {
+      const at = order[i] as number;
+      for (let d = 0; d < dims; d++) this.flat[i * dims + d] = requests[at * dims + d] as number;
+      this.holds[i] = (buckets[at] as B).remaining > 0 ? 1 : 0;
+    }
     for (let n = 0; n < this.lo.length; n++) {
       if ((this.left[n] as number) >= 0) continue;
       for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) (this.items[i] as B).leaf = n;
@@ -76,9 +91,9 @@ export class BucketTree<B extends TreeBucket> {
   }
 
   /**
-   * Recounts every node from the buckets' `remaining` as they are now, for a tree whose buckets were refilled (a
-   * target search reuses one tree per candidate type, cost.ts). Children come after their parent, so one backward pass
-   * settles each node from its children.
+   * Recounts every node from the buckets' `remaining` and requests as they are now, for a tree whose buckets were
+   * refilled (a target search reuses one tree per candidate type, cost.ts). Children come after their parent, so one
+   * backward pass settles each node from its children.
    */
   reset(): void {
     for (let n = this.lo.length - 1; n >= 0; n--) {
@@ -98,11 +113,16 @@ export class BucketTree<B extends TreeBucket> {
   /** A leaf's box and live count from its buckets' `remaining` as they are now. */
   private recountLeaf(n: number): void {
     let live = 0;
+    const dims = this.dims;
     for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) {
       const x = this.items[i] as B;
+      // Requests read afresh too: a queue cell's (its mean) moves as its pods leave (cost.ts WaitingTrees).
+      const r = x.shape.requests;
+      for (let d = 0; d < dims; d++) this.flat[i * dims + d] = r[d] as number;
+      this.holds[i] = x.remaining > 0 ? 1 : 0;
       if (x.remaining <= 0) continue;
       live++;
-      this.widen(n, x.shape.requests, 0);
+      this.widen(n, this.flat, i * this.dims);
     }
     this.live[n] = live;
   }
@@ -121,8 +141,8 @@ export class BucketTree<B extends TreeBucket> {
     this.live[n] = (this.live[n] as number) - 1;
     this.resetBox(n);
     for (let i = this.lo[n] as number; i < (this.hi[n] as number); i++) {
-      const x = this.items[i] as B;
-      if (x.remaining > 0) this.widen(n, x.shape.requests, 0);
+      if (this.items[i] === b) this.holds[i] = 0;
+      else if (this.holds[i] === 1) this.widen(n, this.flat, i * this.dims);
     }
     for (n = this.parent[n] as number; n >= 0; n = this.parent[n] as number) {
       this.live[n] = (this.live[n] as number) - 1;
@@ -222,11 +242,24 @@ export class BucketTree<B extends TreeBucket> {
 
   private scan(n: number, used: Float64Array, alloc: Float64Array, pick: BucketPick<B>): void {
     const end = this.hi[n] as number;
+    const dims = this.dims;
+    const flat = this.flat;
     for (let i = this.lo[n] as number; i < end; i++) {
-      const b = this.items[i] as B;
-      if (b.remaining <= 0) continue;
-      const score = dotProductScore(b.shape.requests, used, alloc);
-      if (score >= 0 && score >= pick.score) pick.offer(b, score);
+      if (this.holds[i] !== 1) continue;
+      // dotProductScore over the position's requests, term by term as it computes them.
+      let score = 0;
+      for (let d = 0; d < dims; d++) {
+        const r = flat[i * dims + d] as number;
+        if (r <= 0) continue;
+        const a = alloc[d] as number;
+        const u = used[d] as number;
+        if (u + r > a) {
+          score = -1;
+          break;
+        }
+        score += (r * (a - u)) / (a * a);
+      }
+      if (score >= 0 && score >= pick.score) pick.offer(this.items[i] as B, score);
     }
   }
 
