@@ -6,26 +6,26 @@
 // Two keys are equal when their kinds are equal and their vectors have the same length and equal entries, as the
 // text keys compared them: 0 and -0 are equal (both read "0"), and NaN equals NaN (both read "NaN").
 
-interface Entry<V> {
-  kind: number;
-  vector: ArrayLike<number>;
-  value: V;
-}
-
 export class VectorMap<V> {
-  /** Entries by hash; a list only where hashes collide. */
-  private readonly byHash = new Map<number, Entry<V> | Entry<V>[]>();
-  private count = 0;
+  /**
+   * Entry numbers by hash; a list only where hashes collide. An entry is a slot of the three lists below, not an
+   * object: with every request distinct the queue adds a bucket per pod, and an object per entry was one more for the
+   * young-generation collector to copy (docs/performance.md, "Distinct requests: what survives the setup (session 9)").
+   */
+  private readonly byHash = new Map<number, number | number[]>();
+  private readonly kinds: number[] = [];
+  private readonly vectors: ArrayLike<number>[] = [];
+  private readonly values: V[] = [];
 
   get size(): number {
-    return this.count;
+    return this.values.length;
   }
 
   get(kind: number, vector: ArrayLike<number>): V | undefined {
     const at = this.byHash.get(hashOf(kind, vector));
     if (at === undefined) return undefined;
-    if (!Array.isArray(at)) return matches(at, kind, vector) ? at.value : undefined;
-    for (const e of at) if (matches(e, kind, vector)) return e.value;
+    if (typeof at === 'number') return this.matches(at, kind, vector) ? this.values[at] : undefined;
+    for (const e of at) if (this.matches(e, kind, vector)) return this.values[e];
     return undefined;
   }
 
@@ -35,24 +35,27 @@ export class VectorMap<V> {
    */
   add(kind: number, vector: ArrayLike<number>, value: V): void {
     const h = hashOf(kind, vector);
-    const entry: Entry<V> = { kind, vector, value };
+    const e = this.values.length;
+    this.kinds.push(kind);
+    this.vectors.push(vector);
+    this.values.push(value);
     const at = this.byHash.get(h);
-    if (at === undefined) this.byHash.set(h, entry);
-    else if (Array.isArray(at)) at.push(entry);
-    else this.byHash.set(h, [at, entry]);
-    this.count++;
+    if (at === undefined) this.byHash.set(h, e);
+    else if (typeof at === 'number') this.byHash.set(h, [at, e]);
+    else at.push(e);
   }
-}
 
-function matches<V>(e: Entry<V>, kind: number, vector: ArrayLike<number>): boolean {
-  if (e.kind !== kind || e.vector.length !== vector.length) return false;
-  for (let i = 0; i < vector.length; i++) {
-    const a = e.vector[i] as number;
-    const b = vector[i] as number;
-    // NaN is the one number not equal to itself: its text key equalled another NaN's.
-    if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) return false;
+  private matches(e: number, kind: number, vector: ArrayLike<number>): boolean {
+    const have = this.vectors[e] as ArrayLike<number>;
+    if (this.kinds[e] !== kind || have.length !== vector.length) return false;
+    for (let i = 0; i < vector.length; i++) {
+      const a = have[i] as number;
+      const b = vector[i] as number;
+      // NaN is the one number not equal to itself: its text key equalled another NaN's.
+      if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) return false;
+    }
+    return true;
   }
-  return true;
 }
 
 /**
