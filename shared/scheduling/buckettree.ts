@@ -7,6 +7,8 @@
 
 /** Buckets per leaf: a leaf is scanned whole. */
 const LEAF = 8;
+/** Raises a bound over the few units in the last place its products can round below the score's quotients. */
+const BOUND_SLACK = 1 + 1e-12;
 /** Enough for any tree of fewer than 2^60 buckets (two entries per level). */
 const STACK = 128;
 
@@ -48,6 +50,9 @@ export class BucketTree<B extends TreeBucket> {
    */
   private readonly flat: Float64Array;
   private readonly holds: Uint8Array;
+  /** Per resource, set by each search: the room with its hair of slack, and the room's weight in a score. */
+  private readonly cap: Float64Array;
+  private readonly weight: Float64Array;
   private readonly stackNode = new Int32Array(STACK);
   private readonly stackBound = new Float64Array(STACK);
 
@@ -64,6 +69,8 @@ export class BucketTree<B extends TreeBucket> {
       order[i] = i;
     }
     this.items = [];
+    this.cap = new Float64Array(dims);
+    this.weight = new Float64Array(dims);
     // Every leaf holds a bucket, so a tree over n buckets has fewer than 2n nodes.
     const nodes = new Nodes(2 * buckets.length, dims);
     if (buckets.length > 0) build(nodes, 0, buckets.length, -1, { buckets, requests, order });
@@ -206,6 +213,13 @@ export class BucketTree<B extends TreeBucket> {
    */
   search(used: Float64Array, alloc: Float64Array, pick: BucketPick<B>): void {
     if (!this.alive) return;
+    for (let i = 0; i < this.dims; i++) {
+      const a = alloc[i] as number;
+      const room = a - (used[i] as number);
+      const counts = a > 0 && room > 0;
+      this.cap[i] = room + room * 1e-9;
+      this.weight[i] = counts ? room / (a * a) : 0;
+    }
     const nodes = this.stackNode;
     const bounds = this.stackBound;
     let top = 0;
@@ -266,22 +280,22 @@ export class BucketTree<B extends TreeBucket> {
   /**
    * At least the dot-product score of any bucket under node `n` that fits, or -1 when none can fit (some resource's
    * smallest request exceeds the room). Each resource's term takes the largest request, but no more than the room
-   * (plus a hair, so rounding never puts a fitting bucket's term above it); the terms are computed as
-   * `dotProductScore` computes them, so the bound is never below a score.
+   * (plus a hair, so rounding never puts a fitting bucket's term above it), times the room's weight that `search` set.
+   * The terms multiply by a weight where `dotProductScore` divides, which can round a term a few units in the last
+   * place below the score's; the sum is raised by a millionth of a millionth, far above that, so the bound is never
+   * below a score (one division per search instead of one per resource per node: the fill and the target search
+   * bound millions of nodes with every request distinct).
    */
   private bound(n: number, used: Float64Array, alloc: Float64Array): number {
     const off = n * this.dims;
     let s = 0;
     for (let i = 0; i < this.dims; i++) {
-      const a = alloc[i] as number;
-      const u = used[i] as number;
       const lo = this.min[off + i] as number;
-      if (lo > 0 && u + lo > a) return -1;
-      const room = a - u;
-      const hi = Math.min(this.max[off + i] as number, room + room * 1e-9);
-      if (hi > 0 && a > 0 && room > 0) s += (hi * room) / (a * a);
+      if (lo > 0 && (used[i] as number) + lo > (alloc[i] as number)) return -1;
+      const hi = Math.min(this.max[off + i] as number, this.cap[i] as number);
+      if (hi > 0) s += hi * (this.weight[i] as number);
     }
-    return s;
+    return s * BOUND_SLACK;
   }
 }
 
