@@ -53,6 +53,9 @@ export class BucketTree<B extends TreeBucket> {
   /** Per resource, set by each search: the room with its hair of slack, and the room's weight in a score. */
   private readonly cap: Float64Array;
   private readonly weight: Float64Array;
+  /** A node's box before `emptied` recomputes it. */
+  private readonly keptMin: Float64Array;
+  private readonly keptMax: Float64Array;
   private readonly stackNode = new Int32Array(STACK);
   private readonly stackBound = new Float64Array(STACK);
 
@@ -71,6 +74,8 @@ export class BucketTree<B extends TreeBucket> {
     this.items = [];
     this.cap = new Float64Array(dims);
     this.weight = new Float64Array(dims);
+    this.keptMin = new Float64Array(dims);
+    this.keptMax = new Float64Array(dims);
     // Every leaf holds a bucket, so a tree over n buckets has fewer than 2n nodes.
     const nodes = new Nodes(2 * buckets.length, dims);
     if (buckets.length > 0) build(nodes, 0, buckets.length, -1, { buckets, requests, order });
@@ -151,12 +156,35 @@ export class BucketTree<B extends TreeBucket> {
       if (this.items[i] === b) this.holds[i] = 0;
       else if (this.holds[i] === 1) this.widen(n, this.flat, i * this.dims);
     }
+    // A node's box is its live children's: once one comes out as it was, so do all above it, which then only count
+    // one bucket fewer (the fill empties a bucket per pod it places, and most boxes stop changing a level or two up).
+    let settled = false;
     for (n = this.parent[n] as number; n >= 0; n = this.parent[n] as number) {
       this.live[n] = (this.live[n] as number) - 1;
+      if (settled) continue;
+      this.keepBox(n);
       this.resetBox(n);
       this.absorb(n, this.left[n] as number);
       this.absorb(n, this.right[n] as number);
+      settled = this.sameBox(n);
     }
+  }
+
+  /** Copies node `n`'s box aside, for `sameBox`. */
+  private keepBox(n: number): void {
+    for (let d = 0; d < this.dims; d++) {
+      this.keptMin[d] = this.min[n * this.dims + d] as number;
+      this.keptMax[d] = this.max[n * this.dims + d] as number;
+    }
+  }
+
+  /** Whether node `n`'s box is the one `keepBox` copied aside. */
+  private sameBox(n: number): boolean {
+    for (let d = 0; d < this.dims; d++) {
+      if (this.keptMin[d] !== this.min[n * this.dims + d] || this.keptMax[d] !== this.max[n * this.dims + d])
+        return false;
+    }
+    return true;
   }
 
   /**
