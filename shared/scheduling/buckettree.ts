@@ -44,9 +44,9 @@ export class BucketTree<B extends TreeBucket> {
   private readonly max: Float64Array;
   /**
    * Per position (the order of `items`): its bucket's requests (`position * dims + resource`), and 1 while it holds
-   * pods (`holds`). A leaf's scan reads these instead of each bucket, its shape and its vector: with every request distinct a
-   * solve scans millions of positions, and those reads were most of a scan (docs/performance.md, "Distinct requests:
-   * what survives the setup (session 9)").
+   * pods (`holds`). A leaf's scan reads these instead of each bucket, its shape and its vector: with every request
+   * distinct a solve scans millions of positions, and those reads were most of a scan (docs/performance.md,
+   * "Distinct requests: what survives the setup (session 9)").
    */
   private readonly flat: Float64Array;
   private readonly holds: Uint8Array;
@@ -288,19 +288,7 @@ export class BucketTree<B extends TreeBucket> {
     const flat = this.flat;
     for (let i = this.lo[n] as number; i < end; i++) {
       if (this.holds[i] !== 1) continue;
-      // dotProductScore over the position's requests, term by term as it computes them.
-      let score = 0;
-      for (let d = 0; d < dims; d++) {
-        const r = flat[i * dims + d] as number;
-        if (r <= 0) continue;
-        const a = alloc[d] as number;
-        const u = used[d] as number;
-        if (u + r > a) {
-          score = -1;
-          break;
-        }
-        score += (r * (a - u)) / (a * a);
-      }
+      const score = dotProductScoreAt(flat, i * dims, dims, used, alloc);
       if (score >= 0 && score >= pick.score) pick.offer(this.items[i] as B, score);
     }
   }
@@ -460,10 +448,21 @@ function select(
  * together, where largest-first would fill one and strand the other. -1 when the pod does not fit.
  */
 export function dotProductScore(req: Float64Array, used: Float64Array, alloc: Float64Array): number {
+  return dotProductScoreAt(req, 0, req.length, used, alloc);
+}
+
+/** `dotProductScore` of the `dims` requests at `req[at...]` (a tree's flat copy of its buckets' requests). */
+function dotProductScoreAt(
+  req: Float64Array,
+  at: number,
+  dims: number,
+  used: Float64Array,
+  alloc: Float64Array,
+): number {
   let s = 0;
-  for (let i = 0; i < req.length; i++) {
+  for (let i = 0; i < dims; i++) {
     const a = alloc[i] as number;
-    const r = req[i] as number;
+    const r = req[at + i] as number;
     if (r > 0) {
       if ((used[i] as number) + r > a) return -1;
       s += (r * (a - (used[i] as number))) / (a * a);

@@ -398,11 +398,7 @@ export class WaitingTrees {
   private built: WaitingTree | undefined;
 
   of(waiting: readonly WaitingGroup[], dims: number): WaitingTree {
-    if (this.built && this.list === waiting && this.built.items.length === waiting.length) {
-      this.built.taken.length = 0;
-      this.built.emptiedItems.length = 0;
-      return this.built;
-    }
+    if (this.built && this.list === waiting && this.built.items.length === waiting.length) return this.built;
     const items = waiting.map((w, g) => ({ shape: w.shape, remaining: 0, ordinal: g, leaf: -1 }));
     // Each group's class as a small number (a group's shape, and so its class, is fixed for the list's life).
     const numbers = new Map<number, number>();
@@ -448,7 +444,7 @@ interface WaitingTree {
   base: Float64Array;
   /** Each group's limit when the last refilled fill started. */
   start: Float64Array;
-  /** The groups the last fill took from, and the items it emptied (empty when a search starts). */
+  /** The groups the last candidate's fill took from, and the items it emptied (cleared before each fill). */
   taken: number[];
   emptiedItems: GroupItem[];
 }
