@@ -7,6 +7,7 @@ import { parseResource } from '../api/quantity';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
 import type { RankedType } from './cost';
+import { FittingLists } from './fitting';
 import { formatHostPort, type HostPort, HostPortUsage, podHostPorts } from './hostports';
 import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
 import { isInstanceTypeLabel } from './labels';
@@ -16,7 +17,7 @@ import { matchableTerms, matchesNoNode } from './preferences';
 import { describeReqs, limitText, resourceFailure } from './reasons';
 import { Requirement } from './requirement';
 import { Requirements } from './requirements';
-import { fitsVec, podRequests, type ResourceIndex } from './resources';
+import { podRequests, type ResourceIndex } from './resources';
 import { firstUntolerated, formatTaint } from './taints';
 import type { MinValuesPolicy } from './types';
 
@@ -63,9 +64,8 @@ export class NodeClaimTemplate {
   private readonly offeringSpanByClass = new Map<number, { zones: number; cts: number }>();
   /** fittingOfferingRequirements by class and fitting list. */
   private readonly offeringReqByClass = new Map<number, Map<readonly TypeOption[], Requirements>>();
-  /** Fitting lists (fittingOf) by class, then by their length and end types. */
-  private readonly fittingByClass = new Map<number, Map<string, TypeOption[]>>();
-  private zero = new Float64Array(0);
+  /** Fitting lists (fittingOf) by the compatible list they are drawn from. */
+  private readonly fittingByList = new Map<TypeOption[], FittingLists>();
   /** Whether each type meets a set of requirements (0 unknown, 1 yes, 2 no), by the requirements as text: claims
    * pinned to a zone share a handful of requirement sets, and rechecking a catalog's hundreds of types for every
    * such claim was a visible share of a 5k solve (docs/performance.md, "The catalog-mixed-5k row"). */
@@ -389,38 +389,15 @@ export class NodeClaimTemplate {
    * The compatible types that hold one pod of the shape. Shapes of a class mostly get the same answer (every type, for
    * small pods), and equal answers are one array: with every request distinct, a list per shape was ~20 MB the solve
    * kept, and the caches keyed by the list (`candidates`, `fittingOfferingRequirements`) missed for every pod
-   * (docs/performance.md, Distinct requests).
+   * (docs/performance.md, Distinct requests). The answer is found by the requests' ranks (fitting.ts).
    */
   private fittingOf(shape: PodShape, compatible: TypeOption[]): TypeOption[] {
-    const zero = this.zeroVector(shape.requests.length);
-    const fits = (o: TypeOption) => fitsVec(zero, shape.requests, o.alloc);
-    // The fitting types by their count and a hash of their indexes; no list is built unless it is new.
-    let count = 0;
-    let hash = 0;
-    for (let k = 0; k < compatible.length; k++) {
-      const o = compatible[k] as TypeOption;
-      if (!fits(o)) continue;
-      count++;
-      hash = (Math.imul(hash, 31) + o.index) | 0;
+    let lists = this.fittingByList.get(compatible);
+    if (!lists) {
+      lists = new FittingLists(compatible, shape.requests.length);
+      this.fittingByList.set(compatible, lists);
     }
-    if (count === compatible.length) return compatible;
-    let known = this.fittingByClass.get(shape.classId);
-    if (!known) {
-      known = new Map();
-      this.fittingByClass.set(shape.classId, known);
-    }
-    const key = `${count}|${hash}`;
-    const same = known.get(key);
-    // A known list of as many types, all of which fit, is this one: both are the fitting types in compatible order.
-    if (same && same.length === count && same.every(fits)) return same;
-    const fitting = compatible.filter(fits);
-    if (!same) known.set(key, fitting);
-    return fitting;
-  }
-
-  private zeroVector(dims: number): Float64Array {
-    if (this.zero.length !== dims) this.zero = new Float64Array(dims);
-    return this.zero;
+    return lists.of(shape.requests);
   }
 
   /** offeringRequirements over the types that hold one pod of the shape (typesFor's `fitting`), kept per class and
