@@ -53,7 +53,10 @@ describe('FittingLists', () => {
         const requests = requestOf(rand, dims);
         const got = lists.of(requests);
         const want = types.filter((t) => fitsVec(zero, requests, t.alloc));
-        expect(got.map((t) => t.index), `seed ${seed}, requests ${[...requests]}`).toEqual(want.map((t) => t.index));
+        expect(
+          got.map((t) => t.index),
+          `seed ${seed}, requests ${[...requests]}`,
+        ).toEqual(want.map((t) => t.index));
         if (want.length === types.length) expect(got).toBe(types);
         const content = want.map((t) => t.index).join(',');
         const before = seen.get(content);
