@@ -14,11 +14,11 @@ const EXACT_KEY = 2 ** 52;
 export class FittingLists {
   /** Per resource: the distinct room values of the list's types, ascending. */
   private readonly values: Float64Array[];
-  /** Per resource: what one rank step weighs in the number key (or 0 when keys are text). */
+  /** Per resource: what one rank step weighs in the number key (unused when keys are text). */
   private readonly stride: Float64Array;
   private readonly textKeys: boolean;
   private readonly byKey = new Map<number | string, TypeOption[]>();
-  /** Lists by their count and a hash of their type indexes: equal answers are one array (template.ts caches by it). */
+  /** Answers by their type indexes: equal answers are one array (template.ts caches by it). */
   private readonly byContent = new Map<string, TypeOption[]>();
   private readonly zero: Float64Array;
 
@@ -67,24 +67,15 @@ export class FittingLists {
     return this.textKeys ? text : key;
   }
 
+  /** The answer for requests whose ranks are new: one pass over the types, then the array of any equal answer. */
   private compute(requests: Float64Array): TypeOption[] {
-    const types = this.types;
-    let count = 0;
-    let hash = 0;
-    for (let k = 0; k < types.length; k++) {
-      const o = types[k] as TypeOption;
-      if (!fitsVec(this.zero, requests, o.alloc)) continue;
-      count++;
-      hash = (Math.imul(hash, 31) + o.index) | 0;
-    }
-    if (count === types.length) return types;
-    const content = `${count}|${hash}`;
+    const fitting = this.types.filter((o) => fitsVec(this.zero, requests, o.alloc));
+    if (fitting.length === this.types.length) return this.types;
+    // Different ranks can name equal answers (a type another resource already rules out); they share one array.
+    const content = fitting.map((o) => o.index).join(',');
     const same = this.byContent.get(content);
-    const fits = (o: TypeOption) => fitsVec(this.zero, requests, o.alloc);
-    // A known list of as many types, all of which fit, is this one: both are the fitting types in list order.
-    if (same && same.length === count && same.every(fits)) return same;
-    const fitting = types.filter(fits);
-    if (!same) this.byContent.set(content, fitting);
+    if (same) return same;
+    this.byContent.set(content, fitting);
     return fitting;
   }
 }
