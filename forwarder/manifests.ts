@@ -4,7 +4,7 @@
 // from the starting design"), so nothing needs building or publishing; `--image` runs a private image instead.
 import { createHash } from 'node:crypto';
 import { Document } from 'yaml';
-import { CONTROLLER_GROUP } from '../stacks/constants';
+import { CONTROLLER_GROUP } from '../shared/api/controller-group';
 import { admissionPolicy } from './admission-policy';
 import { FORWARDER_NAME, FORWARDER_NAMESPACE } from './names';
 import { type ControllerRbacOptions, controllerRules, FORWARDER_RULES } from './rbac';

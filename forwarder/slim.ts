@@ -2,8 +2,8 @@
 // fields whose change is worth a message. Everything else is dropped as soon as the watch line is parsed.
 
 import { MANAGED_BY_KARPLESS, MANAGED_BY_LABEL } from '../shared/api/nodeclaim-object';
-import { REPAIR_CONDITION_TYPES } from '../shared/disruption/repair';
-import { isProvisionable } from '../shared/kube/pending';
+import { isProvisionable } from '../shared/api/pending';
+import { REPAIR_CONDITION_TYPES } from '../shared/api/repair-policies';
 import type { ObjectRef } from '../shared/messages';
 
 export type WatchedResource = 'pods' | 'nodes' | 'nodepools' | 'ec2nodeclasses' | 'nodeoverlays' | 'nodeclaims';

@@ -8,7 +8,7 @@ import { buildMessages, type OutgoingMessage } from '../forwarder/messages';
 import { type Slim, slimFor, type WatchedResource } from '../forwarder/slim';
 import { ChangeTracker, type WatchEventType } from '../forwarder/tracker';
 import type { Pod } from '../shared/api/kube';
-import { isUnschedulable } from '../shared/kube/pending';
+import { isUnschedulable } from '../shared/api/pending';
 import type { ClusterChange, SimCluster } from '../shared/sim/sim-cluster';
 import type { MemoryQueue } from '../shared/sim/sqs';
 import type { VirtualClock } from '../shared/sim/virtual-clock';

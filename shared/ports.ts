@@ -66,6 +66,12 @@ export interface InstanceProvider {
   list(): Promise<CloudInstance[]>;
 }
 
+/** Optional capability of an InstanceProvider: delete launch templates no NodeClass configuration uses any more. GC
+ * asks for it when the provider offers it. */
+export interface LaunchTemplateCollector {
+  deleteStaleLaunchTemplates(): Promise<number | undefined>;
+}
+
 export interface CloudProvider extends InstanceProvider {
   /** Launches exactly one instance for the claim; replaying the same claim uid returns the same instance. Throws
    * InsufficientCapacityError or LaunchError. */

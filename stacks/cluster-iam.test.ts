@@ -1,8 +1,8 @@
 // The synthesized ClusterStack's IAM (least privilege per function) and the identities that reach the cluster.
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CONTROLLER_GROUP } from '../shared/api/controller-group';
 import type { ClusterStack } from './cluster-stack';
-import { CONTROLLER_GROUP } from './constants';
 import { actionsOf, allStatements, flat, roleOfFunction, type Statement, statementsOfFunction } from './testing/iam';
 import { synthCluster } from './testing/synth';
 

@@ -1,7 +1,7 @@
 // The synthesized ClusterStack's operations: alarms, the dashboard, log retention, the reader policy, outputs.
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type MetricName, MetricNames } from '../shared/controllers/metrics';
+import { type MetricName, MetricNames } from '../shared/metrics';
 import type { ClusterStack } from './cluster-stack';
 import { FUNCTIONS } from './functions';
 import { flat } from './testing/iam';
@@ -175,7 +175,7 @@ describe('operations', () => {
 });
 
 /** Emitted but deliberately off the dashboard and alarms: each is read in Logs Insights or a metric query when
- * investigating, not watched. A name added to shared/controllers/metrics.ts must go on the dashboard or here. */
+ * investigating, not watched. A name added to shared/metrics.ts must go on the dashboard or here. */
 const OFF_DASHBOARD: readonly MetricName[] = [
   // Pass internals: durations and counts behind the pending-pods and launch widgets.
   'UnschedulablePods',

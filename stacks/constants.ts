@@ -1,8 +1,5 @@
 // Names shared between the stack, the docs and the manifests the CLI prints.
 
-/** The Kubernetes group the functions' EKS access entries map to; the project's ClusterRole is bound to it. */
-export const CONTROLLER_GROUP = 'karpless-controller';
-
 /** Tag keys every launched instance and launch template carries (docs/aws.md); IAM conditions key on them. */
 export const TAG_NODEPOOL = 'karpenter.sh/nodepool';
 export const TAG_CLUSTER_PREFIX = 'kubernetes.io/cluster/';

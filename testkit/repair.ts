@@ -3,8 +3,8 @@
 import type { NodePool } from '../shared/api/karpenter';
 import type { ConditionStatus, Node } from '../shared/api/kube';
 import type { NodeClaim } from '../shared/api/nodeclaim';
+import type { RepairPolicy } from '../shared/api/repair-policies';
 import { provision } from '../shared/controllers/provision';
-import type { RepairPolicy } from '../shared/disruption/repair';
 import { DISRUPTION_SETTINGS_DEFAULTS } from '../shared/disruption/settings';
 import type { Clock } from '../shared/ports';
 import type { SimCluster } from '../shared/sim';

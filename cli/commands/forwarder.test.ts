@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { CONTROLLER_GROUP } from '../../stacks/constants';
+import { CONTROLLER_GROUP } from '../../shared/api/controller-group';
 import { bufferIO } from '../io';
 import { main } from '../main';
 

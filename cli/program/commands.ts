@@ -3,7 +3,7 @@
 // (docs/performance.md, "CLI startup").
 import type { Command } from 'commander';
 import { FORWARDER_NAME, FORWARDER_NAMESPACE } from '../../forwarder/names';
-import { CONTROLLER_GROUP } from '../../stacks/constants';
+import { CONTROLLER_GROUP } from '../../shared/api/controller-group';
 import type { BenchOptions } from '../commands/bench';
 import type { CatalogListOptions, CatalogRefreshOptions } from '../commands/catalog';
 import type { DevOptions } from '../commands/dev';

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MetricNames } from '../../shared/controllers/metrics';
+import { MetricNames } from '../../shared/metrics';
 import { fakeContext } from './fake-context';
 import { createObservability, powertools } from './powertools';
 

@@ -5,7 +5,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { MiddlewareObj } from '@middy/core';
-import { CLUSTER_DIMENSION, METRIC_NAMESPACE } from '../../shared/controllers/metrics';
+import { CLUSTER_DIMENSION, METRIC_NAMESPACE } from '../../shared/metrics';
 
 export interface ObservabilityOptions {
   cluster: string;

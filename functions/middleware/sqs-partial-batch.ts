@@ -5,8 +5,8 @@
 // wired, or sending to it fails, is the poison reported like any failure, so SQS redrives it after maxReceiveCount:
 // it is never lost.
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { MetricName } from '../../shared/controllers/metrics';
 import { ValidationError } from '../../shared/errors';
+import type { MetricName } from '../../shared/metrics';
 
 export interface BatchLog {
   info(message: string, fields?: Record<string, unknown>): void;

@@ -4,8 +4,13 @@
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import { loadCatalog } from '../catalog';
 import type { Catalog } from '../catalog/types';
-import type { LaunchTemplateCollector } from '../controllers/gc';
-import { type Clock, type CloudInstance, type InstanceProvider, systemClock } from '../ports';
+import {
+  type Clock,
+  type CloudInstance,
+  type InstanceProvider,
+  type LaunchTemplateCollector,
+  systemClock,
+} from '../ports';
 import { ec2Client } from './clients';
 import { getInstance, listClusterInstances, type PriceOf, terminateInstance } from './ec2/instances';
 import { deleteUnusedLaunchTemplates, LaunchTemplates } from './ec2/launch-template';

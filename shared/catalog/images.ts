@@ -1,5 +1,5 @@
 // Which of an EC2NodeClass's resolved images an instance type boots: one of its architecture, and for accelerated
-// types the variant with their drivers. Launching (shared/aws) and AMI drift (shared/disruption/drift-ami.ts), on AWS
+// types the variant with their drivers. Launching (shared/aws) and AMI drift (shared/catalog/drift-ami.ts), on AWS
 // and in the simulator, all ask this one question, so a node drifts exactly when its type would now boot another
 // image (docs/disruption.md, Drift).
 import type { Arch, InstanceTypeInfo } from './types';

@@ -2,11 +2,11 @@
 // docs/architecture.md (Timers). Handlers build one of these from real adapters; tests and the simulator build one from
 // shared/sim. Nothing here imports an SDK.
 import { DISRUPTION_SETTINGS_DEFAULTS, type DisruptionSettings } from '../disruption/settings';
+import type { MetricFn } from '../metrics';
 import type { Clock, CloudProvider, ClusterApi, InstanceProvider, NodeClaimStore, WorkQueue } from '../ports';
 import type { SchedulingInput, SchedulingResult } from '../scheduling/types';
-import type { MetricFn } from './metrics';
 
-export type { MetricFn, MetricUnit } from './metrics';
+export type { MetricFn, MetricUnit } from '../metrics';
 
 export type LogFields = Record<string, unknown>;
 

@@ -9,7 +9,7 @@
 // - Stale launch templates are the cloud adapter's business; it is asked when it offers that.
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { ConflictError } from '../errors';
-import type { InstanceProvider } from '../ports';
+import type { InstanceProvider, LaunchTemplateCollector } from '../ports';
 import type { InstanceDeps } from './deps';
 import { queueTermination, requestReplan } from './messages';
 import { terminateClaimsOfDeletedNodePools } from './nodepool-deletion';
@@ -17,11 +17,6 @@ import { message } from './snapshot';
 import { startTermination } from './termination';
 
 export const TagNodeClaim = 'karpenter.sh/nodeclaim';
-
-/** Optional capability of an InstanceProvider: delete launch templates no NodeClass configuration uses any more. */
-export interface LaunchTemplateCollector {
-  deleteStaleLaunchTemplates(): Promise<number | undefined>;
-}
 
 const collectsLaunchTemplates = (cloud: InstanceProvider): cloud is InstanceProvider & LaunchTemplateCollector =>
   typeof (cloud as Partial<LaunchTemplateCollector>).deleteStaleLaunchTemplates === 'function';

@@ -3,6 +3,14 @@
 
 export { claimHashes, nodeClassHash, nodePoolTemplateHash, specHash } from '../api/hash';
 export { claimName } from '../api/ids';
+export {
+  CLUSTER_DIMENSION,
+  METRIC_NAMESPACE,
+  type MetricName,
+  MetricNames,
+  type MetricUnit,
+  NODEPOOL_DIMENSION,
+} from '../metrics';
 export { buildClusterView, type ClusterView, matchNodes } from './cluster-nodes';
 export {
   type ControlPlaneConfig,
@@ -26,19 +34,11 @@ export {
   disruptionSweep,
   type SweepEngine,
 } from './disruption';
-export { collectGarbage, type GcResult, type LaunchTemplateCollector, TagNodeClaim } from './gc';
+export { collectGarbage, type GcResult, TagNodeClaim } from './gc';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';
 export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';
 export { queueTermination, requestReplan } from './messages';
-export {
-  CLUSTER_DIMENSION,
-  METRIC_NAMESPACE,
-  type MetricName,
-  MetricNames,
-  type MetricUnit,
-  NODEPOOL_DIMENSION,
-} from './metrics';
 export { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
 export { type ProvisionOptions, type ProvisionResult, provision } from './provision';

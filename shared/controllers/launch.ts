@@ -4,11 +4,11 @@ import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { InstanceType } from '../catalog/types';
 import { ConflictError, InsufficientCapacityError, LaunchError, type RefusedOffering } from '../errors';
+import { NODEPOOL_DIMENSION } from '../metrics';
 import type { CloudInstance } from '../ports';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
 import { requestReplan } from './messages';
-import { NODEPOOL_DIMENSION } from './metrics';
 import { launchOptions } from './offerings';
 import { message } from './snapshot';
 

@@ -6,12 +6,13 @@
 // message can come from the forwarder, which must never be able to remove capacity (docs/architecture.md, Trust
 // boundaries).
 import type { NodeClaim } from '../api/nodeclaim';
-import { planRepairs, type RepairPlan, type RepairPolicy } from '../disruption/repair';
+import type { RepairPolicy } from '../api/repair-policies';
+import { planRepairs, type RepairPlan } from '../disruption/repair';
 import { ConflictError } from '../errors';
+import { NODEPOOL_DIMENSION } from '../metrics';
 import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
 import { queueTermination } from './messages';
-import { NODEPOOL_DIMENSION } from './metrics';
 import { startTermination } from './termination';
 
 export interface RepairResult {

@@ -16,10 +16,10 @@ import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
 import { isCritical, isDaemonSetPod, isMirrorPod, isTerminal, podRef, toleratesDisruption } from '../api/pods';
 import { parseDuration } from '../api/quantity';
 import { ConflictError } from '../errors';
+import { NODEPOOL_DIMENSION } from '../metrics';
 import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
 import { queueTermination } from './messages';
-import { NODEPOOL_DIMENSION } from './metrics';
 
 export interface TerminationStep {
   done: boolean;

@@ -19,6 +19,7 @@ import type {
 import { FinalizerTermination } from '../api/labels';
 import { lacksFinalizer, type NodeClaimObject } from '../api/nodeclaim-object';
 import type { NodeOverlay } from '../api/nodeoverlay';
+import { isProvisionable, PENDING_POD_FIELD_SELECTOR } from '../api/pending';
 import type { StatusUpdate } from '../api/status';
 import { ClusterApiError } from '../errors';
 import type { BindOutcome, Clock, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
@@ -28,7 +29,6 @@ import { EventThrottle } from './event-recorder';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, PolicyV1Api, StorageV1Api } from './lean-api';
 import { type NodeSnapshot, nodeTaintPatch, removeFinalizerPatch, syncNodePatch } from './node-patches';
 import { listAllPages, type RawPage } from './paginate';
-import { isProvisionable, PENDING_POD_FIELD_SELECTOR } from './pending';
 import { type CallOptions, callOptions, PATCH } from './request-options';
 import { KubeRest } from './rest';
 import {

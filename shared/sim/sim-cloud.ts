@@ -2,6 +2,7 @@
 // the cloud behind `karpless simulate` and the test bed for everything that talks to a CloudProvider.
 import type { EC2NodeClass } from '../api/karpenter';
 import type { NodeClaim } from '../api/nodeclaim';
+import { amiDrift } from '../catalog/drift-ami';
 import { amiFor, type ImageNeeds } from '../catalog/images';
 import {
   type CapacityReservation,
@@ -10,7 +11,6 @@ import {
   withReservedOfferings,
 } from '../catalog/reservations';
 import type { CapacityType, InstanceType, Offering, OfferingReservation, UnavailableOffering } from '../catalog/types';
-import { amiDrift } from '../disruption/drift-ami';
 import { InsufficientCapacityError, LaunchError, type RefusedOffering } from '../errors';
 import type { Clock, CloudInstance, CloudProvider, LaunchRequest } from '../ports';
 import { createRng, type Rng } from './rng';

@@ -24,6 +24,7 @@ import { podKey } from '../api/kube';
 import { AnnotationMinValuesRelaxed, LabelHostname, LabelInstanceType } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { NodeOverlay } from '../api/nodeoverlay';
+import { isDaemonSetOwned, isProvisionable } from '../api/pending';
 import { isTerminal, podRef } from '../api/pods';
 import { formatResourceList, type ResourceList } from '../api/resources';
 import { applyNodeOverlays } from '../catalog/overlay';
@@ -32,7 +33,6 @@ import { CLAIM_NAME_SALTS, provision } from '../controllers/provision';
 import { nodeClassNotReady, nodePoolNotReady, overlayPool } from '../controllers/snapshot';
 import { DISRUPTION_SETTINGS_DEFAULTS } from '../disruption/settings';
 import { ValidationError } from '../errors';
-import { isDaemonSetOwned, isProvisionable } from '../kube/pending';
 import type { CloudInstance } from '../ports';
 import type {
   MinValuesPolicy,
@@ -506,7 +506,7 @@ function splitPods(objects: SimulationObjects, warnings: string[]): { bound: Pod
   return { bound, pending };
 }
 
-/** Why the controller leaves an unbound, non-terminal pod alone (the rules of shared/kube/pending.ts). */
+/** Why the controller leaves an unbound, non-terminal pod alone (the rules of shared/api/pending.ts). */
 function notProvisionableReason(pod: Pod): string {
   if (pod.metadata.deletionTimestamp) return 'terminating (metadata.deletionTimestamp is set)';
   if (pod.status?.nominatedNodeName) return 'preempting (status.nominatedNodeName is set)';

@@ -3,7 +3,7 @@
 import * as eks from 'aws-cdk-lib/aws-eks';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { CONTROLLER_GROUP } from '../constants';
+import { CONTROLLER_GROUP } from '../../shared/api/controller-group';
 
 export class FunctionAccessEntries extends Construct {
   readonly entries: eks.CfnAccessEntry[] = [];

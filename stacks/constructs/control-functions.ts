@@ -12,7 +12,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRIC_NAMESPACE } from '../../shared/controllers/metrics';
+import { METRIC_NAMESPACE } from '../../shared/metrics';
 import { bundlingOptions } from '../bundling';
 import type { ClusterConfig } from '../config';
 import { functionName } from '../constants';

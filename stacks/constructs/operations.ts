@@ -10,7 +10,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CLUSTER_DIMENSION, METRIC_NAMESPACE, MetricNames, NODEPOOL_DIMENSION } from '../../shared/controllers/metrics';
+import { CLUSTER_DIMENSION, METRIC_NAMESPACE, MetricNames, NODEPOOL_DIMENSION } from '../../shared/metrics';
 import type { Alarms } from '../config';
 
 export interface OperationsProps {

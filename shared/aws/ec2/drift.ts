@@ -1,7 +1,8 @@
 // Drift on what the account resolves now versus what the instance runs: AMI, subnet and security groups. (Drift of
 // the EC2NodeClass spec itself is a hash comparison the engine does.)
+
+import { amiDrift } from '../../catalog/drift-ami';
 import type { ImageNeeds } from '../../catalog/images';
-import { amiDrift } from '../../disruption/drift-ami';
 import type { CloudInstance } from '../../ports';
 import type { ResolvedNodeClass } from './nodeclass';
 

@@ -6,7 +6,7 @@
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import type { PricingClient } from '@aws-sdk/client-pricing';
 import type { Catalog, InstanceTypeInfo, WindowsPrices } from '../../catalog/types';
-import type { MetricName } from '../../controllers/metrics';
+import type { MetricName } from '../../metrics';
 import { fetchOnDemandPrices, fetchSpotPrices, type PriceTable } from './fetch';
 
 export interface PriceStore {

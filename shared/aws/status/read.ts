@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-cloudwatch';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { LIVE_STATES, type NodeClaim } from '../../api/nodeclaim';
-import { CLUSTER_DIMENSION, METRIC_NAMESPACE, MetricNames } from '../../controllers/metrics';
+import { CLUSTER_DIMENSION, METRIC_NAMESPACE, MetricNames } from '../../metrics';
 import type { DynamoNodeClaimStore } from '../dynamo/store';
 
 export interface StatusReaders {

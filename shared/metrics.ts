@@ -1,7 +1,8 @@
 // The EMF metric names the control plane emits and the stack's dashboard and alarms read, in one place: MetricFn
-// takes a MetricName, so a misspelt name does not compile, and stacks/metrics.test.ts checks that every name is on
-// the dashboard or on its list of names deliberately off it. Powertools adds a `service` dimension (the function
-// name) and its own `ColdStart` metric.
+// takes a MetricName, so a misspelt name does not compile, and stacks/cluster-operations.test.ts checks that every
+// name is on the dashboard or on its list of names deliberately off it. Powertools adds a `service` dimension (the
+// function name) and its own `ColdStart` metric. A root file of shared/, below every layer: the use-cases emit the
+// names, the adapters and handlers report with them and the stack draws them (docs/architecture.md, "Layers").
 export const METRIC_NAMESPACE = 'Karpless';
 export const CLUSTER_DIMENSION = 'cluster';
 export const NODEPOOL_DIMENSION = 'nodePool';

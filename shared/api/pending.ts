@@ -1,8 +1,8 @@
-// Which pods Karpless provisions for. Shared by the adapter (Lambda) and the forwarder (in-cluster), and free of
-// client imports so the forwarder stays small. Same rule as Karpenter: kube-scheduler has given up on the pod
+// Which pods Karpless provisions for: a pure rule the adapter (Lambda), the simulator and the forwarder (in-cluster)
+// share, free of client imports so the forwarder stays small. Same rule as Karpenter: kube-scheduler has given up on the pod
 // (PodScheduled=False, reason Unschedulable), it is not bound, not preempting, not terminating, and not owned by a
 // DaemonSet (those are handled by the daemonset overhead) or by a Node (static mirror pods).
-import type { Pod } from '../api/kube';
+import type { Pod } from './kube';
 
 export const PENDING_POD_FIELD_SELECTOR = 'spec.nodeName=,status.phase=Pending';
 

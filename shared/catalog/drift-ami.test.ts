@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedAmi } from '../catalog/images';
 import { amiDrift } from './drift-ami';
+import type { ResolvedAmi } from './images';
 
 const AMD = { arch: 'amd64' } as const;
 const ARM = { arch: 'arm64' } as const;

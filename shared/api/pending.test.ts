@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pod } from '../../testkit/builders';
-import type { Pod } from '../api/kube';
+import type { Pod } from './kube';
 import { isProvisionable } from './pending';
 
 const unschedulable = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' } as const;

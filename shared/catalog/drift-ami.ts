@@ -2,7 +2,7 @@
 // instance type would boot now (Karpenter maps the class's images to the node's type and checks the node's image is
 // among them). An image still resolved for another architecture or variant therefore drifts the node, and a new
 // image for one architecture leaves the nodes of the other alone (docs/disruption.md, Drift).
-import { amiFor, type ImageNeeds, type ResolvedAmi } from '../catalog/images';
+import { amiFor, type ImageNeeds, type ResolvedAmi } from './images';
 
 export interface AmiDriftInput {
   /** The image the instance runs, as EC2 reports it (or as the claim recorded it at launch). */
