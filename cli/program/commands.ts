@@ -4,7 +4,6 @@
 import type { Command } from 'commander';
 import { FORWARDER_NAME, FORWARDER_NAMESPACE } from '../../forwarder/names';
 import { CONTROLLER_GROUP } from '../../shared/api/controller-group';
-import type { BenchOptions } from '../commands/bench';
 import type { CatalogListOptions, CatalogRefreshOptions } from '../commands/catalog';
 import type { DevOptions } from '../commands/dev';
 import type { ExplainOptions } from '../commands/explain';
@@ -61,21 +60,6 @@ export const registerSimulate: RegisterCommand = (program: Command, ctx: Command
   addCatalogOption(cmd);
   addLimitOptions(cmd);
   cmd.action(async (opts: SimulateOptions) => (await import('../commands/simulate')).runSimulate(ctx, opts));
-};
-
-export const registerBench: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  program
-    .command('bench')
-    .description(
-      'Benchmark the scheduler (throughput, wall time, peak RSS, cost against the LP lower bound), disruption ' +
-        '(sweep decision time, steady-state cost after a scale-down) and the control plane (pipeline decision ' +
-        'latency, each Lambda bundle’s size and cold import)',
-    )
-    .option('--json', 'print the report as JSON')
-    .option('--workload <names...>', 'run only these workloads and measures (an unknown name lists them all)')
-    .option('--catalog <file>', 'instance-type catalog for the real-catalog workloads')
-    .option('--timeout <seconds>', 'give up on a workload after this long', '600')
-    .action(async (opts: BenchOptions) => (await import('../commands/bench')).runBench(ctx, opts));
 };
 
 export const registerCatalog: RegisterCommand = (program: Command, ctx: CommandContext) => {
@@ -249,7 +233,6 @@ export const registerStatus: RegisterCommand = (program: Command, ctx: CommandCo
 /** In the order `karpless --help` lists them. */
 export const commands: RegisterCommand[] = [
   registerSimulate,
-  registerBench,
   registerCatalog,
   registerMigrate,
   registerCrds,

@@ -1,7 +1,8 @@
 // The benchmark report: one row per workload with its measurements and its targets' verdict.
-import type { BenchMeasurement } from '../../bench/measures';
-import type { CheckedMeasurement } from '../../bench/targets';
-import { formatPrice, renderTable } from './table';
+
+import { formatPrice, renderTable } from '../cli/format/table';
+import type { BenchMeasurement } from './measures';
+import type { CheckedMeasurement } from './targets';
 
 export interface BenchReport {
   command: string;

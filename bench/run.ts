@@ -1,17 +1,17 @@
-// `karpless bench`: runs the scheduling benchmark and the other measures, one fresh child process each so each peak
-// RSS is its own, and checks the results against the targets.
+// `npm run bench` (bench/main.ts): runs the scheduling benchmark and the other measures, one fresh child process each
+// so each peak RSS is its own, and checks the results against the targets.
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { type BenchMeasure, type BenchMeasurement, MEASURES } from '../../bench/measures';
-import { checkTargets, type Measurement } from '../../bench/targets';
-import { WORKLOADS, type Workload } from '../../bench/workloads';
-import { type BenchReport, renderBenchTable } from '../format/bench-table';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
-import type { CommandContext } from './index';
+import type { CommandContext } from '../cli/commands/index';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../cli/io';
+import { type BenchMeasure, type BenchMeasurement, MEASURES } from './measures';
+import { type BenchReport, renderBenchTable } from './report-table';
+import { checkTargets, type Measurement } from './targets';
+import { WORKLOADS, type Workload } from './workloads';
 
-const CHILD = fileURLToPath(new URL('../../bench/child.ts', import.meta.url));
-const MEASURE_CHILD = fileURLToPath(new URL('../../bench/measure-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
+const MEASURE_CHILD = fileURLToPath(new URL('./measure-child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 const DEFAULT_TIMEOUT_MS = 600_000;
 
@@ -101,7 +101,7 @@ export async function runBench(
     return;
   }
   const report: BenchReport = {
-    command: `karpless bench${opts.workload?.length ? ` --workload ${opts.workload.join(' ')}` : ''}`,
+    command: `npm run bench${opts.workload?.length ? ` -- --workload ${opts.workload.join(' ')}` : ''}`,
     machine: {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model.trim() ?? 'unknown',

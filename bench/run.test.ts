@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type BenchMeasure, type BenchMeasurement, MEASURES } from '../../bench/measures';
-import type { Measurement } from '../../bench/targets';
-import { WORKLOADS, type Workload } from '../../bench/workloads';
-import { bufferIO } from '../io';
-import { childFailure, runBench, runMeasureInChild, runWorkloadInChild } from './bench';
+import { bufferIO } from '../cli/io';
+import { type BenchMeasure, type BenchMeasurement, MEASURES } from './measures';
+import { childFailure, runBench, runMeasureInChild, runWorkloadInChild } from './run';
+import type { Measurement } from './targets';
+import { WORKLOADS, type Workload } from './workloads';
 
 const fake =
   (podsPerSecond: number) =>
@@ -37,7 +37,7 @@ function ctx() {
   return { io: bufferIO(), result: { code: -1 } };
 }
 
-describe('karpless bench', () => {
+describe('npm run bench', () => {
   it('runs the selected workloads, prints progress on stderr and a table on stdout, exit 0 when all pass', async () => {
     const c = ctx();
     await runBench(c, { workload: ['karpenter-5k', 'unconstrained-1k'] }, fake(12_000));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkTargets } from '../../bench/targets';
-import { findWorkload } from '../../bench/workloads';
-import { type BenchReport, renderBenchTable } from './bench-table';
+import { type BenchReport, renderBenchTable } from './report-table';
+import { checkTargets } from './targets';
+import { findWorkload } from './workloads';
 
 const measurement = {
   workload: 'karpenter-5k',
@@ -23,7 +23,7 @@ const measurement = {
 function report(podsPerSecond: number): BenchReport {
   const results = [checkTargets(findWorkload('karpenter-5k')!, { ...measurement, podsPerSecond })];
   return {
-    command: 'karpless bench',
+    command: 'npm run bench',
     machine: { cpus: 2, cpuModel: 'Test CPU', node: 'v20.0.0', platform: 'linux/x64' },
     results,
     failures: [{ workload: 'unconstrained-10k', error: 'boom' }],
