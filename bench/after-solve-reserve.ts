@@ -7,7 +7,7 @@
 import { loadavg } from 'node:os';
 import { LocalPipeline } from '../local';
 import { LabelArch, LabelCapacityType, LabelOS } from '../shared/api/labels';
-import { createRng } from '../shared/sim/rng';
+import { createRng } from '../shared/sim';
 import { makePod, testNodeClass, testNodePool } from '../testkit/bed';
 
 export interface AfterSolveRow {

@@ -9,7 +9,7 @@ import { defaultNodePool } from '../shared/api/default-nodepool';
 import type { Deployment } from '../shared/api/kube';
 import { emptyManifestSet } from '../shared/api/manifest-set';
 import { loadCatalog } from '../shared/catalog';
-import { DISRUPTION_SETTINGS_DEFAULTS } from '../shared/disruption/settings';
+import { DISRUPTION_SETTINGS_DEFAULTS } from '../shared/disruption';
 import { catalogEngine } from '../shared/sim/default-engine';
 import { buildScenarioReport, productionSweepEngine, runScenario, type Scenario } from '../shared/sim/scenario';
 import { runDisruptionBench } from './disruption';

@@ -6,10 +6,10 @@ import { defaultNodePool } from '../shared/api/default-nodepool';
 import type { Pod } from '../shared/api/kube';
 import { instanceTypesFor, loadCatalog } from '../shared/catalog';
 import type { InstanceType } from '../shared/catalog/types';
+import type { DisruptionInput, DisruptionNode } from '../shared/disruption';
 import { nodeClassHash, planDisruption } from '../shared/disruption';
-import type { DisruptionInput, DisruptionNode } from '../shared/disruption/types';
 import { loadLpSolver, lowerBound } from '../shared/scheduling';
-import { typesAllowedBy } from '../shared/sim/pool-types';
+import { typesAllowedBy } from '../shared/sim';
 import { boundPod, node } from '../testkit/disruption';
 import { rng } from '../testkit/workloads';
 

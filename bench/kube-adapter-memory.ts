@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { buildKubeConfig } from '../shared/aws/eks-auth/kubeconfig';
-import { KubeClusterApi } from '../shared/kube/cluster-api';
+import { buildKubeConfig } from '../shared/aws/eks-auth';
+import { KubeClusterApi } from '../shared/kube';
 
 const BOUND = Number(process.argv[2] ?? 30_000);
 const PENDING = Number(process.argv[3] ?? 1_000);

@@ -6,7 +6,7 @@
 
 import { LocalPipeline } from '../local';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../shared/api/labels';
-import { createRng } from '../shared/sim/rng';
+import { createRng } from '../shared/sim';
 import { makePod, testNodeClass, testNodePool } from '../testkit/bed';
 
 export interface LatencyFigures {

@@ -7,8 +7,8 @@
 import { loadavg } from 'node:os';
 import { loadCatalog } from '../shared/catalog';
 import { loadLpSolver } from '../shared/scheduling';
+import { runSimulation, type SimulationEngine } from '../shared/sim';
 import { catalogEngine } from '../shared/sim/default-engine';
-import { runSimulation, type SimulationEngine } from '../shared/sim/simulation';
 import { distinctPods } from '../testkit/workloads';
 import type { BenchMeasure, BenchMeasurement } from './measures';
 import { timed } from './timed';

@@ -2,8 +2,7 @@
 // one live claim, no claim owns two instances, no live claim lacks its instance, and no pod is left pending.
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import type { CloudInstance, NodeClaimStore } from '../shared/ports';
-import type { SimCloud } from '../shared/sim/sim-cloud';
-import type { SimCluster } from '../shared/sim/sim-cluster';
+import type { SimCloud, SimCluster } from '../shared/sim';
 
 export interface PipelineAudit {
   instances: number;

@@ -9,9 +9,8 @@ import { type Slim, slimFor, type WatchedResource } from '../forwarder/slim';
 import { ChangeTracker, type WatchEventType } from '../forwarder/tracker';
 import type { Pod } from '../shared/api/kube';
 import { isUnschedulable } from '../shared/api/pending';
-import type { ClusterChange, SimCluster } from '../shared/sim/sim-cluster';
+import type { ClusterChange, SimCluster, VirtualClock } from '../shared/sim';
 import type { MemoryQueue } from '../shared/sim/sqs';
-import type { VirtualClock } from '../shared/sim/virtual-clock';
 
 /** Where the feed sends: the in-memory FIFO queue, or a buffer in front of a real one (local/aws-endpoint). */
 export interface FeedQueue {

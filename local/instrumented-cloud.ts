@@ -4,7 +4,7 @@
 import type { EC2NodeClass } from '../shared/api/karpenter';
 import type { NodeClaim } from '../shared/api/nodeclaim';
 import type { CloudInstance, CloudProvider, LaunchRequest } from '../shared/ports';
-import type { SimCloud } from '../shared/sim/sim-cloud';
+import type { SimCloud } from '../shared/sim';
 
 export interface CreateCall {
   claim: string;

@@ -22,7 +22,7 @@ import { instanceTypesFor, loadCatalog } from '../shared/catalog';
 import type { ControlPlaneConfig } from '../shared/controllers';
 import type { ClusterApi, NodeClaimStore } from '../shared/ports';
 import type { SimCloud, SimCluster, VirtualClock } from '../shared/sim';
-import { MemoryNodeClaimStore } from '../shared/sim/memory-store';
+import { MemoryNodeClaimStore } from '../shared/sim';
 import { MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../shared/sim/sqs';
 import { createSimWorld } from '../shared/sim/world';
 import { auditPipeline, type PipelineAudit } from './audit';

@@ -3,9 +3,9 @@
 // fixes the file in one pass instead of one `cdk synth` per typo.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { type DisruptionSettings, parseDisruptionSettings } from '../shared/disruption/settings';
+import { type DisruptionSettings, parseDisruptionSettings } from '../shared/disruption';
 import { ValidationError } from '../shared/errors';
-import { describe, isObject, type JsonObject } from '../shared/events/reader';
+import { describe, isObject, type JsonObject } from '../shared/events';
 
 export type EndpointAccess =
   | { access: 'public' }

@@ -2,9 +2,8 @@
 // simulated cloud, and prints what it would run and what it costs.
 import { expandPods, loadManifests } from '../../shared/api';
 import { parseDuration } from '../../shared/api/quantity';
+import { runSimulation, simulationObjectsOf } from '../../shared/sim';
 import { catalogEngine } from '../../shared/sim/default-engine';
-import { simulationObjectsOf } from '../../shared/sim/manifest-objects';
-import { runSimulation } from '../../shared/sim/simulation';
 import { buildSimulateReport } from '../format/simulate-report';
 import { renderSimulateTable } from '../format/simulate-table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';

@@ -2,7 +2,7 @@
 // request, the instance types it may launch as and the offering the plan priced it at, then the rest of the plan in
 // a line. The record holds every claim of the plan; printing them all as JSON buried the one asked about.
 import { formatResourceList, type ResourceList } from '../../shared/api/resources';
-import type { PlannedOffering } from '../../shared/scheduling/types';
+import type { PlannedOffering } from '../../shared/scheduling';
 import { formatPrice } from './table';
 
 interface PlannedClaim {

@@ -1,6 +1,6 @@
 // The terminal view of a scenario run: what happened (totals, violations, cost against the bound), the fleet at the
 // end, and the timeline with the noisy pod-level entries folded away.
-import type { ScenarioReport } from '../../shared/sim/scenario/report';
+import type { ScenarioReport } from '../../shared/sim/scenario';
 import { formatPrice, renderTable } from './table';
 
 const QUIET = new Set(['Nominated', 'Bound', 'Registered']);

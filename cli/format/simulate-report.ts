@@ -2,8 +2,8 @@
 // "namespace/name", prices in dollars per hour. Field order is fixed so output diffs cleanly.
 import { podKey } from '../../shared/api/kube';
 import { formatResourceList } from '../../shared/api/resources';
-import { instanceFields, nodeLabels, type ReportedNodeClaim } from '../../shared/sim/node-report';
-import type { LaunchedNodeClaim, SimulationResult } from '../../shared/sim/simulation';
+import type { LaunchedNodeClaim, SimulationResult } from '../../shared/sim';
+import { instanceFields, nodeLabels, type ReportedNodeClaim } from '../../shared/sim';
 import { roundPrice } from './table';
 
 export interface SimulateReport {

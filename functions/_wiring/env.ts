@@ -2,9 +2,9 @@
 // the cluster, its table and queues, the optional EKS facts that save a DescribeCluster, and the control-plane
 // settings. A missing or malformed variable is named in the error, so a bad deployment fails at cold start.
 import { type ControlPlaneConfig, controlPlaneConfig, type RebalancePolicy } from '../../shared/controllers';
-import { DISRUPTION_SETTINGS_ENV, disruptionSettingsFromEnv } from '../../shared/disruption/settings';
+import { DISRUPTION_SETTINGS_ENV, disruptionSettingsFromEnv } from '../../shared/disruption';
 import { ValidationError } from '../../shared/errors';
-import { parseTrustedSenders, type TrustedSenders } from '../../shared/events/trust';
+import { parseTrustedSenders, type TrustedSenders } from '../../shared/events';
 
 export interface ControlPlaneEnv {
   cluster: string;

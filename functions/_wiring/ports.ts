@@ -13,7 +13,7 @@ import { AwsInstanceProvider } from '../../shared/aws/instance-provider';
 import type { PriceRefreshDeps } from '../../shared/aws/pricing/refresh';
 import { SqsWorkQueue, sqsDeadLetter } from '../../shared/aws/sqs';
 import type { ControlPlaneDeps, InstanceDeps } from '../../shared/controllers';
-import type { TrustedSenders } from '../../shared/events/trust';
+import type { TrustedSenders } from '../../shared/events';
 import { KubeClusterApi } from '../../shared/kube';
 import { systemClock } from '../../shared/ports';
 import type { DeadLetter } from '../middleware/sqs-partial-batch';

@@ -4,10 +4,8 @@
 // pass, a DisruptionDue (relayed by the termination function when a decided command's 15 s re-check is due) the
 // in-flight disruption commands. Each message is first checked against its sender (shared/events/trust.ts): the
 // forwarder may only report observations, and a Terminate never runs from this queue.
-import { type DispatchOptions, handleControlMessage } from '../../shared/controllers';
-import { disruptionSweep } from '../../shared/controllers/disruption';
-import { parseControlMessage } from '../../shared/events';
-import { checkClusterQueueMessage } from '../../shared/events/trust';
+import { type DispatchOptions, disruptionSweep, handleControlMessage } from '../../shared/controllers';
+import { checkClusterQueueMessage, parseControlMessage } from '../../shared/events';
 import type { ControlMessage } from '../../shared/messages';
 import { type ControlPlaneEnv, readEnv } from '../_wiring/env';
 import { awsPorts } from '../_wiring/launch-ports';

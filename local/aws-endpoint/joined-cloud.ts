@@ -26,7 +26,7 @@ import type {
   NodeClaimStore,
   NodeClassResolution,
 } from '../../shared/ports';
-import type { SimCluster } from '../../shared/sim/sim-cluster';
+import type { SimCluster } from '../../shared/sim';
 
 export class JoinedCloud implements CloudProvider {
   /** Instances this run launched, in order. */

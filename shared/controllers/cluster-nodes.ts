@@ -15,7 +15,7 @@ import { type NodeClaim, reservationLabels } from '../api/nodeclaim';
 import { indexPods, isReschedulable, refKey, resolveRef } from '../api/pods';
 import { parseResourceList, type ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
-import type { ClusterNode } from '../scheduling/types';
+import type { ClusterNode } from '../scheduling';
 import type { ClusterSnapshot } from './snapshot';
 
 export interface ClusterView {

@@ -1,10 +1,10 @@
 // What every control-plane use-case receives: the ports, a clock, observability callbacks and the timers of
 // docs/architecture.md (Timers). Handlers build one of these from real adapters; tests and the simulator build one from
 // shared/sim. Nothing here imports an SDK.
-import { DISRUPTION_SETTINGS_DEFAULTS, type DisruptionSettings } from '../disruption/settings';
+import { DISRUPTION_SETTINGS_DEFAULTS, type DisruptionSettings } from '../disruption';
 import type { MetricFn } from '../metrics';
 import type { Clock, CloudProvider, ClusterApi, InstanceProvider, NodeClaimStore, WorkQueue } from '../ports';
-import type { SchedulingInput, SchedulingResult } from '../scheduling/types';
+import type { SchedulingInput, SchedulingResult } from '../scheduling';
 
 export type { MetricFn, MetricUnit } from '../metrics';
 

@@ -6,8 +6,8 @@
 // nomination is the claim's `lastNominatedAt` (written by the provisioner).
 import type { Node } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
-import type { DisruptionHistory, DisruptionInput, DisruptionNode, DisruptionOptions } from '../disruption/types';
-import type { ClusterNode } from '../scheduling/types';
+import type { DisruptionHistory, DisruptionInput, DisruptionNode, DisruptionOptions } from '../disruption';
+import type { ClusterNode } from '../scheduling';
 import { restampClaimHashes } from './claim-hashes';
 import { buildClusterView } from './cluster-nodes';
 import type { ControlPlaneDeps } from './deps';

@@ -17,8 +17,6 @@ import { claimHashes } from '../api/hash';
 import { newUid } from '../api/ids';
 import type { DisruptionCause, NodeClaim } from '../api/nodeclaim';
 import { podRef } from '../api/pods';
-import { planDisruption, validate } from '../disruption';
-import { disruptionOptionsOf } from '../disruption/settings';
 import type {
   CommandReason,
   DisruptionCommand,
@@ -27,11 +25,12 @@ import type {
   DisruptionOptions,
   DisruptionPlan,
   SweepCursor,
-} from '../disruption/types';
-import type { ValidationResult } from '../disruption/validate';
+  ValidationResult,
+} from '../disruption';
+import { disruptionOptionsOf, planDisruption, validate } from '../disruption';
 import { ConflictError } from '../errors';
+import type { PlannedNodeClaim } from '../scheduling';
 import { loadLpSolver } from '../scheduling';
-import type { PlannedNodeClaim } from '../scheduling/types';
 import { type CapacityBlockResult, drainExpiringCapacityBlocks } from './capacity-blocks';
 import type { ControlPlaneDeps } from './deps';
 import { type PodActivity, readDisruptionInput } from './disruption-input';

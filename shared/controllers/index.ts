@@ -41,9 +41,9 @@ export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle
 export { queueTermination, requestReplan } from './messages';
 export { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
-export { type ProvisionOptions, type ProvisionResult, provision } from './provision';
+export { CLAIM_NAME_SALTS, type ProvisionOptions, type ProvisionResult, provision } from './provision';
 export { type CapacityTypeSyncResult, syncReservedCapacityTypes } from './reservation-capacity-type';
-export { type ClusterSnapshot, readSnapshot } from './snapshot';
+export { type ClusterSnapshot, nodeClassNotReady, nodePoolNotReady, overlayPool, readSnapshot } from './snapshot';
 export { publishStatus, type StatusResult } from './status';
 export {
   evictionGroup,

@@ -18,8 +18,8 @@ import {
 } from '../api/nodeclaim-object';
 import { parseDuration } from '../api/quantity';
 import { isStaticNodePool } from '../api/static-nodepool';
+import type { DisruptionInput } from '../disruption';
 import { driftReason } from '../disruption';
-import type { DisruptionInput } from '../disruption/types';
 import type { InstanceDeps } from './deps';
 import { terminateDeletedClaim } from './nodeclaim-deletion';
 import { message } from './snapshot';

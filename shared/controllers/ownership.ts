@@ -6,10 +6,7 @@
 import type { NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { LabelNodePool } from '../api/labels';
-import { isInstanceTypeLabel } from '../scheduling/labels';
-import { matchableTerms } from '../scheduling/preferences';
-import { Requirements } from '../scheduling/requirements';
-import { firstUntolerated } from '../scheduling/taints';
+import { firstUntolerated, isInstanceTypeLabel, matchableTerms, Requirements } from '../scheduling';
 
 export interface OwnedView {
   nodePools: NodePool[];

@@ -4,7 +4,7 @@
 // dated when the sweep first sees it, at most one period late, which only ever delays consolidation, never hastens it.
 import type { NodeClaim } from '../api/nodeclaim';
 import { ConflictError } from '../errors';
-import type { ClusterNode } from '../scheduling/types';
+import type { ClusterNode } from '../scheduling';
 import type { ControlPlaneDeps } from './deps';
 
 type PodLike = ClusterNode['pods'][number];

@@ -7,7 +7,7 @@
 // boundaries).
 import type { NodeClaim } from '../api/nodeclaim';
 import type { RepairPolicy } from '../api/repair-policies';
-import { planRepairs, type RepairPlan } from '../disruption/repair';
+import { planRepairs, type RepairPlan } from '../disruption';
 import { ConflictError } from '../errors';
 import { NODEPOOL_DIMENSION } from '../metrics';
 import type { InstanceDeps } from './deps';

@@ -11,7 +11,7 @@ import type { Pod } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
 import { isDaemonSetPod, isTerminal } from '../api/pods';
 import { parseDuration } from '../api/quantity';
-import { evictionCost } from '../disruption/pods';
+import { evictionCost } from '../disruption';
 import type { ControlPlaneDeps } from './deps';
 import type { ClusterSnapshot } from './snapshot';
 import { countedClaims, staticPoolActive } from './static-pools';

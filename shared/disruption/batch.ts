@@ -5,7 +5,7 @@
 // component becomes one command (or is rejected as a whole).
 import type { Pod } from '../api/kube';
 import { formatResourceList } from '../api/resources';
-import type { PlannedNodeClaim } from '../scheduling/types';
+import type { PlannedNodeClaim } from '../scheduling';
 import type { NodeFacts } from './candidate';
 import type { FitResult } from './capacity';
 import { podRequests } from './pods';

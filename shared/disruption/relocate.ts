@@ -6,7 +6,7 @@ import type { Pod } from '../api/kube';
 import { LabelCapacityType, LabelZone } from '../api/labels';
 import { requirementAllows } from '../api/selector';
 import type { InstanceType } from '../catalog/types';
-import type { PlannedNodeClaim } from '../scheduling/types';
+import type { PlannedNodeClaim } from '../scheduling';
 import type { NodeFacts } from './candidate';
 import type { FitResult, Placement } from './capacity';
 import type { Sweep } from './sweep';

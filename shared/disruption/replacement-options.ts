@@ -5,7 +5,7 @@
 import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import { LabelCapacityType, LabelInstanceType, LabelZone } from '../api/labels';
 import type { CapacityType, InstanceType, Offering } from '../catalog/types';
-import type { PlannedNodeClaim, PlannedOffering } from '../scheduling/types';
+import type { PlannedNodeClaim, PlannedOffering } from '../scheduling';
 import type { Component } from './batch';
 import type { NodeFacts } from './candidate';
 import { optionPrice } from './relocate';

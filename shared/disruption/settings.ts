@@ -4,7 +4,7 @@
 // solve follows. Written as `settings:` in clusters.yaml (passed to the functions as DISRUPTION_SETTINGS) and in a
 // scenario's `spec.settings`; docs/disruption.md lists each with Karpenter's default.
 import { formatDuration, parseDuration } from '../api/quantity';
-import type { MinValuesPolicy, PreferencePolicy } from '../scheduling/types';
+import type { MinValuesPolicy, PreferencePolicy } from '../scheduling';
 import type { DisruptionOptions } from './types';
 
 export interface DisruptionSettings {

@@ -7,15 +7,9 @@ import type { Pod } from '../api/kube';
 import type { DecisionRecord } from '../api/nodeclaim';
 import { isRefused, unavailableKey } from '../catalog/offerings';
 import type { InstanceType } from '../catalog/types';
-import { Deadline } from '../scheduling/deadline';
+import type { ClusterNode, MinValuesPolicy, PlannedNodeClaim, PreferencePolicy, SchedulingResult } from '../scheduling';
+import { Deadline } from '../scheduling';
 import { solve } from '../scheduling/index';
-import type {
-  ClusterNode,
-  MinValuesPolicy,
-  PlannedNodeClaim,
-  PreferencePolicy,
-  SchedulingResult,
-} from '../scheduling/types';
 import type { PoolTotals } from './balanced';
 import { remainingBudget } from './budgets';
 import { candidateOf, type NodeFacts, nodeFacts } from './candidate';

@@ -5,7 +5,7 @@ import type { DaemonSet, Pod, PodDisruptionBudget } from '../api/kube';
 import type { DecisionRecord, NodeClaim } from '../api/nodeclaim';
 import type { SweepCursor } from '../api/sweep-cursor';
 import type { AppliedPriceOverlay, InstanceType, UnavailableOffering } from '../catalog/types';
-import type { ClusterNode, MinValuesPolicy, PlannedNodeClaim, PreferencePolicy } from '../scheduling/types';
+import type { ClusterNode, MinValuesPolicy, PlannedNodeClaim, PreferencePolicy } from '../scheduling';
 
 /** Why a command disrupts its candidates: the budget reasons plus forceful expiration. */
 export type CommandReason = DisruptionReason | 'Expired';

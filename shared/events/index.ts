@@ -10,5 +10,6 @@ export {
 } from './control';
 export * from './eventbridge';
 export { type IgnoredEvent, isIgnored, parseInterruptionEvent, validateInterruptionEvent } from './interruption';
-export { describe, isObject, parseJson, Reader } from './reader';
+export { describe, isObject, type JsonObject, parseJson, Reader } from './reader';
 export { type GcTick, type GcTickKind, gcTickTemplate, parseGcTick, sweepTemplate, validateGcTick } from './schedule';
+export { checkClusterQueueMessage, parseTrustedSenders, type TrustedSenders } from './trust';

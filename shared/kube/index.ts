@@ -1,2 +1,3 @@
 export { DISRUPTED_TAINT, KubeClusterApi, type KubeClusterApiOptions } from './cluster-api';
 export { classifyKubeError, type KubeAction } from './errors';
+export { trimPod } from './trim';

@@ -1,9 +1,13 @@
 // The simulator: in-memory implementations of the engine's ports, driven by a virtual clock and a seeded RNG.
 // The catalog-backed engine (default-engine) and the world (world.ts) are imported from their modules, so this index
 // stays light.
+
 export { connectCloudToCluster } from './connect';
 export { disruptionsAllowed } from './disruption-budget';
 export { matchesSelector } from './label-selector';
+export { simulationObjectsOf } from './manifest-objects';
+export { MemoryNodeClaimStore } from './memory-store';
+export { instanceFields, nodeLabels, type ReportedNodeClaim } from './node-report';
 export { typesAllowedBy } from './pool-types';
 export { createRng, type Rng } from './rng';
 export { type OfferingKey, SimCloud, type SimCloudOptions, type SimLaunch } from './sim-cloud';

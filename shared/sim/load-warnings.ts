@@ -10,10 +10,7 @@ import { requirementAllows } from '../api/selector';
 import { isWindowsFamily } from '../api/windows';
 import type { InstanceType } from '../catalog/types';
 import { amiFamilyOf } from '../catalog/volumes';
-import { allowedOfferings, typeCompatible } from '../scheduling/instancetypes';
-import { whyNoInstanceTypes } from '../scheduling/no-types';
-import { Requirements } from '../scheduling/requirements';
-import { podRequests } from '../scheduling/resources';
+import { allowedOfferings, podRequests, Requirements, typeCompatible, whyNoInstanceTypes } from '../scheduling';
 
 /** The region a catalog covers and the zones it offers. */
 export interface CatalogScope {

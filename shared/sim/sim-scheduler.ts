@@ -11,8 +11,7 @@ import type { Node, NodeSelectorTerm, Pod } from '../api/kube';
 import { LabelNodeClaim } from '../api/labels';
 import { parseResourceList, type ResourceList } from '../api/resources';
 import { requirementAllows } from '../api/selector';
-import { podRequests } from '../scheduling/resources';
-import { toleratesHardTaints } from '../scheduling/taints';
+import { podRequests, toleratesHardTaints } from '../scheduling';
 
 /** What the scheduler reads and writes in the cluster. */
 export interface SchedulerCluster {

@@ -29,9 +29,8 @@ import { isTerminal, podRef } from '../api/pods';
 import { formatResourceList, type ResourceList } from '../api/resources';
 import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
-import { CLAIM_NAME_SALTS, provision } from '../controllers/provision';
-import { nodeClassNotReady, nodePoolNotReady, overlayPool } from '../controllers/snapshot';
-import { DISRUPTION_SETTINGS_DEFAULTS } from '../disruption/settings';
+import { CLAIM_NAME_SALTS, nodeClassNotReady, nodePoolNotReady, overlayPool, provision } from '../controllers';
+import { DISRUPTION_SETTINGS_DEFAULTS } from '../disruption';
 import { ValidationError } from '../errors';
 import type { CloudInstance } from '../ports';
 import type {
@@ -40,7 +39,7 @@ import type {
   PreferencePolicy,
   SchedulingInput,
   SchedulingResult,
-} from '../scheduling/types';
+} from '../scheduling';
 import { claimsFromDump } from './dump-claims';
 import {
   type CatalogScope,

@@ -11,7 +11,7 @@ import {
   noMetric,
   type Solver,
   silentLog,
-} from '../controllers/deps';
+} from '../controllers';
 import type { NodeClaimStore, WorkQueue } from '../ports';
 import { connectCloudToCluster } from './connect';
 import { MemoryNodeClaimStore } from './memory-store';

@@ -11,7 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INTERRUPTION_EVENT_PATTERNS } from '../../shared/events/eventbridge';
+import { INTERRUPTION_EVENT_PATTERNS } from '../../shared/events';
 
 export interface InterruptionRulesProps {
   cluster: string;

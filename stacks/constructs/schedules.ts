@@ -9,7 +9,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { gcTickTemplate, sweepTemplate } from '../../shared/events/schedule';
+import { gcTickTemplate, sweepTemplate } from '../../shared/events';
 
 /** Karpenter's pricing controller refreshes on-demand and spot prices together every 12 hours; so does Karpless. */
 export const PRICE_REFRESH_SCHEDULE = 'rate(12 hours)';

@@ -3,7 +3,7 @@
 // users watch after an interruption: time to capacity), the NodeClaims at the end and the timeline. Inline CSS and
 // SVG only, so the file can be mailed or attached to a ticket as is.
 import { parseDuration } from '../../../shared/api/quantity';
-import type { ScenarioReport } from '../../../shared/sim/scenario/report';
+import type { ScenarioReport } from '../../../shared/sim/scenario';
 import { escapeHtml, lineChart, type Marker, type Series, stackedChart } from './svg';
 
 const QUIET = new Set(['Nominated', 'Bound', 'Registered']);

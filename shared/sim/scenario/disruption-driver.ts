@@ -6,15 +6,15 @@
 
 import { claimExpireAfter } from '../../api/claim-template';
 import { parseDuration } from '../../api/quantity';
-import type { ControlPlaneDeps } from '../../controllers/deps';
+import type { ControlPlaneDeps } from '../../controllers';
 import {
   type DisruptingNode,
   type DisruptionSweepOptions,
   type DisruptionSweepResult,
   disruptionSweep,
   type SweepEngine,
-} from '../../controllers/disruption';
-import type { DisruptionInput, DisruptionOptions, DisruptionPlan } from '../../disruption/types';
+} from '../../controllers';
+import type { DisruptionInput, DisruptionOptions, DisruptionPlan } from '../../disruption';
 import type { ClusterActivity } from './activity';
 
 export type { DisruptingNode, SweepEngine };

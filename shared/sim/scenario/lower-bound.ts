@@ -10,7 +10,7 @@ import type { NodeClaim } from '../../api/nodeclaim';
 import { isDaemonSetPod, isTerminal } from '../../api/pods';
 import { addInto, type ResourceList } from '../../api/resources';
 import type { InstanceType } from '../../catalog/types';
-import { podRequests } from '../../scheduling/resources';
+import { podRequests } from '../../scheduling';
 import { typesAllowedBy } from '../pool-types';
 
 export interface LowerBoundInputs {

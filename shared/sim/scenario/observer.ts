@@ -13,7 +13,7 @@ import { doNotDisruptActive } from '../../api/do-not-disrupt';
 import type { DisruptionReason, NodePool } from '../../api/karpenter';
 import type { Pod, PodDisruptionBudget } from '../../api/kube';
 import type { NodeClaim } from '../../api/nodeclaim';
-import { budgetCap } from '../../disruption/budgets';
+import { budgetCap } from '../../disruption';
 import { matchesSelector } from '../label-selector';
 import type { ClusterActivity, PodRemoval } from './activity';
 import type { DisruptingNode } from './disruption-driver';

@@ -22,7 +22,7 @@ import { loadManifests } from '../../api/parse';
 import { Problems } from '../../api/problems';
 import { parseDuration } from '../../api/quantity';
 import { parseYaml } from '../../api/yaml';
-import { parseDisruptionSettings } from '../../disruption/settings';
+import { parseDisruptionSettings } from '../../disruption';
 import { ValidationError } from '../../errors';
 import { CLOUD_STEPS, type CloudStepName, parseCloudStep } from './cloud-steps';
 import { checkScenarioSize } from './limits';

@@ -18,13 +18,15 @@ import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { PodDisruptionBudget } from '../../api/kube';
 import type { NodeClaim } from '../../api/nodeclaim';
 import type { InstanceType } from '../../catalog/types';
-import { handleControlMessage } from '../../controllers/dispatch';
-import { collectGarbage } from '../../controllers/gc';
-import { handleInterruption } from '../../controllers/interruption';
-import { reconcileNodes } from '../../controllers/lifecycle';
-import { provision } from '../../controllers/provision';
-import { syncReservedCapacityTypes } from '../../controllers/reservation-capacity-type';
-import type { DisruptionOptions } from '../../disruption/types';
+import {
+  collectGarbage,
+  handleControlMessage,
+  handleInterruption,
+  provision,
+  reconcileNodes,
+  syncReservedCapacityTypes,
+} from '../../controllers';
+import type { DisruptionOptions } from '../../disruption';
 import { ValidationError } from '../../errors';
 import { parseControlMessage } from '../../events';
 import type { ClusterMessage, SweepMessage } from '../../messages';

@@ -3,7 +3,7 @@
 
 import type { ManifestSet } from '../../api/manifest-set';
 import type { CapacityType } from '../../catalog/types';
-import type { DisruptionSettings } from '../../disruption/settings';
+import type { DisruptionSettings } from '../../disruption';
 import type { CloudStepAction } from './cloud-steps';
 import type { ObjectStepAction } from './object-steps';
 import type { ReservationStepAction } from './reservation-step';
