@@ -194,7 +194,13 @@ describe('the checker', () => {
       '@kubernetes/client-node',
       '@aws-lambda-powertools/logger',
     ];
-    for (const engine of ['shared/api/a.ts', 'shared/controllers/a.ts', 'shared/errors.ts', 'shared/ports.ts']) {
+    for (const engine of [
+      'shared/api/a.ts',
+      'shared/controllers/a.ts',
+      'shared/errors.ts',
+      'shared/metrics.ts',
+      'shared/ports.ts',
+    ]) {
       expect(check(file(engine, ...sdks)).filter((v) => v.rule === 'engine-imports-sdk')).toHaveLength(sdks.length);
     }
     expect(check(file('shared/aws/a.ts', ...sdks), file('shared/kube/a.ts', '@kubernetes/client-node'))).toEqual([]);

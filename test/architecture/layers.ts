@@ -57,6 +57,8 @@ const ENGINE = [
   'shared/sim/',
   'shared/events/',
   'shared/errors.ts',
+  'shared/metrics.ts',
+  'shared/messages.ts',
   'shared/ports.ts',
 ];
 const SDK = /^(@aws-sdk\/|@smithy\/|@kubernetes\/client-node(\/|$)|@aws-lambda-powertools\/)/;
