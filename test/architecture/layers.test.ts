@@ -74,7 +74,13 @@ describe('the repository', () => {
 
   it('reads the whole tree', () => {
     const paths = new Set(files.map((f) => f.path));
-    for (const p of ['shared/ports.ts', 'functions/provisioner/handler.ts', 'local/index.ts', 'testkit/builders.ts']) {
+    for (const p of [
+      'shared/ports.ts',
+      'functions/provisioner/handler.ts',
+      'local/index.ts',
+      'testkit/builders.ts',
+      'cli/bin.mjs',
+    ]) {
       expect(paths).toContain(p);
     }
   });
