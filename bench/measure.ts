@@ -26,7 +26,7 @@ async function poolAndTypes(
 /**
  * The pods as the provisioner holds them: the API server's JSON, trimmed by the one function the Kubernetes adapter
  * applies to every listed pod (shared/kube/trim.ts), rather than the test builders' objects, whose varied shapes make
- * a cold solve slower (docs/performance.md, first section). Not timed.
+ * a cold solve slower (docs/performance.md, "Method"). Not timed.
  */
 function asReceived(pods: Pod[]): Pod[] {
   return (JSON.parse(JSON.stringify(pods)) as unknown[]).map(trimPod);
