@@ -13,12 +13,15 @@ export interface TextFile {
   text: string;
 }
 
+/** Every tracked file's path, outside node_modules. */
+export function trackedPaths(): string[] {
+  const listed = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  return listed.split('\0').filter((p) => p !== '' && !p.split('/').includes('node_modules'));
+}
+
 /** Tracked files whose names end with one of `extensions` (without the dot), outside node_modules. */
 export function trackedFiles(extensions: readonly string[]): TextFile[] {
-  const listed = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-  return listed
-    .split('\0')
-    .filter((p) => p !== '' && !p.split('/').includes('node_modules'))
+  return trackedPaths()
     .filter((p) => extensions.some((e) => p.endsWith(`.${e}`)))
     .map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
 }

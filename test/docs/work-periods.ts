@@ -1,5 +1,5 @@
-// The project speaks only of itself: no code, comment or doc names the numbered periods its work was done in
-// ("session 8", "stop 27", "round 2"). History is in git; a comment cites a doc section by topic instead.
+// The project speaks only of itself: no code, comment or doc names the numbered periods its work was done in (a
+// period word and its number). History is in git; a comment cites a doc section by topic instead.
 
 /** The words, kept apart here so that this file's own source does not name a period. */
 const PERIOD_WORDS = ['sess' + 'ions?', 'st' + 'ops?', 'rou' + 'nds?'];
