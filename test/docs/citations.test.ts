@@ -78,20 +78,20 @@ describe('the checker', () => {
   });
 
   it('accepts a heading or a bold title, whole or up to its punctuation', () => {
-    expect(resolves('CLI startup', doc)).toBe(true);
-    expect(resolves('cli startup', doc)).toBe(true);
-    expect(resolves('#twice-1', doc)).toBe(true);
-    expect(resolves('Anti-churn', doc)).toBe(true);
-    expect(resolves('Memory at 30k pods', doc)).toBe(true);
-    expect(resolves('CLI startup: the bundle', doc)).toBe(true);
+    const named = [
+      'CLI startup',
+      'cli startup',
+      '#twice-1',
+      'Anti-churn',
+      'Memory at 30k pods',
+      'CLI startup: the end',
+    ];
+    expect(named.filter((s) => !resolves(s, doc))).toEqual([]);
   });
 
   it('fails a section, an anchor or a doc that does not exist', () => {
-    expect(resolves('Whole bench after the last run', doc)).toBe(false);
-    expect(resolves('Not a heading', doc)).toBe(false);
-    expect(resolves('#twice-2', doc)).toBe(false);
-    expect(resolves('Memory and', doc)).toBe(false);
-    expect(resolves('CLI', doc)).toBe(false);
+    const unnamed = ['Whole bench after the last run', 'Not a heading', '#twice-2', 'Memory and', 'CLI'];
+    expect(unnamed.filter((s) => resolves(s, doc))).toEqual([]);
     expect(resolves('CLI startup', undefined)).toBe(false);
   });
 });
