@@ -35,7 +35,7 @@ function asReceived(pods: Pod[]): Pod[] {
 export async function measureWorkload(workload: Workload, catalogPath?: string): Promise<Measurement> {
   const { pool, types } = await poolAndTypes(workload, catalogPath);
   const instanceTypes = new Map([[pool.nodePool.metadata.name, types]]);
-  // Compiling HiGHS (~70-85 ms, once per container) is not part of a solve; docs/performance.md reports it apart.
+  // Compiling HiGHS (~70-85 ms, once per container) is not part of a solve (docs/performance.md, "Method").
   await loadLpSolver();
   const timedSolve = (pods: Pod[]) => {
     const cpu = process.cpuUsage();

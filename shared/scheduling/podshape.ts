@@ -137,7 +137,8 @@ export class PodShapes {
    * its whole spec: a pod whose requests are new then costs a lookup in its class, not a second text of its spec.
    */
   baseOf(pod: Pod): PodBase {
-    // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md).
+    // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md, "The
+    // cold 5k rows").
     const vol = pod.spec.volumes?.length ? this.volumes.requirementsFor(pod) : NO_VOLUME_TOPOLOGY;
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
     const identity = this.identityOf(pod);

@@ -286,7 +286,8 @@ export class NodeClaimTemplate {
 
   /**
    * The options as a mark per type index, kept per options list: the claims a shape opens share its admitted list,
-   * and marking hundreds of types per claim opened was a visible part of a cold solve (docs/performance.md).
+   * and marking hundreds of types per claim opened was a visible part of a cold solve (docs/performance.md, "The cold
+   * 5k rows").
    */
   candidates(options: readonly TypeOption[]): Uint8Array {
     let marks = this.candidateCache.get(options);
