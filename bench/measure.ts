@@ -26,7 +26,7 @@ async function poolAndTypes(
 /**
  * The pods as the provisioner holds them: the API server's JSON, trimmed by the one function the Kubernetes adapter
  * applies to every listed pod (shared/kube/trim.ts), rather than the test builders' objects, whose varied shapes make
- * a cold solve slower (docs/performance.md, first section). Not timed.
+ * a cold solve slower (docs/performance.md, "Method"). Not timed.
  */
 function asReceived(pods: Pod[]): Pod[] {
   return (JSON.parse(JSON.stringify(pods)) as unknown[]).map(trimPod);
@@ -35,7 +35,7 @@ function asReceived(pods: Pod[]): Pod[] {
 export async function measureWorkload(workload: Workload, catalogPath?: string): Promise<Measurement> {
   const { pool, types } = await poolAndTypes(workload, catalogPath);
   const instanceTypes = new Map([[pool.nodePool.metadata.name, types]]);
-  // Compiling HiGHS (~70-85 ms, once per container) is not part of a solve; docs/performance.md reports it apart.
+  // Compiling HiGHS (~70-85 ms, once per container) is not part of a solve (docs/performance.md, "Method").
   await loadLpSolver();
   const timedSolve = (pods: Pod[]) => {
     const cpu = process.cpuUsage();

@@ -32,7 +32,7 @@ export function timeBudgetMeasure(budgetMs: number, name: string): BenchMeasure 
 
 export const TIME_BUDGET_MEASURES: readonly BenchMeasure[] = [
   // 350 ms: the 20k batch's whole solve now takes about 0.6 s, and a budget it fits in measures nothing; this one
-  // stops it during placement, not in the setup (docs/performance.md, "Whole bench after session 10").
+  // stops it during placement, not in the setup (docs/performance.md, "Targets").
   timeBudgetMeasure(350, 'time-budget-20k'),
   timeBudgetMeasure(100, 'time-budget-20k-100ms'),
 ];

@@ -55,7 +55,7 @@ const PLAIN_DIGITS = 15;
 /**
  * A quantity of plain digits and at most one SI suffix ("500m", "2", "512Mi"), the form nearly every pod's requests
  * take, read without the regular expression and its match (each a few objects, for every pod whose requests are new:
- * docs/performance.md, "Distinct requests: what survives the setup (session 9)"). The value is the one the grammar's
+ * docs/performance.md, "Distinct requests: what survives the setup"). The value is the one the grammar's
  * path computes. Anything else (a sign, a fraction, an exponent, more digits, an unknown suffix) is undefined, for
  * that path to read or refuse.
  */

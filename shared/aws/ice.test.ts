@@ -40,7 +40,8 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
       expect(err).toBeInstanceOf(InsufficientCapacityError);
       const cached = await recordInsufficientCapacity(store, err as InsufficientCapacityError, now);
       expect(cached.every((o) => o.expiresAt === now + 180_000)).toBe(true);
-      // docs/aws.md (Launch behaviour): an ICE failure deletes the claim so its pods re-plan.
+      // An ICE failure deletes the claim so its pods re-plan (docs/aws.md, "Launch behaviour worth knowing when
+      // reading CloudTrail").
       await store.delete(claim);
 
       const after = await pick();

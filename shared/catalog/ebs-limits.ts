@@ -1,5 +1,5 @@
 // How many EBS volumes a new node of a type can attach: the count the EBS CSI driver will publish in the node's
-// CSINode, computed as the driver computes it when it starts (docs/catalog.md, EBS attachment limits). The scheduler
+// CSINode, computed as the driver computes it when it starts (docs/catalog.md, EBS volume limit). The scheduler
 // holds a new NodeClaim to it, so a claim never takes more EBS volumes than its node will accept.
 import type { EC2NodeClass } from '../api/karpenter';
 import type { InstanceTypeInfo } from './types';

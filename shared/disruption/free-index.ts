@@ -2,7 +2,7 @@
 // the largest free amount of every resource below it. A first-fit search descends only into subtrees whose maxima
 // cover the request, so "does this fit on any node that stays?" costs about log(nodes) instead of a scan of every
 // node. A sweep asks that once per candidate pod, and a scan per question made a 10,000-node sweep quadratic
-// (docs/performance.md, Disruption).
+// (docs/performance.md, "Sweep scale").
 
 export class FreeIndex {
   private readonly size: number;

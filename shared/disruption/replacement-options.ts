@@ -1,4 +1,4 @@
-// Which instance types a consolidation replacement may launch as (docs/disruption.md, Consolidation): Karpenter's
+// Which instance types a consolidation replacement may launch as (docs/disruption.md, Replacement options): Karpenter's
 // price filter (only types cheaper than what they replace), which must still satisfy the NodePool's minValues, its
 // spot-to-spot rules (the feature gate, 15 cheaper spot types, the 15 cheapest sent), and Karpless's anti-churn
 // narrowing to the types within the minimum saving of the cheapest.

@@ -3,7 +3,7 @@
 // among them and how many of them still hold pods. The search descends best bound first and passes over every node
 // whose bound (its largest requests, clipped to the claim's room, scored) cannot beat the best bucket found, or whose
 // smallest requests no longer fit. With every request distinct, a fill then looks at a few leaves per pod instead of
-// every bucket of a band (docs/performance.md, Planning cost).
+// every bucket of a band (docs/performance.md, "Planning cost with distinct requests").
 
 /** Buckets per leaf: a leaf is scanned whole. */
 const LEAF = 8;
@@ -32,7 +32,8 @@ export interface BucketPick<B> {
 export class BucketTree<B extends TreeBucket> {
   private readonly items: B[];
   // The nodes' fields in typed arrays (children after their parent): a fill searches the tree once per pod it adds,
-  // and with every request distinct that is most of a solve's searching (docs/performance.md, "session 7").
+  // and with every request distinct that is most of a solve's searching (docs/performance.md, "Distinct requests:
+  // fill and target search").
   private readonly lo: Int32Array;
   private readonly hi: Int32Array;
   private readonly left: Int32Array;
@@ -46,7 +47,7 @@ export class BucketTree<B extends TreeBucket> {
    * Per position (the order of `items`): its bucket's requests (`position * dims + resource`), and 1 while it holds
    * pods (`holds`). A leaf's scan reads these instead of each bucket, its shape and its vector: with every request
    * distinct a solve scans millions of positions, and those reads were most of a scan (docs/performance.md,
-   * "Distinct requests: what survives the setup (session 9)").
+   * "Distinct requests: what survives the setup").
    */
   private readonly flat: Float64Array;
   private readonly holds: Uint8Array;
@@ -374,7 +375,7 @@ function build<B extends TreeBucket>(nodes: Nodes, lo: number, hi: number, paren
   if (hi - lo <= LEAF) return n;
   // Split on the resource whose requests spread the most, relative to their size, as a sample of at most 64 of them
   // shows it: the search is exact whatever the split, and a full pass per node lengthens the cold build of a
-  // distinct-request class's tree (docs/performance.md, "Distinct requests: fill and target search (session 8)").
+  // distinct-request class's tree (docs/performance.md, "Distinct requests: fill and target search").
   let dim = 0;
   let spread = -1;
   const stride = Math.max(1, Math.floor((hi - lo) / 64));

@@ -215,7 +215,7 @@ export function chooseTarget(
   const used = new Float64Array(dims);
   // The fills below pick their next group by the dot-product rule through a tree of the waiting groups, refilled per
   // candidate: with every request distinct there are hundreds of groups, and a scan of all of them per step was most
-  // of a constrained solve's cost (docs/performance.md, Distinct requests).
+  // of a constrained solve's cost (docs/performance.md, "Distinct requests: fill and target search").
   const { tree, items, classOf, classes, limit, base, start, taken, emptiedItems } = trees.of(waiting, dims);
   // How many of each waiting group one node could take, before asking whether the group may share this type.
   for (let g = 0; g < waiting.length; g++) {
@@ -257,7 +257,7 @@ export function chooseTarget(
   // Each group's limit when the fill starts, for the share answers the tree was last refilled with. A candidate with
   // the same answers puts back only what the previous fill took (`taken`, `emptiedItems`) instead of refilling the
   // whole tree: a search scores about ten candidates, and refilling every group for each was a tenth of a solve of
-  // distinct requests (docs/performance.md, Distinct requests).
+  // distinct requests (docs/performance.md, "Distinct requests: fill and target search").
   let filled = false;
   const pick = new FirstBest();
   for (let c = order.next(); c >= 0; c = order.next()) {

@@ -12,7 +12,7 @@ export class Domains implements TopologyDomains<PodShape> {
   /**
    * Answers by key, then by the number `classId * 4 + flags`: a topology check asks once per constrained group and
    * claim tried (9,049 times in catalog-mixed-5k), and a text key per ask cost more than the answer
-   * (docs/performance.md, "The cold 5k rows, session 7").
+   * (docs/performance.md, "The cold 5k rows").
    */
   private readonly cache = new Map<string, Map<number, string[]>>();
   private readonly templateCache = new Map<string, string[]>();

@@ -3,7 +3,8 @@
 // (README.md, Cost). Pods an existing node could take are left for it.
 //
 // Both passes make the same choices as a scan of every waiting bucket would, but reach them through indexes
-// (docs/performance.md, Planning cost): the slice reads the pool from the queue's cells' running sums (queue.ts), and
+// (docs/performance.md, "Planning cost with distinct requests"): the slice reads the pool from the queue's cells'
+// running sums (queue.ts), and
 // the greedy pass searches each class's tree of buckets (buckettree.ts), passing over every part of it that cannot
 // beat the best bucket found. With every request distinct, that is what keeps a fill from costing a scan of the whole
 // pool per pod.
@@ -97,7 +98,7 @@ export class ClaimFiller {
     // bucket nothing joins once the pool is over `most / SLICE` times the room in some resource (the slice's fraction
     // is then below 1 / (most · SLICE)); the pool only grows as cells are added, so the pass stops there. With every
     // request distinct (one pod per bucket) that is after a few cells, not a pass over hundreds of them per claim
-    // (docs/performance.md, "Distinct requests: fill and target search (session 8)").
+    // (docs/performance.md, "Distinct requests: fill and target search").
     const most = mostPerBucket(cells);
     for (let j = 0; j < cells.length; j++) {
       const cell = cells[j] as Cell;

@@ -4,7 +4,7 @@
 // which types pass depends only on how many of the list's distinct room values lie below the request (its rank).
 // The ranks together therefore name the answer: pods whose requests all differ mostly share a handful of answers,
 // and each pod then costs a binary search per resource instead of a check of every type of the list
-// (docs/performance.md, "Distinct requests: the cells' band and the fitting types (session 10)").
+// (docs/performance.md, "Distinct requests: cells and fitting types").
 import type { TypeOption } from './instancetypes';
 import { fitsVec } from './resources';
 

@@ -2,7 +2,8 @@
 // tryClaims). A pod with hostname anti-affinity can join no claim that already holds a pod it selects; with every
 // request distinct, no per-shape cache remembers that, and each such pod would test every open claim. One list per
 // bar (topology.ts HostnameBar) keeps, in claim order, the claims that bar does not exclude and that are not closed;
-// both only ever become true, so each claim leaves a list once (docs/performance.md, Planning cost).
+// both only ever become true, so each claim leaves a list once (docs/performance.md, "Planning cost with distinct
+// requests").
 import type { HostnameBar } from './topology';
 
 /** What the index reads of a planned claim (nodeclaim.ts InflightClaim). */

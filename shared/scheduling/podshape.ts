@@ -33,7 +33,7 @@ export interface PodBase {
   /**
    * Level n at `n - 1`. A field for level 0 instead of an array of all levels: with every request distinct, that
    * array was two more objects per pod for the young-generation collector to copy (docs/performance.md, "Distinct
-   * requests: what survives the setup (session 9)").
+   * requests: what survives the setup").
    */
   relaxed: PodShape[];
   views: PodView[];
@@ -76,7 +76,7 @@ const NO_SHAPES: PodShape[] = [];
  * What the pods of one class share: pods whose spec and volume topology are equal once the containers' resources and
  * the overhead are left out, so they differ at most in their requests (and labels). Views, node requirements,
  * tolerations and host ports read none of those, so they are worked out once per class (docs/performance.md,
- * "Setup" and "Distinct requests: per-pod setup (session 8)").
+ * "Distinct requests: per-pod setup").
  */
 interface SpecClass {
   hostPorts: HostPort[];
@@ -137,7 +137,8 @@ export class PodShapes {
    * its whole spec: a pod whose requests are new then costs a lookup in its class, not a second text of its spec.
    */
   baseOf(pod: Pod): PodBase {
-    // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md).
+    // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md, "The
+    // cold 5k rows").
     const vol = pod.spec.volumes?.length ? this.volumes.requirementsFor(pod) : NO_VOLUME_TOPOLOGY;
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
     const identity = this.identityOf(pod);
@@ -166,7 +167,8 @@ export class PodShapes {
     }
     const invalid = cls.missing ?? requestError ?? cls.invalid;
     // Pods that differ only in their requests (VPA-sized pods, per-team requests) derive their shapes from the first
-    // such base of their identity instead of building them again (docs/performance.md, Distinct requests).
+    // such base of their identity instead of building them again (docs/performance.md, "Distinct requests: per-pod
+    // setup").
     const template = invalid === undefined ? templateOf(cls, identity) : undefined;
     const base = template
       ? this.derive(template, pod, requestList)
@@ -528,7 +530,7 @@ function containersText(list: unknown): string | undefined {
  *
  * Joined from a list, not concatenated: a concatenation is a tree of string pieces, which the map of a class's bases
  * keeps as its key, and with every request distinct that was five more objects per pod for the young-generation
- * collector to copy (docs/performance.md, "Distinct requests: what survives the setup (session 9)").
+ * collector to copy (docs/performance.md, "Distinct requests: what survives the setup").
  */
 export function requestsText(spec: Pod['spec']): string {
   const parts: string[] = [];

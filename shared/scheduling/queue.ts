@@ -2,7 +2,8 @@
 // interchangeable pods so that target scoring and fills (cost.ts, fill.ts) work per bucket. A pod leaves the waiting
 // pool when its turn comes or when a fill places it ahead of its turn.
 //
-// Buckets are further grouped into cells (docs/performance.md, Planning cost): buckets that differ only in their
+// Buckets are further grouped into cells (docs/performance.md, "Planning cost with distinct requests"): buckets that
+// differ only in their
 // requests, with requests in the same geometric band per resource. Cells keep running sums as pods leave, so the
 // fill's proportional slice reads the pool from a few hundred sums, and the target search can score a few hundred
 // cells instead of tens of thousands of buckets when every pod's request differs. The fill's search for the
@@ -26,10 +27,10 @@ export interface QueuedPod {
 /**
  * The pods in turn order: largest first (cpu, then memory, descending), in input order among equals. Pods of a base
  * have one request, so only the bases are sorted and the pods are laid out by counting, in one pass: a comparison
- * sort of every pod ran unoptimized for a tenth of a cold solve's setup (docs/performance.md, "The 5k rows' setup and
- * allocation"). Bases of equal requests end up next to each other in the sort and form one run, so no map of the
+ * sort of every pod ran unoptimized for a tenth of a cold solve's setup (docs/performance.md, "The cold 5k
+ * rows"). Bases of equal requests end up next to each other in the sort and form one run, so no map of the
  * distinct requests is kept (with every request distinct it had an entry per pod: docs/performance.md, "Distinct
- * requests: per-pod setup (session 8)").
+ * requests: per-pod setup").
  */
 export function inTurnOrder(queue: readonly QueuedPod[]): QueuedPod[] {
   // Each base's number in order of first sight (ids are dense, from 0: an array, not a map by base).
@@ -86,7 +87,7 @@ export function inTurnOrder(queue: readonly QueuedPod[]): QueuedPod[] {
  * Waiting pods of one base, not yet processed, in queue order. Its pods, and a bucket's groups, are stacks linked
  * through `below` rather than arrays: with every request distinct, each pod has a group of its own and each group a
  * bucket, and two arrays per pod were a sixth of what the setup left for the young-generation collector to copy
- * (docs/performance.md, "Distinct requests: what survives the setup (session 9)").
+ * (docs/performance.md, "Distinct requests: what survives the setup").
  */
 export interface Waiting {
   base: PodBase;
@@ -132,7 +133,7 @@ export interface BucketClass {
  * Each band of a cell spans this ratio of request sizes (a 1000m and a 1600m request can share a cell). Past a few
  * hundred buckets a target search scores cells, so their number is its cost: with 20,000 distinct requests a band of
  * 1.3 gave 571 searches 440 cells each, and 1.6 gives 314 searches 189 each, with plans as cheap on average over 25
- * seeded plans (docs/performance.md, "Distinct requests: the cells' band and the fitting types (session 10)").
+ * seeded plans (docs/performance.md, "Distinct requests: cells and fitting types").
  */
 const BAND_RATIO = 1.6;
 const LOG_BAND = Math.log(BAND_RATIO);
@@ -353,7 +354,7 @@ export class WaitingQueue {
         shape.groups.length > 0 ? 'c' : 's',
       ].join('|');
       // Buckets and cells are looked up by the kind's number, and their identities carry its short name, not its text
-      // (docs/performance.md, Distinct requests).
+      // (docs/performance.md, "Distinct requests: per-pod setup").
       kind = this.kindNames.get(text);
       if (kind === undefined) {
         kind = this.kindNames.size;

@@ -13,7 +13,7 @@ export class Requirements {
   /**
    * The requirements in insertion order, kept until the next `add`. The hot readers (a claim's `canAdd`, the
    * compatibility test) walk this array by index: walking the Map allocates an iterator result per entry in code
-   * not yet optimized, which is most of a cold solve (docs/performance.md, "The cold 5k rows, session 7").
+   * not yet optimized, which is most of a cold solve (docs/performance.md, "The cold 5k rows").
    */
   private listed: Requirement[] | undefined;
 

@@ -551,7 +551,7 @@ export class Scheduler {
     const bucket = this.waiting.bucketOf(shape.baseId);
     // Past a few hundred buckets (requests that all differ) the search scores the queue's cells instead: each stands
     // for its buckets at their mean request, which keeps a search's cost independent of the pool's variety
-    // (docs/performance.md, Planning cost). Fewer buckets are scored one by one, as before.
+    // (docs/performance.md, "Planning cost with distinct requests"). Fewer buckets are scored one by one, as before.
     const coarse = this.waiting.bucketCount > COARSE_ABOVE;
     const group = bucket ? (coarse ? bucket.cell.key : this.waiting.keyOf(bucket)) : shape.id;
     const key = `${t.name}|${shape.level}|${group}|${reqs}`;

@@ -286,7 +286,8 @@ export class NodeClaimTemplate {
 
   /**
    * The options as a mark per type index, kept per options list: the claims a shape opens share its admitted list,
-   * and marking hundreds of types per claim opened was a visible part of a cold solve (docs/performance.md).
+   * and marking hundreds of types per claim opened was a visible part of a cold solve (docs/performance.md, "The cold
+   * 5k rows").
    */
   candidates(options: readonly TypeOption[]): Uint8Array {
     let marks = this.candidateCache.get(options);
@@ -389,7 +390,8 @@ export class NodeClaimTemplate {
    * The compatible types that hold one pod of the shape. Shapes of a class mostly get the same answer (every type, for
    * small pods), and equal answers are one array: with every request distinct, a list per shape was ~20 MB the solve
    * kept, and the caches keyed by the list (`candidates`, `fittingOfferingRequirements`) missed for every pod
-   * (docs/performance.md, Distinct requests). The answer is found by the requests' ranks (fitting.ts).
+   * (docs/performance.md, "Distinct requests: cells and fitting types"). The answer is found by the requests' ranks
+   * (fitting.ts).
    */
   private fittingOf(shape: PodShape, compatible: TypeOption[]): TypeOption[] {
     let lists = this.fittingByList.get(compatible);

@@ -197,7 +197,7 @@ export class Topology<S extends TopologyShape = TopologyShape> {
     // Pinned requirements stay in a short array: a pod rarely constrains more than one or two keys.
     let pinned: Requirement[] | undefined;
     // Indexed loops here and in chooseDomain: most checks run before they are optimized, where `for…of` calls the
-    // iterator and allocates a result per element (docs/performance.md, "The cold 5k rows, session 7").
+    // iterator and allocates a result per element (docs/performance.md, "The cold 5k rows").
     const groups = shape.groups;
     for (let i = 0; i < groups.length; i++) {
       const g = groups[i] as TopologyGroup;
@@ -355,7 +355,7 @@ const NO_REQUIREMENTS: TopologyCheck = { ok: true, requirements: [] };
  * reads none of the reasons (docs/performance.md, "The catalog-mixed-5k row"). Readers read it at once, so the
  * counts it lists are those of the check. A class rather than an object literal with a getter: such a literal is
  * built by a runtime call with a new closure each time, 7,049 times in catalog-mixed-5k (docs/performance.md, "The
- * cold 5k rows, session 7").
+ * cold 5k rows").
  */
 class NoDomain {
   readonly ok = false as const;

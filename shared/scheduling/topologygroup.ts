@@ -22,7 +22,7 @@ export class TopologyGroup {
   readonly owners = new Map<string, number>();
   private readonly selectsCache = new Map<number, boolean>();
   /** Whether the key is the node's hostname: a field, not a getter, as every topology check reads it per group and
-   * most of those run before the check is optimized (docs/performance.md, "The cold 5k rows, session 7"). */
+   * most of those run before the check is optimized (docs/performance.md, "The cold 5k rows"). */
   readonly isHostname: boolean;
 
   constructor(

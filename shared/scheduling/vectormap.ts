@@ -1,7 +1,7 @@
 // A map keyed by a small number (a kind) and a vector of numbers, without building a text key per entry. The waiting
 // queue (queue.ts) looks up a bucket by its requests and kind, and a cell by its bands and kind, once per new base:
 // with every request distinct that is once per pod, and joining each vector into a string to hash it was most of
-// the queueing's cost (docs/performance.md, "session 7").
+// the queueing's cost (docs/performance.md, "Distinct requests: per-pod setup").
 //
 // Two keys are equal when their kinds are equal and their vectors have the same length and equal entries, as the
 // text keys compared them: 0 and -0 are equal (both read "0"), and NaN equals NaN (both read "NaN").
@@ -10,7 +10,7 @@ export class VectorMap<V> {
   /**
    * Entry numbers by hash; a list only where hashes collide. An entry is a slot of the three lists below, not an
    * object: with every request distinct the queue adds a bucket per pod, and an object per entry was one more for the
-   * young-generation collector to copy (docs/performance.md, "Distinct requests: what survives the setup (session 9)").
+   * young-generation collector to copy (docs/performance.md, "Distinct requests: what survives the setup").
    */
   private readonly byHash = new Map<number, number | number[]>();
   private readonly kinds: number[] = [];

@@ -1,7 +1,7 @@
 // Warnings about loaded manifests that are valid but cannot do what their author meant, judged against the catalog
 // before anything is planned: a NodePool that can never launch a node, zones outside the catalog's region, and pods
 // that request nothing (so the LP lower bound, and the cost/bound ratio, count only pod slots). The simulate report
-// carries them in `warnings` and the summary (docs/scenarios.md, "Load-time warnings").
+// carries them in `warnings` and the summary (docs/api.md, "Load-time warnings").
 import type { EC2NodeClass, NodePool, NodeSelectorRequirementWithMinValues } from '../api/karpenter';
 import type { Pod } from '../api/kube';
 import { podKey } from '../api/kube';

@@ -2,7 +2,7 @@
 // subnets and security groups with their tags, and the cluster's Kubernetes version. It resolves an EC2NodeClass as
 // the AWS adapter does (an alias follows SSM's newest image for the control plane's version; selector terms pick
 // tagged resources), so a scenario step that changes the account drifts nodes the way AWS does (docs/scenarios.md,
-// Changing the cloud). Subnets and security groups no step has tagged are the account's defaults, one subnet per zone
+// Steps that change the cloud). Subnets and groups no step has tagged are the account's defaults, one subnet per zone
 // (`subnet-<zone>`) and one group (`sg-sim`): every subnet term selects a default subnet, while the default group is
 // selected as AWS would select it, by its id or name, or by any tags (it stands for the group the cluster tagged).
 import type { AmiSelectorTerm, EC2NodeClass, SelectorTerm } from '../api/karpenter';

@@ -127,7 +127,7 @@ function convertRequirements(p: Problems, v: unknown): Obj[] {
       p.warn(`spec.requirements[${i}].key`, `${r.key} no longer exists in v1; the requirement is dropped`);
       return;
     }
-    // v1alpha5 took a negative bound; the v1 NodePool CRD refuses one (docs/api.md, Requirements).
+    // v1alpha5 took a negative bound; the v1 NodePool CRD refuses one (docs/api.md, Validation).
     const bound = Array.isArray(r.values) && r.values.length === 1 ? String(r.values[0]) : '';
     if (['Gt', 'Lt', 'Gte', 'Lte'].includes(String(r.operator)) && /^-\d+$/.test(bound)) {
       p.error(

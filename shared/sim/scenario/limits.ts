@@ -1,5 +1,5 @@
 // Bounds on a scenario's size, so a typo such as `until: 100000000h` or `every: 1s` fails at once with the field named
-// instead of running for hours (docs/scenarios.md, "Limits").
+// instead of running for hours (docs/api.md, "Input limits").
 import type { Problems } from '../../api/problems';
 import { formatDuration } from '../../api/quantity';
 import type { ScenarioStep } from './types';

@@ -1,6 +1,7 @@
 // Windows nodes boot through the EKS-optimized AMI's Start-EKSBootstrap.ps1, in one <powershell> block: the
 // EC2NodeClass's own PowerShell first, then the bootstrap call with the cluster, its CA, the kubelet's flags and the
-// cluster DNS IP, as Karpenter's AWS provider writes it (docs/aws.md, Windows userData).
+// cluster DNS IP, as Karpenter's AWS provider writes it (docs/aws.md, "Launch behaviour worth knowing when reading
+// CloudTrail").
 import type { KubeletConfiguration } from '../../../api/karpenter';
 import { type BootstrapInput, kubeletLabels, taintString, uniqueTaints } from './input';
 
