@@ -1,4 +1,4 @@
-// Child-process entry of `karpless bench`: runs the named workload and prints its measurement as one JSON line.
+// Child-process entry of `npm run bench`: runs the named workload and prints its measurement as one JSON line.
 // Usage: node --import tsx bench/child.ts WORKLOAD [CATALOG_FILE]
 import { measureWorkload } from './measure';
 import { findWorkload } from './workloads';

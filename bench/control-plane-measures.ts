@@ -1,4 +1,4 @@
-// The control plane's measures in `karpless bench` (issue 5):
+// The control plane's measures in `npm run bench` (issue 5):
 // - the local pipeline's decision latency, from a pending pod's delivery to its CreateFleet call on warm handlers:
 //   target p99 ≤ 1.5 s beyond the batching window (bench/pipeline-latency.ts);
 // - each deployed function's bundle, built as the stack builds it: its own code ≤ 600 KiB minified and its cold

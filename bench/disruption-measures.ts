@@ -1,4 +1,4 @@
-// The disruption measures of `karpless bench` (issue 6 §3):
+// The disruption measures of `npm run bench` (issue 6 §3):
 // - one sweep's decision time at 500, 2,000 and 5,000 nodes of about 15 pods each, every node a candidate (budget
 //   100 %, the worst case): target ≤ 5 s at 2,000 nodes in one Lambda-sized process;
 // - the steady-state cost after a scale-down from 2,000 to 500 pods, run as a time-stepped scenario with the real

@@ -1,4 +1,4 @@
-// Child-process entry for the measures of `karpless bench` (bench/measures.ts): runs one and prints it as one JSON
+// Child-process entry for the measures of `npm run bench` (bench/measures.ts): runs one and prints it as one JSON
 // line. Usage: node --import tsx bench/measure-child.ts MEASURE
 import { loadavg } from 'node:os';
 import { findMeasure } from './measures';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { measureWorkload } from './measure';
 import { findWorkload } from './workloads';
 
-// What `karpless bench` runs in each child process (bench/child.ts), on the smallest workloads of each kind.
+// What `npm run bench` runs in each child process (bench/child.ts), on the smallest workloads of each kind.
 describe('measureWorkload', () => {
   it('solves a workload (loading HiGHS itself) and prices it against the LP lower bound', {
     timeout: 60_000,

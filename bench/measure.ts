@@ -1,5 +1,5 @@
 // Measures one benchmark workload. Building the inputs is not timed; the solve is. Peak RSS is the process's, so
-// `karpless bench` runs each workload in a fresh child process (bench/child.ts).
+// `npm run bench` runs each workload in a fresh child process (bench/child.ts).
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { defaultNodePool } from '../shared/api/default-nodepool';

@@ -1,4 +1,4 @@
-// The measures of `karpless bench` besides the scheduling workloads: each runs in a child process of its own
+// The measures of `npm run bench` besides the scheduling workloads: each runs in a child process of its own
 // (bench/measure-child.ts) and yields one value checked against its target.
 import { CONTROL_PLANE_MEASURES } from './control-plane-measures';
 import { DISRUPTION_MEASURES } from './disruption-measures';

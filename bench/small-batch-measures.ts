@@ -1,4 +1,4 @@
-// The small-batch measure of `karpless bench` (issue 13): 200 random batches of 2–60 pods (whole-cpu, mixed and
+// The small-batch measure of `npm run bench` (issue 13): 200 random batches of 2–60 pods (whole-cpu, mixed and
 // memory-heavy; NodePools restricted by category, generation and arch), each planned by the solver and compared with
 // its exact optimum, computed apart from the engine (testkit/packing-reference.ts). Target: the
 // worst batch within 1.05 × its optimum.

@@ -1,4 +1,4 @@
-// The time-budget measure of `karpless bench` (issue 14): `karpless simulate --time-budget` on a batch far bigger than
+// The time-budget measure of `npm run bench` (issue 14): `karpless simulate --time-budget` on a batch far bigger than
 // its budget, through the same runSimulation the command runs. It times each solve on the wall clock, as the
 // budget is kept (docs/performance.md, "A deadline that holds"). Target: every solve stops within 5 % of its budget
 // plus 100 ms, and the budget did cut the batch short (pods were deferred), or the row would measure nothing. The
