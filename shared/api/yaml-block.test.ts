@@ -136,6 +136,8 @@ describe('readBlockYaml', () => {
       'true',
       '0x',
       '0o',
+      '\u00a0',
+      '\u3000',
     );
     const before = answered;
     const line = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.array(token, { maxLength: 6 }));

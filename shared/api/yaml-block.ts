@@ -46,6 +46,23 @@ const ESCAPES: Record<string, string> = {
   '\\': '\\',
 };
 
+const SPACE = 0x20;
+const HASH = 0x23;
+
+/** `text` without its leading spaces (only spaces: YAML's other white space is content). */
+const afterSpaces = (text: string): string => {
+  let at = 0;
+  while (text.charCodeAt(at) === SPACE) at++;
+  return at === 0 ? text : text.slice(at);
+};
+
+/** `text` without its trailing spaces. */
+const beforeSpaces = (text: string): string => {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === SPACE) end--;
+  return end === text.length ? text : text.slice(0, end);
+};
+
 interface Line {
   indent: number;
   text: string;
@@ -66,15 +83,22 @@ export function readBlockYaml(text: string, maxDepth: number): unknown[] | undef
   }
 }
 
-/** Splits the stream at `---` lines; a document starts at its first content or marker, as `yaml` counts them. */
+/** Splits the stream at `---` lines; a document starts at its first content or marker, as `yaml` counts them. Lines
+ * are found by offset, so a blank or comment line costs no string. */
 function documentsOf(text: string): Line[][] {
   const docs: Line[][] = [];
   let current: Line[] | undefined;
-  for (const raw of text.split('\n')) {
-    let indent = 0;
-    while (raw.charCodeAt(indent) === 32) indent++;
-    const body = raw.slice(indent);
-    if (body === '' || body[0] === '#') continue;
+  for (let lineStart = 0; lineStart <= text.length; ) {
+    const newline = text.indexOf('\n', lineStart);
+    const end = newline < 0 ? text.length : newline;
+    let at = lineStart;
+    while (text.charCodeAt(at) === SPACE) at++;
+    let last = end;
+    while (last > at && text.charCodeAt(last - 1) === SPACE) last--;
+    const indent = at - lineStart;
+    lineStart = end + 1;
+    if (at === last || text.charCodeAt(at) === HASH) continue;
+    const body = text.slice(at, last);
     if (body.startsWith('---') || body.startsWith('...') || body[0] === '%') {
       if (indent > 0 || !/^---(?: +(?:#.*)?)?$/.test(body)) throw GIVE_UP;
       current = [];
@@ -85,7 +109,7 @@ function documentsOf(text: string): Line[][] {
       current = [];
       docs.push(current);
     }
-    current.push({ indent, text: body.trimEnd() });
+    current.push({ indent, text: body });
   }
   return docs;
 }
@@ -134,7 +158,7 @@ class BlockParser {
       if (end < 0) throw GIVE_UP;
       const key = line.text.slice(0, end);
       if (!isPlainKey(key) || Object.hasOwn(out, key)) throw GIVE_UP;
-      const rest = line.text.slice(end + 1).trimStart();
+      const rest = afterSpaces(line.text.slice(end + 1));
       this.at++;
       out[key] = rest === '' || rest[0] === '#' ? this.below(indent, true, depth + 1) : scalar(rest);
     }
@@ -149,7 +173,7 @@ class BlockParser {
       // A key at the sequence's own indent ends it: it is the next entry of the map the sequence is a value of.
       if (!isSeqItem(line.text)) break;
       const rest = line.text.slice(1);
-      const content = rest.trimStart();
+      const content = afterSpaces(rest);
       if (content === '' || content[0] === '#') {
         this.at++;
         out.push(this.below(indent + 1, false, depth + 1));
@@ -182,7 +206,7 @@ function isPlainKey(key: string): boolean {
     key !== '<<' &&
     key !== '__proto__' &&
     !key.includes(' #') &&
-    key.trimEnd() === key &&
+    !key.endsWith(' ') &&
     typeof plain(key) === 'string'
   );
 }
@@ -204,7 +228,7 @@ function scalar(text: string): unknown {
   if (first === undefined || (INDICATORS.has(first) && !(first === '-' && text.length > 1 && text[1] !== ' ')))
     throw GIVE_UP;
   const comment = text.indexOf(' #');
-  const value = comment < 0 ? text : text.slice(0, comment).trimEnd();
+  const value = comment < 0 ? text : beforeSpaces(text.slice(0, comment));
   if (value.endsWith(':') || value.includes(': ')) throw GIVE_UP;
   return plain(value);
 }

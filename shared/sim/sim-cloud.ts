@@ -293,6 +293,11 @@ export class SimCloud implements CloudProvider {
     return groups.length > 0 ? groups : ['sg-sim'];
   }
 
+  private refusedNow(instanceType: string, offering: Offering): boolean {
+    const plain = { instanceType, zone: offering.zone, capacityType: offering.capacityType };
+    return this.noCapacity.has(key(plain)) || this.noCapacity.has(key(offeringKey(instanceType, offering)));
+  }
+
   /** A reservation with room first, then spot when any spot offering is available (Karpenter asks CreateFleet for
    * reserved, then spot), else on-demand; the
    * cheapest offering of that capacity type wins, ties going to the earlier option, then zone order. A zone where the
@@ -311,12 +316,11 @@ export class SimCloud implements CloudProvider {
     for (const type of types) {
       for (const offering of type.offerings) {
         if (!offering.available) continue;
-        const plain = { instanceType: type.name, zone: offering.zone, capacityType: offering.capacityType };
-        const k = offering.reservation ? { ...plain, reservationId: offering.reservation.id } : plain;
         const full = offering.reservation !== undefined && !reservationHasRoom(offering.reservation.id);
-        const noCapacity = this.noCapacity.has(key(plain)) || this.noCapacity.has(key(k));
+        // Most launches meet no refused offering: the keys are built only when some are set.
+        const noCapacity = this.noCapacity.size > 0 && this.refusedNow(type.name, offering);
         if (full || noCapacity || !zoneHasSubnet(offering.zone)) {
-          refused.push(k);
+          refused.push(offeringKey(type.name, offering));
           continue;
         }
         const current = best[offering.capacityType];
@@ -327,6 +331,11 @@ export class SimCloud implements CloudProvider {
     }
     return { pick: best.reserved ?? best.spot ?? best['on-demand'], refused };
   }
+}
+
+function offeringKey(instanceType: string, offering: Offering): RefusedOffering {
+  const plain = { instanceType, zone: offering.zone, capacityType: offering.capacityType };
+  return offering.reservation ? { ...plain, reservationId: offering.reservation.id } : plain;
 }
 
 function launchedReservation(r: OfferingReservation) {
