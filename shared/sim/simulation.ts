@@ -99,6 +99,9 @@ export interface SimulationOptions {
   /** A wall-clock budget for the solve (the provisioner's deadline mechanism): pods it has no time for are reported
    * in `deferred` instead of planned. The plan then depends on the machine's speed, so simulations leave it unset. */
   timeBudgetMs?: number;
+  /** When the budget began, on `performance.now()`'s clock: `simulate` starts it when the input is read, so the
+   * setup before each solve and every earlier pass count against it. Default: each solve's own start. */
+  budgetStartedAt?: number;
   /** Karpenter's scheduling operator settings (`--min-values-policy`, `--preference-policy`); default Strict and
    * Respect, as in Karpenter. */
   minValuesPolicy?: MinValuesPolicy;
@@ -198,7 +201,11 @@ export async function runSimulation(
         `solving ${input.pods.length} pending pods over ${input.nodePools.length} NodePool(s) and ${typesByName.size} instance types`,
       );
       // Without a budget the pass's own cap runs on the virtual clock, which a solve never moves: no deadline.
-      const budget = options.timeBudgetMs;
+      const started = options.budgetStartedAt;
+      const budget =
+        options.timeBudgetMs === undefined || started === undefined
+          ? options.timeBudgetMs
+          : Math.max(1, options.timeBudgetMs - (performance.now() - started));
       const cpu = process.cpuUsage();
       const result = engine.solve(
         budget === undefined
