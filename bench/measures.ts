@@ -1,9 +1,11 @@
 // The measures of `npm run bench` besides the scheduling workloads: each runs in a child process of its own
 // (bench/measure-child.ts) and yields one value checked against its target.
+import { CLI_HELP_MEASURE } from './cli-help';
 import { CONTROL_PLANE_MEASURES } from './control-plane-measures';
 import { DISRUPTION_MEASURES } from './disruption-measures';
 import { SMALL_BATCH_MEASURE } from './small-batch-measures';
 import { TIME_BUDGET_MEASURES } from './time-budget-measure';
+import { WHOLE_COMMAND_MEASURES } from './whole-command';
 
 export { timed } from './timed';
 
@@ -33,6 +35,8 @@ export const MEASURES: readonly BenchMeasure[] = [
   ...TIME_BUDGET_MEASURES,
   ...DISRUPTION_MEASURES,
   ...CONTROL_PLANE_MEASURES,
+  ...WHOLE_COMMAND_MEASURES,
+  CLI_HELP_MEASURE,
 ];
 
 export const findMeasure = (name: string): BenchMeasure | undefined => MEASURES.find((m) => m.name === name);

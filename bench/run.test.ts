@@ -110,7 +110,7 @@ describe('npm run bench', () => {
     ]);
   }, 60_000);
 
-  it('measures small batches, the time budget, the pipeline latency and every deployed function bundle besides the disruption measures', () => {
+  it('measures small batches, the time budget, the pipeline latency, every deployed function bundle, the whole simulate command and --help besides the disruption measures', () => {
     const names = MEASURES.map((m) => m.name);
     expect(names).toEqual(expect.arrayContaining(['disruption-sweep-2000', 'scale-down-2000-to-500']));
     expect(names.filter((n) => !n.startsWith('disruption') && !n.startsWith('scale-down'))).toEqual([
@@ -122,6 +122,11 @@ describe('npm run bench', () => {
       'bundle-interruption',
       'bundle-termination',
       'bundle-gc',
+      'whole-command-karpenter-5k',
+      'whole-command-shapes-20k',
+      'whole-command-distinct-20k',
+      'whole-command-distinct-50k',
+      'cli-help',
     ]);
   });
 });

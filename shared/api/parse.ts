@@ -23,6 +23,7 @@ const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
  * strings that select nothing, so say so (once per name and file) instead of passing silently.
  */
 export function placeholderWarnings(text: string, file: string): string[] {
+  if (!text.includes('${')) return [];
   const lines = new Map<string, number>();
   text.split('\n').forEach((line, i) => {
     if (line.trimStart().startsWith('#')) return;

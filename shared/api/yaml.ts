@@ -2,6 +2,7 @@
 // hostile file fails with a message instead of a stack overflow or an exhausted heap. Used for manifests and scenarios.
 import { type Document, parseAllDocuments } from 'yaml';
 import { DEFAULT_INPUT_LIMITS, type InputLimits, nestingDepth } from './limits';
+import { readBlockYaml } from './yaml-block';
 
 export type YamlLimits = Pick<InputLimits, 'maxDepth' | 'maxAliases' | 'maxFileBytes'>;
 
@@ -28,6 +29,9 @@ export function parseYaml(
     return [];
   }
   const tooDeep = `nested more than ${limits.maxDepth} levels deep`;
+  // Plain block YAML, as tools write it, is read without the `yaml` package, many times faster (yaml-block.ts).
+  const block = readBlockYaml(text, limits.maxDepth);
+  if (block) return withinDepth(block, limits.maxDepth, where, errors, tooDeep);
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, { merge: true, uniqueKeys: true }) as Document.Parsed[];
@@ -57,11 +61,25 @@ export function parseYaml(
       errors.push(`${where(index)}: ${err instanceof RangeError ? tooDeep : err instanceof Error ? err.message : err}`);
       return;
     }
-    if (nestingDepth(value, limits.maxDepth) > limits.maxDepth) {
-      errors.push(`${where(index)}: ${tooDeep}`);
-      return;
-    }
-    out.push({ index, value });
+    out.push(...withinDepth([value], limits.maxDepth, () => where(index), errors, tooDeep, index));
+  });
+  return out;
+}
+
+/** The documents no deeper than `maxDepth`, numbered from `first`; each deeper one is an error. */
+function withinDepth(
+  values: unknown[],
+  maxDepth: number,
+  where: (index: number) => string,
+  errors: string[],
+  tooDeep: string,
+  first = 1,
+): ParsedYaml[] {
+  const out: ParsedYaml[] = [];
+  values.forEach((value, i) => {
+    const index = first + i;
+    if (nestingDepth(value, maxDepth) > maxDepth) errors.push(`${where(index)}: ${tooDeep}`);
+    else out.push({ index, value });
   });
   return out;
 }

@@ -56,23 +56,55 @@ function admitsZoneId(requirements: NodeSelectorRequirementWithMinValues[], zone
   return !requirements.some((r) => r.key === LabelZoneId && r.operator === 'In');
 }
 
+/** Per resolved-types array (never mutated: applyUnavailable copies), its types by name and each type cut to the
+ * offerings a set of launch requirements admits, so claims of the same NodePool share the work. */
+const launchCuts = new WeakMap<
+  InstanceType[],
+  { byName: Map<string, InstanceType>; cuts: Map<string, InstanceType | undefined> }
+>();
+
+/** The requirements launchOptions reads, as a key: claims with the same ones get the same cut of a type. */
+const LAUNCH_KEYS: ReadonlySet<string> = new Set([
+  LabelZone,
+  LabelZoneId,
+  LabelCapacityType,
+  LabelCapacityReservationId,
+]);
+
 /** The claim's instance-type options in its order (cheapest first), each cut to the available offerings its zone,
  * zone-id and capacity-type requirements admit; types left with no offering are dropped. */
 export function launchOptions(claim: NodeClaim, resolved: InstanceType[]): InstanceType[] {
-  const byName = new Map(resolved.map((t) => [t.name, t]));
+  let cache = launchCuts.get(resolved);
+  if (!cache) {
+    cache = { byName: new Map(resolved.map((t) => [t.name, t])), cuts: new Map() };
+    launchCuts.set(resolved, cache);
+  }
+  const requirementsKey = JSON.stringify(claim.requirements.filter((r) => LAUNCH_KEYS.has(r.key)));
   const out: InstanceType[] = [];
   for (const name of claim.instanceTypeOptions) {
-    const type = byName.get(name);
-    if (!type) continue;
-    const offerings = type.offerings.filter(
-      (o) =>
-        o.available &&
-        admits(claim.requirements, LabelZone, o.zone) &&
-        admitsZoneId(claim.requirements, o.zoneId) &&
-        admits(claim.requirements, LabelCapacityType, o.capacityType) &&
-        (!o.reservation || admits(claim.requirements, LabelCapacityReservationId, o.reservation.id)),
-    );
-    if (offerings.length > 0) out.push({ ...type, offerings });
+    const key = `${requirementsKey}\n${name}`;
+    let cut = cache.cuts.get(key);
+    if (cut === undefined && !cache.cuts.has(key)) {
+      cut = cutOfferings(claim.requirements, cache.byName.get(name));
+      cache.cuts.set(key, cut);
+    }
+    if (cut) out.push(cut);
   }
   return out;
+}
+
+function cutOfferings(
+  requirements: NodeSelectorRequirementWithMinValues[],
+  type: InstanceType | undefined,
+): InstanceType | undefined {
+  if (!type) return undefined;
+  const offerings = type.offerings.filter(
+    (o) =>
+      o.available &&
+      admits(requirements, LabelZone, o.zone) &&
+      admitsZoneId(requirements, o.zoneId) &&
+      admits(requirements, LabelCapacityType, o.capacityType) &&
+      (!o.reservation || admits(requirements, LabelCapacityReservationId, o.reservation.id)),
+  );
+  return offerings.length > 0 ? { ...type, offerings } : undefined;
 }

@@ -274,10 +274,15 @@ async function writeClaims(
   // concurrent pass (which relaunches Pending claims older than pendingRelaunchAfterMs).
   const createdAt = new Date(deps.clock.now()).toISOString();
   const seen = new Set(s.claims.map((c) => c.name));
+  // The template hashes depend only on the NodePool and EC2NodeClass: hashed once per pair, not once per claim.
+  const hashes = new Map<string, ReturnType<typeof claimHashes>>();
   for (const p of planned) {
     const refs = p.pods.map(podRef);
     const pool = s.nodePools.find((np) => np.metadata.name === p.nodePool);
     const nodeClass = s.nodeClasses.find((c) => c.metadata.name === p.nodeClass);
+    const pair = `${p.nodePool}\n${p.nodeClass}`;
+    const templateHashes = hashes.get(pair) ?? claimHashes(pool, nodeClass);
+    hashes.set(pair, templateHashes);
     for (let salt = 0; salt < CLAIM_NAME_SALTS; salt++) {
       const claim: NodeClaim = {
         name: claimName(p.nodePool, refs, salt),
@@ -296,7 +301,7 @@ async function writeClaims(
         nominatedPods: refs,
         createdAt,
         stateTimes: { Pending: createdAt },
-        ...claimHashes(pool, nodeClass),
+        ...templateHashes,
         ...claimTemplateFields(pool, p.minValuesRelaxed),
       };
       try {

@@ -67,11 +67,15 @@ describe('MemoryNodeClaimStore', () => {
     expect(await store.listUnavailable(now + 10)).toHaveLength(0);
   });
 
-  it('returns copies, so a caller cannot change stored state by mutation', async () => {
+  it('hands out frozen snapshots, so a caller cannot change stored state by mutation', async () => {
     const store = new MemoryNodeClaimStore({ clock });
     const c = await store.create(claim());
-    c.nominatedPods.push({ namespace: 'x', name: 'y' });
+    expect(() => c.nominatedPods.push({ namespace: 'x', name: 'y' })).toThrow(TypeError);
     expect((await store.get(c.name))?.nominatedPods).toHaveLength(1);
+    const mine = claim();
+    await store.create({ ...mine, name: 'other' });
+    mine.nominatedPods.push({ namespace: 'x', name: 'y' });
+    expect((await store.get('other'))?.nominatedPods).toHaveLength(1);
   });
 
   it('finds decisions per claim in time order', async () => {

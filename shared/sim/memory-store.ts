@@ -19,6 +19,17 @@ const IMMUTABLE: readonly (keyof NodeClaim)[] = ['name', 'uid', 'cluster', 'vers
 
 const clone = <T>(value: T): T => structuredClone(value);
 
+/**
+ * Freezes `value` and everything in it. Claims are stored frozen so every read hands out the stored object itself:
+ * no caller can change what is stored, and only writes copy (docs/performance.md, "Whole command").
+ */
+function frozen<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value)) frozen(child);
+  return value;
+}
+
 export interface MemoryNodeClaimStoreOptions {
   cluster?: string;
   clock?: Clock;
@@ -42,20 +53,19 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
   async create(claim: NodeClaim): Promise<NodeClaim> {
     await tick();
     if (this.claims.has(claim.name)) throw new ConflictError(`NodeClaim ${claim.name} already exists`);
-    const stored: NodeClaim = {
+    const stored: NodeClaim = frozen({
       ...clone(claim),
       ...(this.cluster ? { cluster: this.cluster } : {}),
       stateTimes: { ...claim.stateTimes, [claim.state]: claim.stateTimes[claim.state] ?? claim.createdAt },
-    };
+    });
     this.claims.set(claim.name, stored);
     this.writes.push({ op: 'create', name: claim.name, state: stored.state });
-    return clone(stored);
+    return stored;
   }
 
   async get(name: string): Promise<NodeClaim | undefined> {
     await tick();
-    const c = this.claims.get(name);
-    return c ? clone(c) : undefined;
+    return this.claims.get(name);
   }
 
   async list(filter: ClaimFilter = {}): Promise<NodeClaim[]> {
@@ -64,13 +74,12 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
     return [...this.claims.values()]
       .filter((c) => (claimExpiresAt(c) ?? Number.POSITIVE_INFINITY) > now)
       .filter((c) => !filter.states || filter.states.includes(c.state))
-      .filter((c) => filter.nodePool === undefined || c.nodePool === filter.nodePool)
-      .map(clone);
+      .filter((c) => filter.nodePool === undefined || c.nodePool === filter.nodePool);
   }
 
   async getByInstanceId(instanceId: string): Promise<NodeClaim | undefined> {
     await tick();
-    for (const c of this.claims.values()) if (c.instanceId === instanceId) return clone(c);
+    for (const c of this.claims.values()) if (c.instanceId === instanceId) return c;
     return undefined;
   }
 
@@ -141,7 +150,8 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
   }
 
   private patched(claim: NodeClaim, patch: Partial<NodeClaim>): NodeClaim {
-    const next = { ...clone(claim), ...clone(patch) } as NodeClaim;
+    // A stored (frozen) claim's parts are shared with the next version; a caller's own claim is copied first.
+    const next = { ...(Object.isFrozen(claim) ? claim : clone(claim)), ...clone(patch) } as NodeClaim;
     for (const k of IMMUTABLE) (next as unknown as Record<string, unknown>)[k] = claim[k];
     return next;
   }
@@ -151,9 +161,9 @@ export class MemoryNodeClaimStore implements NodeClaimStore {
     // The state machine is checked against what is stored, not only the caller's copy.
     if (op === 'transition' && current.state !== claim.state) throw new ConflictError(`NodeClaim ${claim.name} moved`);
     next.version = current.version + 1;
-    this.claims.set(claim.name, next);
+    this.claims.set(claim.name, frozen(next));
     this.writes.push({ op, name: claim.name, state: next.state });
-    return clone(next);
+    return next;
   }
 }
 

@@ -90,8 +90,15 @@ export class SimCloud implements CloudProvider {
     if (request.instanceTypes.length === 0) {
       throw new LaunchError('invalid-config', `no instance types for ${request.claim.name}`);
     }
-    // As on AWS, a type the class has no image for is not launched (shared/aws/ec2/fleet.ts).
-    const bootable = request.instanceTypes.filter((t) => this.imageFor(request.nodeClass, t.info));
+    // As on AWS, a type the class has no image for is not launched (shared/aws/ec2/fleet.ts). The class's images and
+    // subnets are resolved once for the launch, not once per type and offering.
+    const images = this.account.imagesFor(request.nodeClass);
+    const bootable = request.instanceTypes.filter((t) => amiFor(t.info, images)?.id);
+    const subnets = new Map<string, string | undefined>();
+    const subnetIn = (zone: string): string | undefined => {
+      if (!subnets.has(zone)) subnets.set(zone, this.account.subnetFor(request.nodeClass, zone));
+      return subnets.get(zone);
+    };
     if (bootable.length === 0) {
       throw new InsufficientCapacityError(
         `NodeClaim ${request.claim.name}: no image among ${this.imagesOf(request.nodeClass)} for any of ${request.instanceTypes.length} instance types`,
@@ -101,7 +108,7 @@ export class SimCloud implements CloudProvider {
     const room = new Map(this.liveReservations().map((r) => [r.id, r.availableInstanceCount]));
     const choice = this.choose(
       bootable,
-      (zone) => !!this.account.subnetFor(request.nodeClass, zone),
+      (zone) => !!subnetIn(zone),
       (id) => (room.get(id) ?? 0) > 0,
     );
     if (!choice.pick) {
@@ -125,8 +132,8 @@ export class SimCloud implements CloudProvider {
       pricePerHour: offering.price,
       state: 'running',
       launchedAt: new Date(this.options.clock.now()).toISOString(),
-      imageId: this.imageFor(request.nodeClass, type.info),
-      subnetId: this.account.subnetFor(request.nodeClass, offering.zone) ?? `subnet-${offering.zone}`,
+      imageId: amiFor(type.info, images)?.id,
+      subnetId: subnetIn(offering.zone) ?? `subnet-${offering.zone}`,
       securityGroupIds: this.launchGroups(request.nodeClass),
       tags: {
         ...(request.nodeClass.spec.tags ?? {}),
@@ -286,6 +293,11 @@ export class SimCloud implements CloudProvider {
     return groups.length > 0 ? groups : ['sg-sim'];
   }
 
+  private refusedNow(instanceType: string, offering: Offering): boolean {
+    const plain = { instanceType, zone: offering.zone, capacityType: offering.capacityType };
+    return this.noCapacity.has(key(plain)) || this.noCapacity.has(key(offeringKey(instanceType, offering)));
+  }
+
   /** A reservation with room first, then spot when any spot offering is available (Karpenter asks CreateFleet for
    * reserved, then spot), else on-demand; the
    * cheapest offering of that capacity type wins, ties going to the earlier option, then zone order. A zone where the
@@ -304,12 +316,11 @@ export class SimCloud implements CloudProvider {
     for (const type of types) {
       for (const offering of type.offerings) {
         if (!offering.available) continue;
-        const plain = { instanceType: type.name, zone: offering.zone, capacityType: offering.capacityType };
-        const k = offering.reservation ? { ...plain, reservationId: offering.reservation.id } : plain;
         const full = offering.reservation !== undefined && !reservationHasRoom(offering.reservation.id);
-        const noCapacity = this.noCapacity.has(key(plain)) || this.noCapacity.has(key(k));
+        // Most launches meet no refused offering: the keys are built only when some are set.
+        const noCapacity = this.noCapacity.size > 0 && this.refusedNow(type.name, offering);
         if (full || noCapacity || !zoneHasSubnet(offering.zone)) {
-          refused.push(k);
+          refused.push(offeringKey(type.name, offering));
           continue;
         }
         const current = best[offering.capacityType];
@@ -320,6 +331,11 @@ export class SimCloud implements CloudProvider {
     }
     return { pick: best.reserved ?? best.spot ?? best['on-demand'], refused };
   }
+}
+
+function offeringKey(instanceType: string, offering: Offering): RefusedOffering {
+  const plain = { instanceType, zone: offering.zone, capacityType: offering.capacityType };
+  return offering.reservation ? { ...plain, reservationId: offering.reservation.id } : plain;
 }
 
 function launchedReservation(r: OfferingReservation) {

@@ -21,6 +21,8 @@ const POD_TEMPLATE: Record<string, string[]> = {
 export function convertWorkload(p: Problems, doc: Obj): Obj {
   const route = POD_TEMPLATE[String(doc.kind)];
   if (!route) return doc;
+  // Most documents name nothing legacy: they are returned as they are, without the copy.
+  if (!mentionsLegacy(doc)) return doc;
   const copy = structuredClone(doc);
   let holder: unknown = copy;
   for (const step of route) holder = isObj(holder) ? holder[step] : undefined;
@@ -30,6 +32,17 @@ export function convertWorkload(p: Problems, doc: Obj): Obj {
   let changed = renameAnnotations(p, holder.metadata, `${prefix}metadata.annotations`);
   changed = renameSelectors(p, holder.spec, `${prefix}spec`) || changed;
   return changed ? copy : doc;
+}
+
+const LEGACY_NAMES: ReadonlySet<string> = new Set([...LEGACY_ANNOTATIONS, LabelProvisionerName]);
+
+/** Whether any key or string value in `value` is a legacy name: only then can the conversion change anything. */
+function mentionsLegacy(value: unknown): boolean {
+  if (typeof value === 'string') return LEGACY_NAMES.has(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(mentionsLegacy);
+  for (const [k, v] of Object.entries(value)) if (LEGACY_NAMES.has(k) || mentionsLegacy(v)) return true;
+  return false;
 }
 
 function renameAnnotations(p: Problems, meta: unknown, path: string): boolean {
