@@ -1,9 +1,9 @@
 // Builders for the translated Karpenter scheduling suite (test/karpenter/scheduling): spread and affinity terms as
 // Karpenter's tests write them, and the per-domain counts its ExpectSkew asserts.
-import type { PodAffinityTerm, TopologySpreadConstraint } from '../shared/api/kube';
+import type { Pod, PodAffinityTerm, TopologySpreadConstraint } from '../shared/api/kube';
 import type { InstanceType } from '../shared/catalog/types';
 import { lowerBound, solve } from '../shared/scheduling';
-import type { SchedulingResult } from '../shared/scheduling/types';
+import type { ClusterNode, SchedulingResult } from '../shared/scheduling/types';
 import type { SimulationEngine } from '../shared/sim/simulation';
 import { ec2NodeClass, nodePool } from './builders';
 import { fixtureInstanceTypes } from './instance-types';
@@ -58,6 +58,33 @@ export function skew(r: SchedulingResult, key: string, match: Record<string, str
     const d = key === Hostname ? c.name : c.labels[key];
     const n = c.pods.filter((p) => matches(p.metadata.labels)).length;
     if (d !== undefined && n > 0) counts.set(d, (counts.get(d) ?? 0) + n);
+  }
+  return [...counts.values()].sort((a, b) => b - a);
+}
+
+/** Karpenter's ExpectSkew over the whole cluster: `skew`'s planned pods plus the pods bound to the existing nodes
+ * and the ones the plan put there, in the default namespace, leaving out what topology ignores (terminal and
+ * terminating pods) and nodes without the key. */
+export function clusterSkew(
+  r: SchedulingResult,
+  existing: readonly ClusterNode[],
+  key: string,
+  match: Record<string, string> = labels,
+): number[] {
+  const counts = new Map<string, number>();
+  const add = (d: string | undefined, n: number) => {
+    if (d !== undefined && n > 0) counts.set(d, (counts.get(d) ?? 0) + n);
+  };
+  const counted = (p: Pod) =>
+    (p.metadata.namespace ?? 'default') === 'default' &&
+    !p.metadata.deletionTimestamp &&
+    p.status?.phase !== 'Failed' &&
+    p.status?.phase !== 'Succeeded' &&
+    Object.entries(match).every(([k, v]) => p.metadata.labels?.[k] === v);
+  for (const c of r.nodeClaims) add(key === Hostname ? c.name : c.labels[key], c.pods.filter(counted).length);
+  for (const n of existing) {
+    const placed = r.existingNodes.find((e) => e.name === n.name)?.pods ?? [];
+    add(key === Hostname ? n.name : n.labels[key], [...n.pods, ...placed].filter(counted).length);
   }
   return [...counts.values()].sort((a, b) => b - a);
 }

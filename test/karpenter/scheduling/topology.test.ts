@@ -3,7 +3,7 @@
 // it (as Karpenter narrows its claims), so per-zone counts are exact when the plan is made.
 import { describe, expect, it } from 'vitest';
 import { clusterNode, nodePool, pod, pods } from '../../../testkit/builders';
-import { CapacityType, Hostname, labels, skew, spread, Zone } from '../../../testkit/karpenter-scheduling';
+import { CapacityType, clusterSkew, Hostname, labels, skew, spread, Zone } from '../../../testkit/karpenter-scheduling';
 import { claimOf, run, scheduledCount, zoneOf } from '../../../testkit/solve';
 
 const T = 'topology_test.go Topology';
@@ -111,17 +111,34 @@ describe(`${T} Zonal`, () => {
   });
 
   it('should only count running/scheduled pods with matching labels scheduled to nodes with a corresponding domain', () => {
-    const other = pod({ labels: { app: 'other' }, cpu: '10m', nodeName: 'n1' });
-    const n1 = clusterNode({ name: 'n1', zone: 'us-east-1a', pods: [other] });
-    const r = run({
-      existingNodes: [n1],
-      pods: pods(3, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }),
-    });
-    const zones = [
-      ...r.nodeClaims.flatMap((c) => c.pods.map(() => zoneOf(c))),
-      ...(r.existingNodes[0]?.pods ?? []).map(() => 'us-east-1a'),
+    // As upstream, the existing nodes have no room, so only new claims take the two pending pods. Upstream's two
+    // unbound ignored pods (pending without PodScheduled=False, and terminating) never reach the solver: the
+    // provisioner hands it only provisionable pods; a bound terminating pod stands in for the terminating one. The
+    // bound ignored pods sit on a node of us-east-1c, the zone the plan must still fill, rather than beside the
+    // counted ones, where counting them would change nothing.
+    const full = { allocatable: {} };
+    const n1 = clusterNode({ name: 'n1', zone: 'us-east-1a', ...full });
+    const n2 = clusterNode({ name: 'n2', zone: 'us-east-1b', ...full });
+    const n3 = clusterNode({ name: 'n3', ...full });
+    delete n3.labels[Zone]; // missing topology domain
+    const n4 = clusterNode({ name: 'n4', zone: 'us-east-1c', ...full });
+    const on = (node: string, o: Parameters<typeof pod>[0] = {}) => pod({ labels, nodeName: node, ...o });
+    const terminating = on('n4');
+    terminating.metadata.deletionTimestamp = new Date().toISOString();
+    n4.pods = [
+      on('n4', { labels: {} }), // ignored, missing labels
+      on('n4', { namespace: 'wrong-namespace' }), // ignored, wrong namespace
+      terminating, // ignored, terminating
+      on('n4', { status: { phase: 'Failed' } }), // ignored, phase=Failed
+      on('n4', { status: { phase: 'Succeeded' } }), // ignored, phase=Succeeded
     ];
-    expect(new Set(zones).size).toBe(3);
+    n3.pods = [on('n3')]; // ignored, no domain on node
+    n1.pods = [on('n1'), on('n1')];
+    n2.pods = [on('n2')];
+    const existingNodes = [n1, n2, n3, n4];
+    const r = run({ existingNodes, pods: pods(2, { labels, topologySpreadConstraints: [spread(Zone)] }) });
+    expect(r.unschedulable).toEqual([]);
+    expect(clusterSkew(r, existingNodes, Zone)).toEqual([2, 2, 1]);
   });
 
   it('should match all pods when labelSelector is not specified', () => {
