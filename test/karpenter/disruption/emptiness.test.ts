@@ -8,6 +8,7 @@ import {
   complete,
   deployment,
   disrupted,
+  forEachNode,
   liveClaims,
   MINUTE,
   NO_VIOLATIONS,
@@ -20,6 +21,7 @@ import {
   scale,
   scenario,
   step,
+  unconsolidatable,
 } from '../../../testkit/karpenter';
 
 const POOL = { 'karpenter.sh/nodepool': 'general' };
@@ -91,6 +93,8 @@ describe('emptiness_test.go', () => {
   it("consolidation_test.go Events: should fire an event for ConsolidationDisabled when the NodePool has consolidateAfter set to 'Never' (nothing is deleted)", async () => {
     const r = await emptied(2, { consolidateAfter: 'Never' });
     expect(disrupted(r)).toEqual([]);
+    expect(unconsolidatable(r)).toHaveLength(4);
+    expect(unconsolidatable(r)).toEqual(await forEachNode(r, 'NodePool "general" has consolidation disabled'));
   });
 
   it('suite_test.go: should consider candidates that have do-not-disrupt terminal pods', async () => {
