@@ -123,12 +123,18 @@ describe(`${P} Daemonsets`, () => {
   });
 
   it('should filter out daemonsets based on instance type requirements', () => {
-    // The DaemonSet runs only on 4xlarge nodes: smaller types are not charged for it (overhead per instance type).
-    const ds = daemonSet('ds', { cpu: '14', memory: '1Gi', nodeSelector: { [Size]: '4xlarge' } });
-    const c = run({ daemonSets: [ds], pods: [pod({ cpu: '1', memory: '1Gi' })] }).nodeClaims[0];
-    expect(c?.instanceTypeOptions[0]?.info.size).toBe('large');
-    expect(c?.requests.cpu).toBe(1000);
+    // As upstream: two DaemonSets, each charged only to the types its affinity selects. The one on `large` types
+    // (1 CPU) leaves no room there for the 1 CPU pod; the one on `2xlarge` types (10 CPU) fits none of them; so the
+    // plan is an `xlarge`, charged neither.
+    const small = daemonSet('small', { cpu: '1', nodeSelector: { [Size]: 'large' } });
+    const big = daemonSet('big', { cpu: '10', nodeSelector: { [Size]: '2xlarge' } });
+    const c = run({ daemonSets: [small, big], pods: [pod({ cpu: '1', memory: '1Gi' })] }).nodeClaims[0];
+    expect(c?.instanceTypeOptions[0]?.info.size).toBe('xlarge');
     expect(c?.daemonSetOverhead.cpu ?? 0).toBe(0);
+    const sizes = new Set(c?.instanceTypeOptions.map((t) => t.info.size));
+    expect(sizes.has('large')).toBe(false);
+    expect(sizes.has('2xlarge')).toBe(false);
+    expect(sizes.has('4xlarge')).toBe(true);
   });
 
   it('should account daemonsets with NotIn operator and unspecified key', () => {

@@ -2,17 +2,30 @@
 // Context and It it mirrors. Karpless pins a claim to one zone and capacity type as soon as a constrained pod joins
 // it (as Karpenter narrows its claims), so per-zone counts are exact when the plan is made.
 import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../../shared/api/kube';
 import { clusterNode, nodePool, pod, pods } from '../../../testkit/builders';
-import { CapacityType, clusterSkew, Hostname, labels, skew, spread, Zone } from '../../../testkit/karpenter-scheduling';
+import {
+  CapacityType,
+  clusterSkew,
+  Hostname,
+  labels,
+  nodeSkew,
+  provisionRounds,
+  skew,
+  spread,
+  Zone,
+} from '../../../testkit/karpenter-scheduling';
 import { claimOf, run, scheduledCount, zoneOf } from '../../../testkit/solve';
 
 const T = 'topology_test.go Topology';
 
 describe(`${T}`, () => {
   it('should ignore unknown topology keys', () => {
-    const r = run({ pods: pods(2, { labels, topologySpreadConstraints: [spread('unknown')] }) });
-    expect(scheduledCount(r)).toBe(0);
-    expect(r.unschedulable).toHaveLength(2);
+    const constrained = pod({ labels, topologySpreadConstraints: [spread('unknown')] });
+    const plain = pod();
+    const r = run({ pods: [constrained, plain] });
+    expect(r.unschedulable.map((u) => u.pod.metadata.name)).toEqual([constrained.metadata.name]);
+    expect(claimOf(r, plain)).toBeDefined();
   });
 
   it('should not spread when a nil label selector is defined', () => {
@@ -148,8 +161,11 @@ describe(`${T} Zonal`, () => {
   });
 
   it('should handle interdependent selectors', () => {
-    const r = run({ pods: pods(5, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }) });
-    expect(skew(r, Zone)).toEqual([2, 2, 1]);
+    // As upstream: the pods do not carry the labels their own hostname spread selects, so none counts toward the
+    // skew and all five may share one node.
+    const r = run({ pods: pods(5, { topologySpreadConstraints: [spread(Hostname)] }) });
+    expect(scheduledCount(r)).toBe(5);
+    expect(r.nodeClaims).toHaveLength(1);
   });
 
   it('should respect minDomains constraints', () => {
@@ -187,19 +203,15 @@ describe(`${T} Hostname`, () => {
   });
 
   it('balance multiple deployments with hostname topology spread', () => {
-    const a = pod({
-      labels: { app: 'a' },
-      cpu: '100m',
-      topologySpreadConstraints: [spread(Hostname, { labelSelector: { matchLabels: { app: 'a' } } })],
-    });
-    const b = pod({
-      labels: { app: 'b' },
-      cpu: '100m',
-      topologySpreadConstraints: [spread(Hostname, { labelSelector: { matchLabels: { app: 'b' } } })],
-    });
-    const r = run({ pods: [a, b] });
-    expect(scheduledCount(r)).toBe(2);
-    expect(r.nodeClaims).toHaveLength(1);
+    const spreadPod = (app: string) =>
+      pod({
+        labels: { app },
+        topologySpreadConstraints: [spread(Hostname, { labelSelector: { matchLabels: { app } } })],
+      });
+    const r = run({ pods: [spreadPod('app1'), spreadPod('app1'), spreadPod('app2'), spreadPod('app2')] });
+    expect(scheduledCount(r)).toBe(4);
+    // The minimum number of nodes: one pod of each app per node.
+    expect(r.nodeClaims).toHaveLength(2);
   });
 });
 
@@ -236,30 +248,53 @@ describe(`${T} CapacityType`, () => {
   });
 
   it('should balance pods across capacity-types (node required affinity constrained)', () => {
-    const p = pods(4, {
-      labels,
-      cpu: '100m',
-      topologySpreadConstraints: [spread(CapacityType)],
-      affinity: {
-        nodeAffinity: {
-          requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchExpressions: [{ key: CapacityType, operator: 'In', values: ['spot'] }] }],
-          },
+    // As upstream: an on-demand node in us-east-1a already runs one labelled pod. Five spread pods restricted to spot
+    // in us-east-1b all share one spot node: their node affinity keeps the on-demand node's domain out of the count.
+    const n1 = clusterNode({ name: 'n1', zone: 'us-east-1a', pods: [pod({ labels, nodeName: 'n1' })] });
+    const required = (zone: string, capacityType: string): Pod['spec']['affinity'] => ({
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                { key: Zone, operator: 'In', values: [zone] },
+                { key: CapacityType, operator: 'In', values: [capacityType] },
+              ],
+            },
+          ],
         },
       },
     });
-    const r = run({ pods: p });
-    // The only eligible domain is spot: every pod goes there.
-    expect(skew(r, CapacityType)).toEqual([4]);
+    const p = pods(5, {
+      labels,
+      topologySpreadConstraints: [spread(CapacityType)],
+      affinity: required('us-east-1b', 'spot'),
+    });
+    const r = run({ existingNodes: [n1], pods: p });
+    expect(scheduledCount(r)).toBe(5);
+    expect(r.nodeClaims).toHaveLength(1);
+    expect(clusterSkew(r, [n1], CapacityType)).toEqual([5, 1]);
   });
 });
 
 describe(`${T} Combined Hostname and Zonal Topology`, () => {
   it('should spread pods while respecting both constraints (hostname and zonal)', () => {
+    // As upstream: four provisioning rounds of 2, 3, 5 and 11 pods, each on the nodes the earlier ones made.
     const cs = [spread(Zone), spread(Hostname, { maxSkew: 3 })];
-    const r = run({ pods: pods(9, { labels, cpu: '100m', topologySpreadConstraints: cs }) });
-    expect(skew(r, Zone)).toEqual([3, 3, 3]);
-    expect(Math.max(...skew(r, Hostname))).toBeLessThanOrEqual(3);
+    const batch = (n: number) => pods(n, { labels, topologySpreadConstraints: cs });
+    const expected = [
+      [1, 1],
+      [2, 2, 1],
+      [4, 3, 3],
+      [7, 7, 7],
+    ];
+    const sizes = [2, 3, 5, 11];
+    sizes.forEach((_, i) => {
+      const { nodes, unschedulable } = provisionRounds(sizes.slice(0, i + 1).map(batch));
+      expect(unschedulable).toBe(0);
+      expect(nodeSkew(nodes, Zone)).toEqual(expected[i]);
+      expect(Math.max(...nodeSkew(nodes, Hostname))).toBeLessThanOrEqual(3);
+    });
   });
 });
 
