@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../shared/api/kube';
 import { clusterNode, nodePool, pod, pods } from '../../../testkit/builders';
 import {
+  affinityTerm,
   CapacityType,
   clusterSkew,
   Hostname,
@@ -309,15 +310,12 @@ describe(`${T} Combined Zonal and Capacity Type Topology`, () => {
 
 describe(`${T} Combined Zonal Topology and Node Affinity`, () => {
   it('should limit spread options by nodeSelector', () => {
-    const r = run({
-      pods: pods(4, {
-        labels,
-        cpu: '100m',
-        topologySpreadConstraints: [spread(Zone)],
-        nodeSelector: { [Zone]: 'us-east-1a' },
-      }),
-    });
-    expect(skew(r, Zone)).toEqual([4]);
+    // As upstream: five pods pinned to us-east-1a and ten to us-east-1b; each group's selector leaves it one domain.
+    const pinned = (n: number, zone: string) =>
+      pods(n, { labels, topologySpreadConstraints: [spread(Zone)], nodeSelector: { [Zone]: zone } });
+    const r = run({ pods: [...pinned(5, 'us-east-1a'), ...pinned(10, 'us-east-1b')] });
+    expect(scheduledCount(r)).toBe(15);
+    expect(skew(r, Zone)).toEqual([10, 5]);
   });
 
   it('should limit spread options by node requirements', () => {
@@ -359,16 +357,13 @@ describe(`${T} Combined Zonal Topology and Node Affinity`, () => {
 
 describe(`${T} Combined Capacity Type Topology and Node Affinity`, () => {
   it('should limit spread options by nodeSelector', () => {
-    const r = run({
-      pods: pods(3, {
-        labels,
-        cpu: '100m',
-        topologySpreadConstraints: [spread(CapacityType)],
-        nodeSelector: { [CapacityType]: 'on-demand' },
-      }),
-    });
-    expect(skew(r, CapacityType)).toEqual([3]);
-    expect(r.nodeClaims.every((c) => c.labels[CapacityType] === 'on-demand')).toBe(true);
+    // As upstream: a ScheduleAnyway capacity-type spread, five pods selecting spot and five on-demand.
+    const c = spread(CapacityType, { whenUnsatisfiable: 'ScheduleAnyway' });
+    const selecting = (ct: string) =>
+      pods(5, { labels, topologySpreadConstraints: [c], nodeSelector: { [CapacityType]: ct } });
+    const r = run({ pods: [...selecting('spot'), ...selecting('on-demand')] });
+    expect(scheduledCount(r)).toBe(10);
+    expect(skew(r, CapacityType)).toEqual([5, 5]);
   });
 });
 
@@ -385,13 +380,22 @@ describe(`${T} Pod Affinity/Anti-Affinity (zone)`, () => {
   });
 
   it('should respect self pod affinity (zone w/ constraint)', () => {
-    const aff = {
-      podAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: Zone, labelSelector: { matchLabels: labels } }],
+    const affLabels = { security: 's2' };
+    // The pods give their own zonal affinity, and their node affinity limits them to us-east-1c.
+    const p = pods(3, {
+      labels: affLabels,
+      affinity: {
+        podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm(Zone, affLabels)] },
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: Zone, operator: 'In', values: ['us-east-1c'] }] }],
+          },
+        },
       },
-    };
-    const r = run({ pods: pods(3, { labels, cpu: '100m', affinity: aff, nodeSelector: { [Zone]: 'us-east-1b' } }) });
-    expect(r.nodeClaims.map(zoneOf)).toEqual(['us-east-1b']);
-    expect(claimOf(r, 'pod-0')).toBeDefined();
+    });
+    const r = run({ pods: p });
+    const claims = p.map((x) => claimOf(r, x));
+    expect(claims.every((c) => c !== undefined && zoneOf(c) === 'us-east-1c')).toBe(true);
+    expect(new Set(claims.map((c) => c?.name)).size).toBe(1);
   });
 });
