@@ -206,9 +206,16 @@ describe('consolidation_test.go Delete (two half-empty m5.large nodes fold into 
     expect(unconsolidatable(r)).toEqual(await forEachNode(r, 'NodePool "general" has consolidation disabled'));
   });
 
-  it('Budgets: should allow no nodes from each nodePool to be deleted (nodes: 0)', async () => {
-    const r = await underused([], undefined, { budgets: [{ nodes: '0' }] });
+  it('Budgets: should allow no nodes from each nodePool to be deleted', async () => {
+    // As upstream: ten NodePools with a 0% budget, three idle nodes each; none goes.
+    const names = Array.from({ length: 10 }, (_, i) => `pool-${i}`);
+    const pools = names.map((name) =>
+      nodePool({ name, types: ['m5.large'], consolidateAfter: '0s', budgets: [{ nodes: '0%' }] }),
+    );
+    const nodes = names.flatMap((pool) => [0, 1, 2].map((i) => seededNode(`${pool}-${i}`, { pool, age: HOUR })));
+    const r = await run(scenario(10 * MINUTE, [step(0, apply(...pools, nodeClass())), step(0, seed(...nodes))]));
     expect(disrupted(r)).toEqual([]);
+    expect(await liveClaims(r)).toHaveLength(30);
   });
 });
 
