@@ -18,6 +18,24 @@ export const offset = (e: TimelineEntry): number => parseDuration(e.at);
 export const events = (r: ScenarioRun, type: TimelineEntry['type'], reason?: string): TimelineEntry[] =>
   r.timeline.filter((e) => e.type === type && (reason === undefined || e.reason === reason));
 
+/** The objects Karpenter's `Unconsolidatable` events named, once each, as `Kind/name: message`, sorted. */
+export const unconsolidatable = (r: ScenarioRun): string[] =>
+  [
+    ...new Set(
+      r.world.cluster.events
+        .filter((e) => e.reason === 'Unconsolidatable')
+        .map((e) => `${e.involved.kind}/${e.involved.name}: ${e.message}`),
+    ),
+  ].sort();
+
+/** What `unconsolidatable` reads when every live claim and its Node got the event with this message. */
+export async function forEachNode(r: ScenarioRun, message: string): Promise<string[]> {
+  const claims = await liveClaims(r);
+  return claims
+    .flatMap((c) => [`NodeClaim/${c.name}: ${message}`, ...(c.nodeName ? [`Node/${c.nodeName}: ${message}`] : [])])
+    .sort();
+}
+
 /** Claims that started disrupting, with the command's reason. */
 export const disrupted = (r: ScenarioRun, reason?: string): TimelineEntry[] => events(r, 'Disrupting', reason);
 

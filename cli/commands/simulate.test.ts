@@ -219,6 +219,33 @@ spec:
     expect(report.summary).toMatchObject({ pods: 2, scheduledPods: 2, nodeClaims: 0, costPerHour: 0 });
   });
 
+  it('counts pods that fit a Ready node Karpenter does not manage as scheduled there, in JSON and in the table', async () => {
+    // kube-scheduler places a pod nominated to a Ready node at once; the pods must not vanish from the report.
+    const node = `apiVersion: v1
+kind: Node
+metadata:
+  name: plain
+  labels: { kubernetes.io/arch: amd64, kubernetes.io/os: linux, topology.kubernetes.io/zone: us-east-1a }
+status:
+  allocatable: { cpu: '2', memory: 8Gi, pods: '110' }
+  conditions: [{ type: Ready, status: 'True' }]
+---
+`;
+    const file = yamlFile('ready.yaml', node + deployment('web', 3));
+    const out = await run('-f', file, '-o', 'json');
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout) as Report;
+    expect(report.existingNodes).toEqual([
+      { name: 'plain', pods: ['default/web-0', 'default/web-1', 'default/web-2'], boundPods: [] },
+    ]);
+    expect(report.nodeClaims).toEqual([]);
+    expect(report.unschedulable).toEqual([]);
+    expect(report.summary).toMatchObject({ pods: 3, scheduledPods: 3, nodeClaims: 0 });
+    const table = await run('-f', file);
+    expect(table.stdout).toMatch(/NODE\s+RUNNING PODS\s+NEW PODS\nplain\s+0\s+3\n/);
+    expect(table.stdout).toContain('Summary: 3/3 pods scheduled, 0 new NodeClaim(s)');
+  });
+
   it('lists pods it cannot place with a reason, and still exits 0', async () => {
     const extra = `      nodeSelector:
         kubernetes.io/arch: s390x

@@ -34,6 +34,7 @@ import { loadLpSolver } from '../scheduling';
 import { type CapacityBlockResult, drainExpiringCapacityBlocks } from './capacity-blocks';
 import type { ControlPlaneDeps } from './deps';
 import { type PodActivity, readDisruptionInput } from './disruption-input';
+import { emitEvent } from './events';
 import { launchClaim } from './launch';
 import { mirrorNodeClaimsQuietly, nodeClaimFacts } from './nodeclaim-mirror';
 import { type RepairResult, repairUnhealthyNodes } from './repair';
@@ -173,6 +174,19 @@ export async function disruptionSweep(
       });
     }
     await run.writeRecords(plan);
+    for (const u of plan.unconsolidatable ?? []) {
+      // Karpenter's Unconsolidatable event, on the Node and on the NodeClaim (the event recorder deduplicates the
+      // repeats of later sweeps, as Karpenter's does).
+      for (const kind of ['Node', 'NodeClaim'] as const) {
+        const name = kind === 'Node' ? u.name : u.nodeClaim;
+        await emitEvent(deps, {
+          involved: { kind, name },
+          type: 'Normal',
+          reason: 'Unconsolidatable',
+          message: u.message,
+        });
+      }
+    }
     // The NodeClaim objects in the cluster, with the drift and consolidatability this plan saw.
     await mirrorNodeClaimsQuietly(deps, nodeClaimFacts(input));
   }

@@ -41,15 +41,27 @@ function backingOff(sw: Sweep, pool: string): string | undefined {
   return `NodePool ${pool} is backing off: ${recent} replacing consolidations in the last ${Math.round(sw.settings.churnWindowMs / 60000)}m`;
 }
 
+/** Why the node's NodePool keeps consolidation from judging it, in Karpenter's `Unconsolidatable` words: consolidation
+ * disabled (consolidateAfter Never), or a WhenEmpty pool's node that is not empty. */
+function poolRulesOut(f: NodeFacts): string | undefined {
+  if (!f.consolidatable) return `NodePool "${f.poolName}" has consolidation disabled`;
+  if (f.pool?.spec.disruption.consolidationPolicy === 'WhenEmpty' && !f.empty) {
+    return `NodePool "${f.poolName}" has consolidation policy WhenEmpty, but node is not empty`;
+  }
+  return undefined;
+}
+
 function eligible(sw: Sweep): NodeFacts[] {
   const out: NodeFacts[] = [];
   for (const f of sw.facts) {
     if (sw.taken.has(f.idx) || f.disrupting || !f.pool || !f.initialized) continue;
+    // A static NodePool's nodes are never consolidated (docs/disruption.md, "Static NodePools").
+    if (isStaticNodePool(f.pool)) continue;
+    const ruledOut = poolRulesOut(f);
+    if (ruledOut) sw.unconsolidatable.set(f.idx, ruledOut);
     // Empty nodes are emptiness's, as in Karpenter, unless their pods would need a new node (forced.ts).
     if (f.empty && !sw.notEmptied.has(f.idx)) continue;
     if (f.pool.spec.disruption.consolidationPolicy === 'WhenEmpty') continue;
-    // A static NodePool's nodes are never consolidated (docs/disruption.md, "Static NodePools").
-    if (isStaticNodePool(f.pool)) continue;
     const blocker = consolidationBlocker(sw, f) ?? gracefulBlocker(f, sw.pdbs);
     if (blocker) {
       sw.reject(f.idx, blocker);

@@ -35,10 +35,15 @@ export function planDisruption(input: DisruptionInput): DisruptionPlan {
       detail: { node: f.name, nodePool: f.poolName, pricePerHour: f.price, pods: f.pods.length, blockers },
     });
   }
+  const unconsolidatable = [...sw.unconsolidatable].flatMap(([idx, message]) => {
+    const f = sw.facts[idx];
+    return f ? [{ name: f.name, nodeClaim: f.n.claim.name, message }] : [];
+  });
   return {
     at: input.now,
     commands: sw.commands,
     rejected,
+    ...(unconsolidatable.length ? { unconsolidatable } : {}),
     records,
     stats: {
       nodes: input.nodes.length,

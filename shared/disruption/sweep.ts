@@ -51,6 +51,8 @@ export class Sweep {
   readonly taken = new Set<number>();
   /** Empty nodes (pods free to evict only) whose pods would need a new node: consolidation judges them (forced.ts). */
   readonly notEmptied = new Set<number>();
+  /** Why consolidation may not judge a node at all, by node index: Karpenter's `Unconsolidatable` messages. */
+  readonly unconsolidatable = new Map<number, string>();
   readonly pools: Map<string, NodePool>;
   /** Instance types with offerings cached as unavailable switched off. */
   readonly instanceTypes: Map<string, InstanceType[]>;

@@ -140,10 +140,19 @@ export interface RejectedCandidate {
   blockers: string[];
 }
 
+/** A node consolidation may not judge at all, with Karpenter's `Unconsolidatable` event message. */
+export interface UnconsolidatableNode {
+  name: string;
+  nodeClaim: string;
+  message: string;
+}
+
 export interface DisruptionPlan {
   at: number;
   commands: DisruptionCommand[];
   rejected: RejectedCandidate[];
+  /** Nodes whose NodePool rules consolidation out (disabled, or WhenEmpty and the node is not empty). */
+  unconsolidatable?: UnconsolidatableNode[];
   /** One record per rejected candidate (kind Keep), and the commands' own records. */
   records: DecisionRecord[];
   stats: {

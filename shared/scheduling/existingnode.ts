@@ -17,6 +17,12 @@ import type { TopologyGroup } from './topologygroup';
 import type { ClusterNode } from './types';
 import { NO_VOLUMES, type PodVolumes, VolumeUsage } from './volumeusage';
 
+/** Whether a pod on a node is left out of topology counts, spreads and anti-affinity, as Karpenter leaves it out: a
+ * terminating pod still holds its resources but is going, and a Failed or Succeeded pod runs nothing. */
+export function ignoredForTopology(p: Pod): boolean {
+  return !!p.metadata.deletionTimestamp || p.status?.phase === 'Failed' || p.status?.phase === 'Succeeded';
+}
+
 export class ExistingNode {
   readonly name: string;
   readonly hostname: string;
@@ -91,8 +97,7 @@ export class ExistingNode {
   /** Counts the pods already on the node in every group that selects them and counts on this node. */
   countPods(groups: readonly TopologyGroup[]): void {
     for (const p of this.node.pods) {
-      // A terminating pod still holds its resources but no longer counts for topology (as Karpenter ignores it).
-      if (p.metadata.deletionTimestamp) continue;
+      if (ignoredForTopology(p)) continue;
       const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };
       for (const g of groups) {
         if (!g.selects(id) || !g.countsOn(this.taints, this.requirements, false)) continue;

@@ -8,7 +8,7 @@ import { chooseTarget, computeDuals, dualValue, rateDuals, WaitingTrees } from '
 import { Deadline } from './deadline';
 import { Domains } from './domains';
 import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repack';
-import { ExistingNode, safePodRequests } from './existingnode';
+import { ExistingNode, ignoredForTopology, safePodRequests } from './existingnode';
 import { ClaimFiller } from './fill';
 import { HostnameIndex } from './hostnameindex';
 import { fleetPrice, type TypeOption } from './instancetypes';
@@ -262,7 +262,7 @@ export class Scheduler {
     const existingAnti: { node: number; pod: Pod; groups: TopologyGroup[] }[] = [];
     (this.input.existingNodes ?? []).forEach((n, ni) => {
       for (const p of n.pods) {
-        if (p.metadata.deletionTimestamp) continue;
+        if (ignoredForTopology(p)) continue;
         const terms = p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
         if (terms.length === 0) continue;
         const id = { namespace: p.metadata.namespace, labels: p.metadata.labels ?? {} };

@@ -2,7 +2,7 @@
 // overhead, the instance types it may launch, the domains it can create, and what its limits leave.
 import type { NodePool } from '../api/karpenter';
 import type { DaemonSet, Pod, Taint } from '../api/kube';
-import { LabelCapacityType, LabelNodePool, LabelZone } from '../api/labels';
+import { LabelCapacityType, LabelEC2NodeClass, LabelNodePool, LabelZone } from '../api/labels';
 import { parseResource } from '../api/quantity';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
@@ -81,7 +81,13 @@ export class NodeClaimTemplate {
     this.name = nodePool.metadata.name;
     this.weight = nodePool.spec.weight ?? 0;
     this.nodeClass = spec.nodeClassRef?.name ?? '';
-    this.labels = { ...(nodePool.spec.template.metadata?.labels ?? {}), [LabelNodePool]: this.name };
+    // The claim carries its pool's name and class as labels, as under Karpenter, and they are requirements like any
+    // other: a pod selecting another pool or class cannot land here.
+    this.labels = {
+      ...(nodePool.spec.template.metadata?.labels ?? {}),
+      [LabelNodePool]: this.name,
+      ...(this.nodeClass ? { [LabelEC2NodeClass]: this.nodeClass } : {}),
+    };
     this.requirements = Requirements.from(spec.requirements ?? []).addAll(Requirements.fromLabels(this.labels));
     this.taints = spec.taints ?? [];
     this.startupTaints = spec.startupTaints ?? [];

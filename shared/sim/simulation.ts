@@ -250,6 +250,8 @@ export async function runSimulation(
     pod: u.pod,
     reason: [u.reason, ...skippedPools].join('; '),
   }));
+  const deferred = options.timeBudgetMs === undefined ? [] : (solves.at(-1)?.deferred ?? []);
+  unschedulable.push(...unaccounted(pending, outcome, unschedulable, deferred));
 
   const launched = outcome.launched;
   const inflightNames = new Set(
@@ -294,7 +296,7 @@ export async function runSimulation(
     },
   };
   if (defaultPool) out.defaultNodePool = defaultPool;
-  if (options.timeBudgetMs !== undefined) out.deferred = solves.at(-1)?.deferred ?? [];
+  if (options.timeBudgetMs !== undefined) out.deferred = deferred;
   return out;
 }
 
@@ -352,8 +354,10 @@ async function provisionUntilSettled(
       if (!nodeNames.has(placement.name)) continue;
       const known = new Set((onNodes.get(placement.name) ?? []).map(podKey));
       for (const pod of placement.pods) {
-        if (pod.spec.nodeName || known.has(podKey(pod))) continue;
-        // A launched claim with no Node yet holds its pods as nominations (recorded on the claim by the pass).
+        if (known.has(podKey(pod))) continue;
+        // kube-scheduler may already have bound the pod where it was nominated (a Ready node takes it at once):
+        // bindPod answers 'bound' for that node and 'conflict' for another. A launched claim with no Node yet holds
+        // its pods as nominations (recorded on the claim by the pass).
         if (cluster.getNode(placement.name) && (await cluster.bindPod(podRef(pod), placement.name)) !== 'bound')
           continue;
         onNodes.set(placement.name, [...(onNodes.get(placement.name) ?? []), pod]);
@@ -376,6 +380,27 @@ async function provisionUntilSettled(
   }
   const unschedulable = [...reasons.values()].filter((u) => !placed.has(podKey(u.pod)));
   return { launched, onNodes, unschedulable };
+}
+
+/** Pending pods the passes neither placed, nor reported unschedulable, nor deferred: every input pod is accounted for
+ * in the report, so one the passes lost is listed rather than dropped from it. */
+function unaccounted(
+  pending: readonly Pod[],
+  outcome: PassesOutcome,
+  unschedulable: readonly { pod: Pod }[],
+  deferred: readonly Pod[],
+): { pod: Pod; reason: string }[] {
+  const seen = new Set(
+    [
+      ...outcome.launched.flatMap((c) => c.plan.pods),
+      ...[...outcome.onNodes.values()].flat(),
+      ...unschedulable.map((u) => u.pod),
+      ...deferred,
+    ].map(podKey),
+  );
+  return pending
+    .filter((p) => !seen.has(podKey(p)))
+    .map((pod) => ({ pod, reason: 'still pending after the provisioning passes: no plan placed it' }));
 }
 
 /** A static NodePool's claim as a plan: the pool's requirements and types, no pods of its own, and the offering the

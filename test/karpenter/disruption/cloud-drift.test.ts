@@ -26,7 +26,10 @@ import {
 const DISCOVERY = { 'karpenter.sh/discovery': 'test' };
 
 /** One m5.large node holding `web` in us-east-1a; `change` happens at 5m. */
-async function withChange(change: StepAction | undefined, classSpec: Parameters<typeof nodeClass>[0] = {}) {
+async function withChange(
+  change: StepAction | StepAction[] | undefined,
+  classSpec: Parameters<typeof nodeClass>[0] = {},
+) {
   return run(
     scenario(20 * MINUTE, [
       step(
@@ -37,7 +40,7 @@ async function withChange(change: StepAction | undefined, classSpec: Parameters<
           deployment('web', 1, { cpu: '1' }),
         ),
       ),
-      ...(change ? [step(5 * MINUTE, change)] : []),
+      ...[change ?? []].flat().map((c) => step(5 * MINUTE, c)),
     ]),
   );
 }
@@ -120,10 +123,11 @@ describe('cloudprovider/suite_test.go Drift', () => {
     expect((await r.world.cloud.list()).map((i) => i.securityGroupIds)).toEqual([['sg-0next']]);
   });
 
-  it('should return an error if subnets are empty (no subnet left in the zone: no replacement, no drift churn)', async () => {
-    const r = await withChange(retag('subnet', 'subnet-us-east-1a', { Name: 'legacy' }));
-    // The node drifted, but its zone has no selected subnet: the replacement cannot launch, so the node stays.
-    expect(disrupted(r, 'Drifted').length).toBeLessThanOrEqual(1);
+  it('should return an error if subnets are empty (no subnet discovered any more: broken discovery never drifts nodes)', async () => {
+    // As upstream, the class discovers no subnet at all: drift cannot be judged, so nothing is disrupted.
+    const untag = ['us-east-1a', 'us-east-1b', 'us-east-1c'].map((z) => retag('subnet', `subnet-${z}`, { Name: 'x' }));
+    const r = await withChange(untag);
+    expect(disrupted(r)).toEqual([]);
     expect(await liveClaims(r)).toHaveLength(1);
     expect(await r.world.cluster.listPendingPods()).toEqual([]);
   });

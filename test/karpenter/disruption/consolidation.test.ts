@@ -6,6 +6,8 @@ import {
   deployment,
   disrupted,
   events,
+  forEachNode,
+  HOUR,
   keepReasons,
   liveClaims,
   MINUTE,
@@ -17,7 +19,11 @@ import {
   run,
   scale,
   scenario,
+  seed,
+  seededNode,
+  seededPod,
   step,
+  unconsolidatable,
 } from '../../../testkit/karpenter';
 
 const spotPool = () => nodePool({ capacityTypes: ['spot'], consolidateAfter: '1m' });
@@ -95,6 +101,26 @@ async function underused(extra: Record<string, unknown>[] = [], annotations?: Re
   );
 }
 
+/** Upstream's two nodes: `a` runs two pods, `b` runs `blocked` (and `extra`, e.g. its PDB). Either node's pods fit on
+ * the other, so one can go; `b` is the one whose pod blocks it. */
+async function blockedPair(blocked: Record<string, unknown>, ...extra: Record<string, unknown>[]) {
+  return run(
+    scenario(10 * MINUTE, [
+      step(0, apply(nodePool({ types: ['m5.large'], consolidateAfter: '0s' }), nodeClass(), ...extra)),
+      step(
+        0,
+        seed(
+          seededNode('a', { age: HOUR }),
+          seededNode('b', { age: HOUR }),
+          seededPod('a1', 'a'),
+          seededPod('a2', 'a'),
+          blocked,
+        ),
+      ),
+    ]),
+  );
+}
+
 describe('consolidation_test.go Delete (two half-empty m5.large nodes fold into one)', () => {
   it('Delete: can delete nodes', async () => {
     const r = await underused();
@@ -105,8 +131,12 @@ describe('consolidation_test.go Delete (two half-empty m5.large nodes fold into 
   });
 
   it('Delete: can delete nodes, considers karpenter.sh/do-not-disrupt set to true on pods', async () => {
-    const r = await underused([], { 'karpenter.sh/do-not-disrupt': 'true' });
-    expect(disrupted(r)).toEqual([]);
+    // As upstream: two pods on `a`, one on `b` that do-not-disrupt blocks; `a` goes, its pods move to `b`.
+    const r = await blockedPair(seededPod('b1', 'b', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }));
+    expect(disrupted(r).map((e) => e.reason)).toEqual(['Underutilized']);
+    expect((await liveClaims(r)).map((c) => c.nodeName)).toEqual(['b']);
+    expect(await r.world.cluster.listPendingPods()).toEqual([]);
+    expect(r.violations).toEqual(NO_VIOLATIONS);
   });
 
   it("Delete: does not consolidate nodes with karpenter.sh/do-not-disrupt set to true on pods when the NodePool's TerminationGracePeriod is not nil", async () => {
@@ -114,9 +144,16 @@ describe('consolidation_test.go Delete (two half-empty m5.large nodes fold into 
     expect(disrupted(r)).toEqual([]);
   });
 
-  it('Delete: can delete nodes, considers PDB (maxUnavailable 0 blocks)', async () => {
-    const r = await underused([pdb('web', 'web', { maxUnavailable: 0 })]);
-    expect(disrupted(r)).toEqual([]);
+  it('Delete: can delete nodes, considers PDB', async () => {
+    // As upstream: only `b`'s pod is covered by a PDB that allows no disruption; `a` goes, its pods move to `b`.
+    const r = await blockedPair(
+      seededPod('b1', 'b', { labels: { app: 'guarded' } }),
+      pdb('guarded', 'guarded', { maxUnavailable: 0 }),
+    );
+    expect(disrupted(r).map((e) => e.reason)).toEqual(['Underutilized']);
+    expect((await liveClaims(r)).map((c) => c.nodeName)).toEqual(['b']);
+    expect(await r.world.cluster.listPendingPods()).toEqual([]);
+    expect(r.violations).toEqual(NO_VIOLATIONS);
   });
 
   it("Delete: does not consolidate nodes with pods with blocking PDBs when the NodePool's TerminationGracePeriod is not nil", async () => {
@@ -146,19 +183,39 @@ describe('consolidation_test.go Delete (two half-empty m5.large nodes fold into 
     expect(disrupted(r, 'Underutilized')).toHaveLength(1);
   });
 
-  it('Events: should fire an event for ConsolidationDisabled when the NodePool has consolidation set to WhenEmpty (nothing consolidated)', async () => {
+  it('Events: should not fire an event for ConsolidationDisabled when the NodePool has consolidation set to WhenEmptyOrUnderutilized', async () => {
+    const r = await underused();
+    expect(unconsolidatable(r)).toEqual([]);
+  });
+
+  it('Events: should fire an event for ConsolidationDisabled when the NodePool has consolidation set to WhenEmpty', async () => {
     const r = await underused([], undefined, { policy: 'WhenEmpty' });
     expect(disrupted(r)).toEqual([]);
+    // Karpenter's Unconsolidatable event on each Node and NodeClaim of the pool (upstream counts the calls for its
+    // one node: two methods, two objects each).
+    expect(unconsolidatable(r)).toHaveLength(4);
+    expect(unconsolidatable(r)).toEqual(
+      await forEachNode(r, 'NodePool "general" has consolidation policy WhenEmpty, but node is not empty'),
+    );
   });
 
   it("Events: should fire an event for ConsolidationDisabled when the NodePool has consolidateAfter set to 'Never'", async () => {
     const r = await underused([], undefined, { consolidateAfter: 'Never' });
     expect(disrupted(r)).toEqual([]);
+    expect(unconsolidatable(r)).toHaveLength(4);
+    expect(unconsolidatable(r)).toEqual(await forEachNode(r, 'NodePool "general" has consolidation disabled'));
   });
 
-  it('Budgets: should allow no nodes from each nodePool to be deleted (nodes: 0)', async () => {
-    const r = await underused([], undefined, { budgets: [{ nodes: '0' }] });
+  it('Budgets: should allow no nodes from each nodePool to be deleted', async () => {
+    // As upstream: ten NodePools with a 0% budget, three idle nodes each; none goes.
+    const names = Array.from({ length: 10 }, (_, i) => `pool-${i}`);
+    const pools = names.map((name) =>
+      nodePool({ name, types: ['m5.large'], consolidateAfter: '0s', budgets: [{ nodes: '0%' }] }),
+    );
+    const nodes = names.flatMap((pool) => [0, 1, 2].map((i) => seededNode(`${pool}-${i}`, { pool, age: HOUR })));
+    const r = await run(scenario(10 * MINUTE, [step(0, apply(...pools, nodeClass())), step(0, seed(...nodes))]));
     expect(disrupted(r)).toEqual([]);
+    expect(await liveClaims(r)).toHaveLength(30);
   });
 });
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLAIM_HASH_VERSION, claimHashes, nodeClassHash, nodePoolTemplateHash } from '../../../shared/api/hash';
 import { PREVIOUS_HASHES } from '../../../shared/api/hash-previous';
-import type { EC2NodeClass, NodePool } from '../../../shared/api/karpenter';
+import type { BlockDeviceMapping, EC2NodeClass, NodePool } from '../../../shared/api/karpenter';
 import type { NodeClaim } from '../../../shared/api/nodeclaim';
 import { restampClaimHashes } from '../../../shared/controllers/claim-hashes';
 import { driftReason } from '../../../shared/disruption/drift';
@@ -59,6 +59,34 @@ describe('cloudprovider/suite_test.go Static Drift Detection', () => {
       const n = node('a', { pool: p });
       expect(driftReason(n, p, nodeClass, undefined)).toBeUndefined();
       expect(driftReason(n, p, changedClass(change), undefined)).toMatch(/^EC2NodeClass default changed/);
+    },
+  );
+
+  // Upstream merges each of these into the first block device mapping of its class, so the class here has one and
+  // each entry changes one field of it.
+  const withDevice = changedClass(
+    (s) => (s.blockDeviceMappings = [{ deviceName: '/dev/xvda', ebs: { volumeSize: '20Gi' } }]),
+  );
+  const DEVICE: [string, (d: BlockDeviceMapping) => void][] = [
+    ['BlockDeviceMapping RootVolume', (d) => (d.rootVolume = true)],
+    ['BlockDeviceMapping DeleteOnTermination', (d) => (d.ebs = { ...d.ebs, deleteOnTermination: true })],
+    ['BlockDeviceMapping Encrypted', (d) => (d.ebs = { ...d.ebs, encrypted: true })],
+    ['BlockDeviceMapping IOPS', (d) => (d.ebs = { ...d.ebs, iops: 10 })],
+    ['BlockDeviceMapping KMSKeyID', (d) => (d.ebs = { ...d.ebs, kmsKeyID: 'test' })],
+    ['BlockDeviceMapping SnapshotID', (d) => (d.ebs = { ...d.ebs, snapshotID: 'test' })],
+    ['BlockDeviceMapping Throughput', (d) => (d.ebs = { ...d.ebs, throughput: 10 })],
+    ['BlockDeviceMapping VolumeType', (d) => (d.ebs = { ...d.ebs, volumeType: 'io1' })],
+  ];
+
+  it.each(DEVICE)(
+    'should return drifted if a statically drifted EC2NodeClass.Spec field is updated: %s',
+    (_, change) => {
+      const p = pool();
+      const n = node('a', { pool: p });
+      Object.assign(n.claim, claimHashes(p, withDevice));
+      expect(driftReason(n, p, withDevice, undefined)).toBeUndefined();
+      const changed = changedClass((s) => change(s.blockDeviceMappings?.[0] as BlockDeviceMapping), withDevice);
+      expect(driftReason(n, p, changed, undefined)).toMatch(/^EC2NodeClass default changed/);
     },
   );
 

@@ -56,7 +56,14 @@ describe(`${P}`, () => {
 
 describe(`${P} Resource Limits`, () => {
   it('should not schedule when limits are exceeded', () => {
-    const r = run({ nodePools: [nodePool({ limits: { cpu: '0' } })], pods: [pod()] });
+    // As upstream: the pool's limit is 20 CPU and a NodeClaim of the pool already has 100 (the usage the provisioner
+    // reads from its claims).
+    const r = run({
+      nodePools: [nodePool({ limits: { cpu: '20' } })],
+      nodePoolUsage: new Map([['default', { cpu: 100_000 }]]),
+      pods: [pod()],
+    });
+    expect(r.nodeClaims).toEqual([]);
     expect(r.unschedulable).toHaveLength(1);
   });
 
@@ -123,12 +130,18 @@ describe(`${P} Daemonsets`, () => {
   });
 
   it('should filter out daemonsets based on instance type requirements', () => {
-    // The DaemonSet runs only on 4xlarge nodes: smaller types are not charged for it (overhead per instance type).
-    const ds = daemonSet('ds', { cpu: '14', memory: '1Gi', nodeSelector: { [Size]: '4xlarge' } });
-    const c = run({ daemonSets: [ds], pods: [pod({ cpu: '1', memory: '1Gi' })] }).nodeClaims[0];
-    expect(c?.instanceTypeOptions[0]?.info.size).toBe('large');
-    expect(c?.requests.cpu).toBe(1000);
+    // As upstream: two DaemonSets, each charged only to the types its affinity selects. The one on `large` types
+    // (1 CPU) leaves no room there for the 1 CPU pod; the one on `2xlarge` types (10 CPU) fits none of them; so the
+    // plan is an `xlarge`, charged neither.
+    const small = daemonSet('small', { cpu: '1', nodeSelector: { [Size]: 'large' } });
+    const big = daemonSet('big', { cpu: '10', nodeSelector: { [Size]: '2xlarge' } });
+    const c = run({ daemonSets: [small, big], pods: [pod({ cpu: '1', memory: '1Gi' })] }).nodeClaims[0];
+    expect(c?.instanceTypeOptions[0]?.info.size).toBe('xlarge');
     expect(c?.daemonSetOverhead.cpu ?? 0).toBe(0);
+    const sizes = new Set(c?.instanceTypeOptions.map((t) => t.info.size));
+    expect(sizes.has('large')).toBe(false);
+    expect(sizes.has('2xlarge')).toBe(false);
+    expect(sizes.has('4xlarge')).toBe(true);
   });
 
   it('should account daemonsets with NotIn operator and unspecified key', () => {
@@ -264,10 +277,19 @@ describe('scheduling/topology_test.go Topology Pod Affinity/Anti-Affinity', () =
   });
 
   it('should not violate pod anti-affinity on zone', () => {
-    const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm(Zone)] } };
-    const r = run({ pods: pods(4, { labels, cpu: '100m', affinity: anti }) });
-    expect(skew(r, Zone)).toEqual([1, 1, 1]);
-    expect(r.unschedulable).toHaveLength(1);
+    // As upstream: three labelled 2 CPU pods, one pinned to each zone, and an unlabelled pod with zonal
+    // anti-affinity to them: every zone holds one, so it cannot schedule.
+    const affLabels = { security: 's2' };
+    const pinned = ['us-east-1a', 'us-east-1b', 'us-east-1c'].map((zone) =>
+      pod({ labels: affLabels, cpu: '2', nodeSelector: { [Zone]: zone } }),
+    );
+    const anti = {
+      podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm(Zone, affLabels)] },
+    };
+    const affPod = pod({ affinity: anti });
+    const r = run({ pods: [...pinned, affPod] });
+    for (const p of pinned) expect(claimOf(r, p)).toBeDefined();
+    expect(r.unschedulable.map((u) => u.pod.metadata.name)).toEqual([affPod.metadata.name]);
   });
 
   it('should not schedule pods with affinity to a non-existent pod', () => {

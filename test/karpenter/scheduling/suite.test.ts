@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeSelectorRequirement, Pod } from '../../../shared/api/kube';
 import { clusterNode, nodePool, pod, pods } from '../../../testkit/builders';
-import { Arch, Family, InstanceTypeLabel, Zone } from '../../../testkit/karpenter-scheduling';
+import { Arch, Family, Hostname, InstanceTypeLabel, Zone } from '../../../testkit/karpenter-scheduling';
 import { claimOf, run, scheduledCount, zoneOf } from '../../../testkit/solve';
 
 const S = 'suite_test.go Scheduling';
@@ -175,10 +175,13 @@ describe(`${S} Custom Constraints Well Known Labels`, () => {
 
 describe(`${S} Custom Constraints Constraints Validation`, () => {
   it('should not schedule pods that have node selectors with restricted labels', () => {
-    expect(
-      run({ pods: [pod({ nodeSelector: { 'karpenter.sh/nodepool': 'x', 'karpenter.sh/initialized': 'true' } })] })
-        .unschedulable,
-    ).toHaveLength(1);
+    // Karpenter's RestrictedLabels (the hostname), each as a required node affinity term.
+    for (const label of [Hostname]) {
+      const p = pod({ affinity: required({ key: label, operator: 'In', values: ['test'] }) });
+      const r = run({ pods: [p] });
+      expect(r.nodeClaims).toEqual([]);
+      expect(r.unschedulable.map((u) => u.pod.metadata.name)).toEqual([p.metadata.name]);
+    }
   });
 
   it('should schedule pods that have node selectors with label in wellknown label list', () => {
@@ -408,8 +411,18 @@ describe(`${S} Binpacking`, () => {
   });
 
   it('should pack small and large pods together', () => {
-    const r = run({ pods: [...pods(1, { name: 'big', cpu: '12' }), ...pods(8, { name: 'small', cpu: '250m' })] });
-    expect(r.nodeClaims).toHaveLength(1);
+    // As upstream: 40 large and 20 small pods, where two large and one small fill the largest type the pool may use
+    // (m5.large here, upstream's default-instance-type): twenty nodes, each with two large pods and one small.
+    const np = nodePool({ requirements: [{ key: InstanceTypeLabel, operator: 'In', values: ['m5.large'] }] });
+    const amd64 = { [Arch]: 'amd64' };
+    const all = [
+      ...pods(40, { name: 'large', memory: '3.2G', nodeSelector: amd64 }),
+      ...pods(20, { name: 'small', memory: '700M', nodeSelector: amd64 }),
+    ];
+    const r = run({ nodePools: [np], pods: all });
+    expect(scheduledCount(r)).toBe(60);
+    expect(r.nodeClaims).toHaveLength(20);
+    expect(r.nodeClaims.every((c) => c.cheapest.instanceType === 'm5.large')).toBe(true);
   });
 
   it('should handle zero-quantity resource requests', () => {
@@ -466,10 +479,28 @@ describe(`${S} In-Flight Nodes`, () => {
   });
 
   it('Taints: should assume pod will schedule to a tainted node with a custom startup taint', () => {
-    const t = { key: 'foo', value: 'bar', effect: 'NoSchedule' as const };
-    const n = clusterNode({ name: 'n', inflight: true, taints: [t], startupTaints: [t] });
-    const r = run({ existingNodes: [n], pods: [pod()] });
-    expect(r.nodeClaims).toHaveLength(0);
+    // As upstream: a pool with a startup taint launches a node for an 8 CPU pod (a limit, so also its request); the
+    // pod goes, and the node, still carrying the startup taint and the not-ready taint, takes the next pod.
+    const t = { key: 'foo.com/taint', value: 'tainted', effect: 'NoSchedule' as const };
+    const np = nodePool({ startupTaints: [t] });
+    const limited = pod({ containers: [{ name: 'app', resources: { limits: { cpu: '8' } } }] });
+    const first = run({ nodePools: [np], pods: [limited] }).nodeClaims[0];
+    expect(first?.startupTaints).toEqual([t]);
+    const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' as const };
+    const node1 = clusterNode({
+      name: first?.name ?? '',
+      nodePool: 'default',
+      instanceType: first?.cheapest.instanceType ?? '',
+      zone: first?.cheapest.zone ?? '',
+      inflight: true,
+      taints: [t, notReady],
+      startupTaints: [t],
+    });
+    expect(node1.taints).toHaveLength(2);
+    const second = pod();
+    const r = run({ nodePools: [np], existingNodes: [node1], pods: [second] });
+    expect(r.nodeClaims).toEqual([]);
+    expect(r.existingNodes.find((e) => e.pods.includes(second))?.name).toBe(node1.name);
   });
 
   it('should schedule pods with the same host port to different nodes', () => {

@@ -2,17 +2,31 @@
 // Context and It it mirrors. Karpless pins a claim to one zone and capacity type as soon as a constrained pod joins
 // it (as Karpenter narrows its claims), so per-zone counts are exact when the plan is made.
 import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../../shared/api/kube';
 import { clusterNode, nodePool, pod, pods } from '../../../testkit/builders';
-import { CapacityType, Hostname, labels, skew, spread, Zone } from '../../../testkit/karpenter-scheduling';
+import {
+  affinityTerm,
+  CapacityType,
+  clusterSkew,
+  Hostname,
+  labels,
+  nodeSkew,
+  provisionRounds,
+  skew,
+  spread,
+  Zone,
+} from '../../../testkit/karpenter-scheduling';
 import { claimOf, run, scheduledCount, zoneOf } from '../../../testkit/solve';
 
 const T = 'topology_test.go Topology';
 
 describe(`${T}`, () => {
   it('should ignore unknown topology keys', () => {
-    const r = run({ pods: pods(2, { labels, topologySpreadConstraints: [spread('unknown')] }) });
-    expect(scheduledCount(r)).toBe(0);
-    expect(r.unschedulable).toHaveLength(2);
+    const constrained = pod({ labels, topologySpreadConstraints: [spread('unknown')] });
+    const plain = pod();
+    const r = run({ pods: [constrained, plain] });
+    expect(r.unschedulable.map((u) => u.pod.metadata.name)).toEqual([constrained.metadata.name]);
+    expect(claimOf(r, plain)).toBeDefined();
   });
 
   it('should not spread when a nil label selector is defined', () => {
@@ -111,17 +125,34 @@ describe(`${T} Zonal`, () => {
   });
 
   it('should only count running/scheduled pods with matching labels scheduled to nodes with a corresponding domain', () => {
-    const other = pod({ labels: { app: 'other' }, cpu: '10m', nodeName: 'n1' });
-    const n1 = clusterNode({ name: 'n1', zone: 'us-east-1a', pods: [other] });
-    const r = run({
-      existingNodes: [n1],
-      pods: pods(3, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }),
-    });
-    const zones = [
-      ...r.nodeClaims.flatMap((c) => c.pods.map(() => zoneOf(c))),
-      ...(r.existingNodes[0]?.pods ?? []).map(() => 'us-east-1a'),
+    // As upstream, the existing nodes have no room, so only new claims take the two pending pods. Upstream's two
+    // unbound ignored pods (pending without PodScheduled=False, and terminating) never reach the solver: the
+    // provisioner hands it only provisionable pods; a bound terminating pod stands in for the terminating one. The
+    // bound ignored pods sit on a node of us-east-1c, the zone the plan must still fill, rather than beside the
+    // counted ones, where counting them would change nothing.
+    const full = { allocatable: {} };
+    const n1 = clusterNode({ name: 'n1', zone: 'us-east-1a', ...full });
+    const n2 = clusterNode({ name: 'n2', zone: 'us-east-1b', ...full });
+    const n3 = clusterNode({ name: 'n3', ...full });
+    delete n3.labels[Zone]; // missing topology domain
+    const n4 = clusterNode({ name: 'n4', zone: 'us-east-1c', ...full });
+    const on = (node: string, o: Parameters<typeof pod>[0] = {}) => pod({ labels, nodeName: node, ...o });
+    const terminating = on('n4');
+    terminating.metadata.deletionTimestamp = new Date().toISOString();
+    n4.pods = [
+      on('n4', { labels: {} }), // ignored, missing labels
+      on('n4', { namespace: 'wrong-namespace' }), // ignored, wrong namespace
+      terminating, // ignored, terminating
+      on('n4', { status: { phase: 'Failed' } }), // ignored, phase=Failed
+      on('n4', { status: { phase: 'Succeeded' } }), // ignored, phase=Succeeded
     ];
-    expect(new Set(zones).size).toBe(3);
+    n3.pods = [on('n3')]; // ignored, no domain on node
+    n1.pods = [on('n1'), on('n1')];
+    n2.pods = [on('n2')];
+    const existingNodes = [n1, n2, n3, n4];
+    const r = run({ existingNodes, pods: pods(2, { labels, topologySpreadConstraints: [spread(Zone)] }) });
+    expect(r.unschedulable).toEqual([]);
+    expect(clusterSkew(r, existingNodes, Zone)).toEqual([2, 2, 1]);
   });
 
   it('should match all pods when labelSelector is not specified', () => {
@@ -131,8 +162,11 @@ describe(`${T} Zonal`, () => {
   });
 
   it('should handle interdependent selectors', () => {
-    const r = run({ pods: pods(5, { labels, cpu: '100m', topologySpreadConstraints: [spread(Zone)] }) });
-    expect(skew(r, Zone)).toEqual([2, 2, 1]);
+    // As upstream: the pods do not carry the labels their own hostname spread selects, so none counts toward the
+    // skew and all five may share one node.
+    const r = run({ pods: pods(5, { topologySpreadConstraints: [spread(Hostname)] }) });
+    expect(scheduledCount(r)).toBe(5);
+    expect(r.nodeClaims).toHaveLength(1);
   });
 
   it('should respect minDomains constraints', () => {
@@ -170,19 +204,15 @@ describe(`${T} Hostname`, () => {
   });
 
   it('balance multiple deployments with hostname topology spread', () => {
-    const a = pod({
-      labels: { app: 'a' },
-      cpu: '100m',
-      topologySpreadConstraints: [spread(Hostname, { labelSelector: { matchLabels: { app: 'a' } } })],
-    });
-    const b = pod({
-      labels: { app: 'b' },
-      cpu: '100m',
-      topologySpreadConstraints: [spread(Hostname, { labelSelector: { matchLabels: { app: 'b' } } })],
-    });
-    const r = run({ pods: [a, b] });
-    expect(scheduledCount(r)).toBe(2);
-    expect(r.nodeClaims).toHaveLength(1);
+    const spreadPod = (app: string) =>
+      pod({
+        labels: { app },
+        topologySpreadConstraints: [spread(Hostname, { labelSelector: { matchLabels: { app } } })],
+      });
+    const r = run({ pods: [spreadPod('app1'), spreadPod('app1'), spreadPod('app2'), spreadPod('app2')] });
+    expect(scheduledCount(r)).toBe(4);
+    // The minimum number of nodes: one pod of each app per node.
+    expect(r.nodeClaims).toHaveLength(2);
   });
 });
 
@@ -219,30 +249,53 @@ describe(`${T} CapacityType`, () => {
   });
 
   it('should balance pods across capacity-types (node required affinity constrained)', () => {
-    const p = pods(4, {
-      labels,
-      cpu: '100m',
-      topologySpreadConstraints: [spread(CapacityType)],
-      affinity: {
-        nodeAffinity: {
-          requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchExpressions: [{ key: CapacityType, operator: 'In', values: ['spot'] }] }],
-          },
+    // As upstream: an on-demand node in us-east-1a already runs one labelled pod. Five spread pods restricted to spot
+    // in us-east-1b all share one spot node: their node affinity keeps the on-demand node's domain out of the count.
+    const n1 = clusterNode({ name: 'n1', zone: 'us-east-1a', pods: [pod({ labels, nodeName: 'n1' })] });
+    const required = (zone: string, capacityType: string): Pod['spec']['affinity'] => ({
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                { key: Zone, operator: 'In', values: [zone] },
+                { key: CapacityType, operator: 'In', values: [capacityType] },
+              ],
+            },
+          ],
         },
       },
     });
-    const r = run({ pods: p });
-    // The only eligible domain is spot: every pod goes there.
-    expect(skew(r, CapacityType)).toEqual([4]);
+    const p = pods(5, {
+      labels,
+      topologySpreadConstraints: [spread(CapacityType)],
+      affinity: required('us-east-1b', 'spot'),
+    });
+    const r = run({ existingNodes: [n1], pods: p });
+    expect(scheduledCount(r)).toBe(5);
+    expect(r.nodeClaims).toHaveLength(1);
+    expect(clusterSkew(r, [n1], CapacityType)).toEqual([5, 1]);
   });
 });
 
 describe(`${T} Combined Hostname and Zonal Topology`, () => {
   it('should spread pods while respecting both constraints (hostname and zonal)', () => {
+    // As upstream: four provisioning rounds of 2, 3, 5 and 11 pods, each on the nodes the earlier ones made.
     const cs = [spread(Zone), spread(Hostname, { maxSkew: 3 })];
-    const r = run({ pods: pods(9, { labels, cpu: '100m', topologySpreadConstraints: cs }) });
-    expect(skew(r, Zone)).toEqual([3, 3, 3]);
-    expect(Math.max(...skew(r, Hostname))).toBeLessThanOrEqual(3);
+    const batch = (n: number) => pods(n, { labels, topologySpreadConstraints: cs });
+    const expected = [
+      [1, 1],
+      [2, 2, 1],
+      [4, 3, 3],
+      [7, 7, 7],
+    ];
+    const sizes = [2, 3, 5, 11];
+    sizes.forEach((_, i) => {
+      const { nodes, unschedulable } = provisionRounds(sizes.slice(0, i + 1).map(batch));
+      expect(unschedulable).toBe(0);
+      expect(nodeSkew(nodes, Zone)).toEqual(expected[i]);
+      expect(Math.max(...nodeSkew(nodes, Hostname))).toBeLessThanOrEqual(3);
+    });
   });
 });
 
@@ -257,15 +310,12 @@ describe(`${T} Combined Zonal and Capacity Type Topology`, () => {
 
 describe(`${T} Combined Zonal Topology and Node Affinity`, () => {
   it('should limit spread options by nodeSelector', () => {
-    const r = run({
-      pods: pods(4, {
-        labels,
-        cpu: '100m',
-        topologySpreadConstraints: [spread(Zone)],
-        nodeSelector: { [Zone]: 'us-east-1a' },
-      }),
-    });
-    expect(skew(r, Zone)).toEqual([4]);
+    // As upstream: five pods pinned to us-east-1a and ten to us-east-1b; each group's selector leaves it one domain.
+    const pinned = (n: number, zone: string) =>
+      pods(n, { labels, topologySpreadConstraints: [spread(Zone)], nodeSelector: { [Zone]: zone } });
+    const r = run({ pods: [...pinned(5, 'us-east-1a'), ...pinned(10, 'us-east-1b')] });
+    expect(scheduledCount(r)).toBe(15);
+    expect(skew(r, Zone)).toEqual([10, 5]);
   });
 
   it('should limit spread options by node requirements', () => {
@@ -307,16 +357,13 @@ describe(`${T} Combined Zonal Topology and Node Affinity`, () => {
 
 describe(`${T} Combined Capacity Type Topology and Node Affinity`, () => {
   it('should limit spread options by nodeSelector', () => {
-    const r = run({
-      pods: pods(3, {
-        labels,
-        cpu: '100m',
-        topologySpreadConstraints: [spread(CapacityType)],
-        nodeSelector: { [CapacityType]: 'on-demand' },
-      }),
-    });
-    expect(skew(r, CapacityType)).toEqual([3]);
-    expect(r.nodeClaims.every((c) => c.labels[CapacityType] === 'on-demand')).toBe(true);
+    // As upstream: a ScheduleAnyway capacity-type spread, five pods selecting spot and five on-demand.
+    const c = spread(CapacityType, { whenUnsatisfiable: 'ScheduleAnyway' });
+    const selecting = (ct: string) =>
+      pods(5, { labels, topologySpreadConstraints: [c], nodeSelector: { [CapacityType]: ct } });
+    const r = run({ pods: [...selecting('spot'), ...selecting('on-demand')] });
+    expect(scheduledCount(r)).toBe(10);
+    expect(skew(r, CapacityType)).toEqual([5, 5]);
   });
 });
 
@@ -333,13 +380,22 @@ describe(`${T} Pod Affinity/Anti-Affinity (zone)`, () => {
   });
 
   it('should respect self pod affinity (zone w/ constraint)', () => {
-    const aff = {
-      podAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: Zone, labelSelector: { matchLabels: labels } }],
+    const affLabels = { security: 's2' };
+    // The pods give their own zonal affinity, and their node affinity limits them to us-east-1c.
+    const p = pods(3, {
+      labels: affLabels,
+      affinity: {
+        podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [affinityTerm(Zone, affLabels)] },
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: Zone, operator: 'In', values: ['us-east-1c'] }] }],
+          },
+        },
       },
-    };
-    const r = run({ pods: pods(3, { labels, cpu: '100m', affinity: aff, nodeSelector: { [Zone]: 'us-east-1b' } }) });
-    expect(r.nodeClaims.map(zoneOf)).toEqual(['us-east-1b']);
-    expect(claimOf(r, 'pod-0')).toBeDefined();
+    });
+    const r = run({ pods: p });
+    const claims = p.map((x) => claimOf(r, x));
+    expect(claims.every((c) => c !== undefined && zoneOf(c) === 'us-east-1c')).toBe(true);
+    expect(new Set(claims.map((c) => c?.name)).size).toBe(1);
   });
 });
