@@ -32,6 +32,9 @@ export interface SweepMessage {
   cluster: string;
   kind: 'Sweep';
   at: string;
+  /** The Scheduler's execution id (shared/events/schedule.ts): it keeps the tick's content unguessable. Absent from
+   * the ticks of harnesses and of templates older than it. */
+  execution?: string;
 }
 
 /** Termination re-queues itself, one NodeClaim per message, with a delay between steps. */

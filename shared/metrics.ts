@@ -74,6 +74,8 @@ export const MetricNames = {
   NodeClaimsTerminated: 'NodeClaimsTerminated',
   /** Instances GC terminated because no claim owns them (Count). */
   OrphanInstancesTerminated: 'OrphanInstancesTerminated',
+  /** Orphan instances whose termination failed, e.g. refused by IAM; GC logs each and goes on (Count). */
+  OrphanTerminationsFailed: 'OrphanTerminationsFailed',
   /** Claims GC ended because their instance is gone (Count). */
   ClaimsWithInstanceGone: 'ClaimsWithInstanceGone',
   /** NodePools whose status says they cannot launch (Count, gauge emitted by each Sweep tick's status pass). */

@@ -198,6 +198,8 @@ const OFF_DASHBOARD: readonly MetricName[] = [
   'DrainDeadlineReached',
   'NodeClaimsTerminated',
   'OrphanInstancesTerminated',
+  // GC logs each refused termination with its instance id; a refusal repeats on every tick until someone acts.
+  'OrphanTerminationsFailed',
   'ClaimsWithInstanceGone',
   // Price refreshes fall back to the last stored prices or the embedded catalog with a log line.
   'PriceRefreshSucceeded',

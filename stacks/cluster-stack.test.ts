@@ -230,8 +230,16 @@ describe('events and schedules', () => {
     const [sweep, ...otherSweeps] = onArn(`<${logicalId(stack.queues.events)}.Arn>`);
     expect(otherSweeps).toEqual([]);
     expect(sweep?.target.SqsParameters).toEqual({ MessageGroupId: 'demo' });
-    const tick = String(sweep?.target.Input).replace('<aws.scheduler.scheduled-time>', at);
-    expect(parseControlMessage(tick)).toMatchObject({ kind: 'Sweep', cluster: 'demo' });
+    // The execution id keeps the tick's content, and so its FIFO deduplication id, unguessable.
+    expect(String(sweep?.target.Input)).toContain('<aws.scheduler.execution-id>');
+    const tick = String(sweep?.target.Input)
+      .replace('<aws.scheduler.scheduled-time>', at)
+      .replace('<aws.scheduler.execution-id>', 'c0ffee00-0000-4000-8000-000000000001');
+    expect(parseControlMessage(tick)).toMatchObject({
+      kind: 'Sweep',
+      cluster: 'demo',
+      execution: 'c0ffee00-0000-4000-8000-000000000001',
+    });
     expect(sweep?.expression).toBe('rate(1 minute)');
     const gcTicks = onArn(`<${logicalId(stack.function('gc'))}.Arn>`).map((t) => ({
       expression: t.expression,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
-import { provision } from '../../shared/controllers';
+import { provision, SENDER_CLOCK_SKEW_MS } from '../../shared/controllers';
 import { makePod, mirroredClaim } from '../../testkit/bed';
 import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
@@ -193,5 +193,29 @@ describe('provisioner handler', () => {
     expect((await handler(event, fakeContext())).batchItemFailures).toEqual([]);
     expect(await t.store.get(pending?.name ?? '')).toMatchObject({ state: 'Launched', uid: pending?.uid });
     expect(await t.cloud.list()).toHaveLength(1);
+  });
+
+  it("measures LaunchLatency from the message's SentTimestamp when the sender's `at` is forged", async () => {
+    // `at` is the sender's word; SQS's SentTimestamp is not. The time is held within SENDER_CLOCK_SKEW_MS before
+    // SentTimestamp and never after it, so an honest `at` keeps its milliseconds and a forged one cannot go far.
+    const sentAgo = 1_500;
+    const cases: [at: (sentAt: number) => string, latency: number][] = [
+      [() => '1970-01-01T00:00:00.000Z', sentAgo + SENDER_CLOCK_SKEW_MS],
+      [() => '9999-12-31T23:59:59.999Z', sentAgo],
+      [(sentAt) => new Date(sentAt - 200).toISOString(), sentAgo + 200],
+    ];
+    for (const [atOf, latency] of cases) {
+      const { t, handler } = bed();
+      t.cluster.addPod(makePod('inflate-0', { cpu: '1', memory: '1Gi' }));
+      const sentAt = t.clock.now() - sentAgo;
+      const at = atOf(sentAt);
+      const body = { ...JSON.parse(readFixture('pods-pending.json')), at };
+      expect(await handler(sqsEvent([JSON.stringify(body)], { sentAt }), fakeContext())).toEqual({
+        batchItemFailures: [],
+      });
+      const latencies = lines().flatMap((l) => ('LaunchLatency' in l ? [l.LaunchLatency] : []));
+      expect({ at, latencies }).toEqual({ at, latencies: [latency] });
+      lines = captureOutput();
+    }
   });
 });

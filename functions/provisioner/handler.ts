@@ -72,11 +72,13 @@ export const createHandler = (
   obs: Observability = observability,
   options: DispatchOptions = disruptionOptions(),
 ) =>
-  sqsConsumer(factory, obs, parseClusterQueueMessage, async (deps, message, _record, context) => {
+  sqsConsumer(factory, obs, parseClusterQueueMessage, async (deps, message, record, context) => {
     const now = deps.clock.now();
     const remaining = context.getRemainingTimeInMillis();
+    const sentAt = Number(record.attributes.SentTimestamp);
     const outcome = await handleControlMessage(deps, message, {
       ...options,
+      ...(Number.isFinite(sentAt) && { sentAt }),
       solveDeadline: solveDeadline(now, remaining),
       sweepDeadline: sweepDeadline(now, remaining),
     });

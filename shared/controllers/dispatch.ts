@@ -52,6 +52,8 @@ export interface DispatchOptions {
   /** When (on deps.clock) a Sweep tick's disruption planning must stop, leaving time for its writes and the
    * provisioning pass after it (docs/disruption.md, A deadline for the sweep). */
   sweepDeadline?: number;
+  /** When SQS accepted the message (its SentTimestamp, epoch ms): it bounds the sender's `at` (sentTime). */
+  sentAt?: number;
 }
 
 const PLANNING: SweepRun = { progressOnly: false };
@@ -70,7 +72,11 @@ export async function handleControlMessage(
       if (message.kind === 'NodePoolChanged') await terminateClaimsOfDeletedNodePools(deps);
       return {
         kind: 'provision',
-        result: await provision(deps, { trigger: message.kind, triggeredAt: message.at, ...deadlineOf(options) }),
+        result: await provision(deps, {
+          trigger: message.kind,
+          triggeredAt: sentTime(message.at, options.sentAt),
+          ...deadlineOf(options),
+        }),
       };
     case 'NodeChanged': {
       const result = await reconcileNodes(deps);
@@ -102,6 +108,24 @@ export async function handleControlMessage(
     case 'DisruptionDue':
       return { kind: 'disruption-due', action: await disruptionDue(deps, message, options) };
   }
+}
+
+/** How far before SQS's SentTimestamp a sender's `at` may lie: the forwarder stamps a batch as it sends it, so only
+ * clock skew and send retries separate the two. */
+export const SENDER_CLOCK_SKEW_MS = 5_000;
+
+/**
+ * The sender's `at` as far as SQS vouches for it: anyone allowed to send on the queue may write any time there, and
+ * a metric must not take 1970 or 9999 from them (LaunchLatency). Held within SENDER_CLOCK_SKEW_MS before SentTimestamp
+ * and never after it; unchanged where no SentTimestamp is known (harnesses without SQS).
+ */
+function sentTime(at: string, sentAt: number | undefined): string {
+  if (sentAt === undefined) return at;
+  const claimed = Date.parse(at);
+  const bounded = Number.isFinite(claimed)
+    ? Math.min(sentAt, Math.max(sentAt - SENDER_CLOCK_SKEW_MS, claimed))
+    : sentAt;
+  return new Date(bounded).toISOString();
 }
 
 const deadlineOf = (o: DispatchOptions) => (o.solveDeadline === undefined ? {} : { solveDeadline: o.solveDeadline });

@@ -92,6 +92,50 @@ describe('collectGarbage', () => {
     expect(disrupted).toEqual([{ reason: 'garbage_collected', nodePool: 'default' }]);
   });
 
+  it('goes on past an instance whose termination is refused, and counts the refusal', async () => {
+    // The in-memory cloud refuses one instance as EC2 refuses an instance the GC role may not terminate (someone
+    // else's, tagged for this cluster); moto does not refuse per instance on IAM, so it cannot stand in here.
+    const t = createTestbed();
+    const types = (await t.cloud.getInstanceTypes(t.nodeClass)).filter((x) => x.name === 'm5.large');
+    const launchUnrecorded = async (name: string) => {
+      const claim = nodeClaim({
+        name,
+        uid: `uid-${name}`,
+        cluster: 'test',
+        labels: {},
+        requests: {},
+        nominatedPods: [],
+        createdAt: new Date(t.clock.now()).toISOString(),
+      });
+      return (await t.cloud.create({ claim, nodePool: t.nodePool, nodeClass: t.nodeClass, instanceTypes: types }))
+        .instanceId;
+    };
+    const foreign = await launchUnrecorded('default-foreign');
+    const orphan = await launchUnrecorded('default-orphan');
+    // A claim whose instance is gone: GC's other duty in the same pass.
+    t.cluster.addPod(makePod('web-0'));
+    const { launched } = await provision(t.deps);
+    const gone = await t.store.get(launched[0] ?? '');
+    await t.cloud.delete(gone?.instanceId ?? '');
+    t.deps.cloud = Object.assign(Object.create(t.cloud), {
+      delete: async (instanceId: string) => {
+        if (instanceId === foreign) {
+          throw new Error(`UnauthorizedOperation: You are not authorized to perform this operation. (${instanceId})`);
+        }
+        return t.cloud.delete(instanceId);
+      },
+    });
+    const metrics: [string, number][] = [];
+    t.deps.metric = (name, value) => metrics.push([name, value]);
+    t.clock.advance(60_000);
+    const result = await collectGarbage(t.deps);
+    expect(result.terminatedInstances).toEqual([orphan]);
+    expect(result.failedClaims).toEqual(launched);
+    expect((await t.cloud.list()).map((i) => i.instanceId)).toEqual([foreign]);
+    expect(metrics).toContainEqual(['OrphanTerminationsFailed', 1]);
+    expect(metrics).toContainEqual(['OrphanInstancesTerminated', 1]);
+  });
+
   it('asks a cloud that can delete stale launch templates to do so', async () => {
     const t = createTestbed();
     let asked = 0;

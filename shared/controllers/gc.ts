@@ -1,7 +1,8 @@
 // Garbage collection, on a schedule: the safety net that makes a Lambda killed mid-launch leak nothing.
 // - An instance tagged for this cluster that no live claim owns, older than the grace period, is terminated. The
 //   grace covers a launch whose instance exists but whose claim does not yet record it: such an instance carries
-//   its claim's name in a tag, and a Pending claim of that name keeps it.
+//   its claim's name in a tag, and a Pending claim of that name keeps it. A termination refused is logged and
+//   counted, and the collection goes on.
 // - A claim whose instance is gone is failed and sent through termination (which deletes its Node) and its pods
 //   re-planned.
 // - The claims of a NodePool that was deleted are terminated, as Karpenter's owner references cascade
@@ -33,6 +34,7 @@ export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
   const now = deps.clock.now();
   const [instances, claims] = await Promise.all([deps.cloud.list(), deps.store.list()]);
   const result: GcResult = { terminatedInstances: [], failedClaims: [], nodePoolDeleted: [] };
+  let failedTerminations = 0;
 
   const live = claims.filter((c) => LIVE_STATES.includes(c.state));
   const ownedIds = new Set(live.flatMap((c) => (c.instanceId ? [c.instanceId] : [])));
@@ -54,8 +56,15 @@ export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
     if (pendingOwner) continue;
     if (now - Date.parse(instance.launchedAt) < deps.config.orphanGraceMs) continue;
     deps.log.warn('terminating orphan instance', { instanceId: instance.instanceId, nodeClaim: claimTag });
-    await deps.cloud.delete(instance.instanceId);
-    result.terminatedInstances.push(instance.instanceId);
+    try {
+      await deps.cloud.delete(instance.instanceId);
+      result.terminatedInstances.push(instance.instanceId);
+    } catch (err) {
+      // Anyone may tag an instance for this cluster, and EC2 refuses to terminate one the GC role may not touch: that
+      // refusal must not stop the real orphans after it, nor the rest of the collection.
+      failedTerminations++;
+      deps.log.error('orphan instance termination failed', { instanceId: instance.instanceId, error: message(err) });
+    }
   }
 
   const running = new Set(instances.filter((i) => i.state !== 'terminated').map((i) => i.instanceId));
@@ -87,6 +96,7 @@ export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
     }
   }
   deps.metric('OrphanInstancesTerminated', result.terminatedInstances.length, 'Count');
+  deps.metric('OrphanTerminationsFailed', failedTerminations, 'Count');
   deps.metric('ClaimsWithInstanceGone', result.failedClaims.length, 'Count');
   return result;
 }

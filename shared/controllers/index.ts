@@ -25,7 +25,13 @@ export {
   type Solver,
   silentLog,
 } from './deps';
-export { type DispatchOptions, type DispatchResult, handleControlMessage, type SweepOutcome } from './dispatch';
+export {
+  type DispatchOptions,
+  type DispatchResult,
+  handleControlMessage,
+  SENDER_CLOCK_SKEW_MS,
+  type SweepOutcome,
+} from './dispatch';
 export {
   type DisruptingNode,
   type DisruptionSweepOptions,

@@ -69,8 +69,10 @@ function build(
   at: string,
 ): ControlMessage | undefined {
   switch (kind) {
-    case 'Sweep':
-      return { v: 1, cluster, kind, at } satisfies SweepMessage;
+    case 'Sweep': {
+      const execution = r.optionalString(obj, 'execution', '');
+      return { v: 1, cluster, kind, at, ...(execution !== undefined && { execution }) } satisfies SweepMessage;
+    }
     case 'DisruptionDue':
       return { v: 1, cluster, kind, at } satisfies DisruptionDueMessage;
     case 'Terminate': {

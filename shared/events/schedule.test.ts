@@ -9,8 +9,18 @@ describe('scheduler payloads', () => {
     expect(parseGcTick(gc)).toEqual({ v: 1, cluster: 'demo', kind: 'GarbageCollect', at: '2026-11-21T21:05:00.000Z' });
     const prices = gcTickTemplate('demo', 'RefreshPrices').replace('<aws.scheduler.scheduled-time>', at);
     expect(parseGcTick(prices)).toMatchObject({ cluster: 'demo', kind: 'RefreshPrices' });
-    const sweep = sweepTemplate('demo').replace('<aws.scheduler.scheduled-time>', at);
-    expect(parseControlMessage(sweep)).toMatchObject({ kind: 'Sweep', cluster: 'demo' });
+    const sweep = sweepTemplate('demo')
+      .replace('<aws.scheduler.scheduled-time>', at)
+      .replace('<aws.scheduler.execution-id>', 'e-1');
+    expect(parseControlMessage(sweep)).toMatchObject({ kind: 'Sweep', cluster: 'demo', execution: 'e-1' });
+  });
+
+  it("accepts a sweep without the Scheduler's execution id, and refuses an empty one", () => {
+    const tick = { v: 1, cluster: 'demo', kind: 'Sweep', at: '2026-11-21T21:05:00Z' };
+    expect(parseControlMessage(JSON.stringify(tick))).not.toHaveProperty('execution');
+    expect(() => parseControlMessage(JSON.stringify({ ...tick, execution: '' }), { source: 'tick' })).toThrow(
+      'tick: execution: expected a non-empty string, got ""',
+    );
   });
 
   it('names every problem of a bad tick', () => {

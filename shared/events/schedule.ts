@@ -16,12 +16,22 @@ const GC_TICK_KINDS: readonly GcTickKind[] = ['GarbageCollect', 'RefreshPrices']
 
 /** The Scheduler input template; the stack fills in the cluster. */
 export function gcTickTemplate(cluster: string, kind: GcTickKind = 'GarbageCollect'): string {
-  return JSON.stringify({ v: 1, cluster, kind, at: '<aws.scheduler.scheduled-time>' });
+  return JSON.stringify({ v: 1, cluster, kind, at: SCHEDULED_TIME });
 }
 
-/** The sweep's Scheduler input template (a SweepMessage once the scheduler substitutes the time). */
+/** The Scheduler context attributes the templates use; the Scheduler substitutes them on each invocation. */
+const SCHEDULED_TIME = '<aws.scheduler.scheduled-time>';
+const EXECUTION_ID = '<aws.scheduler.execution-id>';
+
+/**
+ * The sweep's Scheduler input template (a SweepMessage once the scheduler substitutes its attributes). The FIFO
+ * queue deduplicates the tick by its content, and a scheduled time is predictable: anyone who may send to the queue
+ * could send that body first and have the real tick dropped as its duplicate. The execution id, unique and unknown
+ * before the invocation, makes every tick's content (and so its deduplication id) unguessable
+ * (docs/architecture.md, "Trust boundaries").
+ */
 export function sweepTemplate(cluster: string): string {
-  return JSON.stringify({ v: 1, cluster, kind: 'Sweep', at: '<aws.scheduler.scheduled-time>' });
+  return JSON.stringify({ v: 1, cluster, kind: 'Sweep', at: SCHEDULED_TIME, execution: EXECUTION_ID });
 }
 
 export function parseGcTick(body: string, options: ParseOptions = {}): GcTick {
