@@ -2,8 +2,6 @@
 // The catalog-backed engine (default-engine) and the world (world.ts) are imported from their modules, so this index
 // stays light.
 export { connectCloudToCluster } from './connect';
-export { disruptionsAllowed } from './disruption-budget';
-export { matchesSelector } from './label-selector';
 export { typesAllowedBy } from './pool-types';
 export { createRng, type Rng } from './rng';
 export { type OfferingKey, SimCloud, type SimCloudOptions, type SimLaunch } from './sim-cloud';

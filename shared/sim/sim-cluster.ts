@@ -33,9 +33,9 @@ import type { NodeOverlay } from '../api/nodeoverlay';
 import { formatResourceList } from '../api/resources';
 import { staticTransitionError } from '../api/static-nodepool';
 import type { StatusUpdate } from '../api/status';
+import { computedDisruptionsAllowed, selects } from '../disruption/pdb';
 import { ValidationError } from '../errors';
 import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
-import { disruptionsAllowed, selectedBy } from './disruption-budget';
 import { createRng, type Rng } from './rng';
 import { serverUids } from './server-uid';
 import type { SimLaunch } from './sim-cloud';
@@ -354,7 +354,7 @@ export class SimCluster implements ClusterApi {
   async listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]> {
     return this.pdbs.map((pdb) => ({
       ...pdb,
-      status: { ...pdb.status, disruptionsAllowed: disruptionsAllowed(pdb, this.pods.values()) },
+      status: { ...pdb.status, disruptionsAllowed: computedDisruptionsAllowed(pdb, this.pods.values()) },
     }));
   }
 
@@ -535,7 +535,9 @@ export class SimCluster implements ClusterApi {
   async evict(ref: PodRef): Promise<EvictionOutcome> {
     const pod = this.getPod(ref);
     if (!pod || (ref.uid && pod.metadata.uid !== ref.uid)) return 'gone';
-    const blocking = this.pdbs.find((pdb) => selectedBy(pdb, pod) && disruptionsAllowed(pdb, this.pods.values()) < 1);
+    const blocking = this.pdbs.find(
+      (pdb) => selects(pdb, pod) && computedDisruptionsAllowed(pdb, this.pods.values()) < 1,
+    );
     if (blocking) {
       await this.recordEvent({
         involved: { kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace },
