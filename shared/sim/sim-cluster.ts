@@ -18,24 +18,15 @@ import type {
   Taint,
 } from '../api/kube';
 import { podKey } from '../api/kube';
-import {
-  FinalizerTermination,
-  LabelCapacityType,
-  LabelHostname,
-  LabelInstanceType,
-  LabelNodePool,
-  LabelNodeRegistered,
-  LabelZone,
-  TaintDisrupted,
-} from '../api/labels';
+import { FinalizerTermination, TaintDisrupted } from '../api/labels';
 import { lacksFinalizer, type NodeClaimObject } from '../api/nodeclaim-object';
 import type { NodeOverlay } from '../api/nodeoverlay';
-import { formatResourceList } from '../api/resources';
 import { staticTransitionError } from '../api/static-nodepool';
 import type { StatusUpdate } from '../api/status';
 import { computedDisruptionsAllowed, selects } from '../disruption/pdb';
 import { ValidationError } from '../errors';
 import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
+import { launchedNodeLabels, launchedNodeResources } from './launched-node';
 import { createRng, type Rng } from './rng';
 import { serverUids } from './server-uid';
 import type { SimLaunch } from './sim-cloud';
@@ -285,21 +276,11 @@ export class SimCluster implements ClusterApi {
           name,
           uid: this.newUid(),
           creationTimestamp: this.clock.iso(),
-          labels: {
-            ...instanceType.labels,
-            ...claim.labels,
-            [LabelInstanceType]: instance.instanceType,
-            [LabelZone]: instance.zone,
-            [LabelCapacityType]: instance.capacityType,
-            [LabelNodePool]: claim.nodePool,
-            [LabelHostname]: name,
-            [LabelNodeRegistered]: 'true',
-          },
+          labels: launchedNodeLabels(name, claim, instance, instanceType),
         },
         spec: { providerID: instance.providerID, taints: [...claim.taints, ...claim.startupTaints] },
         status: {
-          capacity: formatResourceList(instanceType.capacity),
-          allocatable: formatResourceList(instanceType.allocatable),
+          ...launchedNodeResources(instanceType),
           conditions: [
             { type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: this.clock.iso() },
           ],
