@@ -15,7 +15,7 @@ import {
   M7A,
   M7I,
   METAL120,
-  N6_BIG,
+  N6_NETWORK,
 } from './spec';
 
 export const GENERAL_PURPOSE: FamilySpec[] = [
@@ -159,32 +159,16 @@ export const GENERAL_PURPOSE: FamilySpec[] = [
   }),
   intel({
     family: 'm6idn',
-    clock: 3500,
-    sizes: M6I,
+    ...N6_NETWORK,
     od: '.15912 .31824 .63648 1.27296 2.54592 3.81888 5.09184 7.63776 10.18368 10.18368',
     ratio: 4,
-    metalVcpu: 128,
-    eni: 'nitro6',
-    eniOverride: N6_BIG,
-    bw: 'gen6Network',
-    ebs: 'gen6Network',
     nvme: 'd6',
-    efa: '0 0 0 0 0 0 0 0 2 2',
-    encryptionInTransit: true,
   }),
   intel({
     family: 'm6in',
-    clock: 3500,
-    sizes: M6I,
+    ...N6_NETWORK,
     od: '.13923 .27846 .55692 1.11384 2.22768 3.34152 4.45536 6.68304 8.91072 8.91072',
     ratio: 4,
-    metalVcpu: 128,
-    eni: 'nitro6',
-    eniOverride: N6_BIG,
-    bw: 'gen6Network',
-    ebs: 'gen6Network',
-    efa: '0 0 0 0 0 0 0 0 2 2',
-    encryptionInTransit: true,
   }),
   amd({
     family: 'm7a',

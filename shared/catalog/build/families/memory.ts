@@ -1,6 +1,21 @@
 // Memory-optimized families (r, x, z and their variants). Rows of the family table (../families.ts), in the
 // snapshot's order.
-import { amd, type FamilySpec, G2, G4, graviton, intel, M5, M5A, M6A, M6I, M7A, M7I, METAL120, N6_BIG } from './spec';
+import {
+  amd,
+  type FamilySpec,
+  G2,
+  G4,
+  graviton,
+  intel,
+  M5,
+  M5A,
+  M6A,
+  M6I,
+  M7A,
+  M7I,
+  METAL120,
+  N6_NETWORK,
+} from './spec';
 
 export const MEMORY_OPTIMIZED: FamilySpec[] = [
   intel({
@@ -144,32 +159,16 @@ export const MEMORY_OPTIMIZED: FamilySpec[] = [
   }),
   intel({
     family: 'r6idn',
-    clock: 3500,
-    sizes: M6I,
+    ...N6_NETWORK,
     od: '.19539 .39078 .78156 1.56312 3.12624 4.68936 6.25248 9.37872 12.50496 12.50496',
     ratio: 8,
-    metalVcpu: 128,
-    eni: 'nitro6',
-    eniOverride: N6_BIG,
-    bw: 'gen6Network',
-    ebs: 'gen6Network',
     nvme: 'd6',
-    efa: '0 0 0 0 0 0 0 0 2 2',
-    encryptionInTransit: true,
   }),
   intel({
     family: 'r6in',
-    clock: 3500,
-    sizes: M6I,
+    ...N6_NETWORK,
     od: '.17433 .34866 .69732 1.39464 2.78928 4.18392 5.57856 8.36784 11.15712 11.15712',
     ratio: 8,
-    metalVcpu: 128,
-    eni: 'nitro6',
-    eniOverride: N6_BIG,
-    bw: 'gen6Network',
-    ebs: 'gen6Network',
-    efa: '0 0 0 0 0 0 0 0 2 2',
-    encryptionInTransit: true,
   }),
   amd({
     family: 'r7a',
