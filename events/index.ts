@@ -3,10 +3,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FunctionName } from '../stacks/functions';
 
 export const EVENTS_DIR = dirname(fileURLToPath(import.meta.url));
-
-export type FunctionName = 'provisioner' | 'lifecycle' | 'interruption' | 'termination' | 'disruption' | 'gc';
 
 /** How the body reaches the function: as an SQS record of a queue, or as the Scheduler's direct payload. */
 export type Delivery = 'cluster-queue' | 'interruption-queue' | 'termination-queue' | 'scheduler';
@@ -38,12 +37,12 @@ const interruption = (file: string, expect: Fixture['expect'] = 'valid'): Fixtur
 
 export const FIXTURES: readonly Fixture[] = [
   control('pods-pending.json', 'provisioner'),
-  control('node-changed.json', 'lifecycle'),
+  control('node-changed.json', 'provisioner'),
   control('nodepool-changed.json', 'provisioner'),
   control('nodeclaim-deleted.json', 'provisioner'),
-  control('sweep.json', 'disruption'),
+  control('sweep.json', 'provisioner'),
   // Scheduled onto the termination queue with a delay; the termination function relays it to the cluster queue.
-  control('disruption-due.json', 'disruption'),
+  control('disruption-due.json', 'provisioner'),
   control('terminate.json', 'termination'),
   { file: 'gc-tick.json', input: 'gc', delivery: 'scheduler', function: 'gc', expect: 'valid' },
   interruption('spot-interruption.json'),

@@ -25,18 +25,19 @@ import type { SimCloud, SimCluster, VirtualClock } from '../shared/sim';
 import { MemoryNodeClaimStore } from '../shared/sim';
 import { MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../shared/sim/sqs';
 import { createSimWorld } from '../shared/sim/world';
+import { FUNCTION_NAMES, type FunctionName } from '../stacks/functions';
 import { auditPipeline, type PipelineAudit } from './audit';
 import { ForwarderFeed } from './forwarder-feed';
 import { InstrumentedCloud, type SimulatedCrash } from './instrumented-cloud';
 import { captureJsonLines, isMetricsRecord, type LogRecord } from './log-capture';
 import { ObservedStore } from './observed-store';
 
-/** Lambda functions as the pipeline runs them. */
-export type PipelineFunction = 'provisioner' | 'interruption' | 'termination' | 'gc';
+/** Lambda functions as the pipeline runs them: the deployed ones. */
+export type PipelineFunction = FunctionName;
 
 /** Every function with a handler module: the deployed ones. */
 export type InvokableFunction = PipelineFunction;
-export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = ['provisioner', 'interruption', 'termination', 'gc'];
+export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = FUNCTION_NAMES;
 
 /** maxReceiveCount per queue, as stacks/constructs/queues.ts sets it. */
 export const MAX_RECEIVE = { events: 5, interruption: 3, termination: 10 } as const;

@@ -1,19 +1,7 @@
 // The narrow interfaces the engine needs from the outside world. AWS, Kubernetes and the simulator each implement
 // them; handlers wire an implementation to an engine use-case and nothing else.
 import type { EC2NodeClass, NodePool } from './api/karpenter';
-import type {
-  CSINode,
-  DaemonSet,
-  Namespace,
-  Node,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-  PodDisruptionBudget,
-  PodRef,
-  StorageClass,
-  Taint,
-} from './api/kube';
+import type * as kube from './api/kube';
 import type { DecisionRecord, LaunchedReservation, NodeClaim, NodeClaimState } from './api/nodeclaim';
 import type { NodeClaimObject } from './api/nodeclaim-object';
 import type { NodeOverlay } from './api/nodeoverlay';
@@ -29,6 +17,15 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 export type InstanceState = 'pending' | 'running' | 'stopping' | 'stopped' | 'shutting-down' | 'terminated';
+/** Every EC2 instance state, in lifecycle order: what the EC2 adapter and the event readers accept. */
+export const INSTANCE_STATES: readonly InstanceState[] = [
+  'pending',
+  'running',
+  'stopping',
+  'stopped',
+  'shutting-down',
+  'terminated',
+];
 
 export interface CloudInstance {
   instanceId: string;
@@ -102,16 +99,16 @@ export type EvictionOutcome = 'evicted' | 'blocked' | 'gone';
 export type BindOutcome = 'bound' | 'conflict' | 'gone';
 
 export interface ClusterApi {
-  listPendingPods(): Promise<Pod[]>;
+  listPendingPods(): Promise<kube.Pod[]>;
   /** Bound pods, all or on one node. */
-  listPods(filter?: { nodeName?: string }): Promise<Pod[]>;
-  listNodes(): Promise<Node[]>;
-  listDaemonSets(): Promise<DaemonSet[]>;
-  listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]>;
-  listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]>;
-  listPersistentVolumes(): Promise<PersistentVolume[]>;
-  listStorageClasses(): Promise<StorageClass[]>;
-  listNamespaces(): Promise<Namespace[]>;
+  listPods(filter?: { nodeName?: string }): Promise<kube.Pod[]>;
+  listNodes(): Promise<kube.Node[]>;
+  listDaemonSets(): Promise<kube.DaemonSet[]>;
+  listPodDisruptionBudgets(): Promise<kube.PodDisruptionBudget[]>;
+  listPersistentVolumeClaims(): Promise<kube.PersistentVolumeClaim[]>;
+  listPersistentVolumes(): Promise<kube.PersistentVolume[]>;
+  listStorageClasses(): Promise<kube.StorageClass[]>;
+  listNamespaces(): Promise<kube.Namespace[]>;
   listNodePools(): Promise<NodePool[]>;
   listNodeClasses(): Promise<EC2NodeClass[]>;
   /** NodeOverlays (karpenter.sh/v1alpha1); empty when the CRD is not installed. Optional: a ClusterApi without
@@ -119,7 +116,7 @@ export interface ClusterApi {
   listNodeOverlays?(): Promise<NodeOverlay[]>;
   /** CSINodes (storage.k8s.io/v1): each node's per-driver volume attach limits. Optional: a ClusterApi without it
    * has none, and existing nodes then have no CSINode limits (docs/simulate-dump.md, Volume attach limits). */
-  listCSINodes?(): Promise<CSINode[]>;
+  listCSINodes?(): Promise<kube.CSINode[]>;
   /** The karpenter.sh/v1 NodeClaim objects in the cluster, Karpless's mirror of its store (docs/kubernetes.md,
    * NodeClaim objects). The three NodeClaim methods are optional: a ClusterApi without them gets no mirror. */
   listNodeClaimObjects?(): Promise<NodeClaimObject[]>;
@@ -129,7 +126,7 @@ export interface ClusterApi {
   /** Deletes it for good: takes Karpless's termination finalizer off (which ends a deletion someone started) and
    * deletes it. An object already gone is not an error. */
   deleteNodeClaimObject?(name: string): Promise<void>;
-  bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome>;
+  bindPod(pod: kube.PodRef, nodeName: string): Promise<BindOutcome>;
   cordon(nodeName: string): Promise<void>;
   setDisruptedTaint(nodeName: string, present: boolean): Promise<void>;
   /** Makes the node carry `labels` (values overwritten) and `taints` (added when missing, matched by key and
@@ -138,7 +135,7 @@ export interface ClusterApi {
   /** Deletes the node for good: takes Karpless's termination finalizer off (which ends a `kubectl delete node` the
    * termination waited on) and deletes it. A node already gone is not an error. */
   deleteNode(nodeName: string): Promise<void>;
-  evict(pod: PodRef): Promise<EvictionOutcome>;
+  evict(pod: kube.PodRef): Promise<EvictionOutcome>;
   recordEvent(event: ClusterEvent): Promise<void>;
   /** Replaces the status subresource of a NodePool or EC2NodeClass; 'gone' when the object no longer exists. */
   replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'>;
@@ -152,9 +149,9 @@ export interface NodeSync {
   removeLabels?: readonly string[];
   /** Merged into the node's annotations (values overwritten), as Karpenter's registration copies the NodeClaim's. */
   annotations?: Record<string, string>;
-  taints: Taint[];
+  taints: kube.Taint[];
   /** Taints to take off (matched by key and effect), such as karpenter.sh/unregistered at registration. */
-  removeTaints?: Taint[];
+  removeTaints?: kube.Taint[];
   /** Finalizers the node must carry (added when missing), such as karpenter.sh/termination at registration. */
   finalizers?: string[];
 }

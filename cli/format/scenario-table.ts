@@ -1,7 +1,7 @@
 // The terminal view of a scenario run: what happened (totals, violations, cost against the bound), the fleet at the
 // end, and the timeline with the noisy pod-level entries folded away.
 import type { ScenarioReport } from '../../shared/sim/scenario';
-import { formatPrice, renderTable } from './table';
+import { CLAIM_COLUMNS, claimCells, formatPrice, renderTable } from './table';
 
 const QUIET = new Set(['Nominated', 'Bound', 'Registered']);
 const MAX_TIMELINE_ROWS = 60;
@@ -46,24 +46,8 @@ export function renderScenarioTable(report: ScenarioReport): string {
     report.nodeClaims.length === 0
       ? '  none'
       : renderTable(
-          [
-            'NODECLAIM',
-            'NODEPOOL',
-            'INSTANCE TYPE',
-            'CAPACITY',
-            'ZONE',
-            { header: '$/HOUR', align: 'right' },
-            { header: 'PODS', align: 'right' },
-          ],
-          report.nodeClaims.map((c) => [
-            c.name,
-            c.nodePool,
-            c.instanceType,
-            c.capacityType,
-            c.zone,
-            formatPrice(c.pricePerHour),
-            c.pods.length,
-          ]),
+          [...CLAIM_COLUMNS, { header: '$/HOUR', align: 'right' }, { header: 'PODS', align: 'right' }],
+          report.nodeClaims.map((c) => [...claimCells(c), formatPrice(c.pricePerHour), c.pods.length]),
         ),
   );
   if (report.unschedulable.length > 0) {

@@ -14,14 +14,7 @@ export interface SimulateReport {
   /** With --time-budget: pods the budget left unplanned, for the next pass. */
   deferred?: { pod: string; reason: 'time budget' }[];
   warnings: string[];
-  summary: {
-    pods: number;
-    scheduledPods: number;
-    nodeClaims: number;
-    costPerHour: number;
-    lowerBoundPerHour: number;
-    /** Pending pods that request no CPU or memory; the bound then counts only their pod slots. */
-    podsWithoutRequests?: number;
+  summary: SimulationResult['summary'] & {
     /** How the new NodeClaims were packed (shared/scheduling/exact); absent when no claim could be judged. */
     packing?: {
       /** Every new NodeClaim's packing is proven optimal. */

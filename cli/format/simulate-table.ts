@@ -1,7 +1,7 @@
 // The human view of a simulation: the planned NodeClaims, where existing nodes took pods, what could not be
 // scheduled and why, and what it costs against the LP lower bound.
 import type { SimulateReport } from './simulate-report';
-import { formatPrice, renderTable } from './table';
+import { CLAIM_COLUMNS, claimCells, formatPrice, renderTable } from './table';
 
 export function renderSimulateTable(report: SimulateReport): string {
   const out: string[] = [];
@@ -12,22 +12,14 @@ export function renderSimulateTable(report: SimulateReport): string {
     out.push(
       renderTable(
         [
-          'NODECLAIM',
-          'NODEPOOL',
-          'INSTANCE TYPE',
-          'CAPACITY',
-          'ZONE',
+          ...CLAIM_COLUMNS,
           { header: 'CPU', align: 'right' },
           { header: 'MEMORY', align: 'right' },
           { header: '$/HOUR', align: 'right' },
           { header: 'PODS', align: 'right' },
         ],
         report.nodeClaims.map((c) => [
-          c.name,
-          c.nodePool,
-          c.instanceType,
-          c.capacityType,
-          c.zone,
+          ...claimCells(c),
           c.capacity.cpu ?? '',
           c.capacity.memory ?? '',
           formatPrice(c.pricePerHour),

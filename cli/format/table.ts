@@ -24,3 +24,14 @@ export const formatPrice = (dollars: number): string => `$${dollars.toFixed(4)}`
 
 /** Rounds away float noise from summed prices so JSON output is stable. */
 export const roundPrice = (dollars: number): number => Math.round(dollars * 1e6) / 1e6;
+
+/** The columns that say which new NodeClaim a row is and where it runs, first in every NodeClaim table. */
+export const CLAIM_COLUMNS = ['NODECLAIM', 'NODEPOOL', 'INSTANCE TYPE', 'CAPACITY', 'ZONE'];
+
+export const claimCells = (c: {
+  name: string;
+  nodePool: string;
+  instanceType: string;
+  capacityType: string;
+  zone: string;
+}): string[] => [c.name, c.nodePool, c.instanceType, c.capacityType, c.zone];

@@ -5,18 +5,8 @@
 // cluster still has their nodes, so the same pods do not need new capacity.
 import type { EC2NodeClass } from '../../shared/api/karpenter';
 import type { Node } from '../../shared/api/kube';
-import {
-  LabelCapacityType,
-  LabelHostname,
-  LabelInstanceType,
-  LabelNodeClaim,
-  LabelNodeInitialized,
-  LabelNodePool,
-  LabelNodeRegistered,
-  LabelZone,
-} from '../../shared/api/labels';
+import { LabelNodeClaim, LabelNodeInitialized } from '../../shared/api/labels';
 import { LIVE_STATES, type NodeClaim } from '../../shared/api/nodeclaim';
-import { formatResourceList } from '../../shared/api/resources';
 import type { AwsCloudProvider } from '../../shared/aws/cloud-provider';
 import type { InstanceType } from '../../shared/catalog/types';
 import type {
@@ -26,7 +16,7 @@ import type {
   NodeClaimStore,
   NodeClassResolution,
 } from '../../shared/ports';
-import type { SimCluster } from '../../shared/sim';
+import { launchedNodeLabels, launchedNodeResources, type SimCluster } from '../../shared/sim';
 
 export class JoinedCloud implements CloudProvider {
   /** Instances this run launched, in order. */
@@ -133,14 +123,7 @@ function joinedNode(name: string, claim: NodeClaim, instance: CloudInstance, typ
       uid: `node-${instance.instanceId}`,
       creationTimestamp: claim.stateTimes.Registered ?? now,
       labels: {
-        ...type.labels,
-        ...claim.labels,
-        [LabelInstanceType]: instance.instanceType,
-        [LabelZone]: instance.zone,
-        [LabelCapacityType]: instance.capacityType,
-        [LabelNodePool]: claim.nodePool,
-        [LabelHostname]: name,
-        [LabelNodeRegistered]: 'true',
+        ...launchedNodeLabels(name, claim, instance, type),
         // Registration names the claim on its node; the simulated kube-scheduler finds a claim's node by it.
         [LabelNodeClaim]: claim.name,
         ...(initialized ? { [LabelNodeInitialized]: 'true' } : {}),
@@ -151,8 +134,7 @@ function joinedNode(name: string, claim: NodeClaim, instance: CloudInstance, typ
       taints: initialized ? [...claim.taints] : [...claim.taints, ...claim.startupTaints],
     },
     status: {
-      capacity: formatResourceList(type.capacity),
-      allocatable: formatResourceList(type.allocatable),
+      ...launchedNodeResources(type),
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
     },
   };

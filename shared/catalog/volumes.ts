@@ -1,18 +1,10 @@
 // The node's ephemeral storage: the volume the kubelet's root directory lives on, as Karpenter picks it.
 import type { EC2NodeClass } from '../api/karpenter';
 import { parseQuantity } from '../api/quantity';
+import { ALIAS_FAMILIES } from '../api/validate-nodeclass';
 import type { InstanceTypeInfo } from './types';
 
 export type AmiFamily = NonNullable<EC2NodeClass['spec']['amiFamily']>;
-
-const ALIAS_FAMILY: Record<string, AmiFamily> = {
-  al2: 'AL2',
-  al2023: 'AL2023',
-  bottlerocket: 'Bottlerocket',
-  windows2019: 'Windows2019',
-  windows2022: 'Windows2022',
-  windows2025: 'Windows2025',
-};
 
 /** Each AMI family's default ephemeral device and its size (the kubelet's filesystem). */
 const DEFAULT_EPHEMERAL: Record<AmiFamily, { deviceName: string; sizeGi: number }> = {
@@ -30,7 +22,7 @@ export function amiFamilyOf(nodeClass?: EC2NodeClass): AmiFamily {
   const spec = nodeClass?.spec;
   if (spec?.amiFamily) return spec.amiFamily;
   for (const term of spec?.amiSelectorTerms ?? []) {
-    const family = term.alias ? ALIAS_FAMILY[term.alias.split('@')[0]?.toLowerCase() ?? ''] : undefined;
+    const family = term.alias ? ALIAS_FAMILIES[term.alias.split('@')[0]?.toLowerCase() ?? ''] : undefined;
     if (family) return family;
   }
   return spec?.amiSelectorTerms?.length ? 'Custom' : 'AL2023';

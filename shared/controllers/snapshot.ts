@@ -1,17 +1,10 @@
 // One consistent read of everything a provisioning pass decides on. Messages are only hints, so every pass starts
 // here: the API server for pods, nodes and Karpenter objects, the store for claims and the unavailable cache, the
 // cloud for instance types as each EC2NodeClass sees them.
+
+import type { ClusterObjects } from '../api/cluster-objects';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
-import type {
-  CSINode,
-  DaemonSet,
-  Namespace,
-  Node,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-  StorageClass,
-} from '../api/kube';
+import type { Pod } from '../api/kube';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import { nodeOverlayErrors } from '../api/validate-nodeoverlay';
@@ -21,22 +14,19 @@ import type { ControlPlaneDeps } from './deps';
 import { applyUnavailable } from './offerings';
 import { ownedView } from './ownership';
 
-export interface ClusterSnapshot {
+/** The cluster's Nodes, Karpenter objects and the objects scheduling reads (its CSINodes absent from snapshots built
+ * without them), with the pods split, the live claims and the instance types. */
+export interface ClusterSnapshot
+  extends Pick<
+      ClusterObjects,
+      'nodes' | 'nodePools' | 'nodeClasses' | 'daemonSets' | 'pvcs' | 'pvs' | 'storageClasses' | 'namespaces'
+    >,
+    Partial<Pick<ClusterObjects, 'csiNodes'>> {
   now: number;
   pending: Pod[];
   bound: Pod[];
-  nodes: Node[];
   /** Claims in a live state (Pending through Draining). */
   claims: NodeClaim[];
-  nodePools: NodePool[];
-  nodeClasses: EC2NodeClass[];
-  daemonSets: DaemonSet[];
-  pvcs: PersistentVolumeClaim[];
-  pvs: PersistentVolume[];
-  storageClasses: StorageClass[];
-  namespaces: Namespace[];
-  /** Per-node CSI attach limits; absent from snapshots built without them. */
-  csiNodes?: CSINode[];
   unavailable: UnavailableOffering[];
   /** Instance types per NodePool name, resolved through its EC2NodeClass, unavailable offerings marked. */
   instanceTypes: Map<string, InstanceType[]>;

@@ -3,7 +3,7 @@
 export { budgetActive, budgetCap, budgetNodes, DEFAULT_BUDGET, remainingBudget } from './budgets';
 export { driftReason, labelSatisfies, nodeClassHash, nodePoolTemplateHash } from './drift';
 export { recordHistory } from './history';
-export { allowedDisruptions } from './pdb';
+export { allowedDisruptions, computedDisruptionsAllowed, disruptionHeadroom, selects } from './pdb';
 export { planDisruption } from './plan';
 export { evictionCost } from './pods';
 export { planRepairs, type RepairPlan } from './repair';

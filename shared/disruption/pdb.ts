@@ -27,9 +27,9 @@ function resolve(value: number | string, expected: number): number {
   return pct ? Math.ceil((Number(pct[1]) * expected) / 100) : Number(value) || 0;
 }
 
-/** The PDB's current allowance: its status when the API server reported one, else computed from the pods. */
-export function allowedDisruptions(pdb: PodDisruptionBudget, pods: readonly Pod[]): number {
-  if (pdb.status?.disruptionsAllowed !== undefined) return pdb.status.disruptionsAllowed;
+/** Disruptions the PDB allows by its pods, the way the disruption controller counts them (from the healthy pods it
+ * selects), not clamped at zero: negative when more of its pods are down than it allows. */
+export function disruptionHeadroom(pdb: PodDisruptionBudget, pods: Iterable<Pod>): number {
   let expected = 0;
   let ok = 0;
   for (const p of pods) {
@@ -37,11 +37,20 @@ export function allowedDisruptions(pdb: PodDisruptionBudget, pods: readonly Pod[
     expected++;
     if (healthy(p)) ok++;
   }
-  if (pdb.spec.maxUnavailable !== undefined) {
-    return Math.max(0, resolve(pdb.spec.maxUnavailable, expected) - (expected - ok));
-  }
-  if (pdb.spec.minAvailable !== undefined) return Math.max(0, ok - resolve(pdb.spec.minAvailable, expected));
+  if (pdb.spec.maxUnavailable !== undefined) return resolve(pdb.spec.maxUnavailable, expected) - (expected - ok);
+  if (pdb.spec.minAvailable !== undefined) return ok - resolve(pdb.spec.minAvailable, expected);
   return ok;
+}
+
+/** The allowance the disruption controller would write into the PDB's status now, computed from the pods. */
+export function computedDisruptionsAllowed(pdb: PodDisruptionBudget, pods: Iterable<Pod>): number {
+  return Math.max(0, disruptionHeadroom(pdb, pods));
+}
+
+/** The PDB's current allowance: its status when the API server reported one, else computed from the pods. */
+export function allowedDisruptions(pdb: PodDisruptionBudget, pods: readonly Pod[]): number {
+  const reported = pdb.status?.disruptionsAllowed;
+  return reported !== undefined ? reported : computedDisruptionsAllowed(pdb, pods);
 }
 
 /** The cluster's PDBs with their allowances at one moment, answering which pods they keep from eviction. */

@@ -10,7 +10,7 @@ import type {
   SweepMessage,
   TerminationMessage,
 } from '../messages';
-import { type JsonObject, join, parseJson, Reader } from './reader';
+import { bodyParser, type JsonObject, join, Reader } from './reader';
 
 export const CLUSTER_MESSAGE_KINDS: readonly ClusterMessageKind[] = [
   'PodsPending',
@@ -26,16 +26,10 @@ export const CONTROL_MESSAGE_KINDS: readonly ControlMessage['kind'][] = [
 ];
 export const CONTROL_MESSAGE_VERSION = 1;
 
-export interface ParseOptions {
-  /** Names the message in errors, e.g. `SQS message 059f36b4 (karpless-prod-events.fifo)`. */
-  source?: string;
-}
+export type { ParseOptions } from './reader';
 
 /** Parses and validates a cluster-queue message body. Throws ValidationError naming every bad field. */
-export function parseControlMessage(body: string, options: ParseOptions = {}): ControlMessage {
-  const source = options.source ?? 'control message';
-  return validateControlMessage(parseJson(body, source), source);
-}
+export const parseControlMessage = bodyParser('control message', validateControlMessage);
 
 export function validateControlMessage(value: unknown, source = 'control message'): ControlMessage {
   const r = new Reader(source);

@@ -1,22 +1,13 @@
 // Constants of the EventBridge events Karpless consumes, as AWS documents them (EC2 User Guide: spot interruption
 // notices, rebalance recommendations, instance state-change events; AWS Health User Guide: EventBridge schema). The
 // parser in interruption.ts reads the fields it needs and checks them; the stack's rules match these patterns.
-import type { InstanceState } from '../ports';
+export { INSTANCE_STATES } from '../ports';
 
 export const EVENTBRIDGE_VERSION = '0';
 
 /** The two-minute warning: EC2 reclaims a spot instance, or one in an interruptible capacity reservation, this long
  * after the event's time. */
 export const SPOT_INTERRUPTION_NOTICE_MS = 2 * 60 * 1000;
-
-export const INSTANCE_STATES: readonly InstanceState[] = [
-  'pending',
-  'running',
-  'stopping',
-  'stopped',
-  'shutting-down',
-  'terminated',
-];
 
 /** EC2 instance ids: "i-" and 8 or 17 hex digits. */
 export const INSTANCE_ID = /^i-[0-9a-f]{8}(?:[0-9a-f]{9})?$/;

@@ -3,18 +3,14 @@
 // that claim to be ours but are malformed throw ValidationError so the message goes to the DLQ with a clear reason.
 import type { InterruptionSignal } from '../messages';
 import type { InstanceState } from '../ports';
-import type { ParseOptions } from './control';
 import { EVENTBRIDGE_VERSION, INSTANCE_ID, INSTANCE_STATES, SPOT_INTERRUPTION_NOTICE_MS } from './eventbridge';
-import { describe, type JsonObject, join, parseJson, Reader } from './reader';
+import { bodyParser, describe, type JsonObject, join, Reader } from './reader';
 
 export interface IgnoredEvent {
   ignored: string;
 }
 
-export function parseInterruptionEvent(body: string, options: ParseOptions = {}): InterruptionSignal | IgnoredEvent {
-  const source = options.source ?? 'interruption event';
-  return validateInterruptionEvent(parseJson(body, source), source);
-}
+export const parseInterruptionEvent = bodyParser('interruption event', validateInterruptionEvent);
 
 export function isIgnored(result: InterruptionSignal | IgnoredEvent): result is IgnoredEvent {
   return 'ignored' in result;

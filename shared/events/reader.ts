@@ -95,3 +95,16 @@ export function parseJson(body: string, source: string): unknown {
     throw new ValidationError([`${source}: body is not valid JSON (${reason})`]);
   }
 }
+
+export interface ParseOptions {
+  /** Names the message in errors, e.g. `SQS message 059f36b4 (karpless-prod-events.fifo)`. */
+  source?: string;
+}
+
+/** Parses a body as JSON, then validates it; errors name the options' source, or `what` without one. */
+export function bodyParser<T>(what: string, validate: (value: unknown, source: string) => T) {
+  return (body: string, options: ParseOptions = {}): T => {
+    const source = options.source ?? what;
+    return validate(parseJson(body, source), source);
+  };
+}

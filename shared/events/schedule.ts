@@ -1,8 +1,7 @@
 // The payload EventBridge Scheduler sends straight to the gc function (the sweep goes through the FIFO queue as a
 // SweepMessage instead, so it is serialized with provisioning). `at` is the schedule's `<aws.scheduler.scheduled-time>`.
 // A second schedule sends the same function a `RefreshPrices` tick every 12 hours (docs/deploy.md, Prices).
-import type { ParseOptions } from './control';
-import { parseJson, Reader } from './reader';
+import { bodyParser, Reader } from './reader';
 
 export interface GcTick {
   v: 1;
@@ -34,10 +33,7 @@ export function sweepTemplate(cluster: string): string {
   return JSON.stringify({ v: 1, cluster, kind: 'Sweep', at: SCHEDULED_TIME, execution: EXECUTION_ID });
 }
 
-export function parseGcTick(body: string, options: ParseOptions = {}): GcTick {
-  const source = options.source ?? 'gc tick';
-  return validateGcTick(parseJson(body, source), source);
-}
+export const parseGcTick = bodyParser('gc tick', validateGcTick);
 
 /** Lambda hands the function the already-parsed payload, so this takes a value. */
 export function validateGcTick(value: unknown, source = 'gc tick'): GcTick {

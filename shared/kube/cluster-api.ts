@@ -3,19 +3,7 @@
 // failure is classified into ClusterApiError.
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
-import type {
-  CSINode,
-  DaemonSet,
-  Namespace,
-  Node,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-  PodDisruptionBudget,
-  PodRef,
-  StorageClass,
-  Taint,
-} from '../api/kube';
+import type * as kube from '../api/kube';
 import { FinalizerTermination } from '../api/labels';
 import { lacksFinalizer, type NodeClaimObject } from '../api/nodeclaim-object';
 import type { NodeOverlay } from '../api/nodeoverlay';
@@ -44,7 +32,7 @@ import {
   trimStorageClass,
 } from './trim';
 
-export const DISRUPTED_TAINT: Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
+export const DISRUPTED_TAINT: kube.Taint = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
 const TERMINAL_PHASES = 'status.phase!=Succeeded,status.phase!=Failed';
 /** Cluster-scoped objects have no namespace; their events live in `default`, as kubectl describe expects. */
 const CLUSTER_EVENT_NAMESPACE = 'default';
@@ -102,7 +90,7 @@ export class KubeClusterApi implements ClusterApi {
         ));
   }
 
-  listPendingPods(): Promise<Pod[]> {
+  listPendingPods(): Promise<kube.Pod[]> {
     return this.list(
       { verb: 'list', resource: 'pods' },
       (o, _continue) =>
@@ -115,7 +103,7 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  listPods(filter?: { nodeName?: string }): Promise<Pod[]> {
+  listPods(filter?: { nodeName?: string }): Promise<kube.Pod[]> {
     const node = filter?.nodeName !== undefined ? `spec.nodeName=${filter.nodeName}` : 'spec.nodeName!=';
     const fieldSelector = `${node},${TERMINAL_PHASES}`;
     return this.list(
@@ -125,7 +113,7 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  listNodes(): Promise<Node[]> {
+  listNodes(): Promise<kube.Node[]> {
     return this.list(
       { verb: 'list', resource: 'nodes' },
       (o, _continue) => this.core.listNode({ limit: this.pageSize, _continue }, o),
@@ -133,7 +121,7 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  listDaemonSets(): Promise<DaemonSet[]> {
+  listDaemonSets(): Promise<kube.DaemonSet[]> {
     return this.list(
       { verb: 'list', resource: 'daemonsets', group: 'apps' },
       (o, _continue) => this.apps.listDaemonSetForAllNamespaces({ limit: this.pageSize, _continue }, o),
@@ -141,7 +129,7 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]> {
+  listPodDisruptionBudgets(): Promise<kube.PodDisruptionBudget[]> {
     return this.list(
       { verb: 'list', resource: 'poddisruptionbudgets', group: 'policy' },
       (o, _continue) => this.policy.listPodDisruptionBudgetForAllNamespaces({ limit: this.pageSize, _continue }, o),
@@ -149,7 +137,7 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]> {
+  listPersistentVolumeClaims(): Promise<kube.PersistentVolumeClaim[]> {
     return this.list(
       { verb: 'list', resource: 'persistentvolumeclaims' },
       (o, _continue) => this.core.listPersistentVolumeClaimForAllNamespaces({ limit: this.pageSize, _continue }, o),
@@ -157,7 +145,7 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  listPersistentVolumes(): Promise<PersistentVolume[]> {
+  listPersistentVolumes(): Promise<kube.PersistentVolume[]> {
     return this.list(
       { verb: 'list', resource: 'persistentvolumes' },
       (o, _continue) => this.core.listPersistentVolume({ limit: this.pageSize, _continue }, o),
@@ -165,7 +153,7 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  listStorageClasses(): Promise<StorageClass[]> {
+  listStorageClasses(): Promise<kube.StorageClass[]> {
     return this.list(
       { verb: 'list', resource: 'storageclasses', group: 'storage.k8s.io' },
       (o, _continue) => this.storage.listStorageClass({ limit: this.pageSize, _continue }, o),
@@ -174,7 +162,7 @@ export class KubeClusterApi implements ClusterApi {
   }
 
   /** Each node's CSI attach limits (docs/simulate-dump.md, Volume attach limits). */
-  listCSINodes(): Promise<CSINode[]> {
+  listCSINodes(): Promise<kube.CSINode[]> {
     return this.list(
       { verb: 'list', resource: 'csinodes', group: 'storage.k8s.io' },
       (o, _continue) => this.storage.listCSINode({ limit: this.pageSize, _continue }, o),
@@ -182,7 +170,7 @@ export class KubeClusterApi implements ClusterApi {
     );
   }
 
-  listNamespaces(): Promise<Namespace[]> {
+  listNamespaces(): Promise<kube.Namespace[]> {
     return this.list(
       { verb: 'list', resource: 'namespaces' },
       (o, _continue) => this.core.listNamespace({ limit: this.pageSize, _continue }, o),
@@ -310,7 +298,7 @@ export class KubeClusterApi implements ClusterApi {
     }
   }
 
-  async bindPod(pod: PodRef, nodeName: string): Promise<BindOutcome> {
+  async bindPod(pod: kube.PodRef, nodeName: string): Promise<BindOutcome> {
     const body = {
       apiVersion: 'v1',
       kind: 'Binding',
@@ -363,7 +351,7 @@ export class KubeClusterApi implements ClusterApi {
     }
   }
 
-  async evict(pod: PodRef): Promise<EvictionOutcome> {
+  async evict(pod: kube.PodRef): Promise<EvictionOutcome> {
     const body = {
       apiVersion: 'policy/v1',
       kind: 'Eviction',

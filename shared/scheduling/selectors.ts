@@ -1,31 +1,13 @@
 // Label selectors (for pods and namespaces): matchLabels and matchExpressions ANDed; an empty selector matches all.
 import type { LabelSelector } from '../api/kube';
+import { matchesLabelSelector } from '../api/selector';
 
+/** An absent selector matches nothing (a PDB or a term without one selects no pods); an empty one matches all. */
 export function matchesSelector(
   selector: LabelSelector | undefined,
   labels: Record<string, string> | undefined,
 ): boolean {
-  if (!selector) return false;
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (l[k] !== v) return false;
-  for (const e of selector.matchExpressions ?? []) {
-    const v = l[e.key];
-    switch (e.operator) {
-      case 'In':
-        if (v === undefined || !(e.values ?? []).includes(v)) return false;
-        break;
-      case 'NotIn':
-        if (v !== undefined && (e.values ?? []).includes(v)) return false;
-        break;
-      case 'Exists':
-        if (v === undefined) return false;
-        break;
-      case 'DoesNotExist':
-        if (v !== undefined) return false;
-        break;
-    }
-  }
-  return true;
+  return !!selector && matchesLabelSelector(labels, selector);
 }
 
 /** A stable text form, so equal selectors written in different key orders share one topology group. */

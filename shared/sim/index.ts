@@ -3,8 +3,7 @@
 // stays light.
 
 export { connectCloudToCluster } from './connect';
-export { disruptionsAllowed } from './disruption-budget';
-export { matchesSelector } from './label-selector';
+export { launchedNodeLabels, launchedNodeResources } from './launched-node';
 export { simulationObjectsOf } from './manifest-objects';
 export { MemoryNodeClaimStore } from './memory-store';
 export { instanceFields, nodeLabels, type ReportedNodeClaim } from './node-report';

@@ -121,21 +121,13 @@ export class SimCloud implements CloudProvider {
       );
     }
     const { type, offering } = choice.pick;
-    const instanceId = `i-${this.rng.hex(17)}`;
-    const instance: CloudInstance = {
-      instanceId,
-      providerID: `aws:///${offering.zone}/${instanceId}`,
-      instanceType: type.name,
-      zone: offering.zone,
-      capacityType: offering.capacityType,
-      ...(offering.reservation ? { capacityReservation: launchedReservation(offering.reservation) } : {}),
-      pricePerHour: offering.price,
-      state: 'running',
-      launchedAt: new Date(this.options.clock.now()).toISOString(),
-      imageId: amiFor(type.info, images)?.id,
-      subnetId: subnetIn(offering.zone) ?? `subnet-${offering.zone}`,
-      securityGroupIds: this.launchGroups(request.nodeClass),
-      tags: {
+    const instance = this.newInstance(
+      type,
+      offering,
+      request.nodeClass,
+      { imageId: amiFor(type.info, images)?.id, subnetId: subnetIn(offering.zone) },
+      new Date(this.options.clock.now()).toISOString(),
+      {
         ...(request.nodeClass.spec.tags ?? {}),
         'karpenter.sh/nodepool': request.nodePool.metadata.name,
         'karpenter.sh/nodeclaim': request.claim.name,
@@ -144,7 +136,8 @@ export class SimCloud implements CloudProvider {
         [`kubernetes.io/cluster/${this.cluster}`]: 'owned',
         Name: `${request.nodePool.metadata.name}/${request.claim.name}`,
       },
-    };
+    );
+    const instanceId = instance.instanceId;
     const launch = { instance, claim: request.claim, instanceType: type };
     this.instances.set(instanceId, launch);
     this.byClaimUid.set(request.claim.uid, instanceId);
@@ -152,24 +145,46 @@ export class SimCloud implements CloudProvider {
     return { ...instance };
   }
 
-  /** Records an instance that was running before the simulation started (a seeded node): no launch is announced,
-   * since its Node already exists. */
-  adopt(claim: NodeClaim, nodeClass: EC2NodeClass, type: InstanceType, offering: Offering, launchedAt: string) {
+  /** A running instance of the type on the offering (in its reservation, if it has one) under a fresh id, with the
+   * image and subnet given and the node class's security groups. */
+  private newInstance(
+    type: InstanceType,
+    offering: Offering,
+    nodeClass: EC2NodeClass,
+    placement: { imageId: string | undefined; subnetId: string | undefined },
+    launchedAt: string,
+    tags: Record<string, string>,
+  ): CloudInstance {
     const instanceId = `i-${this.rng.hex(17)}`;
-    const instance: CloudInstance = {
+    return {
       instanceId,
       providerID: `aws:///${offering.zone}/${instanceId}`,
       instanceType: type.name,
       zone: offering.zone,
       capacityType: offering.capacityType,
+      ...(offering.reservation ? { capacityReservation: launchedReservation(offering.reservation) } : {}),
       pricePerHour: offering.price,
       state: 'running',
       launchedAt,
-      imageId: this.imageFor(nodeClass, type.info),
-      subnetId: this.account.subnetFor(nodeClass, offering.zone) ?? `subnet-${offering.zone}`,
+      imageId: placement.imageId,
+      subnetId: placement.subnetId ?? `subnet-${offering.zone}`,
       securityGroupIds: this.launchGroups(nodeClass),
-      tags: { 'karpenter.sh/nodepool': claim.nodePool, 'karpenter.sh/nodeclaim': claim.name },
+      tags,
     };
+  }
+
+  /** Records an instance that was running before the simulation started (a seeded node): no launch is announced,
+   * since its Node already exists. */
+  adopt(claim: NodeClaim, nodeClass: EC2NodeClass, type: InstanceType, offering: Offering, launchedAt: string) {
+    const placement = {
+      imageId: this.imageFor(nodeClass, type.info),
+      subnetId: this.account.subnetFor(nodeClass, offering.zone),
+    };
+    const instance = this.newInstance(type, offering, nodeClass, placement, launchedAt, {
+      'karpenter.sh/nodepool': claim.nodePool,
+      'karpenter.sh/nodeclaim': claim.name,
+    });
+    const instanceId = instance.instanceId;
     this.instances.set(instanceId, { instance, claim, instanceType: type });
     this.byClaimUid.set(claim.uid, instanceId);
     return { ...instance };

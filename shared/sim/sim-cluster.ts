@@ -3,42 +3,18 @@
 // PodDisruptionBudgets the way the Eviction API does (a 429 becomes 'blocked'). kube-scheduler's part, binding
 // nominated pods once their node can take them, is played by SimScheduler unless turned off.
 
-import type { EC2NodeClass, NodePool } from '../api/karpenter';
-import type {
-  CSINode,
-  DaemonSet,
-  Namespace,
-  Node,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-  PodDisruptionBudget,
-  PodRef,
-  StorageClass,
-  Taint,
-} from '../api/kube';
-import { podKey } from '../api/kube';
-import {
-  FinalizerTermination,
-  LabelCapacityType,
-  LabelHostname,
-  LabelInstanceType,
-  LabelNodePool,
-  LabelNodeRegistered,
-  LabelZone,
-  TaintDisrupted,
-} from '../api/labels';
-import { lacksFinalizer, type NodeClaimObject } from '../api/nodeclaim-object';
-import type { NodeOverlay } from '../api/nodeoverlay';
-import { formatResourceList } from '../api/resources';
-import { staticTransitionError } from '../api/static-nodepool';
+import { type Node, type Pod, type PodDisruptionBudget, type PodRef, podKey } from '../api/kube';
+import { TaintDisrupted } from '../api/labels';
+import type { NodeClaimObject } from '../api/nodeclaim-object';
 import type { StatusUpdate } from '../api/status';
-import { ValidationError } from '../errors';
+import { computedDisruptionsAllowed, selects } from '../disruption';
 import type { BindOutcome, ClusterApi, ClusterEvent, EvictionOutcome, NodeSync } from '../ports';
-import { disruptionsAllowed, selectedBy } from './disruption-budget';
+import { registeringNode } from './launched-node';
+import { syncedNode } from './node-sync';
 import { createRng, type Rng } from './rng';
-import { serverUids } from './server-uid';
 import type { SimLaunch } from './sim-cloud';
+import { SimNodeClaimObjects } from './sim-nodeclaim-objects';
+import { type ClusterObject, SimObjects } from './sim-objects';
 import { nominationTarget, SimScheduler } from './sim-scheduler';
 import type { VirtualClock } from './virtual-clock';
 
@@ -73,36 +49,15 @@ export interface RecordedEvent extends ClusterEvent {
 
 type Kinded = { kind?: string };
 
-/** The objects `kubectl apply` writes while a simulation runs. */
-export type ClusterObject = NodePool | EC2NodeClass | NodeOverlay | PodDisruptionBudget;
-
-/** Puts `o` in place of the object of its name (and namespace) in `list`, or adds it; returns `o`. */
-function put<T extends { metadata: { name: string; namespace?: string } }>(list: T[], o: T): T {
-  const ns = o.metadata.namespace ?? 'default';
-  const i = list.findIndex((x) => x.metadata.name === o.metadata.name && (x.metadata.namespace ?? 'default') === ns);
-  if (i >= 0) list.splice(i, 1, o);
-  else list.push(o);
-  return o;
-}
-
 export class SimCluster implements ClusterApi {
   readonly events: RecordedEvent[] = [];
   private readonly pods = new Map<string, Pod>();
   private readonly nodes = new Map<string, Node>();
-  private readonly daemonSets: DaemonSet[] = [];
-  private readonly pdbs: PodDisruptionBudget[] = [];
-  private readonly pvcs: PersistentVolumeClaim[] = [];
-  private readonly pvs: PersistentVolume[] = [];
-  private readonly storageClasses: StorageClass[] = [];
-  private readonly namespaces: Namespace[] = [];
-  private readonly nodePools: NodePool[] = [];
-  private readonly nodePoolUid = serverUids('nodepool');
-  private readonly nodeClasses: EC2NodeClass[] = [];
-  private readonly nodeOverlays: NodeOverlay[] = [];
-  /** The karpenter.sh/v1 NodeClaim objects the mirror writes (shared/controllers/nodeclaim-mirror.ts), by name. */
-  private readonly nodeClaimObjects = new Map<string, NodeClaimObject>();
-  private nodeClaimVersion = 0;
-  private readonly csiNodes: CSINode[] = [];
+  private readonly objects = new SimObjects();
+  private readonly nodeClaimObjects = new SimNodeClaimObjects(
+    () => this.clock.iso(),
+    (name) => this.emit({ type: 'nodeclaim-object-updated', nodeClaim: name }),
+  );
   private readonly listeners: ((change: ClusterChange) => void)[] = [];
   private readonly rng: Rng;
   private readonly clock: VirtualClock;
@@ -129,44 +84,9 @@ export class SimCluster implements ClusterApi {
   /** Adds parsed objects by kind; unknown kinds are ignored (workloads are expanded into pods beforehand). */
   load(objects: Iterable<Kinded>): this {
     for (const o of objects) {
-      switch (o.kind) {
-        case 'Pod':
-          this.addPod(o as Pod);
-          break;
-        case 'Node':
-          this.addNode(o as Node);
-          break;
-        case 'DaemonSet':
-          this.daemonSets.push(o as DaemonSet);
-          break;
-        case 'PodDisruptionBudget':
-          this.pdbs.push(o as PodDisruptionBudget);
-          break;
-        case 'PersistentVolumeClaim':
-          this.pvcs.push(o as PersistentVolumeClaim);
-          break;
-        case 'PersistentVolume':
-          this.pvs.push(o as PersistentVolume);
-          break;
-        case 'StorageClass':
-          this.storageClasses.push(o as StorageClass);
-          break;
-        case 'Namespace':
-          this.namespaces.push(o as Namespace);
-          break;
-        case 'NodePool':
-          this.nodePools.push(this.nodePoolUid(o as NodePool));
-          break;
-        case 'EC2NodeClass':
-          this.nodeClasses.push(o as EC2NodeClass);
-          break;
-        case 'NodeOverlay':
-          this.nodeOverlays.push(o as NodeOverlay);
-          break;
-        case 'CSINode':
-          this.csiNodes.push(o as CSINode);
-          break;
-      }
+      if (o.kind === 'Pod') this.addPod(o as Pod);
+      else if (o.kind === 'Node') this.addNode(o as Node);
+      else this.objects.add(o);
     }
     return this;
   }
@@ -224,36 +144,17 @@ export class SimCluster implements ClusterApi {
   /** Replaces a NodePool, EC2NodeClass, NodeOverlay or PodDisruptionBudget of the same name (an update through the
    * API), or adds it; returns it as stored (a NodePool with the UID the server stamped). */
   upsert(object: ClusterObject): ClusterObject {
-    if (object.kind === 'NodePool') {
-      // The API server refuses what Karpenter's CRD refuses on an update (shared/api/crds/nodepool.ts).
-      const before = this.nodePools.find((p) => p.metadata.name === object.metadata.name);
-      const refused = before && staticTransitionError(before, object);
-      if (refused) throw new ValidationError([refused]);
-      return put(this.nodePools, this.nodePoolUid(object, before));
-    }
-    if (object.kind === 'NodeOverlay') return put(this.nodeOverlays, object);
-    if (object.kind === 'PodDisruptionBudget') return put(this.pdbs, object);
-    return put(this.nodeClasses, object);
+    return this.objects.upsert(object);
   }
 
   /** `kubectl delete nodeoverlay|nodepool|ec2nodeclass`: gone at once (Karpless puts no finalizer on them), or, a
    * NodePool `held`, only marked as when another actor's finalizer holds it. False when there is none of that name. */
-  deleteNodeOverlay = (name: string): boolean => this.remove(this.nodeOverlays, name);
-  deleteNodeClass = (name: string): boolean => this.remove(this.nodeClasses, name);
+  deleteNodeOverlay = (name: string): boolean => this.objects.remove('NodeOverlay', name);
+  deleteNodeClass = (name: string): boolean => this.objects.remove('EC2NodeClass', name);
   deleteNodePool(name: string, options: { held?: boolean } = {}): boolean {
-    const i = this.nodePools.findIndex((p) => p.metadata.name === name);
-    const pool = this.nodePools[i];
-    if (!pool || !options.held) return this.remove(this.nodePools, name);
-    // Replaced, not mutated: hashes are cached per object.
-    const deletionTimestamp = pool.metadata.deletionTimestamp ?? this.clock.iso();
-    this.nodePools.splice(i, 1, { ...pool, metadata: { ...pool.metadata, deletionTimestamp } });
-    return true;
-  }
-
-  private remove<T extends { metadata: { name: string } }>(list: T[], name: string): boolean {
-    const i = list.findIndex((o) => o.metadata.name === name);
-    if (i >= 0) list.splice(i, 1);
-    return i >= 0;
+    return options.held
+      ? this.objects.markNodePoolDeleted(name, this.clock.iso())
+      : this.objects.remove('NodePool', name);
   }
 
   /** Every pod, bound or pending, in insertion order. */
@@ -276,35 +177,9 @@ export class SimCluster implements ClusterApi {
   /** A launched instance joins: the Node appears after the registration delay and turns Ready after the ready
    * delay, carrying the claim's labels, taints and startup taints. */
   registerLaunch(launch: SimLaunch): void {
-    const { instance, claim, instanceType } = launch;
     const name = `ip-10-${this.rng.int(256)}-${this.rng.int(256)}-${1 + this.rng.int(254)}.ec2.internal`;
     this.clock.setTimer(this.options.registrationDelayMs ?? 30_000, () => {
-      const node: Node = {
-        kind: 'Node',
-        metadata: {
-          name,
-          uid: this.newUid(),
-          creationTimestamp: this.clock.iso(),
-          labels: {
-            ...instanceType.labels,
-            ...claim.labels,
-            [LabelInstanceType]: instance.instanceType,
-            [LabelZone]: instance.zone,
-            [LabelCapacityType]: instance.capacityType,
-            [LabelNodePool]: claim.nodePool,
-            [LabelHostname]: name,
-            [LabelNodeRegistered]: 'true',
-          },
-        },
-        spec: { providerID: instance.providerID, taints: [...claim.taints, ...claim.startupTaints] },
-        status: {
-          capacity: formatResourceList(instanceType.capacity),
-          allocatable: formatResourceList(instanceType.allocatable),
-          conditions: [
-            { type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: this.clock.iso() },
-          ],
-        },
-      };
+      const node = registeringNode(name, this.newUid(), this.clock.iso(), launch);
       this.nodes.set(name, node);
       this.emit({ type: 'node-registered', node: name });
       this.scheduler?.nodeChanged(name);
@@ -347,95 +222,45 @@ export class SimCluster implements ClusterApi {
     return [...this.nodes.values()];
   }
 
-  async listDaemonSets(): Promise<DaemonSet[]> {
-    return [...this.daemonSets];
-  }
+  listDaemonSets = async () => this.objects.list('DaemonSet');
+  listPersistentVolumeClaims = async () => this.objects.list('PersistentVolumeClaim');
+  listPersistentVolumes = async () => this.objects.list('PersistentVolume');
+  listStorageClasses = async () => this.objects.list('StorageClass');
+  listNamespaces = async () => this.objects.list('Namespace');
+  listNodePools = async () => this.objects.list('NodePool');
+  listNodeClasses = async () => this.objects.list('EC2NodeClass');
+  listNodeOverlays = async () => this.objects.list('NodeOverlay');
+  listCSINodes = async () => this.objects.list('CSINode');
 
+  /** With the allowance the disruption controller would have written into each one's status. */
   async listPodDisruptionBudgets(): Promise<PodDisruptionBudget[]> {
-    return this.pdbs.map((pdb) => ({
+    return this.objects.list('PodDisruptionBudget').map((pdb) => ({
       ...pdb,
-      status: { ...pdb.status, disruptionsAllowed: disruptionsAllowed(pdb, this.pods.values()) },
+      status: { ...pdb.status, disruptionsAllowed: computedDisruptionsAllowed(pdb, this.pods.values()) },
     }));
   }
 
-  async listPersistentVolumeClaims(): Promise<PersistentVolumeClaim[]> {
-    return [...this.pvcs];
-  }
-
-  async listPersistentVolumes(): Promise<PersistentVolume[]> {
-    return [...this.pvs];
-  }
-
-  async listStorageClasses(): Promise<StorageClass[]> {
-    return [...this.storageClasses];
-  }
-
-  async listNamespaces(): Promise<Namespace[]> {
-    return [...this.namespaces];
-  }
-
-  async listNodePools(): Promise<NodePool[]> {
-    return [...this.nodePools];
-  }
-
-  async listNodeClasses(): Promise<EC2NodeClass[]> {
-    return [...this.nodeClasses];
-  }
-
-  async listNodeOverlays(): Promise<NodeOverlay[]> {
-    return [...this.nodeOverlays];
-  }
-
   async listNodeClaimObjects(): Promise<NodeClaimObject[]> {
-    return [...this.nodeClaimObjects.values()].map((o) => structuredClone(o));
+    return this.nodeClaimObjects.list();
   }
 
-  /** As the API server does: a create of an existing name conflicts; the server keeps uid and creationTimestamp and
-   * bumps resourceVersion. */
   async writeNodeClaimObject(desired: NodeClaimObject, current: NodeClaimObject | undefined): Promise<void> {
-    const name = desired.metadata.name;
-    const existing = this.nodeClaimObjects.get(name);
-    if (!current && existing) throw new Error(`nodeclaims.karpenter.sh "${name}" already exists`);
-    if (current && !existing) throw new Error(`nodeclaims.karpenter.sh "${name}" not found`);
-    const resourceVersion = String(++this.nodeClaimVersion);
-    // The server keeps the object's finalizers and deletion mark; ours is added unless the object is being deleted.
-    const finalizers = existing
-      ? [...(existing.metadata.finalizers ?? []), ...(lacksFinalizer(existing) ? [FinalizerTermination] : [])]
-      : (desired.metadata.finalizers ?? []);
-    this.nodeClaimObjects.set(name, {
-      ...structuredClone(desired),
-      metadata: {
-        ...structuredClone(desired.metadata),
-        ...(finalizers.length ? { finalizers } : {}),
-        ...(existing?.metadata.deletionTimestamp ? { deletionTimestamp: existing.metadata.deletionTimestamp } : {}),
-        uid: existing?.metadata.uid ?? `nodeclaim-${resourceVersion}`,
-        creationTimestamp: existing?.metadata.creationTimestamp ?? new Date(this.clock.now()).toISOString(),
-        resourceVersion,
-      },
-    });
+    this.nodeClaimObjects.write(desired, current);
   }
 
   async deleteNodeClaimObject(name: string): Promise<void> {
-    if (this.nodeClaimObjects.delete(name)) this.emit({ type: 'nodeclaim-object-updated', nodeClaim: name });
+    this.nodeClaimObjects.delete(name);
   }
 
   /** One NodeClaim object as stored, for the watch that reports it (local/forwarder-feed.ts). */
   getNodeClaimObject(name: string): NodeClaimObject | undefined {
-    const o = this.nodeClaimObjects.get(name);
-    return o ? structuredClone(o) : undefined;
+    return this.nodeClaimObjects.get(name);
   }
 
   /** `kubectl delete nodeclaim`: an object with finalizers is only marked until they are removed (deleteNodeClaimObject
    * takes Karpless's off); one without goes at once. False when there is no such object. */
   requestNodeClaimObjectDeletion(name: string): boolean {
-    const o = this.nodeClaimObjects.get(name);
-    if (!o) return false;
-    if (!o.metadata.finalizers?.length) this.nodeClaimObjects.delete(name);
-    else if (!o.metadata.deletionTimestamp) {
-      o.metadata = { ...o.metadata, deletionTimestamp: this.clock.iso() };
-    } else return true;
-    this.emit({ type: 'nodeclaim-object-updated', nodeClaim: name });
-    return true;
+    return this.nodeClaimObjects.requestDeletion(name);
   }
 
   /** `kubectl delete node`: a node with finalizers is only marked until they are removed (deleteNode takes
@@ -455,18 +280,8 @@ export class SimCluster implements ClusterApi {
     return true;
   }
 
-  async listCSINodes(): Promise<CSINode[]> {
-    return [...this.csiNodes];
-  }
-
   async replaceStatus(update: StatusUpdate): Promise<'replaced' | 'gone'> {
-    // Replaced, not mutated, as the API server's objects are: readers keep the object they listed.
-    const list: (NodePool | EC2NodeClass)[] = update.kind === 'NodePool' ? this.nodePools : this.nodeClasses;
-    const i = list.findIndex((o) => o.metadata.name === update.name);
-    const current = list[i];
-    if (!current) return 'gone';
-    list.splice(i, 1, { ...current, status: update.status } as NodePool | EC2NodeClass);
-    return 'replaced';
+    return this.objects.replaceStatus(update);
   }
 
   async bindPod(ref: PodRef, nodeName: string): Promise<BindOutcome> {
@@ -503,19 +318,9 @@ export class SimCluster implements ClusterApi {
   async syncNode(nodeName: string, desired: NodeSync): Promise<void> {
     const node = this.nodes.get(nodeName);
     if (!node) return;
-    const same = (a: Taint, b: Taint) => a.key === b.key && a.effect === b.effect;
-    const removed = desired.removeTaints ?? [];
-    const kept = (node.spec.taints ?? []).filter((t) => !removed.some((r) => same(t, r)));
-    const missing = desired.taints.filter((t) => !kept.some((k) => same(k, t)));
-    const finalizers = node.metadata.finalizers ?? [];
-    const addFinalizers = (desired.finalizers ?? []).filter((f) => !finalizers.includes(f));
-    node.metadata = {
-      ...node.metadata,
-      labels: withoutKeys({ ...node.metadata.labels, ...desired.labels }, desired.removeLabels, desired.labels),
-      ...(desired.annotations ? { annotations: { ...node.metadata.annotations, ...desired.annotations } } : {}),
-      ...(addFinalizers.length ? { finalizers: [...finalizers, ...addFinalizers] } : {}),
-    };
-    node.spec = { ...node.spec, taints: [...kept, ...missing] };
+    const synced = syncedNode(node, desired);
+    node.metadata = synced.metadata;
+    node.spec = synced.spec;
     // Registration labels the node with its claim and takes the unregistered taint off: nominated pods may go.
     this.scheduler?.nodeChanged(nodeName);
   }
@@ -535,7 +340,9 @@ export class SimCluster implements ClusterApi {
   async evict(ref: PodRef): Promise<EvictionOutcome> {
     const pod = this.getPod(ref);
     if (!pod || (ref.uid && pod.metadata.uid !== ref.uid)) return 'gone';
-    const blocking = this.pdbs.find((pdb) => selectedBy(pdb, pod) && disruptionsAllowed(pdb, this.pods.values()) < 1);
+    const blocking = this.objects
+      .list('PodDisruptionBudget')
+      .find((pdb) => selects(pdb, pod) && computedDisruptionsAllowed(pdb, this.pods.values()) < 1);
     if (blocking) {
       await this.recordEvent({
         involved: { kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace },
@@ -585,14 +392,4 @@ export class SimCluster implements ClusterApi {
   private emit(change: ClusterChange): void {
     for (const listener of this.listeners) listener(change);
   }
-}
-
-/** The labels without the keys to remove, except those the sync sets. */
-function withoutKeys(
-  labels: Record<string, string>,
-  remove: readonly string[] | undefined,
-  keep: Record<string, string>,
-): Record<string, string> {
-  for (const k of remove ?? []) if (!(k in keep)) delete labels[k];
-  return labels;
 }

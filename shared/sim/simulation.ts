@@ -4,26 +4,14 @@
 // pick. Passes repeat while a launch is dropped for insufficient capacity (see provisionUntilSettled). The report adds
 // the LP lower bound on cost. Deterministic for the same objects and seed.
 
-import type { CapacityReservationInput } from '../api/capacity-reservation';
-import type { NodeClaimObject } from '../api/cluster-state';
+import type { ClusterObjects } from '../api/cluster-objects';
 import { PENDING_STATUS } from '../api/expand';
 import { claimName } from '../api/ids';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
-import type {
-  CSINode,
-  DaemonSet,
-  Namespace,
-  Node,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-  PodDisruptionBudget,
-  StorageClass,
-} from '../api/kube';
+import type { Node, Pod } from '../api/kube';
 import { podKey } from '../api/kube';
 import { AnnotationMinValuesRelaxed, LabelHostname, LabelInstanceType } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
-import type { NodeOverlay } from '../api/nodeoverlay';
 import { isDaemonSetOwned, isProvisionable } from '../api/pending';
 import { isTerminal, podRef } from '../api/pods';
 import { formatResourceList, type ResourceList } from '../api/resources';
@@ -58,25 +46,10 @@ const WORLD_SEED = 1;
 /** Enough passes for a run of insufficient-capacity refusals; each pass refuses at least one more offering. */
 const MAX_PASSES = 20;
 
-export interface SimulationObjects {
-  pods: Pod[];
-  nodes?: Node[];
-  nodePools: NodePool[];
-  nodeClasses: EC2NodeClass[];
-  daemonSets?: DaemonSet[];
-  pvcs?: PersistentVolumeClaim[];
-  pvs?: PersistentVolume[];
-  storageClasses?: StorageClass[];
-  namespaces?: Namespace[];
-  pdbs?: PodDisruptionBudget[];
-  /** Applied to every NodePool's instance types before the solve (docs/api.md, "NodeOverlay"). */
-  nodeOverlays?: NodeOverlay[];
-  /** Karpenter's NodeClaims from a cluster dump: launched ones are in-flight capacity (docs/simulate-dump.md). */
-  nodeClaims?: NodeClaimObject[];
-  /** Per-node CSI attach limits from a cluster dump. */
-  csiNodes?: CSINode[];
-  /** The simulated account's capacity reservations (CapacityReservation documents; docs/scenarios.md). */
-  capacityReservations?: CapacityReservationInput[];
+/** Pods, NodePools and EC2NodeClasses, and any of the cluster's other objects. */
+export interface SimulationObjects
+  extends Pick<ClusterObjects, 'pods' | 'nodePools' | 'nodeClasses'>,
+    Partial<Omit<ClusterObjects, 'pods' | 'nodePools' | 'nodeClasses'>> {
   /** Warnings from loading (conversions, defaults), carried into the result. */
   warnings?: string[];
 }

@@ -57,7 +57,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   'shared/sim/scenario/parse.ts#parseScenario': BEING_SPLIT,
   'shared/sim/scenario/runner.ts#runScenario': BEING_SPLIT,
   'shared/sim/scenario/runner.ts#runScenario.applyAction': BEING_SPLIT,
-  'shared/sim/scenario/seed.ts#seedNode': BEING_SPLIT,
   'shared/sim/simulation.ts#runSimulation': BEING_SPLIT,
 };
 

@@ -19,14 +19,17 @@ import {
   VOLUME_TYPES,
 } from '../validate-nodeclass';
 import {
+  AGE_COLUMN,
   arr,
   bool,
   type CustomResourceDefinition,
   DURATION_PATTERN,
   int,
+  karpenterCRD,
   obj,
   type PropsOf,
   QUANTITY_PATTERN,
+  READY_COLUMN,
   resourceSchema,
   type Schema,
   str,
@@ -318,55 +321,31 @@ const specProps: PropsOf<EC2NodeClassSpec> = {
 };
 
 export function ec2NodeClassCRD(): CustomResourceDefinition {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'ec2nodeclasses.karpenter.k8s.aws' },
-    spec: {
-      group: 'karpenter.k8s.aws',
-      names: {
-        kind: 'EC2NodeClass',
-        listKind: 'EC2NodeClassList',
-        plural: 'ec2nodeclasses',
-        singular: 'ec2nodeclass',
-        categories: ['karpenter'],
-        shortNames: ['ec2nc', 'ec2ncs'],
-      },
-      scope: 'Cluster',
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          // Karpenter v1's columns, in its order; Ready reads the status Karpless publishes.
-          additionalPrinterColumns: [
-            { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-            { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 },
-          ],
-          schema: {
-            openAPIV3Schema: resourceSchema(
-              'EC2NodeClass holds the AWS settings of the nodes a NodePool launches.',
-              obj('EC2NodeClassSpec', specProps, {
-                required: ['amiSelectorTerms', 'subnetSelectorTerms', 'securityGroupSelectorTerms'],
-                'x-kubernetes-validations': [
-                  {
-                    message: "must specify exactly one of ['role', 'instanceProfile']",
-                    rule: '(has(self.role) && !has(self.instanceProfile)) || (!has(self.role) && has(self.instanceProfile))',
-                  },
-                  ...Object.entries(ALIAS_FAMILIES).map(([alias, family]) => familyRule(alias, family)),
-                  {
-                    message: 'must specify amiFamily if amiSelectorTerms does not contain an alias',
-                    rule: 'self.amiSelectorTerms.exists(x, has(x.alias)) ? true : has(self.amiFamily)',
-                  },
-                ],
-              }),
-              statusSchema,
-            ),
+  return karpenterCRD({
+    group: 'karpenter.k8s.aws',
+    kind: 'EC2NodeClass',
+    plural: 'ec2nodeclasses',
+    shortNames: ['ec2nc', 'ec2ncs'],
+    version: 'v1',
+    // Karpenter v1's columns, in its order; Ready reads the status Karpless publishes.
+    columns: [READY_COLUMN, AGE_COLUMN, { name: 'Role', type: 'string', jsonPath: '.spec.role', priority: 1 }],
+    schema: resourceSchema(
+      'EC2NodeClass holds the AWS settings of the nodes a NodePool launches.',
+      obj('EC2NodeClassSpec', specProps, {
+        required: ['amiSelectorTerms', 'subnetSelectorTerms', 'securityGroupSelectorTerms'],
+        'x-kubernetes-validations': [
+          {
+            message: "must specify exactly one of ['role', 'instanceProfile']",
+            rule: '(has(self.role) && !has(self.instanceProfile)) || (!has(self.role) && has(self.instanceProfile))',
           },
-        },
-      ],
-    },
-  };
+          ...Object.entries(ALIAS_FAMILIES).map(([alias, family]) => familyRule(alias, family)),
+          {
+            message: 'must specify amiFamily if amiSelectorTerms does not contain an alias',
+            rule: 'self.amiSelectorTerms.exists(x, has(x.alias)) ? true : has(self.amiFamily)',
+          },
+        ],
+      }),
+      statusSchema,
+    ),
+  });
 }

@@ -3,13 +3,16 @@
 import { NODE_SELECTOR_OPERATORS } from '../check-scheduling';
 import type { NodeOverlaySpec } from '../nodeoverlay';
 import {
+  AGE_COLUMN,
   arr,
   type CustomResourceDefinition,
   int,
+  karpenterCRD,
   LABEL_KEY_PATTERN,
   obj,
   type PropsOf,
   quantity,
+  READY_COLUMN,
   resourceSchema,
   str,
 } from './schema';
@@ -72,47 +75,23 @@ const specProps: PropsOf<NodeOverlaySpec> = {
 };
 
 export function nodeOverlayCRD(): CustomResourceDefinition {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'nodeoverlays.karpenter.sh' },
-    spec: {
-      group: 'karpenter.sh',
-      names: {
-        kind: 'NodeOverlay',
-        listKind: 'NodeOverlayList',
-        plural: 'nodeoverlays',
-        singular: 'nodeoverlay',
-        categories: ['karpenter'],
-        shortNames: ['overlays'],
-      },
-      scope: 'Cluster',
-      versions: [
-        {
-          name: 'v1alpha1',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          additionalPrinterColumns: [
-            { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-            { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
-          ],
-          schema: {
-            openAPIV3Schema: resourceSchema(
-              'NodeOverlay changes the price and extended resources of the instance types it selects.',
-              obj('NodeOverlaySpec', specProps, {
-                'x-kubernetes-validations': [
-                  {
-                    message: "cannot set both 'price' and 'priceAdjustment'",
-                    rule: '!has(self.price) || !has(self.priceAdjustment)',
-                  },
-                ],
-              }),
-            ),
+  return karpenterCRD({
+    group: 'karpenter.sh',
+    kind: 'NodeOverlay',
+    plural: 'nodeoverlays',
+    shortNames: ['overlays'],
+    version: 'v1alpha1',
+    columns: [READY_COLUMN, AGE_COLUMN, { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 }],
+    schema: resourceSchema(
+      'NodeOverlay changes the price and extended resources of the instance types it selects.',
+      obj('NodeOverlaySpec', specProps, {
+        'x-kubernetes-validations': [
+          {
+            message: "cannot set both 'price' and 'priceAdjustment'",
+            rule: '!has(self.price) || !has(self.priceAdjustment)',
           },
-        },
-      ],
-    },
-  };
+        ],
+      }),
+    ),
+  });
 }

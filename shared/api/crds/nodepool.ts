@@ -15,16 +15,19 @@ import type { Taint } from '../kube';
 import { BUDGET_DURATION, BUDGET_NODES, CONSOLIDATION_POLICIES, DISRUPTION_REASONS } from '../validate-nodepool';
 import { restrictedLabelMapRules, restrictedLabelRules } from './labels-cel';
 import {
+  AGE_COLUMN,
   arr,
   type CustomResourceDefinition,
   DURATION_OR_NEVER_PATTERN,
   DURATION_PATTERN,
   int,
+  karpenterCRD,
   LABEL_KEY_PATTERN,
   LABEL_VALUE_PATTERN,
   obj,
   type PropsOf,
   quantity,
+  READY_COLUMN,
   resourceSchema,
   type Schema,
   str,
@@ -196,46 +199,27 @@ const STATIC_RULES = [
 ];
 
 export function nodePoolCRD(): CustomResourceDefinition {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'nodepools.karpenter.sh' },
-    spec: {
-      group: 'karpenter.sh',
-      names: {
-        kind: 'NodePool',
-        listKind: 'NodePoolList',
-        plural: 'nodepools',
-        singular: 'nodepool',
-        categories: ['karpenter'],
-      },
-      scope: 'Cluster',
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          // Karpenter's scale subresource, so `kubectl scale nodepool NAME --replicas=N` scales a static pool.
-          subresources: {
-            status: {},
-            scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.nodes' },
-          },
-          // Karpenter v1's columns, in its order; Nodes and Ready read the status Karpless publishes.
-          additionalPrinterColumns: [
-            { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
-            { name: 'Nodes', type: 'string', jsonPath: '.status.nodes' },
-            { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-            { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
-          ],
-          schema: {
-            openAPIV3Schema: resourceSchema(
-              'NodePool sets the constraints of the nodes Karpless launches for pending pods.',
-              obj('NodePoolSpec', specProps, { required: ['template'], 'x-kubernetes-validations': STATIC_RULES }),
-            ),
-          },
-        },
-      ],
+  return karpenterCRD({
+    group: 'karpenter.sh',
+    kind: 'NodePool',
+    plural: 'nodepools',
+    version: 'v1',
+    // Karpenter's scale subresource, so `kubectl scale nodepool NAME --replicas=N` scales a static pool.
+    subresources: {
+      status: {},
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.nodes' },
     },
-  };
+    // Karpenter v1's columns, in its order; Nodes and Ready read the status Karpless publishes.
+    columns: [
+      { name: 'NodeClass', type: 'string', jsonPath: '.spec.template.spec.nodeClassRef.name' },
+      { name: 'Nodes', type: 'string', jsonPath: '.status.nodes' },
+      READY_COLUMN,
+      AGE_COLUMN,
+      { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 },
+    ],
+    schema: resourceSchema(
+      'NodePool sets the constraints of the nodes Karpless launches for pending pods.',
+      obj('NodePoolSpec', specProps, { required: ['template'], 'x-kubernetes-validations': STATIC_RULES }),
+    ),
+  });
 }

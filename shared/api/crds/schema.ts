@@ -127,3 +127,55 @@ export function resourceSchema(
     },
   };
 }
+
+type CrdVersion = CustomResourceDefinition['spec']['versions'][number];
+type PrinterColumn = NonNullable<CrdVersion['additionalPrinterColumns']>[number];
+
+/** The Ready condition's column, as every Karpenter CRD prints it. */
+export const READY_COLUMN: PrinterColumn = {
+  name: 'Ready',
+  type: 'string',
+  jsonPath: '.status.conditions[?(@.type=="Ready")].status',
+};
+export const AGE_COLUMN: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+/** A cluster-scoped CRD in the `karpenter` category with one served and stored version (a status subresource unless
+ * `subresources` says more); its object name, list kind and singular follow from the group, kind and plural. */
+export function karpenterCRD(o: {
+  group: string;
+  kind: string;
+  plural: string;
+  shortNames?: string[];
+  version: string;
+  subresources?: CrdVersion['subresources'];
+  columns: PrinterColumn[];
+  schema: Schema;
+}): CustomResourceDefinition {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${o.plural}.${o.group}` },
+    spec: {
+      group: o.group,
+      names: {
+        kind: o.kind,
+        listKind: `${o.kind}List`,
+        plural: o.plural,
+        singular: o.kind.toLowerCase(),
+        categories: ['karpenter'],
+        ...(o.shortNames ? { shortNames: o.shortNames } : {}),
+      },
+      scope: 'Cluster',
+      versions: [
+        {
+          name: o.version,
+          served: true,
+          storage: true,
+          subresources: o.subresources ?? { status: {} },
+          additionalPrinterColumns: o.columns,
+          schema: { openAPIV3Schema: o.schema },
+        },
+      ],
+    },
+  };
+}

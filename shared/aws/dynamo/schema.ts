@@ -23,8 +23,7 @@ export const Entity = {
   SweepCursor: 'SweepCursor',
 } as const;
 
-/** Unavailable offerings live 3 minutes (Karpenter's ICE cache TTL); decisions 30 days. */
-export const OFFERING_TTL_MS = 3 * 60 * 1000;
+/** Decisions live 30 days. */
 export const DECISION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** Terminated NodeClaims live 2 days after termination (why that is safe: shared/api/nodeclaim.ts, where the
  * in-memory store reads it too); in-flight and Failed claims carry no TTL and never expire. */

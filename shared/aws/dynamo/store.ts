@@ -157,22 +157,15 @@ export class DynamoNodeClaimStore implements NodeClaimStore {
   }
 
   async delete(claim: NodeClaim): Promise<void> {
-    try {
-      await this.client.send(
+    await this.atVersion(claim, (condition) =>
+      this.client.send(
         new DeleteCommand({
           TableName: this.table,
           Key: { [PK]: keys.cluster(this.cluster), [SK]: keys.nodeClaim(claim.name) },
-          ConditionExpression: '#v = :v',
-          ExpressionAttributeNames: { '#v': VERSION_ATTRIBUTE },
-          ExpressionAttributeValues: { ':v': claim.version },
+          ...condition,
         }),
-      );
-    } catch (err) {
-      if (isConditionFailure(err)) {
-        throw new ConflictError(`NodeClaim ${claim.name}: version ${claim.version} is stale or the claim is gone`);
-      }
-      throw err;
-    }
+      ),
+    );
   }
 
   async markUnavailable(offering: UnavailableOffering): Promise<void> {
@@ -270,23 +263,36 @@ export class DynamoNodeClaimStore implements NodeClaimStore {
 
   private async conditionalPut(read: NodeClaim, next: NodeClaim): Promise<NodeClaim> {
     const written: NodeClaim = { ...next, version: read.version + 1 };
+    await this.atVersion(read, (condition) =>
+      this.client.send(
+        new PutCommand({ TableName: this.table, Item: claimToItem(this.cluster, written), ...condition }),
+      ),
+    );
+    return written;
+  }
+
+  /** Runs a write on the condition that the stored claim still has `read`'s version; a lost race (the version moved
+   * on, or the claim is gone) is a ConflictError. */
+  private async atVersion(
+    read: NodeClaim,
+    write: (condition: {
+      ConditionExpression: string;
+      ExpressionAttributeNames: Record<string, string>;
+      ExpressionAttributeValues: Record<string, number>;
+    }) => Promise<unknown>,
+  ): Promise<void> {
     try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: claimToItem(this.cluster, written),
-          ConditionExpression: '#v = :v',
-          ExpressionAttributeNames: { '#v': VERSION_ATTRIBUTE },
-          ExpressionAttributeValues: { ':v': read.version },
-        }),
-      );
+      await write({
+        ConditionExpression: '#v = :v',
+        ExpressionAttributeNames: { '#v': VERSION_ATTRIBUTE },
+        ExpressionAttributeValues: { ':v': read.version },
+      });
     } catch (err) {
       if (isConditionFailure(err)) {
         throw new ConflictError(`NodeClaim ${read.name}: version ${read.version} is stale or the claim is gone`);
       }
       throw err;
     }
-    return written;
   }
 
   private async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import type { CapacityType, NodeOS } from '../../catalog/types';
 import type { CloudInstance, InstanceState } from '../../ports';
+import { INSTANCE_STATES } from '../../ports';
 import { isNotFound, withThrottleRetry } from './errors';
 import { TagKarplessCluster } from './tags';
 
@@ -19,14 +20,7 @@ export type PriceOf = (
   os?: NodeOS,
 ) => number | undefined;
 
-const STATES: ReadonlySet<string> = new Set([
-  'pending',
-  'running',
-  'stopping',
-  'stopped',
-  'shutting-down',
-  'terminated',
-]);
+const STATES: ReadonlySet<string> = new Set(INSTANCE_STATES);
 
 /** EC2 reports Platform "windows" for Windows instances (the SDK's enum spells it "Windows") and nothing for Linux. */
 const osOf = (i: Instance): NodeOS => (String(i.Platform ?? '').toLowerCase() === 'windows' ? 'windows' : 'linux');

@@ -31,12 +31,11 @@ export const VCPU: Ladder = {
 
 // Network bandwidth in Mbps: Karpenter's pkg/providers/instancetype/zz_generated.bandwidth.go.
 const m = (o: Ladder): Ladder => o;
+/** Large to 4xlarge, the same in the 5th-generation and Graviton2 ladders. */
+const GEN5_UP_TO_4XL = { large: 750, xlarge: 1250, '2xlarge': 2500, '4xlarge': 5000 };
 export const BANDWIDTH = {
   gen5Intel: m({
-    large: 750,
-    xlarge: 1250,
-    '2xlarge': 2500,
-    '4xlarge': 5000,
+    ...GEN5_UP_TO_4XL,
     '8xlarge': 10000,
     '12xlarge': 12000,
     '16xlarge': 20000,
@@ -44,10 +43,7 @@ export const BANDWIDTH = {
     metal: 25000,
   }),
   c5: m({
-    large: 750,
-    xlarge: 1250,
-    '2xlarge': 2500,
-    '4xlarge': 5000,
+    ...GEN5_UP_TO_4XL,
     '9xlarge': 12000,
     '12xlarge': 12000,
     '18xlarge': 25000,
@@ -55,20 +51,14 @@ export const BANDWIDTH = {
     metal: 25000,
   }),
   gen5Amd: m({
-    large: 750,
-    xlarge: 1250,
-    '2xlarge': 2500,
-    '4xlarge': 5000,
+    ...GEN5_UP_TO_4XL,
     '8xlarge': 7500,
     '12xlarge': 10000,
     '16xlarge': 12000,
     '24xlarge': 20000,
   }),
   c5a: m({
-    large: 750,
-    xlarge: 1250,
-    '2xlarge': 2500,
-    '4xlarge': 5000,
+    ...GEN5_UP_TO_4XL,
     '8xlarge': 10000,
     '12xlarge': 12000,
     '16xlarge': 20000,
@@ -142,10 +132,7 @@ export const BANDWIDTH = {
   }),
   graviton2: m({
     medium: 500,
-    large: 750,
-    xlarge: 1250,
-    '2xlarge': 2500,
-    '4xlarge': 5000,
+    ...GEN5_UP_TO_4XL,
     '8xlarge': 12000,
     '12xlarge': 20000,
     '16xlarge': 25000,

@@ -13,8 +13,7 @@ import { doNotDisruptActive } from '../../api/do-not-disrupt';
 import type { DisruptionReason, NodePool } from '../../api/karpenter';
 import type { Pod, PodDisruptionBudget } from '../../api/kube';
 import type { NodeClaim } from '../../api/nodeclaim';
-import { budgetCap } from '../../disruption';
-import { matchesSelector } from '../label-selector';
+import { budgetCap, disruptionHeadroom, selects } from '../../disruption';
 import type { ClusterActivity, PodRemoval } from './activity';
 import type { DisruptingNode } from './disruption-driver';
 
@@ -71,7 +70,7 @@ export class ViolationObserver {
     for (const pdb of this.sources.pdbs()) {
       if (!selects(pdb, r.pod)) continue;
       // Before the removal the pod was healthy; allowed < 1 then means this removal took the budget below zero.
-      const allowed = allowedDisruptions(pdb, [...pods, r.pod]);
+      const allowed = disruptionHeadroom(pdb, [...pods, r.pod]);
       if (allowed < 1) {
         this.add('pdb', `${key} left ${r.node} while PodDisruptionBudget ${pdb.metadata.name} allowed ${allowed}`);
       }
@@ -102,26 +101,4 @@ export class ViolationObserver {
       }
     }
   }
-}
-
-const selects = (pdb: PodDisruptionBudget, pod: Pod): boolean =>
-  (pdb.metadata.namespace ?? 'default') === pod.metadata.namespace &&
-  matchesSelector(pdb.spec.selector, pod.metadata.labels);
-
-const healthy = (p: Pod): boolean =>
-  !!p.spec.nodeName && p.status?.phase === 'Running' && !p.metadata.deletionTimestamp;
-
-/** Disruptions the PDB allows, not clamped at zero (so a violation shows as a negative number). */
-function allowedDisruptions(pdb: PodDisruptionBudget, pods: Pod[]): number {
-  const selected = pods.filter((p) => selects(pdb, p));
-  const expected = selected.length;
-  const up = selected.filter(healthy).length;
-  const resolve = (v: number | string): number => {
-    if (typeof v === 'number') return v;
-    const pct = /^(\d+)%$/.exec(v.trim());
-    return pct ? Math.ceil((Number(pct[1]) * expected) / 100) : Number(v) || 0;
-  };
-  if (pdb.spec.maxUnavailable !== undefined) return resolve(pdb.spec.maxUnavailable) - (expected - up);
-  if (pdb.spec.minAvailable !== undefined) return up - resolve(pdb.spec.minAvailable);
-  return up;
 }

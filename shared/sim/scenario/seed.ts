@@ -10,20 +10,18 @@ import type { EC2NodeClass, NodePool } from '../../api/karpenter';
 import type { Node, Pod } from '../../api/kube';
 import {
   LabelCapacityType,
-  LabelHostname,
   LabelInstanceType,
   LabelNodeClaim,
   LabelNodeInitialized,
   LabelNodePool,
-  LabelNodeRegistered,
   LabelZone,
 } from '../../api/labels';
 import type { ManifestSet } from '../../api/manifest-set';
 import type { NodeClaim } from '../../api/nodeclaim';
 import type { Problems } from '../../api/problems';
-import { formatResourceList } from '../../api/resources';
 import type { CapacityType, InstanceType } from '../../catalog/types';
 import type { NodeClaimStore } from '../../ports';
+import { launchedNodeLabels, launchedNodeResources } from '../launched-node';
 import { stableHex } from '../sim-account';
 import type { SimCloud } from '../sim-cloud';
 import type { SimCluster } from '../sim-cluster';
@@ -143,13 +141,7 @@ async function seedNode(w: SeedWorld, node: Node, pools: NodePool[], classes: EC
       ...node.metadata,
       creationTimestamp: created,
       labels: {
-        ...type.labels,
-        ...claim.labels,
-        ...labels,
-        [LabelZone]: offering.zone,
-        [LabelCapacityType]: capacityType,
-        [LabelHostname]: name,
-        [LabelNodeRegistered]: 'true',
+        ...launchedNodeLabels(name, claim, instance, type, labels),
         [LabelNodeInitialized]: 'true',
         // Registration names the claim on its node (shared/controllers/lifecycle.ts); kube-scheduler's stand-in
         // finds a claim's node by it when a pod is nominated to the claim.
@@ -161,8 +153,7 @@ async function seedNode(w: SeedWorld, node: Node, pools: NodePool[], classes: EC
     },
     spec: { ...node.spec, providerID: instance.providerID },
     status: {
-      capacity: formatResourceList(type.capacity),
-      allocatable: formatResourceList(type.allocatable),
+      ...launchedNodeResources(type),
       ...node.status,
       conditions: node.status?.conditions ?? [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
     },

@@ -1,16 +1,12 @@
 // AL2 boots through /etc/eks/bootstrap.sh. The user's MIME parts run first, then Karpless's bootstrap script, as in
 // Karpenter (so a user script can prepare the host before the kubelet starts).
-import { type BootstrapInput, kubeletLabels, taintString, uniqueTaints } from './input';
+import { type BootstrapInput, registrationFlags } from './input';
 import { CONTENT_TYPE_SHELL, isMime, type MimePart, parseMime, serializeMime } from './mime';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'"'"'`)}'`;
 
 export function al2BootstrapScript(input: BootstrapInput): string {
-  const extra: string[] = [];
-  const labels = kubeletLabels(input.labels);
-  if (labels.length) extra.push(`--node-labels=${labels.map(([k, v]) => `${k}=${v}`).join(',')}`);
-  const taints = uniqueTaints(input.taints);
-  if (taints.length) extra.push(`--register-with-taints=${taints.map(taintString).join(',')}`);
+  const extra = registrationFlags(input);
   const maxPods = input.kubelet?.maxPods ?? input.maxPods;
   const args = [
     `/etc/eks/bootstrap.sh ${quote(input.cluster.name)}`,

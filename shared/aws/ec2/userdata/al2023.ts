@@ -1,7 +1,7 @@
 // AL2023 boots through nodeadm: a NodeConfig document in a MIME archive. Like Karpenter, ours comes first and the
 // user's parts follow unchanged (nodeadm merges NodeConfigs in order; shell scripts run as usual).
 import type { KubeletConfiguration } from '../../../api/karpenter';
-import { type BootstrapInput, kubeletLabels, taintString, uniqueTaints } from './input';
+import { type BootstrapInput, registrationFlags } from './input';
 import { CONTENT_TYPE_NODECONFIG, CONTENT_TYPE_SHELL, isMime, type MimePart, parseMime, serializeMime } from './mime';
 import { toBlockYaml, type YamlValue } from './yaml-block';
 
@@ -24,11 +24,7 @@ function kubeletConfig(k: KubeletConfiguration | undefined, maxPods: number | un
 }
 
 export function nodeConfig(input: BootstrapInput): string {
-  const flags: string[] = [];
-  const labels = kubeletLabels(input.labels);
-  if (labels.length) flags.push(`--node-labels=${labels.map(([k, v]) => `${k}=${v}`).join(',')}`);
-  const taints = uniqueTaints(input.taints);
-  if (taints.length) flags.push(`--register-with-taints=${taints.map(taintString).join(',')}`);
+  const flags = registrationFlags(input);
   const doc = {
     apiVersion: 'node.eks.aws/v1alpha1',
     kind: 'NodeConfig',

@@ -55,3 +55,14 @@ export function uniqueTaints(taints: Taint[]): Taint[] {
     return true;
   });
 }
+
+/** The kubelet flags that register a Linux node with its labels and taints (`--node-labels`,
+ * `--register-with-taints`), each present only when there is something to set. */
+export function registrationFlags(input: Pick<BootstrapInput, 'labels' | 'taints'>): string[] {
+  const flags: string[] = [];
+  const labels = kubeletLabels(input.labels);
+  if (labels.length) flags.push(`--node-labels=${labels.map(([k, v]) => `${k}=${v}`).join(',')}`);
+  const taints = uniqueTaints(input.taints);
+  if (taints.length) flags.push(`--register-with-taints=${taints.map(taintString).join(',')}`);
+  return flags;
+}

@@ -1,6 +1,21 @@
 // Compute-optimized families (c and its variants). Rows of the family table (../families.ts), in the
 // snapshot's order.
-import { amd, C5, type FamilySpec, FLEX, G2, G4, graviton, intel, M5A, M6A, M6I, M7A, M7I, N6_BIG } from './spec';
+import {
+  amd,
+  C5,
+  type FamilySpec,
+  FLEX,
+  G2,
+  G4,
+  graviton,
+  intel,
+  M5A,
+  M6A,
+  M7A,
+  M7I,
+  N6_INTEL,
+  N6_NETWORK,
+} from './spec';
 
 export const COMPUTE_OPTIMIZED: FamilySpec[] = [
   intel({
@@ -96,40 +111,22 @@ export const COMPUTE_OPTIMIZED: FamilySpec[] = [
   }),
   intel({
     family: 'c6i',
-    clock: 3500,
-    sizes: M6I,
+    ...N6_INTEL,
     od: '.085 .17 .34 .68 1.36 2.04 2.72 4.08 5.44 5.44',
     ratio: 2,
-    metalVcpu: 128,
-    eni: 'nitro6',
-    bw: 'gen6',
-    encryptionInTransit: true,
   }),
   intel({
     family: 'c6id',
-    clock: 3500,
-    sizes: M6I,
+    ...N6_INTEL,
     od: '.1008 .2016 .4032 .8064 1.6128 2.4192 3.2256 4.8384 6.4512 6.4512',
     ratio: 2,
-    metalVcpu: 128,
-    eni: 'nitro6',
-    bw: 'gen6',
     nvme: 'd6',
-    encryptionInTransit: true,
   }),
   intel({
     family: 'c6in',
-    clock: 3500,
-    sizes: M6I,
+    ...N6_NETWORK,
     od: '.1134 .2268 .4536 .9072 1.8144 2.7216 3.6288 5.4432 7.2576 7.2576',
     ratio: 2,
-    metalVcpu: 128,
-    eni: 'nitro6',
-    eniOverride: N6_BIG,
-    bw: 'gen6Network',
-    ebs: 'gen6Network',
-    efa: '0 0 0 0 0 0 0 0 2 2',
-    encryptionInTransit: true,
   }),
   amd({
     family: 'c7a',

@@ -52,6 +52,25 @@ export const T = 'nano micro small medium large xlarge 2xlarge';
 export const GPU8 = 'xlarge 2xlarge 4xlarge 8xlarge 12xlarge 16xlarge 24xlarge 48xlarge';
 export const N6_BIG = { '32xlarge': '394/345/106', metal: '394/345/106' };
 export const METAL120 = { metal: '737/688/120' };
+/** What the 6th-generation Intel families share (m6i, c6i, r6i and their d variants): M6I's sizes at 3.5 GHz and a
+ * 128-vCPU metal. */
+export const N6_INTEL = {
+  clock: 3500,
+  sizes: M6I,
+  metalVcpu: 128,
+  eni: 'nitro6',
+  bw: 'gen6',
+  encryptionInTransit: true,
+} satisfies Partial<FamilySpec>;
+/** The network-optimized ones (c6in, m6in, r6in, and m6idn, r6idn with local NVMe) add the larger ENI limits at the
+ * top, their bandwidth, and EFA on the two largest sizes. */
+export const N6_NETWORK = {
+  ...N6_INTEL,
+  eniOverride: N6_BIG,
+  bw: 'gen6Network',
+  ebs: 'gen6Network',
+  efa: '0 0 0 0 0 0 0 0 2 2',
+} satisfies Partial<FamilySpec>;
 
 export const intel = (o: Omit<FamilySpec, 'arch' | 'cpu'>): FamilySpec => ({ arch: 'amd64', cpu: 'intel', ...o });
 export const amd = (o: Omit<FamilySpec, 'arch' | 'cpu'>): FamilySpec => ({ arch: 'amd64', cpu: 'amd', ...o });

@@ -1,13 +1,14 @@
-// End to end on the launch path: an ICE answer is cached in DynamoDB and the next plan avoids those offerings.
+// End to end on the launch path: the offerings an ICE answer refused, cached in DynamoDB as the launch use-case
+// caches them, are planned around until they expire.
 import { CreateFleetCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeAws } from '../../testkit/aws/fake-aws';
 import { fakeAwsProvider } from '../../testkit/aws/provider';
 import { ec2NodeClass, nodeClaim, nodePool } from '../../testkit/builders';
+import { DEFAULT_CONFIG } from '../controllers/deps';
 import { InsufficientCapacityError } from '../errors';
 import { type LocalDynamo, startLocalDynamo } from './dynamo/local';
 import { DynamoNodeClaimStore } from './dynamo/store';
-import { recordInsufficientCapacity } from './ice';
 
 let db: LocalDynamo;
 beforeAll(async () => {
@@ -38,8 +39,11 @@ describe('insufficient capacity → unavailable offerings → re-plan', () => {
         .create({ claim, nodePool: nodePool(), nodeClass, instanceTypes: before })
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InsufficientCapacityError);
-      const cached = await recordInsufficientCapacity(store, err as InsufficientCapacityError, now);
-      expect(cached.every((o) => o.expiresAt === now + 180_000)).toBe(true);
+      const refused = (err as InsufficientCapacityError).offerings;
+      expect(refused.length).toBeGreaterThan(0);
+      const expiresAt = now + DEFAULT_CONFIG.iceTtlMs;
+      for (const o of refused)
+        await store.markUnavailable({ ...o, expiresAt, reason: o.reason ?? 'InsufficientCapacity' });
       // An ICE failure deletes the claim so its pods re-plan (docs/aws.md, "Launch behaviour worth knowing when
       // reading CloudTrail").
       await store.delete(claim);
