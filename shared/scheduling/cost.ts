@@ -53,22 +53,13 @@ export function chooseTarget(
   // The fills below pick their next group by the dot-product rule through a tree of the waiting groups, refilled per
   // candidate: with every request distinct there are hundreds of groups, and a scan of all of them per step was most
   // of a constrained solve's cost (docs/performance.md, Distinct requests).
-  const { tree, items, classOf, classes, limit, base, start, taken, emptiedItems } = trees.of(waiting, dims);
-  // How many of each waiting group one node could take, before asking whether the group may share this type.
-  for (let g = 0; g < waiting.length; g++) {
-    const w = waiting[g] as WaitingGroup;
-    let l = w.remaining;
-    if (w.shape.perNodeLimit !== Number.POSITIVE_INFINITY) {
-      const own = w.shape.base === opening.base || w.bases?.has(opening.baseId) === true;
-      l = Math.min(l, w.shape.perNodeLimit - (own ? 1 : 0));
-    }
-    base[g] = l;
-  }
+  const wt = trees.of(waiting, dims);
+  perNodeLimits(wt, waiting, opening);
   let best: TargetChoice | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   let sinceImproved = 0;
   let evaluated = 0;
-  const usable = usableRoom(opening, waiting, base);
+  const usable = usableRoom(opening, waiting, wt.base);
   // Candidates by their best possible score at the price this claim would pay (its zones and capacity types).
   const order = new CandidateOrder<TypeOption>(ranked.length);
   for (const r of ranked) {
@@ -78,19 +69,7 @@ export function chooseTarget(
     const worth = usable(r.option.alloc, duals);
     order.add(r.option, worth > 0 ? price / worth : Number.POSITIVE_INFINITY, r.worth, price);
   }
-  // Whether a group may share the type depends on its class alone (template.ts canShare), so it is asked once per
-  // class and candidate, not once per group, and only of classes with a group the node could take: 0 not asked, 1
-  // yes, 2 no. The class's first such group stands for it.
-  const shares = new Int8Array(classes);
-  const asking: number[] = [];
-  const askedOf = new Int32Array(classes).fill(-1);
-  for (let g = 0; g < waiting.length; g++) {
-    const c = classOf[g] as number;
-    if ((base[g] as number) > 0 && (askedOf[c] as number) < 0) {
-      askedOf[c] = g;
-      asking.push(c);
-    }
-  }
+  const asked = classesToAsk(wt, waiting);
   // Each group's limit when the fill starts, for the share answers the tree was last refilled with. A candidate with
   // the same answers puts back only what the previous fill took (`taken`, `emptiedItems`) instead of refilling the
   // whole tree: a search scores about ten candidates, and refilling every group for each was a tenth of a solve of
@@ -104,53 +83,15 @@ export function chooseTarget(
     const price = order.price(c);
     evaluated++;
     used.set(opening.requests);
-    let value = dualValue(duals, opening.requests);
     let same = filled;
-    for (const k of asking) {
-      const answer = canShare((waiting[askedOf[k] as number] as WaitingGroup).shape, option) ? 1 : 2;
-      if (shares[k] !== answer) same = false;
-      shares[k] = answer;
+    for (const k of asked.asking) {
+      const answer = canShare((waiting[asked.askedOf[k] as number] as WaitingGroup).shape, option) ? 1 : 2;
+      if (asked.shares[k] !== answer) same = false;
+      asked.shares[k] = answer;
     }
-    if (same) {
-      for (const g of taken) {
-        limit[g] = start[g] as number;
-        (items[g] as GroupItem).remaining = start[g] as number;
-      }
-      for (const item of emptiedItems) tree.refresh(item);
-    } else {
-      for (let g = 0; g < waiting.length; g++) {
-        const l = base[g] as number;
-        const n = l > 0 && shares[classOf[g] as number] === 1 ? l : 0;
-        start[g] = n;
-        limit[g] = n;
-        (items[g] as GroupItem).remaining = n;
-      }
-      tree.reset();
-      filled = true;
-    }
-    taken.length = 0;
-    emptiedItems.length = 0;
-    const alloc = option.alloc;
-    for (;;) {
-      // Out of time, the score rests on the fill so far: an estimate either way, and the claim itself is exact.
-      if (outOfTime()) break;
-      pick.start();
-      tree.search(used, alloc, pick);
-      const item = pick.best;
-      if (!item) break;
-      const g = item.ordinal;
-      const w = waiting[g] as WaitingGroup;
-      const k = Math.max(1, Math.ceil(Math.min(maxCopies(w.shape.requests, used, alloc), limit[g] as number) / 4));
-      for (let i = 0; i < dims; i++) used[i] = (used[i] as number) + k * (w.shape.requests[i] as number);
-      value += k * w.value;
-      limit[g] = (limit[g] as number) - k;
-      item.remaining = limit[g] as number;
-      taken.push(g);
-      if (item.remaining <= 0) {
-        tree.emptied(item);
-        emptiedItems.push(item);
-      }
-    }
+    startFill(wt, waiting, asked.shares, same);
+    filled = true;
+    const value = fill(wt, waiting, used, option.alloc, dualValue(duals, opening.requests), pick, outOfTime);
     const score = value > 0 ? price / value : price;
     sinceImproved++;
     // Ties keep the earlier candidate: the larger type, whose fill is least sensitive to the estimate.
@@ -161,6 +102,105 @@ export function chooseTarget(
     }
   }
   return best;
+}
+
+/** How many of each waiting group one node could take, before asking whether the group may share this type. */
+function perNodeLimits(wt: WaitingTree, waiting: readonly WaitingGroup[], opening: PodShape): void {
+  for (let g = 0; g < waiting.length; g++) {
+    const w = waiting[g] as WaitingGroup;
+    let l = w.remaining;
+    if (w.shape.perNodeLimit !== Number.POSITIVE_INFINITY) {
+      const own = w.shape.base === opening.base || w.bases?.has(opening.baseId) === true;
+      l = Math.min(l, w.shape.perNodeLimit - (own ? 1 : 0));
+    }
+    wt.base[g] = l;
+  }
+}
+
+/**
+ * Whether a group may share the type depends on its class alone (template.ts canShare), so it is asked once per
+ * class and candidate, not once per group, and only of classes with a group the node could take: `shares` is 0 not
+ * asked, 1 yes, 2 no. The class's first such group (`askedOf`) stands for it.
+ */
+function classesToAsk(
+  wt: WaitingTree,
+  waiting: readonly WaitingGroup[],
+): { shares: Int8Array; asking: number[]; askedOf: Int32Array } {
+  const shares = new Int8Array(wt.classes);
+  const asking: number[] = [];
+  const askedOf = new Int32Array(wt.classes).fill(-1);
+  for (let g = 0; g < waiting.length; g++) {
+    const c = wt.classOf[g] as number;
+    if ((wt.base[g] as number) > 0 && (askedOf[c] as number) < 0) {
+      askedOf[c] = g;
+      asking.push(c);
+    }
+  }
+  return { shares, asking, askedOf };
+}
+
+/**
+ * Sets each group's limit for a candidate's fill: with the same share answers as the last fill, only what that fill
+ * took is put back; otherwise every group is refilled from the answers.
+ */
+function startFill(wt: WaitingTree, waiting: readonly WaitingGroup[], shares: Int8Array, same: boolean): void {
+  const { tree, items, classOf, limit, base, start, taken, emptiedItems } = wt;
+  if (same) {
+    for (const g of taken) {
+      limit[g] = start[g] as number;
+      (items[g] as GroupItem).remaining = start[g] as number;
+    }
+    for (const item of emptiedItems) tree.refresh(item);
+  } else {
+    for (let g = 0; g < waiting.length; g++) {
+      const l = base[g] as number;
+      const n = l > 0 && shares[classOf[g] as number] === 1 ? l : 0;
+      start[g] = n;
+      limit[g] = n;
+      (items[g] as GroupItem).remaining = n;
+    }
+    tree.reset();
+  }
+  taken.length = 0;
+  emptiedItems.length = 0;
+}
+
+/**
+ * Fills a candidate of allocatable `alloc` from `used` by the dot-product rule, a quarter of what fits of the best
+ * group at a time, and returns `value` plus the dual worth of what it took.
+ */
+function fill(
+  wt: WaitingTree,
+  waiting: readonly WaitingGroup[],
+  used: Float64Array,
+  alloc: Float64Array,
+  value: number,
+  pick: FirstBest,
+  outOfTime: () => boolean,
+): number {
+  const { tree, limit, taken, emptiedItems } = wt;
+  const dims = used.length;
+  for (;;) {
+    // Out of time, the score rests on the fill so far: an estimate either way, and the claim itself is exact.
+    if (outOfTime()) break;
+    pick.start();
+    tree.search(used, alloc, pick);
+    const item = pick.best;
+    if (!item) break;
+    const g = item.ordinal;
+    const w = waiting[g] as WaitingGroup;
+    const k = Math.max(1, Math.ceil(Math.min(maxCopies(w.shape.requests, used, alloc), limit[g] as number) / 4));
+    for (let i = 0; i < dims; i++) used[i] = (used[i] as number) + k * (w.shape.requests[i] as number);
+    value += k * w.value;
+    limit[g] = (limit[g] as number) - k;
+    item.remaining = limit[g] as number;
+    taken.push(g);
+    if (item.remaining <= 0) {
+      tree.emptied(item);
+      emptiedItems.push(item);
+    }
+  }
+  return value;
 }
 
 /**
