@@ -10,6 +10,7 @@ import type {
   PodStatus,
   PodTemplateSpec,
   PriorityClass,
+  StatefulSet,
   Volume,
 } from './kube';
 import type { ManifestSet } from './manifest-set';
@@ -71,39 +72,8 @@ export function expandPods(set: ManifestSet): ExpandedPods {
     }
   }
   for (const sts of set.statefulSets) {
-    const ns = sts.metadata.namespace ?? 'default';
     const replicas = sts.spec.replicas ?? 1;
-    for (let ordinal = 0; ordinal < replicas; ordinal++) {
-      const podName = `${sts.metadata.name}-${ordinal}`;
-      const pod = podFrom('StatefulSet', 'apps/v1', sts.metadata, sts.spec.template, podName);
-      pod.metadata.labels = {
-        ...pod.metadata.labels,
-        'statefulset.kubernetes.io/pod-name': podName,
-        'apps.kubernetes.io/pod-index': String(ordinal),
-      };
-      const volumes: Volume[] = [...(pod.spec.volumes ?? [])];
-      for (const t of sts.spec.volumeClaimTemplates ?? []) {
-        const claimName = `${t.metadata.name}-${sts.metadata.name}-${ordinal}`;
-        out.pvcs.push({
-          kind: 'PersistentVolumeClaim',
-          metadata: {
-            ...(t.metadata.labels ? { labels: { ...t.metadata.labels } } : {}),
-            ...(t.metadata.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
-            name: claimName,
-            namespace: ns,
-            uid: uidFor('PersistentVolumeClaim', ns, claimName),
-          },
-          spec: structuredClone(t.spec),
-          status: { phase: 'Pending' },
-        });
-        const volume: Volume = { name: t.metadata.name, persistentVolumeClaim: { claimName } };
-        const at = volumes.findIndex((v) => v.name === t.metadata.name);
-        if (at >= 0) volumes[at] = volume;
-        else volumes.push(volume);
-      }
-      if (volumes.length > 0) pod.spec.volumes = volumes;
-      out.pods.push(finish(pod));
-    }
+    for (let ordinal = 0; ordinal < replicas; ordinal++) out.pods.push(finish(statefulSetPod(sts, ordinal, out.pvcs)));
   }
   for (const job of set.jobs) {
     let count = job.spec.parallelism ?? 1;
@@ -119,6 +89,41 @@ export function expandPods(set: ManifestSet): ExpandedPods {
     }
   }
   return out;
+}
+
+/** The StatefulSet's pod at `ordinal`, named and labelled by it, with a PersistentVolumeClaim per volume claim
+ * template (added to `pvcs`) in place of the template's volume of that name. */
+function statefulSetPod(sts: StatefulSet, ordinal: number, pvcs: PersistentVolumeClaim[]): Pod {
+  const ns = sts.metadata.namespace ?? 'default';
+  const podName = `${sts.metadata.name}-${ordinal}`;
+  const pod = podFrom('StatefulSet', 'apps/v1', sts.metadata, sts.spec.template, podName);
+  pod.metadata.labels = {
+    ...pod.metadata.labels,
+    'statefulset.kubernetes.io/pod-name': podName,
+    'apps.kubernetes.io/pod-index': String(ordinal),
+  };
+  const volumes: Volume[] = [...(pod.spec.volumes ?? [])];
+  for (const t of sts.spec.volumeClaimTemplates ?? []) {
+    const claimName = `${t.metadata.name}-${sts.metadata.name}-${ordinal}`;
+    pvcs.push({
+      kind: 'PersistentVolumeClaim',
+      metadata: {
+        ...(t.metadata.labels ? { labels: { ...t.metadata.labels } } : {}),
+        ...(t.metadata.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
+        name: claimName,
+        namespace: ns,
+        uid: uidFor('PersistentVolumeClaim', ns, claimName),
+      },
+      spec: structuredClone(t.spec),
+      status: { phase: 'Pending' },
+    });
+    const volume: Volume = { name: t.metadata.name, persistentVolumeClaim: { claimName } };
+    const at = volumes.findIndex((v) => v.name === t.metadata.name);
+    if (at >= 0) volumes[at] = volume;
+    else volumes.push(volume);
+  }
+  if (volumes.length > 0) pod.spec.volumes = volumes;
+  return pod;
 }
 
 const clonePending = (): PodStatus => structuredClone(PENDING_STATUS);

@@ -265,6 +265,26 @@ export function toInstanceTypeInfo(desc: Ec2InstanceType, facts: TypeFacts): Ins
   if (manufacturer) info.cpuManufacturer = manufacturer.toLowerCase();
   const clock = desc.ProcessorInfo?.SustainedClockSpeedInGhz;
   if (clock) info.cpuClockMhz = Math.round(clock * 1000);
+  addAccelerators(info, desc);
+  if (network?.EfaSupported && network.EfaInfo?.MaximumEfaInterfaces) info.efa = network.EfaInfo.MaximumEfaInterfaces;
+  const storage = desc.InstanceStorageInfo;
+  if (storage?.TotalSizeInGB && storage.NvmeSupport !== 'unsupported') info.localNvmeGiB = storage.TotalSizeInGB;
+  const bandwidth =
+    facts.networkBandwidthMbps ?? (card?.BaselineBandwidthInGbps ? card.BaselineBandwidthInGbps * 1000 : undefined);
+  if (bandwidth) info.networkBandwidthMbps = Math.round(bandwidth);
+  const ebs = desc.EbsInfo?.EbsOptimizedInfo?.MaximumBandwidthInMbps;
+  if (ebs) info.ebsBandwidthMbps = ebs;
+  // The EBS attachment limit a new node's volumes are held to (catalog/ebs-limits.ts).
+  const attachments = desc.EbsInfo?.MaximumEbsAttachments;
+  if (attachments) info.maxEbsAttachments = attachments;
+  const limitType = desc.EbsInfo?.AttachmentLimitType;
+  if (limitType === 'shared' || limitType === 'dedicated') info.ebsAttachmentLimitType = limitType;
+  if (name.includes('-flex.')) info.capabilityFlex = true;
+  return info;
+}
+
+/** The type's GPUs, and its Neuron or Inferentia accelerators, on `info`. */
+function addAccelerators(info: InstanceTypeInfo, desc: Ec2InstanceType): void {
   const gpus = desc.GpuInfo?.Gpus ?? [];
   const gpu = gpus[0];
   if (gpu?.Name) {
@@ -295,21 +315,6 @@ export function toInstanceTypeInfo(desc: Ec2InstanceType, facts: TypeFacts): Ins
       cores: count * 4,
     };
   }
-  if (network?.EfaSupported && network.EfaInfo?.MaximumEfaInterfaces) info.efa = network.EfaInfo.MaximumEfaInterfaces;
-  const storage = desc.InstanceStorageInfo;
-  if (storage?.TotalSizeInGB && storage.NvmeSupport !== 'unsupported') info.localNvmeGiB = storage.TotalSizeInGB;
-  const bandwidth =
-    facts.networkBandwidthMbps ?? (card?.BaselineBandwidthInGbps ? card.BaselineBandwidthInGbps * 1000 : undefined);
-  if (bandwidth) info.networkBandwidthMbps = Math.round(bandwidth);
-  const ebs = desc.EbsInfo?.EbsOptimizedInfo?.MaximumBandwidthInMbps;
-  if (ebs) info.ebsBandwidthMbps = ebs;
-  // The EBS attachment limit a new node's volumes are held to (catalog/ebs-limits.ts).
-  const attachments = desc.EbsInfo?.MaximumEbsAttachments;
-  if (attachments) info.maxEbsAttachments = attachments;
-  const limitType = desc.EbsInfo?.AttachmentLimitType;
-  if (limitType === 'shared' || limitType === 'dedicated') info.ebsAttachmentLimitType = limitType;
-  if (name.includes('-flex.')) info.capabilityFlex = true;
-  return info;
 }
 
 /** A type's Windows prices: x86 only (EKS runs no Windows on Graviton), and only with a Windows on-demand price. */

@@ -21,7 +21,7 @@ import type {
   OfferingReservation,
   UnavailableOffering,
 } from '../catalog/types';
-import { InsufficientCapacityError, LaunchError } from '../errors';
+import { InsufficientCapacityError, LaunchError, type RefusedOffering } from '../errors';
 import type { CloudInstance, CloudProvider, LaunchRequest, NodeClassResolution } from '../ports';
 import { iamClient, ssmClient } from './clients';
 import { amiFor } from './ec2/amis';
@@ -31,6 +31,8 @@ import { classifyLaunchFailure, errorCode, INSUFFICIENT_CAPACITY_CODES, withThro
 import {
   chooseCapacityType,
   createFleetInput,
+  type FleetFailure,
+  type FleetLaunched,
   type FleetOverride,
   fleetOverrides,
   readFleetOutput,
@@ -169,48 +171,69 @@ export class AwsCloudProvider extends AwsInstanceProvider implements CloudProvid
         const expiresAt = this.clock.now() + (this.o.unavailableTtlMs ?? 3 * 60_000);
         await this.o.onUnavailable(refused.map((r) => ({ ...r, expiresAt })));
       }
-      const l = result.launched;
-      const ov = overrides.find((o) => o.instanceType === l.instanceType && o.zone === l.zone);
-      const instance: CloudInstance = {
-        instanceId: l.instanceId,
-        providerID: `aws:///${l.zone}/${l.instanceId}`,
-        instanceType: l.instanceType,
-        zone: l.zone,
-        capacityType: l.capacityType,
-        pricePerHour: ov?.price ?? this.priceOf(l.instanceType, l.zone, l.capacityType) ?? 0,
-        state: 'pending',
-        launchedAt: new Date(this.clock.now()).toISOString(),
-        securityGroupIds: resolved.securityGroups.map((g) => g.id).sort(),
-        tags,
-      };
-      if (ov) instance.imageId = ov.amiId;
-      if (l.subnetId) instance.subnetId = l.subnetId;
-      if (capacityType === 'reserved' && ov?.reservation) {
-        const { id, type, endTime, interruptible } = ov.reservation;
-        instance.capacityReservation = {
-          id,
-          type,
-          ...(endTime ? { endTime } : {}),
-          ...(interruptible ? { interruptible: true } : {}),
-        };
-        this.reservations.markLaunched(id);
-      }
-      return instance;
+      return this.launchedInstance(result.launched, capacityType, overrides, resolved, tags);
     }
-    const nonCapacity = result.errors.filter((e) => !INSUFFICIENT_CAPACITY_CODES.has(e.code));
-    if (result.errors.length > 0 && nonCapacity.length === 0) {
-      throw new InsufficientCapacityError(
-        `NodeClaim ${claim.name}: no ${capacityType} capacity in ${refused.length} offering(s): ${[...new Set(result.errors.map((e) => e.code))].join(', ')}`,
+    throw await this.fleetFailure(claim, capacityType, result.errors, refused);
+  }
+
+  /** The instance a fleet launched, priced and tagged as requested, with the reservation it took. */
+  private launchedInstance(
+    l: FleetLaunched,
+    capacityType: CapacityType,
+    overrides: FleetOverride[],
+    resolved: ResolvedNodeClass,
+    tags: Record<string, string>,
+  ): CloudInstance {
+    const ov = overrides.find((o) => o.instanceType === l.instanceType && o.zone === l.zone);
+    const instance: CloudInstance = {
+      instanceId: l.instanceId,
+      providerID: `aws:///${l.zone}/${l.instanceId}`,
+      instanceType: l.instanceType,
+      zone: l.zone,
+      capacityType: l.capacityType,
+      pricePerHour: ov?.price ?? this.priceOf(l.instanceType, l.zone, l.capacityType) ?? 0,
+      state: 'pending',
+      launchedAt: new Date(this.clock.now()).toISOString(),
+      securityGroupIds: resolved.securityGroups.map((g) => g.id).sort(),
+      tags,
+    };
+    if (ov) instance.imageId = ov.amiId;
+    if (l.subnetId) instance.subnetId = l.subnetId;
+    if (capacityType === 'reserved' && ov?.reservation) {
+      const { id, type, endTime, interruptible } = ov.reservation;
+      instance.capacityReservation = {
+        id,
+        type,
+        ...(endTime ? { endTime } : {}),
+        ...(interruptible ? { interruptible: true } : {}),
+      };
+      this.reservations.markLaunched(id);
+    }
+    return instance;
+  }
+
+  /** The error for a fleet that launched nothing: insufficient capacity when every error says so, else the first
+   * other error, classified. */
+  private async fleetFailure(
+    claim: NodeClaim,
+    capacityType: CapacityType,
+    errors: FleetFailure[],
+    refused: RefusedOffering[],
+  ): Promise<Error> {
+    const nonCapacity = errors.filter((e) => !INSUFFICIENT_CAPACITY_CODES.has(e.code));
+    if (errors.length > 0 && nonCapacity.length === 0) {
+      return new InsufficientCapacityError(
+        `NodeClaim ${claim.name}: no ${capacityType} capacity in ${refused.length} offering(s): ${[...new Set(errors.map((e) => e.code))].join(', ')}`,
         refused,
       );
     }
     const first = nonCapacity[0];
     if (!first)
-      throw new LaunchError(
+      return new LaunchError(
         'unknown',
         `NodeClaim ${claim.name}: CreateFleet returned neither an instance nor an error`,
       );
-    throw await classifyLaunchFailure(first.code, first.message, 'ec2:CreateFleet', this.o.sts);
+    return classifyLaunchFailure(first.code, first.message, 'ec2:CreateFleet', this.o.sts);
   }
 
   async getInstanceTypes(nodeClass: EC2NodeClass): Promise<InstanceType[]> {

@@ -77,31 +77,8 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
     if (leaving(c) && node) drainingNodes.add(node.metadata.name);
   }
   const displacedAll = [...drainingNodes].flatMap((n) => (boundOn.get(n) ?? []).filter(isReschedulable));
-  const pendingIndex = indexPods(s.pending);
-  const displacedIndex = indexPods(displacedAll);
 
-  // Pods nominated to a claim that is still coming (or already serving) are placed there.
-  const held = new Map<string, NodeClaim>();
-  const heldPods = new Map<string, Pod[]>();
-  const expired = (c: NodeClaim): boolean => {
-    const at = c.state === 'Initialized' ? c.stateTimes.Initialized : undefined;
-    return !!at && options.nominationTtlMs !== undefined && s.now - Date.parse(at) > options.nominationTtlMs;
-  };
-  for (const c of s.claims) {
-    if (leaving(c)) continue;
-    const pods: Pod[] = [];
-    if (expired(c)) {
-      heldPods.set(c.name, pods);
-      continue;
-    }
-    for (const ref of c.nominatedPods) {
-      const pod = resolveRef(pendingIndex, ref) ?? resolveRef(displacedIndex, ref);
-      if (!pod || held.has(refKey(ref))) continue;
-      held.set(refKey(ref), c);
-      pods.push(pod);
-    }
-    heldPods.set(c.name, pods);
-  }
+  const { held, heldPods } = holdNominated(s, leaving, indexPods(s.pending), indexPods(displacedAll), options);
   const displaced = displacedAll.filter((p) => !held.has(`${p.metadata.namespace}/${p.metadata.name}`));
   const displacedKeys = new Set(displacedAll.map((p) => `${p.metadata.namespace}/${p.metadata.name}`));
 
@@ -120,42 +97,94 @@ export function buildClusterView(s: ClusterSnapshot, options: ClusterViewOptions
     const volumeLimits =
       csiLimits(csiNodes.get(name)) ??
       (claim ? typeLimits(s.instanceTypes.get(claim.nodePool), claim.instanceType) : undefined);
-    existing.push({
-      name,
-      ...(claim ? { nodeClaim: claim.name } : {}),
-      ...(node.metadata.labels?.[LabelNodePool] ? { nodePool: node.metadata.labels[LabelNodePool] } : {}),
-      labels: { ...node.metadata.labels },
-      taints: (node.spec.taints ?? []).filter((t) => !sameTaint(t, TaintUnregistered)),
-      ...(claim ? { startupTaints: claim.startupTaints } : {}),
-      allocatable: parseResourceList(node.status?.allocatable),
-      pods: [...bound, ...(claim ? (heldPods.get(claim.name) ?? []) : [])],
-      inflight: claim ? claim.state !== 'Initialized' && claim.state !== 'Draining' : false,
-      markedForDeletion: draining || isMarkedForDeletion(node),
-      ...(volumeLimits ? { volumeLimits } : {}),
-      ...offeringFields(claim, node),
-    });
+    existing.push(
+      registeredNode(node, claim, bound, claim ? (heldPods.get(claim.name) ?? []) : [], draining, volumeLimits),
+    );
     if (claim) claimOf.set(name, claim);
   }
 
   for (const claim of s.claims) {
     if (nodeOf.has(claim.name) || leaving(claim)) continue;
-    const types = s.instanceTypes.get(claim.nodePool) ?? [];
-    existing.push({
-      name: claim.name,
-      nodeClaim: claim.name,
-      nodePool: claim.nodePool,
-      labels: claimLabels(claim, types),
-      taints: claim.taints,
-      startupTaints: claim.startupTaints,
-      allocatable: claimAllocatable(claim, types),
-      pods: heldPods.get(claim.name) ?? [],
-      inflight: true,
-      ...volumeLimitsOf(typeLimits(types, claim.instanceType)),
-      ...offeringFields(claim),
-    });
+    existing.push(inflightClaim(claim, s.instanceTypes.get(claim.nodePool) ?? [], heldPods.get(claim.name) ?? []));
     claimOf.set(claim.name, claim);
   }
   return { existing, held, displaced, claimOf, nodeOf };
+}
+
+/** Pods nominated to a claim that is still coming (or already serving) are placed there: each pod by the first live
+ * claim naming it, unless the claim initialized longer than `nominationTtlMs` ago. */
+function holdNominated(
+  s: ClusterSnapshot,
+  leaving: (c: NodeClaim) => boolean,
+  pendingIndex: ReturnType<typeof indexPods>,
+  displacedIndex: ReturnType<typeof indexPods>,
+  { nominationTtlMs }: ClusterViewOptions,
+): { held: Map<string, NodeClaim>; heldPods: Map<string, Pod[]> } {
+  const held = new Map<string, NodeClaim>();
+  const heldPods = new Map<string, Pod[]>();
+  const expired = (c: NodeClaim): boolean => {
+    const at = c.state === 'Initialized' ? c.stateTimes.Initialized : undefined;
+    return !!at && nominationTtlMs !== undefined && s.now - Date.parse(at) > nominationTtlMs;
+  };
+  for (const c of s.claims) {
+    if (leaving(c)) continue;
+    const pods: Pod[] = [];
+    if (expired(c)) {
+      heldPods.set(c.name, pods);
+      continue;
+    }
+    for (const ref of c.nominatedPods) {
+      const pod = resolveRef(pendingIndex, ref) ?? resolveRef(displacedIndex, ref);
+      if (!pod || held.has(refKey(ref))) continue;
+      held.set(refKey(ref), c);
+      pods.push(pod);
+    }
+    heldPods.set(c.name, pods);
+  }
+  return { held, heldPods };
+}
+
+/** A registered Node as the solver sees it: its pods bound and those held for its claim. */
+function registeredNode(
+  node: Node,
+  claim: NodeClaim | undefined,
+  bound: Pod[],
+  held: Pod[],
+  draining: boolean,
+  volumeLimits: Record<string, number> | undefined,
+): ClusterNode {
+  const name = node.metadata.name;
+  return {
+    name,
+    ...(claim ? { nodeClaim: claim.name } : {}),
+    ...(node.metadata.labels?.[LabelNodePool] ? { nodePool: node.metadata.labels[LabelNodePool] } : {}),
+    labels: { ...node.metadata.labels },
+    taints: (node.spec.taints ?? []).filter((t) => !sameTaint(t, TaintUnregistered)),
+    ...(claim ? { startupTaints: claim.startupTaints } : {}),
+    allocatable: parseResourceList(node.status?.allocatable),
+    pods: [...bound, ...held],
+    inflight: claim ? claim.state !== 'Initialized' && claim.state !== 'Draining' : false,
+    markedForDeletion: draining || isMarkedForDeletion(node),
+    ...(volumeLimits ? { volumeLimits } : {}),
+    ...offeringFields(claim, node),
+  };
+}
+
+/** A claim without a Node yet, as the solver sees it: its planned type's labels and allocatable, and its held pods. */
+function inflightClaim(claim: NodeClaim, types: InstanceType[], held: Pod[]): ClusterNode {
+  return {
+    name: claim.name,
+    nodeClaim: claim.name,
+    nodePool: claim.nodePool,
+    labels: claimLabels(claim, types),
+    taints: claim.taints,
+    startupTaints: claim.startupTaints,
+    allocatable: claimAllocatable(claim, types),
+    pods: held,
+    inflight: true,
+    ...volumeLimitsOf(typeLimits(types, claim.instanceType)),
+    ...offeringFields(claim),
+  };
 }
 
 /** A CSINode's attach limits per driver (`drivers[].allocatable.count`); a driver without a count has no limit, as

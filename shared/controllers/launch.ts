@@ -71,54 +71,68 @@ export async function launchClaim(
       instanceTypes: options,
     });
     deps.metric('CreateFleetDuration', deps.clock.now() - started, 'Milliseconds');
-    const patch = launchedFields(instance);
-    try {
-      const launched = await deps.store.transition(claim, 'Launched', patch);
-      deps.metric('Launches', 1, 'Count', { nodePool: claim.nodePool });
-      deps.log.info('launched', {
-        nodeClaim: claim.name,
-        instanceId: instance.instanceId,
-        instanceType: instance.instanceType,
-        zone: instance.zone,
-        capacityType: instance.capacityType,
-        pricePerHour: instance.pricePerHour,
-      });
-      return { kind: 'launched', claim: launched };
-    } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
-      // A concurrent pass launched the same claim (same uid, so the same instance) and recorded it first.
-      const current = await deps.store.get(claim.name);
-      if (current?.instanceId === instance.instanceId) return { kind: 'launched', claim: current };
-      deps.log.warn('claim changed during launch', { nodeClaim: claim.name, state: current?.state });
-      return { kind: 'superseded' };
-    }
+    // Awaited here, so a failure to record the launch is handled as a failed launch is.
+    return await recordLaunch(deps, claim, instance);
   } catch (err) {
-    if (err instanceof InsufficientCapacityError) {
-      const expiresAt = deps.clock.now() + deps.config.iceTtlMs;
-      // No offering named means none of the request could launch (no subnet or AMI for it): cache them all, or the
-      // re-plan would pick the same ones again.
-      const refused: RefusedOffering[] = err.offerings.length
-        ? err.offerings
-        : options.flatMap((t) =>
-            t.offerings.map((o) => ({
-              instanceType: t.name,
-              zone: o.zone,
-              capacityType: o.capacityType,
-              ...(o.reservation ? { reservationId: o.reservation.id } : {}),
-            })),
-          );
-      for (const o of refused) {
-        await deps.store.markUnavailable({ ...o, expiresAt, reason: o.reason ?? 'InsufficientCapacity' });
-      }
-      deps.metric('InsufficientCapacity', 1, 'Count', { nodePool: claim.nodePool });
-      await dropClaim(deps, claim, `insufficient capacity: ${err.message}`);
-      return { kind: 'insufficient-capacity', offerings: refused.length };
-    }
+    if (err instanceof InsufficientCapacityError) return refuseOfferings(deps, claim, options, err);
     if (err instanceof LaunchError && !err.retryable) return fail(deps, claim, err.kind, err.message);
     deps.log.warn('launch will be retried', { nodeClaim: claim.name, error: message(err) });
     deps.metric('LaunchRetries', 1, 'Count');
     return { kind: 'retry', reason: message(err) };
   }
+}
+
+/** Records the instance on the claim (Launched); a concurrent pass that recorded the same instance first is fine. */
+async function recordLaunch(deps: ControlPlaneDeps, claim: NodeClaim, instance: CloudInstance): Promise<LaunchOutcome> {
+  const patch = launchedFields(instance);
+  try {
+    const launched = await deps.store.transition(claim, 'Launched', patch);
+    deps.metric('Launches', 1, 'Count', { nodePool: claim.nodePool });
+    deps.log.info('launched', {
+      nodeClaim: claim.name,
+      instanceId: instance.instanceId,
+      instanceType: instance.instanceType,
+      zone: instance.zone,
+      capacityType: instance.capacityType,
+      pricePerHour: instance.pricePerHour,
+    });
+    return { kind: 'launched', claim: launched };
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    // A concurrent pass launched the same claim (same uid, so the same instance) and recorded it first.
+    const current = await deps.store.get(claim.name);
+    if (current?.instanceId === instance.instanceId) return { kind: 'launched', claim: current };
+    deps.log.warn('claim changed during launch', { nodeClaim: claim.name, state: current?.state });
+    return { kind: 'superseded' };
+  }
+}
+
+/** Every offering of the request was refused: each is cached as unavailable and the claim dropped to re-plan. */
+async function refuseOfferings(
+  deps: ControlPlaneDeps,
+  claim: NodeClaim,
+  options: InstanceType[],
+  err: InsufficientCapacityError,
+): Promise<LaunchOutcome> {
+  const expiresAt = deps.clock.now() + deps.config.iceTtlMs;
+  // No offering named means none of the request could launch (no subnet or AMI for it): cache them all, or the
+  // re-plan would pick the same ones again.
+  const refused: RefusedOffering[] = err.offerings.length
+    ? err.offerings
+    : options.flatMap((t) =>
+        t.offerings.map((o) => ({
+          instanceType: t.name,
+          zone: o.zone,
+          capacityType: o.capacityType,
+          ...(o.reservation ? { reservationId: o.reservation.id } : {}),
+        })),
+      );
+  for (const o of refused) {
+    await deps.store.markUnavailable({ ...o, expiresAt, reason: o.reason ?? 'InsufficientCapacity' });
+  }
+  deps.metric('InsufficientCapacity', 1, 'Count', { nodePool: claim.nodePool });
+  await dropClaim(deps, claim, `insufficient capacity: ${err.message}`);
+  return { kind: 'insufficient-capacity', offerings: refused.length };
 }
 
 /** Deletes a claim that never got an instance, so its pods are planned again, and asks for that pass now. */

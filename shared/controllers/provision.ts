@@ -100,40 +100,8 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
   let solved: SchedulingResult | undefined;
   let own: NodeClaim[] = [];
   if (pods.length > 0) {
-    // A static NodePool never gets nodes for pods: only its replicas decide its size. A NodePool being deleted gets
-    // none either, as in Karpenter: its nodes are going (nodepool-deletion.ts).
-    const nodePools = snapshot.nodePools.filter(
-      (p) => snapshot.instanceTypes.has(p.metadata.name) && !isStaticNodePool(p) && !p.metadata.deletionTimestamp,
-    );
-    await loadLpSolver();
-    const plan = await (deps.solve ?? defaultSolve)({
-      pods,
-      nodePools,
-      nodeClasses: snapshot.nodeClasses,
-      instanceTypes: snapshot.instanceTypes,
-      existingNodes: view.existing,
-      daemonSets: snapshot.daemonSets,
-      pvcs: snapshot.pvcs,
-      pvs: snapshot.pvs,
-      storageClasses: snapshot.storageClasses,
-      namespaces: snapshot.namespaces,
-      options: {
-        timeoutMs: solveBudget(deps, options),
-        now: () => deps.clock.now(),
-        // Karpenter's operator settings, from clusters.yaml `settings` (docs/disruption.md, Settings).
-        minValuesPolicy: deps.config.disruption.minValuesPolicy,
-        preferencePolicy: deps.config.disruption.preferencePolicy,
-      },
-    });
-    solved = plan;
-    deps.metric('SolveDuration', plan.stats.durationMs, 'Milliseconds');
-    await continueDeferred(deps, plan, result);
-    result.nominated = await nominateToExisting(deps, view, plan);
-    own = await writeClaims(deps, snapshot, plan.nodeClaims);
-    result.created = own.map((c) => c.name);
-    result.unschedulable = plan.unschedulable.map((u) => ({ pod: keyOf(u.pod), reason: u.reason }));
-    own = await withdrawContested(deps, snapshot, own, result);
-    result.decision = await recordDecision(deps, snapshot, pods.length, plan, own, options.trigger);
+    solved = await solvePods(deps, snapshot, view, pods, options);
+    own = await applyPlan(deps, snapshot, view, pods.length, solved, result, options.trigger);
   }
 
   const statics = await writeStaticClaims(deps, snapshot);
@@ -141,31 +109,124 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
   result.withdrawn.push(...statics.withdrawn);
   own = [...own, ...statics.written];
   result.scaledDown = await scaleDownStatic(deps, snapshot);
+  const launched = await launchAll(deps, snapshot, own, stale, result, options.triggeredAt);
+  if (solved) await announceUnschedulable(deps, snapshot, solved);
+  reportPass(deps, snapshot, result, solved, launched, {
+    trigger: options.trigger,
+    pods: pods.length,
+    started,
+  });
+  return result;
+}
+
+/** The solve over the pods to place, on the NodePools that may get nodes for pods. */
+async function solvePods(
+  deps: ControlPlaneDeps,
+  snapshot: ClusterSnapshot,
+  view: ClusterView,
+  pods: Pod[],
+  options: ProvisionOptions,
+): Promise<SchedulingResult> {
+  // A static NodePool never gets nodes for pods: only its replicas decide its size. A NodePool being deleted gets
+  // none either, as in Karpenter: its nodes are going (nodepool-deletion.ts).
+  const nodePools = snapshot.nodePools.filter(
+    (p) => snapshot.instanceTypes.has(p.metadata.name) && !isStaticNodePool(p) && !p.metadata.deletionTimestamp,
+  );
+  await loadLpSolver();
+  return (deps.solve ?? defaultSolve)({
+    pods,
+    nodePools,
+    nodeClasses: snapshot.nodeClasses,
+    instanceTypes: snapshot.instanceTypes,
+    existingNodes: view.existing,
+    daemonSets: snapshot.daemonSets,
+    pvcs: snapshot.pvcs,
+    pvs: snapshot.pvs,
+    storageClasses: snapshot.storageClasses,
+    namespaces: snapshot.namespaces,
+    options: {
+      timeoutMs: solveBudget(deps, options),
+      now: () => deps.clock.now(),
+      // Karpenter's operator settings, from clusters.yaml `settings` (docs/disruption.md, Settings).
+      minValuesPolicy: deps.config.disruption.minValuesPolicy,
+      preferencePolicy: deps.config.disruption.preferencePolicy,
+    },
+  });
+}
+
+/** Acts on the plan before any launch: deferred pods, nominations, the claims written (and withdrawn when contested),
+ * the decision record. Returns the claims this pass wrote and kept. */
+async function applyPlan(
+  deps: ControlPlaneDeps,
+  snapshot: ClusterSnapshot,
+  view: ClusterView,
+  podCount: number,
+  plan: SchedulingResult,
+  result: ProvisionResult,
+  trigger: string | undefined,
+): Promise<NodeClaim[]> {
+  deps.metric('SolveDuration', plan.stats.durationMs, 'Milliseconds');
+  await continueDeferred(deps, plan, result);
+  result.nominated = await nominateToExisting(deps, view, plan);
+  let own = await writeClaims(deps, snapshot, plan.nodeClaims);
+  result.created = own.map((c) => c.name);
+  result.unschedulable = plan.unschedulable.map((u) => ({ pod: keyOf(u.pod), reason: u.reason }));
+  own = await withdrawContested(deps, snapshot, own, result);
+  result.decision = await recordDecision(deps, snapshot, podCount, plan, own, trigger);
+  return own;
+}
+
+/** Launches the pass's own claims and the stale Pending ones, tallying each outcome; returns the claims launched. */
+async function launchAll(
+  deps: ControlPlaneDeps,
+  snapshot: ClusterSnapshot,
+  own: readonly NodeClaim[],
+  stale: readonly NodeClaim[],
+  result: ProvisionResult,
+  triggeredAt: string | undefined,
+): Promise<NodeClaim[]> {
   const staleNames = new Set(stale.map((c) => c.name));
   const outcomes = await mapLimit([...own, ...stale], LAUNCH_CONCURRENCY, async (claim) => ({
     claim,
     outcome: await launchClaim(deps, claim, {
       ...launchContext(snapshot, claim),
-      ...(options.triggeredAt && !staleNames.has(claim.name) ? { triggeredAt: Date.parse(options.triggeredAt) } : {}),
+      ...(triggeredAt && !staleNames.has(claim.name) ? { triggeredAt: Date.parse(triggeredAt) } : {}),
     }),
   }));
   for (const { claim, outcome } of outcomes) {
     tally(result, claim, outcome, staleNames.has(claim.name));
     if (outcome.kind === 'launched') await announceNominations(deps, outcome.claim, outcome.claim.nominatedPods);
   }
-  if (solved) {
-    // NodePools left out of the solve are named too, or their users would never learn why they were not tried.
-    const skipped = snapshot.problems.map((p) => `; NodePool ${p.nodePool} skipped: ${p.reason}`).join('');
-    for (const u of solved.unschedulable) {
-      await emitEvent(deps, {
-        involved: { kind: 'Pod', name: u.pod.metadata.name, namespace: u.pod.metadata.namespace },
-        type: 'Warning',
-        reason: 'FailedScheduling',
-        message: `Failed to schedule pod, ${u.reason}${skipped}`,
-      });
-    }
-  }
+  return outcomes.flatMap((o) => (o.outcome.kind === 'launched' ? [o.outcome.claim] : []));
+}
 
+/** A FailedScheduling event per pod the plan could not place. */
+async function announceUnschedulable(
+  deps: ControlPlaneDeps,
+  snapshot: ClusterSnapshot,
+  solved: SchedulingResult,
+): Promise<void> {
+  // NodePools left out of the solve are named too, or their users would never learn why they were not tried.
+  const skipped = snapshot.problems.map((p) => `; NodePool ${p.nodePool} skipped: ${p.reason}`).join('');
+  for (const u of solved.unschedulable) {
+    await emitEvent(deps, {
+      involved: { kind: 'Pod', name: u.pod.metadata.name, namespace: u.pod.metadata.namespace },
+      type: 'Warning',
+      reason: 'FailedScheduling',
+      message: `Failed to schedule pod, ${u.reason}${skipped}`,
+    });
+  }
+}
+
+/** The pass's log lines and metrics. */
+function reportPass(
+  deps: ControlPlaneDeps,
+  snapshot: ClusterSnapshot,
+  result: ProvisionResult,
+  solved: SchedulingResult | undefined,
+  launched: readonly NodeClaim[],
+  pass: { trigger: string | undefined; pods: number; started: number },
+): void {
   if (result.deferred.length > 0 && result.launched.length === 0 && result.nominated === 0) {
     // Progress is the point of deferring: a pass that deferred pods and launched nothing says why.
     deps.log.warn('deferred pods but launched nothing', {
@@ -179,16 +240,13 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
       warnings: solved?.warnings ?? [],
     });
   }
-  reportFleet(deps, [
-    ...snapshot.claims,
-    ...outcomes.flatMap((o) => (o.outcome.kind === 'launched' ? [o.outcome.claim] : [])),
-  ]);
+  reportFleet(deps, [...snapshot.claims, ...launched]);
   deps.metric('PendingPods', snapshot.pending.length, 'Count');
   deps.metric('UnschedulablePods', result.unschedulable.length, 'Count');
-  deps.metric('ProvisionDuration', deps.clock.now() - started, 'Milliseconds');
+  deps.metric('ProvisionDuration', deps.clock.now() - pass.started, 'Milliseconds');
   deps.log.info('provisioning pass', {
-    trigger: options.trigger,
-    pods: pods.length,
+    trigger: pass.trigger,
+    pods: pass.pods,
     created: result.created.length,
     launched: result.launched.length,
     relaunched: result.relaunched.length,
@@ -199,7 +257,6 @@ export async function provision(deps: ControlPlaneDeps, options: ProvisionOption
     unschedulable: result.unschedulable.length,
     deferred: result.deferred.length,
   });
-  return result;
 }
 
 const keyOf = (p: Pod): string => `${p.metadata.namespace}/${p.metadata.name}`;

@@ -1,5 +1,5 @@
 // The scheduling engine's public surface: everything else calls only these.
-import { lowerBound } from './cost';
+import { lowerBound } from './duals';
 import { loadLpSolver, lpSolverLoaded } from './lp';
 import { Scheduler } from './scheduler';
 import type { SchedulingInput, SchedulingResult } from './types';

@@ -85,7 +85,7 @@ export interface LpResult {
 
 /** Rows whose demand is zero are dropped; rows no column supplies make the problem infeasible. `timeLimitMs` is
  * handed to HiGHS (`time_limit`, wall clock), which stops there: the solve then throws like any other non-optimal
- * end, and callers fall back (cost.ts prices by the cheapest type's rates). */
+ * end, and callers fall back (duals.ts prices by the cheapest type's rates). */
 export function solveCoveringLp(
   demand: readonly number[],
   columns: readonly LpColumn[],
@@ -153,7 +153,7 @@ export function solveModel(model: string, options: Parameters<Highs['solve']>[1]
   return highs.solve(model, options);
 }
 
-/** Undominated columns per column set and rows: the duals' nudged solves (cost.ts centralDuals) ask again for the
+/** Undominated columns per column set and rows: the duals' nudged solves (duals.ts centralDuals) ask again for the
  * same columns and rows with another demand, and the quadratic filter need not run again. */
 const usableCache = new WeakMap<readonly LpColumn[], { rows: string; usable: { c: LpColumn; j: number }[] }>();
 

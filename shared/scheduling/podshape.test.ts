@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pod } from '../../testkit/builders';
 import type { Container, Pod } from '../api/kube';
-import { classText, PodShapes, requestsText } from './podshape';
+import { PodShapes } from './podshape';
+import { classText, requestsText } from './podtext';
 import { ResourceIndex } from './resources';
 import { Topology } from './topology';
 import { VolumeIndex, type VolumeTopology } from './volumes';

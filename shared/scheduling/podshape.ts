@@ -1,14 +1,22 @@
 // Per-pod data computed once per solve. Pods with the same namespace, labels, spec and volume topology share one
 // PodBase, so replicas cost one computation; each relaxation level of a base is a PodShape, made on first need.
-import type { Container, NodeSelectorTerm, Pod, Toleration } from '../api/kube';
+import type { Pod, Toleration } from '../api/kube';
 import type { ResourceList } from '../api/resources';
-import { type HostPort, podHostPorts } from './hostports';
-import { restrictedLabelReason } from './labels';
-import { NodeFilter } from './nodefilter';
-import { initialView, matchableTerms, matchesNoNode, type PodView, relax } from './preferences';
-import { Requirement } from './requirement';
+import type { HostPort } from './hostports';
+import type { NodeFilter } from './nodefilter';
+import { classText, requestsText } from './podtext';
+import { type PodView, relax } from './preferences';
 import { Requirements } from './requirements';
 import { podRequests, type ResourceIndex } from './resources';
+import {
+  type LevelFacts,
+  levelFactsOf,
+  newSpecClass,
+  type SpecClass,
+  setTemplate,
+  spreadNodeFilter,
+  templateOf,
+} from './specclass';
 import type { Topology, TopologyShape } from './topology';
 import type { TopologyGroup } from './topologygroup';
 import type { VolumeIndex, VolumeTopology } from './volumes';
@@ -64,48 +72,12 @@ export interface PodShape extends TopologyShape {
   perNodeLimit: number;
 }
 
-const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
 /** What a pod without volumes gets from the volume index; only ever read. */
 const NO_VOLUME_TOPOLOGY: VolumeTopology = { requirements: /* @__PURE__ */ new Requirements(), warnings: [], key: '' };
 /** A base's requests until every resource name is known (`finalizeVectors` replaces it); only ever read. */
 const NO_REQUESTS = /* @__PURE__ */ new Float64Array(0);
 /** A base's relaxed shapes until it has one (`setLevel` gives it an array of its own); only ever read. */
 const NO_SHAPES: PodShape[] = [];
-
-/**
- * What the pods of one class share: pods whose spec and volume topology are equal once the containers' resources and
- * the overhead are left out, so they differ at most in their requests (and labels). Views, node requirements,
- * tolerations and host ports read none of those, so they are worked out once per class (docs/performance.md,
- * "Distinct requests: per-pod setup").
- */
-interface SpecClass {
-  hostPorts: HostPort[];
-  volumeRequirements: Requirements;
-  /** Why no pod of the class can be planned: a volume it needs is missing (said before any request error). */
-  missing: string | undefined;
-  /** Why no pod of the class can be planned: restricted keys or unmatchable affinity (said after request errors). */
-  invalid: string | undefined;
-  /** The relaxation views, shared by the bases (a view depends on the spec only). */
-  views: PodView[];
-  /** Per relaxation level: the view's node requirements and tolerations (read-only once built). */
-  levels: LevelFacts[];
-  /** The spread constraints' node filter (spreadNodeFilter), once asked for. */
-  spreadFilter?: NodeFilter | undefined;
-  /** The bases by the text of their requests (`requestsText`): the first base of each text, whatever its identity. */
-  bases: Map<string, PodBase>;
-  /** Bases whose requests text was first seen under another identity, by identity and that text. */
-  moreBases: Map<string, PodBase> | undefined;
-  /** The template of the class's first identity: its first valid base; later bases with other requests derive. */
-  template: PodBase | undefined;
-  /** The templates of the class's other identities. */
-  moreTemplates: Map<number, PodBase> | undefined;
-}
-
-interface LevelFacts {
-  requirements: Requirements;
-  strictRequirements: Requirements;
-  tolerations: Toleration[];
-}
 
 export class PodShapes {
   /** The classes by `classText`: a handful, however many requests the pods have. */
@@ -137,15 +109,14 @@ export class PodShapes {
    * its whole spec: a pod whose requests are new then costs a lookup in its class, not a second text of its spec.
    */
   baseOf(pod: Pod): PodBase {
-    // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md, "The
-    // cold 5k rows").
+    // Most pods have no volumes: they share one empty answer instead of building one each (docs/performance.md).
     const vol = pod.spec.volumes?.length ? this.volumes.requirementsFor(pod) : NO_VOLUME_TOPOLOGY;
     for (const w of vol.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
     const identity = this.identityOf(pod);
     const classKey = classText(pod.spec, vol);
     let cls = this.classes.get(classKey);
     if (!cls) {
-      cls = this.specClass(pod, vol);
+      cls = newSpecClass(pod, vol, this.ignorePreferences);
       this.classes.set(classKey, cls);
     }
     const requestsKey = requestsText(pod.spec);
@@ -199,21 +170,6 @@ export class PodShapes {
       byLabels.set(labels, identity);
     }
     return identity;
-  }
-
-  private specClass(pod: Pod, vol: VolumeTopology): SpecClass {
-    return {
-      hostPorts: podHostPorts(pod),
-      volumeRequirements: vol.requirements,
-      missing: vol.missing,
-      invalid: restrictedKeys(pod) ?? unmatchableAffinity(pod),
-      views: [initialView(pod, this.ignorePreferences)],
-      levels: [],
-      bases: new Map(),
-      moreBases: undefined,
-      template: undefined,
-      moreTemplates: undefined,
-    };
   }
 
   /** A base for a pod whose spec differs from the template's only in its requests: the template's shapes with these
@@ -332,17 +288,7 @@ export class PodShapes {
     const facts = this.factsOf.get(base);
     const have = facts?.levels[level];
     if (have) return have;
-    const pod = base.sample;
-    const requirements = Requirements.fromLabels(pod.spec.nodeSelector);
-    const term = view.requiredTerms[0];
-    if (term) requirements.addAll(termRequirements(term));
-    requirements.addAll(base.volumeRequirements);
-    const preferred = view.preferredNode[0];
-    const strictRequirements = preferred ? requirements.clone() : requirements;
-    if (preferred) requirements.addAll(termRequirements(preferred.preference));
-    const tolerations = [...(pod.spec.tolerations ?? [])];
-    if (view.toleratePreferNoSchedule) tolerations.push(TOLERATE_PREFER_NO_SCHEDULE);
-    const built = { requirements, strictRequirements, tolerations };
+    const built = levelFactsOf(base.sample, base.volumeRequirements, view);
     if (facts) facts.levels[level] = built;
     return built;
   }
@@ -459,135 +405,4 @@ function setLevel(base: PodBase, n: number, shape: PodShape): void {
   if (n === 0) base.first = shape;
   else if (base.relaxed === NO_SHAPES) base.relaxed = [shape];
   else base.relaxed[n - 1] = shape;
-}
-
-/** The class's template for an identity: its first valid base of that identity. */
-function templateOf(cls: SpecClass, identity: number): PodBase | undefined {
-  return cls.template?.identity === identity ? cls.template : cls.moreTemplates?.get(identity);
-}
-
-function setTemplate(cls: SpecClass, identity: number, base: PodBase): void {
-  if (!cls.template) {
-    cls.template = base;
-    return;
-  }
-  cls.moreTemplates ??= new Map();
-  cls.moreTemplates.set(identity, base);
-}
-
-/**
- * The pod's class as text: its spec without the node name, the volumes, the overhead and the containers' resources,
- * then its volume topology's key. Written key by key as JSON would write them, so no copy of the spec or its
- * containers is made: it is built for every pod. Two pods have the same text exactly when their specs, so read,
- * are equal (as JSON texts) and their volume topologies are; a pod without volume topology adds nothing, which no
- * pod with one (two more JSON strings) can equal.
- */
-export function classText(spec: Pod['spec'], vol: VolumeTopology): string {
-  let s = '{';
-  let sep = '';
-  const fields = spec as unknown as Record<string, unknown>;
-  for (const k in fields) {
-    if (k === 'nodeName' || k === 'volumes' || k === 'overhead') continue;
-    const v = k === 'containers' || k === 'initContainers' ? containersText(fields[k]) : JSON.stringify(fields[k]);
-    if (v === undefined) continue;
-    s += `${sep}${JSON.stringify(k)}:${v}`;
-    sep = ',';
-  }
-  s += '}';
-  return vol.key === '' && !vol.missing ? s : `${s}${JSON.stringify(vol.key)}${JSON.stringify(vol.missing ?? '')}`;
-}
-
-/** A container list's text without each container's resources (`requestsText` holds those). */
-function containersText(list: unknown): string | undefined {
-  if (!Array.isArray(list)) return JSON.stringify(list);
-  let s = '[';
-  for (let i = 0; i < list.length; i++) {
-    const c: unknown = list[i];
-    if (i > 0) s += ',';
-    if (c === null || typeof c !== 'object' || Array.isArray(c)) {
-      s += JSON.stringify(c) ?? 'null';
-      continue;
-    }
-    const fields = c as Record<string, unknown>;
-    let sep = '';
-    s += '{';
-    for (const k in fields) {
-      if (k === 'resources') continue;
-      const v = JSON.stringify(fields[k]);
-      if (v === undefined) continue;
-      s += `${sep}${JSON.stringify(k)}:${v}`;
-      sep = ',';
-    }
-    s += '}';
-  }
-  return `${s}]`;
-}
-
-/**
- * What `classText` leaves out of a pod's spec: each container's resources, each init container's, and the overhead,
- * as JSON texts (`-` for none) in that order. The class fixes how many containers there are, so within a class two
- * pods have the same text exactly when those parts of their specs are equal.
- *
- * Joined from a list, not concatenated: a concatenation is a tree of string pieces, which the map of a class's bases
- * keeps as its key, and with every request distinct that was five more objects per pod for the young-generation
- * collector to copy (docs/performance.md, "Distinct requests: what survives the setup").
- */
-export function requestsText(spec: Pod['spec']): string {
-  const parts: string[] = [];
-  resourcesText(spec.containers, parts);
-  parts.push('|');
-  resourcesText(spec.initContainers, parts);
-  parts.push('|', JSON.stringify(spec.overhead) ?? '-');
-  return parts.join('');
-}
-
-function resourcesText(list: unknown, parts: string[]): void {
-  if (!Array.isArray(list)) return;
-  for (let i = 0; i < list.length; i++) {
-    const c: unknown = list[i];
-    const r = c !== null && typeof c === 'object' ? JSON.stringify((c as Container).resources) : '';
-    if (i > 0) parts.push(',');
-    parts.push(r ?? '-');
-  }
-}
-
-function termRequirements(term: NodeSelectorTerm): Requirements {
-  const out = new Requirements();
-  for (const e of term.matchExpressions ?? []) out.add(Requirement.of(e.key, e.operator, e.values ?? []));
-  return out;
-}
-
-/**
- * The pod's nodeSelector and every required node-affinity term, whatever the relaxation level: kube-scheduler's spread
- * filter does not relax, and one filter per pod keeps one group across its levels.
- */
-function spreadNodeFilter(pod: Pod): NodeFilter | undefined {
-  const selector = Requirements.fromLabels(pod.spec.nodeSelector);
-  const terms = matchableTerms(pod);
-  if (!terms.length) return NodeFilter.of([selector]);
-  return NodeFilter.of(terms.map((t) => selector.clone().addAll(termRequirements(t))));
-}
-
-/** Required node affinity whose every term is empty matches no node: kube-scheduler would never place the pod, so a
- * node launched for it would sit empty until consolidation removed it, and then be launched again. */
-function unmatchableAffinity(pod: Pod): string | undefined {
-  return matchesNoNode(pod)
-    ? 'required node affinity has only empty nodeSelectorTerms, which match no node'
-    : undefined;
-}
-
-function restrictedKeys(pod: Pod): string | undefined {
-  const keys = new Set(Object.keys(pod.spec.nodeSelector ?? {}));
-  const na = pod.spec.affinity?.nodeAffinity;
-  for (const t of na?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
-    for (const e of t.matchExpressions ?? []) keys.add(e.key);
-  }
-  for (const p of na?.preferredDuringSchedulingIgnoredDuringExecution ?? []) {
-    for (const e of p.preference.matchExpressions ?? []) keys.add(e.key);
-  }
-  for (const k of keys) {
-    const why = restrictedLabelReason(k);
-    if (why) return why;
-  }
-  return undefined;
 }

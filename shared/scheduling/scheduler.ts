@@ -3,39 +3,32 @@
 // relaxed one at a time; when nothing is left to relax it is reported with the reason each NodePool gave.
 import type { Pod } from '../api/kube';
 import type { ResourceList } from '../api/resources';
-import { ClaimRoom } from './claimroom';
-import { chooseTarget, computeDuals, dualValue, rateDuals, WaitingTrees } from './cost';
 import { Deadline } from './deadline';
 import { Domains } from './domains';
+import { priceTemplates, shapeValue } from './duals';
 import { EXACT_PACKING_MS, packExactly, type RepackContext } from './exact/repack';
 import { ExistingNode, ignoredForTopology, safePodRequests } from './existingnode';
 import { ClaimFiller } from './fill';
-import { HostnameIndex } from './hostnameindex';
-import { fleetPrice, type TypeOption } from './instancetypes';
-import { allowsSpot, finalizeClaim, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
+import { allowsSpot, InflightClaim, minValuesShortfall, reservationFor } from './nodeclaim';
+import { PlannedClaims } from './plannedclaims';
 import { type PodShape, PodShapes } from './podshape';
 import { inTurnOrder, type QueuedPod, WaitingQueue } from './queue';
 import { describeReqs, nodeReasons, nothingPlaced } from './reasons';
-import { narrowed, type Requirements } from './requirements';
-import { reserveCapacity } from './reserve';
-import { addVec, ResourceIndex } from './resources';
+import { narrowed } from './requirements';
+import { ResourceIndex } from './resources';
+import { byKey, deferredInOrder, type InputPod, plannedClaims } from './results';
+import { TargetChooser } from './target';
 import { NodeClaimTemplate } from './template';
-import { type HostnameBar, Topology } from './topology';
+import { Topology } from './topology';
 import type { TopologyGroup } from './topologygroup';
-import type { PlannedNodeClaim, SchedulingInput, SchedulingResult, UnschedulablePod } from './types';
+import type { SchedulingInput, SchedulingResult, UnschedulablePod } from './types';
 import { podVolumes } from './volumedrivers';
 import { VolumeIndex } from './volumes';
 import { NO_VOLUMES, type PodVolumes, withinLimits } from './volumeusage';
 
 const DEFAULT_MAX_TYPES = 60;
-/** A pod with its place in the input (deferred pods are listed in that order). */
-type InputPod = { pod: Pod; order: number };
-/** Above this many waiting buckets, a new claim's target is chosen by scoring cells of buckets (queue.ts). */
-const COARSE_ABOVE = 256;
 /** Setup loops read the clock once per this many pods (a few tens of microseconds of work). */
 const SETUP_CHECK = 64;
-/** The claim scans read the clock once per this many claims tried. */
-const SCAN_CHECK = 32;
 /** Reading pods stops this long before the deadline, for what runs up to the first pod placed (docs/performance.md). */
 const SETUP_RESERVE_MS = 100;
 
@@ -49,24 +42,15 @@ export class Scheduler {
   private readonly nodes: ExistingNode[] = [];
   /** The existing nodes in the order a pod tries them: initialized first, then in flight. */
   private placementOrder: ExistingNode[] = [];
-  private readonly claims: InflightClaim[] = [];
-  private readonly claimCount = new Map<string, number>();
+  private readonly claims: PlannedClaims;
   private readonly waiting = new WaitingQueue();
   private readonly filler: ClaimFiller;
-  private readonly targetCache = new Map<string, { option: TypeOption; waiting: number }>();
-  private readonly cursor = new Map<number, number>();
-  /** The target search's tree of the waiting groups (cost.ts). */
-  private readonly waitingTrees = new WaitingTrees();
-  /** The claims pods limited per node may still join (hostnameindex.ts). */
-  private readonly hostnameIndex = new HostnameIndex(this.claims);
-  /** Planned claims by room left, created with the first claim (resource vectors are final by then). */
-  private room: ClaimRoom | undefined;
+  private readonly targets: TargetChooser;
   /** Smallest request per resource over every pending pod: a claim with less room than this is closed. */
   private minRequest: Float64Array = new Float64Array(0);
   private anyPreferNoSchedule = false;
   private relaxations = 0;
   private readonly maxTypes: number;
-  private readonly nameClaim: (pool: string, n: number) => string;
   private readonly deadline: Deadline;
   /** Pods the setup read but did not get to before the deadline. */
   private readonly setupDeferred: InputPod[] = [];
@@ -90,7 +74,6 @@ export class Scheduler {
   constructor(private readonly input: SchedulingInput) {
     const opts = input.options ?? {};
     this.maxTypes = opts.maxInstanceTypes ?? DEFAULT_MAX_TYPES;
-    this.nameClaim = opts.nameNodeClaim ?? ((pool, n) => `${pool}-${n}`);
     const now = opts.now ?? Date.now;
     this.deadline = new Deadline(now, opts.timeoutMs === undefined ? undefined : now() + opts.timeoutMs);
     const nsLabels = new Map<string, Record<string, string>>();
@@ -111,6 +94,9 @@ export class Scheduler {
       input.options?.preferencePolicy === 'Ignore',
     );
     this.filler = new ClaimFiller(this.waiting, this.nodes, () => this.deadline.passed());
+    const nameClaim = opts.nameNodeClaim ?? ((pool, n) => `${pool}-${n}`);
+    this.claims = new PlannedClaims(this.index, this.topology, this.deadline, nameClaim);
+    this.targets = new TargetChooser(this.waiting, this.deadline);
     for (const np of input.nodePools) {
       if (!input.instanceTypes.has(np.metadata.name))
         this.warnings.push(`nodepool "${np.metadata.name}" has no instance types`);
@@ -122,7 +108,43 @@ export class Scheduler {
     const queue = this.prepare();
     const unschedulable: UnschedulablePod[] = [];
     const deferred: InputPod[] = [...this.setupDeferred];
-    let retry: { q: QueuedPod; level: number; reason: string }[] = [];
+    const first = this.placeInTurn(queue, unschedulable, deferred);
+    const { retry, placed } = this.retryFailed(first.retry, first.placed);
+    // Out of time before the retries ran: those pods may yet fit, so they wait for the next pass like the rest.
+    const outOfTime = this.deadline.passed();
+    if (outOfTime && !placed && retry[0])
+      this.warnings.push(nothingPlaced(retry[0].q.pod, retry[0].reason, retry.length));
+    for (const r of retry) {
+      if (outOfTime) deferred.push(r.q);
+      else unschedulable.push({ pod: r.q.pod, reason: r.reason });
+    }
+    const packing = outOfTime ? undefined : packExactly(this.claims.list, this.repackContext());
+    const nodeClaims = plannedClaims(this.claims.list, this.index, this.maxTypes, unschedulable);
+    const sortedUnschedulable = byKey(unschedulable, (u) => u.pod);
+    const sortedDeferred = deferredInOrder(deferred, this.input.pods, this.unreadFrom);
+    return {
+      nodeClaims,
+      existingNodes: this.nodes.map((n) => ({ name: n.name, pods: n.placed })),
+      unschedulable: sortedUnschedulable,
+      deferred: sortedDeferred,
+      warnings: this.warnings,
+      stats: {
+        pods: this.input.pods.length,
+        durationMs: Date.now() - started,
+        relaxations: this.relaxations,
+        timedOut: sortedDeferred.length > 0,
+        ...(packing ? { packing } : {}),
+      },
+    };
+  }
+
+  /** Each queued pod in its turn; the pods that failed come back to be retried, the invalid ones are unschedulable. */
+  private placeInTurn(
+    queue: readonly QueuedPod[],
+    unschedulable: UnschedulablePod[],
+    deferred: InputPod[],
+  ): { retry: Retry[]; placed: boolean } {
+    const retry: Retry[] = [];
     // However small the budget, entries are tried until one is placed (or 64 failed): progress, or why not.
     let placed = false;
     let tries = 0;
@@ -140,9 +162,15 @@ export class Scheduler {
       if (q.base.invalid) unschedulable.push({ pod: q.pod, reason: outcome.reason });
       else retry.push({ q, level: outcome.level, reason: outcome.reason });
     }
-    // Pods that failed may succeed once the pods they depend on (affinity) have landed.
+    return { retry, placed };
+  }
+
+  /** Pods that failed may succeed once the pods they depend on (affinity) have landed. */
+  private retryFailed(failed: Retry[], placedBefore: boolean): { retry: Retry[]; placed: boolean } {
+    let retry = failed;
+    let placed = placedBefore;
     for (let pass = 0; pass < 3 && retry.length > 0 && !this.deadline.passed(); pass++) {
-      const next: typeof retry = [];
+      const next: Retry[] = [];
       for (const r of retry) {
         const outcome = this.place(r.q, r.level);
         if (outcome.ok) placed = true;
@@ -152,51 +180,7 @@ export class Scheduler {
       retry = next;
       if (!progressed) break;
     }
-    // Out of time before the retries ran: those pods may yet fit, so they wait for the next pass like the rest.
-    const outOfTime = this.deadline.passed();
-    if (outOfTime && !placed && retry[0])
-      this.warnings.push(nothingPlaced(retry[0].q.pod, retry[0].reason, retry.length));
-    for (const r of retry) {
-      if (outOfTime) deferred.push(r.q);
-      else unschedulable.push({ pod: r.q.pod, reason: r.reason });
-    }
-    const packing = outOfTime ? undefined : packExactly(this.claims, this.repackContext());
-
-    const finalized: PlannedNodeClaim[] = [];
-    for (const c of this.claims) {
-      if (c.pods.length === 0) continue;
-      const planned = finalizeClaim(c, this.index, this.maxTypes);
-      if (planned) finalized.push(planned);
-      else
-        for (const p of c.pods)
-          unschedulable.push({
-            pod: p,
-            reason: `nodepool "${c.template.name}": no instance type fits the claim's pods`,
-          });
-    }
-    // Reservations' room is handed out claim by claim; claims past it fall back or wait (reserve.ts).
-    const { nodeClaims, unschedulable: unreserved } = reserveCapacity(finalized);
-    unschedulable.push(...unreserved);
-    const sortedUnschedulable = byKey(unschedulable, (u) => u.pod);
-    // In the order the pods came (a number sort: a deadline can defer tens of thousands of pods).
-    const sortedDeferred = deferred.sort((a, b) => a.order - b.order).map((q) => q.pod);
-    // Every pod read comes before the first unread one, so the unread ones follow in their own order.
-    const all = this.input.pods;
-    for (let i = this.unreadFrom ?? all.length; i < all.length; i++) sortedDeferred.push(all[i] as Pod);
-    return {
-      nodeClaims,
-      existingNodes: this.nodes.map((n) => ({ name: n.name, pods: n.placed })),
-      unschedulable: sortedUnschedulable,
-      deferred: sortedDeferred,
-      warnings: this.warnings,
-      stats: {
-        pods: this.input.pods.length,
-        durationMs: Date.now() - started,
-        relaxations: this.relaxations,
-        timedOut: sortedDeferred.length > 0,
-        ...(packing ? { packing } : {}),
-      },
-    };
+    return { retry, placed };
   }
 
   private repackContext(): RepackContext {
@@ -206,11 +190,7 @@ export class Scheduler {
       budgetMs: Math.min(this.input.options?.exactPackingMs ?? EXACT_PACKING_MS, this.deadline.remainingMs()),
       stopAt: performance.now() + this.deadline.remainingMs(),
       movable: (shape) => this.topology.selectedBy(shape).length === 0,
-      newName: (t) => {
-        const n = (this.claimCount.get(t.name) ?? 0) + 1;
-        this.claimCount.set(t.name, n);
-        return this.nameClaim(t.name, n);
-      },
+      newName: (t) => this.claims.takeName(t),
       claim: (t, name, reqs, options, target) =>
         new InflightClaim(
           t,
@@ -344,47 +324,14 @@ export class Scheduler {
   }
 
   private computeAllDuals(queue: QueuedPod[]): void {
-    for (const t of this.templates) {
-      // Out of time, or into the setup's reserve: the LP (tens of ms per pool) gives way to the cheapest type's rates.
-      if (this.setupCut || this.deadline.passed()) {
-        rateDuals(t, this.index);
-        continue;
-      }
-      const demand = new Float64Array(this.index.names.length);
-      let outOfTime = false;
-      for (let i = 0; i < queue.length; i++) {
-        if (i % SETUP_CHECK === SETUP_CHECK - 1 && this.deadline.passed()) {
-          outOfTime = true;
-          break;
-        }
-        const s = (queue[i] as QueuedPod).base.first;
-        if (!s || (queue[i] as QueuedPod).base.invalid) continue;
-        if (t.untoleratedTaint(s.classId, s.tolerations) || t.incompatibility(s.classId, s.requirements)) continue;
-        addVec(demand, s.requests);
-      }
-      if (outOfTime) rateDuals(t, this.index);
-      else computeDuals(t, demand, this.index, this.deadline);
-    }
+    priceTemplates(this.templates, queue, this.index, this.deadline, this.setupCut, SETUP_CHECK);
     // Pricing each bucket reads its pool compatibility (first sight of each shape): out of time, buckets keep no
     // worth and a new claim's target is chosen by price alone (cost.ts chooseTarget).
     for (const b of this.waiting.buckets) {
       if (this.deadline.passed()) break;
-      b.value = this.valueOf(b.shape);
+      b.value = shapeValue(this.templates, b.shape);
     }
     this.waiting.revalue();
-  }
-
-  private valueOf(shape: PodShape): number {
-    // Value against the first pool that can host the pod: duals differ by pool only through their type menus.
-    for (const t of this.templates) {
-      if (
-        !t.untoleratedTaint(shape.classId, shape.tolerations) &&
-        !t.incompatibility(shape.classId, shape.requirements)
-      ) {
-        return dualValue(t.duals, shape.requests);
-      }
-    }
-    return 0;
   }
 
   // ---- placement -------------------------------------------------------------------------------------------------
@@ -412,7 +359,7 @@ export class Scheduler {
         return undefined;
       }
     }
-    if (this.tryClaims(pod, shape)) return undefined;
+    if (this.claims.tryAdd(pod, shape)) return undefined;
     if (this.input.options?.existingNodesOnly) {
       return this.nodes.length === 0
         ? 'no existing node to place the pod on (new capacity is disabled)'
@@ -428,68 +375,12 @@ export class Scheduler {
     return `no NodePool could fit the pod: ${reasons.join('; ')}`;
   }
 
-  /**
-   * First fit over the planned claims. Each shape keeps a cursor past the leading claims that are closed or known
-   * not to take it, so identical pods do not rescan thousands of full claims.
-   */
-  private tryClaims(pod: Pod, shape: PodShape): boolean {
-    // A pod limited per node (hostname anti-affinity or spread, its own or another pod's) tests only the claims its
-    // limit still allows, in the same order: the claims passed over would each refuse it, so the first fit is the same.
-    if (!shape.coLocated) {
-      const bar = this.topology.hostnameBars(shape)[0];
-      if (bar) return this.tryOpenClaims(pod, shape, bar);
-    }
-    let start = this.cursor.get(shape.id) ?? 0;
-    const claims = this.claims;
-    // Only claims with room for the pod are offered (claimroom.ts); a pod that may grow a claim, hostname affinity,
-    // is offered each. A claim without room now may have room after a retarget, so the cursor does not pass it.
-    const room = shape.coLocated ? undefined : this.room;
-    const req = shape.requests;
-    let tried = 0;
-    for (
-      let i = room ? room.firstWithRoom(start, req) : start;
-      i < claims.length;
-      i = room ? room.firstWithRoom(i + 1, req) : i + 1
-    ) {
-      // A long scan gives up on the deadline; the pod then opens a claim of its own, still a valid plan. (The clock is
-      // read at the first claim too, so the check is not first met late in the solve, in code compiled without it.)
-      if (tried++ % SCAN_CHECK === 0 && this.deadline.passed()) break;
-      const c = claims[i] as InflightClaim;
-      // A closed claim may still grow for a pod that must join its pods (nodeclaim.ts canAdd).
-      if ((c.closed && !shape.coLocated) || c.failed.has(shape.id)) {
-        if (i === start) start = i + 1;
-        continue;
-      }
-      if (c.tryAdd(pod, shape)) {
-        this.cursor.set(shape.id, start);
-        return true;
-      }
-    }
-    this.cursor.set(shape.id, start);
-    return false;
-  }
-
-  /** First fit over the claims the bar leaves open (ascending), reading the clock as often as the full scan does. */
-  private tryOpenClaims(pod: Pod, shape: PodShape, bar: HostnameBar): boolean {
-    let k = 0;
-    let placed = false;
-    this.hostnameIndex.firstOpen(bar, (slot) => {
-      if (k++ % SCAN_CHECK === 0 && this.deadline.passed()) return true;
-      const c = this.claims[slot] as InflightClaim;
-      if (c.failed.has(shape.id) || !c.hasRoomFor(shape.requests)) return false;
-      placed = c.tryAdd(pod, shape);
-      return placed;
-    });
-    return placed;
-  }
-
   /** Opens a NodeClaim for the pod from this template, or says why it cannot. */
   private openClaim(t: NodeClaimTemplate, pod: Pod, shape: PodShape): string | undefined {
     const admitted = t.admit(shape, this.index);
     if ('reason' in admitted) return admitted.reason;
     let { options, reqs } = admitted;
-    const n = (this.claimCount.get(t.name) ?? 0) + 1;
-    const name = this.nameClaim(t.name, n);
+    const name = this.claims.nextName(t);
     const topo = this.topology.check(shape, reqs, name);
     if (!topo.ok) return topo.reason;
     if (topo.requirements.length > 0) {
@@ -510,7 +401,7 @@ export class Scheduler {
       if (short) return short;
     }
     const preferSpot = allowsSpot(reqs) && options.some((o) => o.offerings.some((x) => x.capacityType === 'spot'));
-    const choice = this.target(t, shape, reqs, preferSpot, t.candidates(options));
+    const choice = this.targets.choose(t, shape, reqs, preferSpot, t.candidates(options));
     if (!choice) return 'no instance type has an available offering';
     const claim = new InflightClaim(
       t,
@@ -525,72 +416,15 @@ export class Scheduler {
       this.volumesOf,
     );
     if (claim.reserved) t.reserve(choice.option.capacity, 1);
-    this.claimCount.set(t.name, n);
-    this.claims.push(claim);
-    const slot = this.claims.length - 1;
-    this.room ??= new ClaimRoom(this.claims, this.index.names.length);
-    const room = this.room;
-    claim.onChange = () => room.touch(slot);
-    room.touch(slot);
+    this.claims.open(claim);
     claim.add(pod, shape);
     this.filler.fill(claim);
     return undefined;
   }
-
-  /**
-   * The target type for a new claim. For pods that need a node each, choices are reused while the waiting pool has
-   * not shrunk by more than a tenth since they were made: a run of such openings would repeat the same search.
-   */
-  private target(
-    t: NodeClaimTemplate,
-    shape: PodShape,
-    reqs: Requirements,
-    preferSpot: boolean,
-    candidate: Uint8Array,
-  ) {
-    const bucket = this.waiting.bucketOf(shape.baseId);
-    // Past a few hundred buckets (requests that all differ) the search scores the queue's cells instead: each stands
-    // for its buckets at their mean request, which keeps a search's cost independent of the pool's variety
-    // (docs/performance.md, "Planning cost with distinct requests"). Fewer buckets are scored one by one, as before.
-    const coarse = this.waiting.bucketCount > COARSE_ABOVE;
-    const group = bucket ? (coarse ? bucket.cell.key : this.waiting.keyOf(bucket)) : shape.id;
-    const key = `${t.name}|${shape.level}|${group}|${reqs}`;
-    const hit = this.targetCache.get(key);
-    // Only pods that each need their own node (hostname spread or anti-affinity) open claims in long runs; for the
-    // rest a fresh search is cheap and finds better types as the pool drains.
-    const reusable = shape.perNodeLimit !== Number.POSITIVE_INFINITY;
-    if (reusable && hit && candidate[hit.option.index] === 1 && this.waiting.size >= hit.waiting * 0.8) {
-      const { rank, price } = fleetPrice(t.prices.table(reqs), hit.option.index, preferSpot);
-      if (rank < 2) return { option: hit.option, price };
-    }
-    const choice = chooseTarget(
-      t.ranked,
-      (o) => candidate[o.index] === 1,
-      shape,
-      coarse ? this.waiting.cells : this.waiting.buckets,
-      t.prices.table(reqs),
-      preferSpot,
-      (s, o) => t.canShare(s, o),
-      t.duals,
-      () => this.deadline.passed(),
-      this.waitingTrees,
-    );
-    if (choice) this.targetCache.set(key, { option: choice.option, waiting: this.waiting.size });
-    return choice;
-  }
 }
 
-/** Sorted by namespace/name, each key built once (a deadline can defer tens of thousands of pods). */
-function byKey<T>(items: readonly T[], podOf: (item: T) => Pod): T[] {
-  return items
-    .map((item) => ({ item, k: key(podOf(item)) }))
-    .sort((a, b) => cmp(a.k, b.k))
-    .map((e) => e.item);
-}
-
-function key(p: Pod): string {
-  return `${p.metadata.namespace}/${p.metadata.name}`;
-}
+/** A pod that failed at a relaxation level, and why: it is tried again from that level. */
+type Retry = { q: QueuedPod; level: number; reason: string };
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -6,7 +6,7 @@ import { LabelCapacityType, LabelEC2NodeClass, LabelNodePool, LabelZone } from '
 import { parseResource } from '../api/quantity';
 import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
-import type { RankedType } from './cost';
+import type { RankedType } from './duals';
 import { FittingLists } from './fitting';
 import { formatHostPort, type HostPort, HostPortUsage, podHostPorts } from './hostports';
 import { allowedOfferings, OfferingPrices, type TypeOption, typeCompatible } from './instancetypes';
@@ -45,7 +45,7 @@ export class NodeClaimTemplate {
   /** Limit per resource index; Infinity where unlimited. Undefined when the NodePool sets no limits. */
   remaining: Float64Array | undefined;
   limitList: ResourceList | undefined;
-  /** Dual price per unit of each resource (index-aligned), from the LP relaxation; see cost.ts. */
+  /** Dual price per unit of each resource (index-aligned), from the LP relaxation; see duals.ts. */
   duals: Float64Array = new Float64Array(0);
   /** Types ordered by best possible cost score under `duals` (see cost.ts). */
   ranked: RankedType[] = [];

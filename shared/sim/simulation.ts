@@ -5,21 +5,17 @@
 // the LP lower bound on cost. Deterministic for the same objects and seed.
 
 import type { ClusterObjects } from '../api/cluster-objects';
-import { PENDING_STATUS } from '../api/expand';
 import { claimName } from '../api/ids';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
-import type { Node, Pod } from '../api/kube';
+import type { Pod } from '../api/kube';
 import { podKey } from '../api/kube';
-import { AnnotationMinValuesRelaxed, LabelHostname, LabelInstanceType } from '../api/labels';
+import { AnnotationMinValuesRelaxed } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
-import { isDaemonSetOwned, isProvisionable } from '../api/pending';
-import { isTerminal, podRef } from '../api/pods';
-import { formatResourceList, type ResourceList } from '../api/resources';
-import { applyNodeOverlays } from '../catalog/overlay';
+import { podRef } from '../api/pods';
+import type { ResourceList } from '../api/resources';
 import type { InstanceType } from '../catalog/types';
-import { CLAIM_NAME_SALTS, nodeClassNotReady, nodePoolNotReady, overlayPool, provision } from '../controllers';
+import { CLAIM_NAME_SALTS, nodeClassNotReady, nodePoolNotReady, provision } from '../controllers';
 import { DISRUPTION_SETTINGS_DEFAULTS } from '../disruption';
-import { ValidationError } from '../errors';
 import type { CloudInstance } from '../ports';
 import type {
   MinValuesPolicy,
@@ -29,16 +25,13 @@ import type {
   SchedulingResult,
 } from '../scheduling';
 import { claimsFromDump } from './dump-claims';
-import {
-  type CatalogScope,
-  nodePoolWarnings,
-  podZoneWarnings,
-  requestlessPods,
-  requestlessWarning,
-} from './load-warnings';
+import type { CatalogScope } from './load-warnings';
 import { poolLowerBounds, reservedRoom } from './lower-bound';
 import { addReservation } from './reservations';
+import { readSimulationInput, type SimulationInput } from './simulation-input';
 import { createSimWorld, type SimWorld } from './world';
+
+export { DEFAULT_POOL_WARNING } from './simulation-input';
 
 const CLUSTER = 'sim';
 /** Seeds the simulated cluster (pod uids, hence claim names) and the control plane's random source. */
@@ -109,39 +102,92 @@ export interface SimulationResult {
   stats: SchedulingResult['stats'];
 }
 
-export const DEFAULT_POOL_WARNING = (name: string): string =>
-  `no NodePool given: using the embedded default NodePool "${name}" (linux, amd64, spot and on-demand, instance categories c, m and r, generation > 2)`;
-
 export async function runSimulation(
   objects: SimulationObjects,
   engine: SimulationEngine,
   options: SimulationOptions = {},
 ): Promise<SimulationResult> {
-  const progress = options.onProgress ?? (() => {});
   const warnings = [...(objects.warnings ?? [])];
-  const { nodePools, nodeClasses, defaultPool } = withDefaultPool(objects, engine, warnings);
-  const catalogTypes = resolveInstanceTypes(nodePools, nodeClasses, engine);
-  // The cloud serves the catalog's types; the provisioning pass applies the NodeOverlays to them, as in production.
-  // The overlaid types here serve the node allocatable, the progress line and the LP bound.
-  const typesByClass = new Map<string, InstanceType[]>();
-  for (const pool of nodePools) {
-    typesByClass.set(pool.spec.template.spec.nodeClassRef.name, catalogTypes.get(pool.metadata.name) ?? []);
-  }
-  const overlaid = applyNodeOverlays(objects.nodeOverlays ?? [], nodePools.map(overlayPool), catalogTypes);
-  const instanceTypes = overlaid.instanceTypes;
-  for (const c of overlaid.conflicts) warnings.push(`NodeOverlay/${c.overlay}: not applied: ${c.reason}`);
-  const typesByName = new Map<string, InstanceType>();
-  for (const types of instanceTypes.values())
-    for (const t of types) if (!typesByName.has(t.name)) typesByName.set(t.name, t);
-  const { bound, pending } = splitPods(objects, warnings);
-  warnings.push(...nodePoolWarnings(nodePools, nodeClasses, catalogTypes, engine.catalog));
-  if (engine.catalog) warnings.push(...podZoneWarnings(pending, engine.catalog));
-  const requestless = requestlessPods(pending);
-  warnings.push(...requestlessWarning(requestless, pending.length));
-  const givenNodes = (objects.nodes ?? []).map((n) => asRegistered(n, typesByName));
+  const input = readSimulationInput(objects, engine, warnings);
+  const { nodePools, nodeClasses, defaultPool, instanceTypes, typesByName, pending, requestless, givenNodes } = input;
 
   const solves: SchedulingResult[] = [];
-  const world = createSimWorld({
+  const world = simulationWorld(objects, input, engine, options, (result) => solves.push(result));
+  for (const r of objects.capacityReservations ?? []) addReservation(world.cloud, r, world.clock.now());
+  const reserved = await reservedRoom(world.cloud, nodePools, nodeClasses);
+  // Claims read from a dump are stamped with the simulated clock's start, so none looks abandoned to the pass.
+  const dump = claimsFromDump(
+    objects.nodeClaims ?? [],
+    givenNodes,
+    nodePools,
+    CLUSTER,
+    new Date(world.clock.now()).toISOString(),
+  );
+  warnings.push(...dump.warnings);
+  const claimOnly = dump.claims.filter((c) => !c.nodeName || !givenNodes.some((n) => n.metadata.name === c.nodeName));
+  for (const claim of dump.claims) await world.store.create(claim);
+  const placeable = new Set([
+    ...givenNodes.map((n) => n.metadata.name),
+    ...claimOnly.filter((c) => c.state !== 'Draining').map((c) => c.name),
+  ]);
+  const outcome = await provisionUntilSettled(world, solves, placeable, typesByName);
+  // NodePools the pass skipped (their or their EC2NodeClass's status Ready=False) are named in every unschedulable reason, as the controller's
+  // FailedScheduling event names them.
+  const skippedPools = nodePools.flatMap((p) => {
+    const reason = nodePoolNotReady(p) ?? nodeClassNotReady(p, nodeClasses);
+    return reason ? [`NodePool ${p.metadata.name} skipped: ${reason}`] : [];
+  });
+  for (const s of skippedPools) warnings.push(s);
+  const unschedulable = outcome.unschedulable.map((u) => ({
+    pod: u.pod,
+    reason: [u.reason, ...skippedPools].join('; '),
+  }));
+  const deferred = options.timeBudgetMs === undefined ? [] : (solves.at(-1)?.deferred ?? []);
+  unschedulable.push(...unaccounted(pending, outcome, unschedulable, deferred));
+
+  const launched = outcome.launched;
+  const inflightNames = new Set(
+    dump.claims.filter((c) => c.state !== 'Initialized' && c.state !== 'Draining').map((c) => c.nodeName ?? c.name),
+  );
+  const placedPods = launched.reduce((n, c) => n + c.plan.pods.length, 0);
+  const lowerBoundPerHour = await poolLowerBounds(launched, nodePools, instanceTypes, engine, reserved);
+  const onNodes = [...outcome.onNodes.values()].reduce((n, pods) => n + pods.length, 0);
+  const out: SimulationResult = {
+    nodeClaims: launched,
+    existingNodes: existingNodesOf(input, claimOnly, placeable, inflightNames, outcome.onNodes),
+    unschedulable,
+    warnings: [...warnings, ...solverWarnings(solves)],
+    summary: {
+      pods: pending.length,
+      scheduledPods: placedPods + onNodes,
+      nodeClaims: launched.length,
+      costPerHour: launched.reduce((sum, c) => sum + c.instance.pricePerHour, 0),
+      lowerBoundPerHour,
+      ...(requestless.length > 0 ? { podsWithoutRequests: requestless.length } : {}),
+    },
+    stats: {
+      pods: solves.reduce((n, r) => n + r.stats.pods, 0),
+      durationMs: solves.reduce((n, r) => n + r.stats.durationMs, 0),
+      relaxations: solves.reduce((n, r) => n + r.stats.relaxations, 0),
+      timedOut: solves.some((r) => r.stats.timedOut),
+    },
+  };
+  if (defaultPool) out.defaultNodePool = defaultPool;
+  if (options.timeBudgetMs !== undefined) out.deferred = deferred;
+  return out;
+}
+
+/** The simulated world holding the objects, whose solves report progress and are handed to `solved`. */
+function simulationWorld(
+  objects: SimulationObjects,
+  input: SimulationInput,
+  engine: SimulationEngine,
+  options: SimulationOptions,
+  solved: (result: SchedulingResult) => void,
+): SimWorld {
+  const { nodePools, nodeClasses, typesByClass, typesByName, bound, pending, givenNodes } = input;
+  const progress = options.onProgress ?? (() => {});
+  return createSimWorld({
     cluster: CLUSTER,
     // Pod uids (and so claim names) come from `seed`; --seed varies only the cloud's instance ids.
     seed: WORLD_SEED,
@@ -190,87 +236,37 @@ export async function runSimulation(
       progress(
         `planned ${result.nodeClaims.length} NodeClaim(s) in ${Math.round(result.stats.durationMs)} ms (${cpuMs} ms CPU)`,
       );
-      solves.push(result);
+      solved(result);
       return result;
     },
   });
-  for (const r of objects.capacityReservations ?? []) addReservation(world.cloud, r, world.clock.now());
-  const reserved = await reservedRoom(world.cloud, nodePools, nodeClasses);
-  // Claims read from a dump are stamped with the simulated clock's start, so none looks abandoned to the pass.
-  const dump = claimsFromDump(
-    objects.nodeClaims ?? [],
-    givenNodes,
-    nodePools,
-    CLUSTER,
-    new Date(world.clock.now()).toISOString(),
-  );
-  warnings.push(...dump.warnings);
-  const claimOnly = dump.claims.filter((c) => !c.nodeName || !givenNodes.some((n) => n.metadata.name === c.nodeName));
-  for (const claim of dump.claims) await world.store.create(claim);
-  const placeable = new Set([
-    ...givenNodes.map((n) => n.metadata.name),
-    ...claimOnly.filter((c) => c.state !== 'Draining').map((c) => c.name),
-  ]);
-  const outcome = await provisionUntilSettled(world, solves, placeable, typesByName);
-  // NodePools the pass skipped (their or their EC2NodeClass's status Ready=False) are named in every unschedulable reason, as the controller's
-  // FailedScheduling event names them.
-  const skippedPools = nodePools.flatMap((p) => {
-    const reason = nodePoolNotReady(p) ?? nodeClassNotReady(p, nodeClasses);
-    return reason ? [`NodePool ${p.metadata.name} skipped: ${reason}`] : [];
-  });
-  for (const s of skippedPools) warnings.push(s);
-  const unschedulable = outcome.unschedulable.map((u) => ({
-    pod: u.pod,
-    reason: [u.reason, ...skippedPools].join('; '),
-  }));
-  const deferred = options.timeBudgetMs === undefined ? [] : (solves.at(-1)?.deferred ?? []);
-  unschedulable.push(...unaccounted(pending, outcome, unschedulable, deferred));
+}
 
-  const launched = outcome.launched;
-  const inflightNames = new Set(
-    dump.claims.filter((c) => c.state !== 'Initialized' && c.state !== 'Draining').map((c) => c.nodeName ?? c.name),
-  );
-  const placedPods = launched.reduce((n, c) => n + c.plan.pods.length, 0);
-  const lowerBoundPerHour = await poolLowerBounds(launched, nodePools, instanceTypes, engine, reserved);
-  const onNodes = [...outcome.onNodes.values()].reduce((n, pods) => n + pods.length, 0);
-  const out: SimulationResult = {
-    nodeClaims: launched,
-    existingNodes: [
-      ...givenNodes.map((n) => ({
-        name: n.metadata.name,
-        pods: outcome.onNodes.get(n.metadata.name) ?? [],
-        boundPods: bound.filter((p) => p.spec.nodeName === n.metadata.name),
-        ...(inflightNames.has(n.metadata.name) ? { inflight: true as const } : {}),
+/** The given Nodes and the dump's claims without a Node, with the pods the passes placed on each. */
+function existingNodesOf(
+  input: SimulationInput,
+  claimOnly: readonly NodeClaim[],
+  placeable: ReadonlySet<string>,
+  inflightNames: ReadonlySet<string>,
+  onNodes: ReadonlyMap<string, Pod[]>,
+): SimulationResult['existingNodes'] {
+  const { givenNodes, bound } = input;
+  return [
+    ...givenNodes.map((n) => ({
+      name: n.metadata.name,
+      pods: onNodes.get(n.metadata.name) ?? [],
+      boundPods: bound.filter((p) => p.spec.nodeName === n.metadata.name),
+      ...(inflightNames.has(n.metadata.name) ? { inflight: true as const } : {}),
+    })),
+    ...claimOnly
+      .filter((c) => placeable.has(c.name))
+      .map((c) => ({
+        name: c.name,
+        pods: onNodes.get(c.name) ?? [],
+        boundPods: [],
+        inflight: true as const,
       })),
-      ...claimOnly
-        .filter((c) => placeable.has(c.name))
-        .map((c) => ({
-          name: c.name,
-          pods: outcome.onNodes.get(c.name) ?? [],
-          boundPods: [],
-          inflight: true as const,
-        })),
-    ],
-    unschedulable,
-    warnings: [...warnings, ...solverWarnings(solves)],
-    summary: {
-      pods: pending.length,
-      scheduledPods: placedPods + onNodes,
-      nodeClaims: launched.length,
-      costPerHour: launched.reduce((sum, c) => sum + c.instance.pricePerHour, 0),
-      lowerBoundPerHour,
-      ...(requestless.length > 0 ? { podsWithoutRequests: requestless.length } : {}),
-    },
-    stats: {
-      pods: solves.reduce((n, r) => n + r.stats.pods, 0),
-      durationMs: solves.reduce((n, r) => n + r.stats.durationMs, 0),
-      relaxations: solves.reduce((n, r) => n + r.stats.relaxations, 0),
-      timedOut: solves.some((r) => r.stats.timedOut),
-    },
-  };
-  if (defaultPool) out.defaultNodePool = defaultPool;
-  if (options.timeBudgetMs !== undefined) out.deferred = deferred;
-  return out;
+  ];
 }
 
 /** The first solve's warnings, then any a later pass added. */
@@ -434,123 +430,4 @@ function plansByClaimName(plans: readonly PlannedNodeClaim[]): Map<string, Plann
 
 function kinded<T extends object>(kind: string, list: readonly T[] | undefined): (T & { kind: string })[] {
   return (list ?? []).map((o) => ({ ...o, kind }));
-}
-
-/** A given Node as kubelet registers it: labelled with its hostname, and with its type's allocatable when the
- * manifest gives none. */
-function asRegistered(node: Node, typesByName: Map<string, InstanceType>): Node {
-  const labels: Record<string, string> = { [LabelHostname]: node.metadata.name, ...node.metadata.labels };
-  const typeName = labels[LabelInstanceType];
-  const type = typeName ? typesByName.get(typeName) : undefined;
-  const allocatable = node.status?.allocatable ?? (type ? formatResourceList(type.allocatable) : undefined);
-  return {
-    ...node,
-    kind: 'Node',
-    metadata: { ...node.metadata, labels },
-    spec: { ...node.spec },
-    status: { ...node.status, ...(allocatable ? { allocatable } : {}) },
-  };
-}
-
-/** The given NodePools, or the embedded default (with its EC2NodeClass) and a warning saying so. */
-function withDefaultPool(
-  objects: SimulationObjects,
-  engine: SimulationEngine,
-  warnings: string[],
-): { nodePools: NodePool[]; nodeClasses: EC2NodeClass[]; defaultPool?: string } {
-  if (objects.nodePools.length > 0) return { nodePools: objects.nodePools, nodeClasses: objects.nodeClasses };
-  const fallback = engine.defaultNodePool();
-  const hasClass = objects.nodeClasses.some((c) => c.metadata.name === fallback.nodeClass.metadata.name);
-  const defaultPool = fallback.nodePool.metadata.name;
-  warnings.push(DEFAULT_POOL_WARNING(defaultPool));
-  return {
-    nodePools: [fallback.nodePool],
-    nodeClasses: hasClass ? objects.nodeClasses : [...objects.nodeClasses, fallback.nodeClass],
-    defaultPool,
-  };
-}
-
-/**
- * Which input pods the plan sees, as the controller sees a cluster (docs/simulate-dump.md, "Which pods count"):
- * - Succeeded and Failed pods count nowhere;
- * - pods bound to a given Node stay there, terminating or not (they hold their resources until they are gone);
- * - unbound pods are provisioned for only when kube-scheduler gave up on them (PodScheduled=False, Unschedulable; plain
- *   manifests get that status when they have none) and they are not terminating, preempting, DaemonSet- or
- *   Node-owned; the rest are left out, each reason named once in the warnings;
- * - a pod bound to a Node not given is planned again (with a warning), unless it is terminating or DaemonSet-owned.
- */
-function splitPods(objects: SimulationObjects, warnings: string[]): { bound: Pod[]; pending: Pod[] } {
-  const nodeNames = new Set((objects.nodes ?? []).map((n) => n.metadata.name));
-  const bound: Pod[] = [];
-  const pending: Pod[] = [];
-  const skipped = new Map<string, string[]>();
-  const skip = (pod: Pod, why: string): void => {
-    skipped.set(why, [...(skipped.get(why) ?? []), podKey(pod)]);
-  };
-  for (const pod of objects.pods) {
-    // A Succeeded or Failed pod holds no resources and no topology slot, bound or not (as the controllers treat it).
-    if (isTerminal(pod)) continue;
-    const nodeName = pod.spec.nodeName;
-    if (nodeName && nodeNames.has(nodeName)) {
-      bound.push(pod);
-      continue;
-    }
-    if (nodeName) {
-      if (pod.metadata.deletionTimestamp || isDaemonSetOwned(pod)) continue;
-      warnings.push(
-        `${pod.metadata.namespace}/${pod.metadata.name}: spec.nodeName "${nodeName}" is not among the given Nodes; treated as pending`,
-      );
-      const { nodeName: _unknown, ...spec } = pod.spec;
-      pending.push({ ...pod, spec, status: { ...pod.status, ...PENDING_STATUS } });
-      continue;
-    }
-    // A pod with no status at all is a plain manifest: it stands for a pod kube-scheduler could not place.
-    const candidate: Pod = pod.status ? pod : { ...pod, status: structuredClone(PENDING_STATUS) };
-    if (isProvisionable(candidate)) pending.push(candidate);
-    else skip(pod, notProvisionableReason(pod));
-  }
-  for (const [why, pods] of skipped) {
-    const shown = pods.slice(0, 5).join(', ') + (pods.length > 5 ? `, and ${pods.length - 5} more` : '');
-    warnings.push(`${pods.length} pod(s) not provisioned for: ${why}: ${shown}`);
-  }
-  return { bound, pending };
-}
-
-/** Why the controller leaves an unbound, non-terminal pod alone (the rules of shared/api/pending.ts). */
-function notProvisionableReason(pod: Pod): string {
-  if (pod.metadata.deletionTimestamp) return 'terminating (metadata.deletionTimestamp is set)';
-  if (pod.status?.nominatedNodeName) return 'preempting (status.nominatedNodeName is set)';
-  if (isDaemonSetOwned(pod)) return 'owned by a DaemonSet (counted as DaemonSet overhead)';
-  if (pod.metadata.ownerReferences?.some((o) => o.kind === 'Node')) return 'a static (mirror) pod';
-  return 'kube-scheduler has not marked it unschedulable (no PodScheduled=False condition with reason Unschedulable)';
-}
-
-/** Instance types per NodePool, through the EC2NodeClass it references; a dangling reference is invalid input. */
-function resolveInstanceTypes(
-  nodePools: NodePool[],
-  nodeClasses: EC2NodeClass[],
-  engine: SimulationEngine,
-): Map<string, InstanceType[]> {
-  const byClass = new Map<string, InstanceType[]>();
-  const out = new Map<string, InstanceType[]>();
-  const problems: string[] = [];
-  for (const pool of nodePools) {
-    const ref = pool.spec.template.spec.nodeClassRef.name;
-    const nodeClass = nodeClasses.find((c) => c.metadata.name === ref);
-    if (!nodeClass) {
-      const known = nodeClasses.map((c) => c.metadata.name).join(', ') || 'none given';
-      problems.push(
-        `NodePool/${pool.metadata.name}: spec.template.spec.nodeClassRef.name: EC2NodeClass "${ref}" not found (known: ${known})`,
-      );
-      continue;
-    }
-    let types = byClass.get(ref);
-    if (!types) {
-      types = engine.instanceTypesFor(nodeClass);
-      byClass.set(ref, types);
-    }
-    out.set(pool.metadata.name, types);
-  }
-  if (problems.length > 0) throw new ValidationError(problems);
-  return out;
 }

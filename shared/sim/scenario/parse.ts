@@ -91,18 +91,11 @@ export async function parseScenario(
   if (raw.kind !== 'Scenario') p.error('kind', `must be Scenario, got ${show(raw.kind)}`);
   expectString(p, 'metadata.name', meta.name, true);
   const spec = expectObject(p, 'spec', raw.spec, true) ?? {};
-  const duration = (path: string, value: unknown, fallback?: string): number | undefined => {
-    const text = expectDuration(p, path, value ?? fallback, false);
-    if (text === undefined) {
-      if (value === undefined && fallback === undefined) p.error(path, 'required');
-      return undefined;
-    }
-    return parseDuration(text);
-  };
-  const nodeReadyAfter = duration('spec.nodeReadyAfter', spec.nodeReadyAfter, DEFAULT_NODE_READY_AFTER) ?? 45_000;
-  const sweepEvery = duration('spec.sweepEvery', spec.sweepEvery, DEFAULT_SWEEP_EVERY) ?? 60_000;
+  const nodeReadyAfter =
+    readDuration(p, 'spec.nodeReadyAfter', spec.nodeReadyAfter, DEFAULT_NODE_READY_AFTER) ?? 45_000;
+  const sweepEvery = readDuration(p, 'spec.sweepEvery', spec.sweepEvery, DEFAULT_SWEEP_EVERY) ?? 60_000;
   if (sweepEvery <= 0) p.error('spec.sweepEvery', 'must be longer than 0s');
-  const until = duration('spec.until', spec.until) ?? 0;
+  const until = readDuration(p, 'spec.until', spec.until) ?? 0;
   if (until <= 0 && spec.until !== undefined) p.error('spec.until', 'must be longer than 0s');
   for (const k of Object.keys(spec)) {
     if (!['nodeReadyAfter', 'sweepEvery', 'until', 'settings', 'steps'].includes(k)) {
@@ -115,32 +108,8 @@ export async function parseScenario(
   const warnings: string[] = [];
   const rawSteps = expectArray(p, 'spec.steps', spec.steps, true) ?? [];
   for (const [i, rawStep] of rawSteps.entries()) {
-    const path = `spec.steps[${i}]`;
-    const step = expectObject(p, path, rawStep, true);
-    if (!step) continue;
-    for (const k of Object.keys(step)) if (!STEP_KEYS.has(k)) p.error(`${path}.${k}`, 'unknown field');
-    const at = duration(`${path}.at`, step.at);
-    const every = step.every === undefined ? undefined : duration(`${path}.every`, step.every);
-    if (every !== undefined && every <= 0) p.error(`${path}.every`, 'must be longer than 0s');
-    if (at !== undefined && until > 0 && at > until) p.error(`${path}.at`, `is after spec.until (${show(spec.until)})`);
-    const actions = ACTIONS.filter((a) => step[a] !== undefined || (a === 'apply' && step.manifests !== undefined));
-    if (actions.length !== 1) {
-      p.error(
-        path,
-        `needs exactly one of ${ACTIONS.join(', ')} (apply may be inline under manifests), got ${actions.length}`,
-      );
-      continue;
-    }
-    const action = await parseAction(
-      p,
-      path,
-      actions[0] as (typeof ACTIONS)[number],
-      step,
-      file,
-      readManifests,
-      warnings,
-    );
-    if (action && at !== undefined) steps.push({ at, ...(every ? { every } : {}), path, action });
+    const step = await parseStep(p, `spec.steps[${i}]`, rawStep, spec.until, until, file, readManifests, warnings);
+    if (step) steps.push(step);
   }
   checkScenarioSize(p, { until, sweepEvery, steps, stepCount: rawSteps.length });
   if (p.errors.length > 0) throw new ValidationError(p.errors);
@@ -155,6 +124,55 @@ export async function parseScenario(
     steps,
     warnings: [...p.warnings, ...warnings],
   };
+}
+
+/** A duration field as milliseconds; `fallback` stands for an absent value, and a field with neither is required. */
+function readDuration(p: Problems, path: string, value: unknown, fallback?: string): number | undefined {
+  const text = expectDuration(p, path, value ?? fallback, false);
+  if (text === undefined) {
+    if (value === undefined && fallback === undefined) p.error(path, 'required');
+    return undefined;
+  }
+  return parseDuration(text);
+}
+
+/** One step of `spec.steps`: its time, its period, and its one action. */
+async function parseStep(
+  p: Problems,
+  path: string,
+  rawStep: unknown,
+  /** `spec.until` as written, and in ms (0 when absent or invalid). */
+  untilText: unknown,
+  until: number,
+  file: string,
+  readManifests: (paths: string[]) => Promise<ManifestSet>,
+  warnings: string[],
+): Promise<ScenarioStep | undefined> {
+  const step = expectObject(p, path, rawStep, true);
+  if (!step) return undefined;
+  for (const k of Object.keys(step)) if (!STEP_KEYS.has(k)) p.error(`${path}.${k}`, 'unknown field');
+  const at = readDuration(p, `${path}.at`, step.at);
+  const every = step.every === undefined ? undefined : readDuration(p, `${path}.every`, step.every);
+  if (every !== undefined && every <= 0) p.error(`${path}.every`, 'must be longer than 0s');
+  if (at !== undefined && until > 0 && at > until) p.error(`${path}.at`, `is after spec.until (${show(untilText)})`);
+  const actions = ACTIONS.filter((a) => step[a] !== undefined || (a === 'apply' && step.manifests !== undefined));
+  if (actions.length !== 1) {
+    p.error(
+      path,
+      `needs exactly one of ${ACTIONS.join(', ')} (apply may be inline under manifests), got ${actions.length}`,
+    );
+    return undefined;
+  }
+  const action = await parseAction(
+    p,
+    path,
+    actions[0] as (typeof ACTIONS)[number],
+    step,
+    file,
+    readManifests,
+    warnings,
+  );
+  return action && at !== undefined ? { at, ...(every ? { every } : {}), path, action } : undefined;
 }
 
 async function parseAction(

@@ -84,7 +84,9 @@ export async function applySeed(w: SeedWorld, action: SeedAction): Promise<void>
   }
 }
 
-async function seedNode(w: SeedWorld, node: Node, pools: NodePool[], classes: EC2NodeClass[]): Promise<void> {
+/** What a seeded Node runs as: its NodePool, EC2NodeClass, instance type and offering, read from its labels and
+ * checked against what was applied, and when it was created. */
+function seedTarget(w: SeedWorld, node: Node, pools: NodePool[], classes: EC2NodeClass[]) {
   const name = node.metadata.name;
   const labels = node.metadata.labels ?? {};
   const pool = pools.find((p) => p.metadata.name === labels[LabelNodePool]);
@@ -102,6 +104,13 @@ async function seedNode(w: SeedWorld, node: Node, pools: NodePool[], classes: EC
   if (Number.isNaN(Date.parse(created)) || Date.parse(created) > w.now) {
     throw new Error(`Node ${name}: metadata.creationTimestamp ${created} must be a time before the step`);
   }
+  return { pool, nodeClass, type, capacityType, offering, created };
+}
+
+async function seedNode(w: SeedWorld, node: Node, pools: NodePool[], classes: EC2NodeClass[]): Promise<void> {
+  const name = node.metadata.name;
+  const labels = node.metadata.labels ?? {};
+  const { pool, nodeClass, type, capacityType, offering, created } = seedTarget(w, node, pools, classes);
   const claim: NodeClaim = {
     name: `${pool.metadata.name}-${stableHex(name, 5)}`,
     uid: `seed-${stableHex(`uid/${name}`, 24)}`,
