@@ -68,7 +68,7 @@ describe('karpless migrate --check', () => {
     const out = await run(['migrate', '--check', '-f', '-'], readFileSync(READY, 'utf8'));
     expect(out.stderr).toBe('');
     expect(out.stdout).toBe(
-      'Cut-over preflight for NodePool(s) general: 5 object(s) read.\n\nNo blockers: ready to cut over.\n',
+      'Cut-over preflight for NodePool(s) general: 5 object(s) read.\n  general: to move (0 Karpenter, 0 Karpless machine(s))\n\nNo blockers: ready to cut over.\n',
     );
     expect(out.code).toBe(0);
   });
@@ -95,6 +95,30 @@ describe('karpless migrate --check', () => {
     expect(out.stdout).toMatch(/termination finalizer: no Node in the dump/);
     expect(out.stdout).toMatch(/would stop a drain: no Pod in the dump/);
     expect(out.stdout).toContain('No blockers found, but 3 check(s) could not run');
+  });
+
+  it('passes a moved pool whose nodes are all Karpless machines, and blocks a moving one on its Karpenter machines only', async () => {
+    const machine = (name: string, karpless: boolean) =>
+      [
+        'apiVersion: v1',
+        'kind: Node',
+        'metadata:',
+        `  name: ${name}`,
+        `  labels: { karpenter.sh/nodepool: general${karpless ? `, karpless.dev/nodeclaim: ${name}` : ''} }`,
+        '  finalizers: [karpenter.sh/termination]',
+      ].join('\n');
+    const dump = `${readFileSync(READY, 'utf8')}\n---\n${machine('ip-10-0-5-5.ec2.internal', true)}\n`;
+    const moved = await run(['migrate', '--check', '-'], dump);
+    expect(moved.stdout).toContain('  general: moved (0 Karpenter, 1 Karpless machine(s))');
+    expect(moved.stdout).toContain('No blockers: ready to cut over.');
+    expect(moved.code).toBe(0);
+    const moving = await run(
+      ['migrate', '--check', '-'],
+      `${dump}---\n${machine('ip-10-0-6-6.ec2.internal', false)}\n`,
+    );
+    expect(moving.stdout).toContain('  general: moving (1 Karpenter, 1 Karpless machine(s))');
+    expect(blockers(moving.stdout)).toEqual([expect.stringMatching(/^Node\/ip-10-0-6-6\.ec2\.internal: Karpenter's/)]);
+    expect(moving.code).toBe(1);
   });
 
   it('writes the report as JSON with --output json', async () => {

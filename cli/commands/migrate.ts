@@ -88,6 +88,11 @@ async function runCheck(
     ? `NodePool(s) ${result.nodePools.join(', ')}`
     : 'no NodePool (none in the dump)';
   const out = [`Cut-over preflight for ${pools}: ${docs.length} object(s) read.`];
+  for (const p of result.pools) {
+    out.push(
+      `  ${p.nodePool}: ${p.state} (${p.karpenterMachines} Karpenter, ${p.karplessMachines} Karpless machine(s))`,
+    );
+  }
   if (blockers.length) out.push('', `Blockers (${blockers.length}):`, ...blockers.flatMap(line));
   if (notes.length) out.push('', `Notes (${notes.length}):`, ...notes.flatMap(line));
   if (result.skipped.length) {

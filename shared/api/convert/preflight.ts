@@ -8,8 +8,9 @@ import { buildManifestSet, refOf } from '../build';
 import { isObj, type Obj } from '../check';
 import type { SourceDocument } from '../documents';
 import type { LabelSelector } from '../kube';
-import { AnnotationDoNotDisrupt, FinalizerTermination, LabelNodePool } from '../labels';
+import { AnnotationDoNotDisrupt, FinalizerTermination, LabelNodeClaim, LabelNodePool } from '../labels';
 import { inputLimits } from '../limits';
+import { MANAGED_BY_KARPLESS, MANAGED_BY_LABEL } from '../nodeclaim-object';
 import { describeDoc } from '../problems';
 import { matchesLabelSelector } from '../selector';
 
@@ -30,6 +31,17 @@ export interface SkippedCheck {
   needs: string;
 }
 
+/** Where a pool being moved stands, by whose machines it has: only Karpenter's (or none) is `to move`, both is
+ * `moving`, only Karpless's is `moved`. Karpless's machines carry the same finalizer but block nothing. */
+export type PoolState = 'to move' | 'moving' | 'moved';
+
+export interface PoolProgress {
+  nodePool: string;
+  state: PoolState;
+  karpenterMachines: number;
+  karplessMachines: number;
+}
+
 export interface PreflightResult {
   /** The NodePools the check was about: those given, or every NodePool in the dump. */
   nodePools: string[];
@@ -39,6 +51,8 @@ export interface PreflightResult {
   knownNodePools: string[];
   findings: PreflightFinding[];
   skipped: SkippedCheck[];
+  /** One entry per known pool being moved, in name order. */
+  pools: PoolProgress[];
 }
 
 export const KARPENTER_FINALIZER = FinalizerTermination;
@@ -61,9 +75,17 @@ export function migrationPreflight(docs: readonly SourceDocument[], nodePools?: 
   for (const d of docs) findings.push(...oldApiFindings(d));
   findings.push(...poolFindings(poolDocs, byKind('EC2NodeClass'), moving));
   const movingNodes = new Set<string>();
+  const counts = new Map<string, { karpenter: number; karpless: number }>();
   for (const d of machines(byKind('NodeClaim'), byKind('Node'))) {
     const pool = labelsOf(d.raw)[LabelNodePool];
     if (pool === undefined || !moving.has(pool)) continue;
+    const count = counts.get(pool) ?? { karpenter: 0, karpless: 0 };
+    counts.set(pool, count);
+    if (isKarpless(d.raw)) {
+      count.karpless++;
+      continue;
+    }
+    count.karpenter++;
     const nodeName = nodeNameOf(d.raw);
     if (nodeName) movingNodes.add(nodeName);
     findings.push(...finalizerFindings(d, pool));
@@ -75,7 +97,22 @@ export function migrationPreflight(docs: readonly SourceDocument[], nodePools?: 
     knownNodePools,
     findings,
     skipped: skippedChecks(byKind),
+    pools: [...moving]
+      .filter((p) => knownNodePools.includes(p))
+      .sort()
+      .map((p) => progress(p, counts.get(p))),
   };
+}
+
+function progress(nodePool: string, count = { karpenter: 0, karpless: 0 }): PoolProgress {
+  const state: PoolState = count.karpless === 0 ? 'to move' : count.karpenter === 0 ? 'moved' : 'moving';
+  return { nodePool, state, karpenterMachines: count.karpenter, karplessMachines: count.karpless };
+}
+
+/** Karpless labels the Nodes it registers with their NodeClaim and the NodeClaim objects it mirrors as its own. */
+function isKarpless(raw: Obj): boolean {
+  const labels = labelsOf(raw);
+  return raw.kind === 'Node' ? labels[LabelNodeClaim] !== undefined : labels[MANAGED_BY_LABEL] === MANAGED_BY_KARPLESS;
 }
 
 /** A NodeClaim and its Node are one machine: a Node is left out when a NodeClaim names it (by status.nodeName or
