@@ -12,8 +12,10 @@ export function buildProgram(ctx: CommandContext): Command {
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.out(s), writeErr: (s) => ctx.io.err(s) })
     .showHelpAfterError()
-    .allowExcessArguments(false)
-    .action(() => program.help());
+    .allowExcessArguments(false);
+  // No action of its own: a root action would take a misspelt command as its argument ("too many arguments", or
+  // "unknown option" for the command's options) where commander otherwise answers "unknown command" and suggests
+  // the nearest one.
   for (const register of commands) register(program, ctx);
   return program;
 }
@@ -22,6 +24,10 @@ export function buildProgram(ctx: CommandContext): Command {
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const ctx: CommandContext = { io, result: { code: EXIT_OK } };
   const program = buildProgram(ctx);
+  if (argv.length === 0) {
+    program.outputHelp();
+    return EXIT_OK;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ctx.result.code;

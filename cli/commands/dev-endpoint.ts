@@ -6,6 +6,7 @@ import { AwsEndpointPipeline } from '../../local/aws-endpoint/pipeline';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import type { DevOptions } from './dev';
+import { formatLog } from './dev-log';
 import type { CommandContext } from './index';
 
 export async function runDevOnEndpoint(
@@ -24,7 +25,7 @@ export async function runDevOnEndpoint(
       objects: loaded.objects,
       logLevel: opts.verbose ? 'INFO' : 'WARN',
       onEvent: (line) => ctx.io.out(`${stamp()} ${line}`),
-      onLog: (r) => ctx.io.out(`    ${String(r.level).padEnd(5)} [${String(r.service)}] ${String(r.message)}`),
+      onLog: (r) => ctx.io.out(formatLog(r)),
     });
   } catch (err) {
     ctx.io.err(err instanceof Error ? err.message : String(err));

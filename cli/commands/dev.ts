@@ -1,9 +1,10 @@
 // `karpless dev -f PATH`: runs the local pipeline (the real handlers against the simulated cluster and cloud,
 // dynalite, in-memory SQS and the forwarder's batching) on manifests, printing a timeline and a summary.
-import { LocalPipeline, type LogRecord, loadPipelineObjects, type TimelineEntry } from '../../local';
+import { LocalPipeline, loadPipelineObjects, type TimelineEntry } from '../../local';
 import type { NodeClaim } from '../../shared/api/nodeclaim';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { runDevOnEndpoint } from './dev-endpoint';
+import { formatLog } from './dev-log';
 import type { CommandContext } from './index';
 
 export interface DevOptions {
@@ -97,15 +98,6 @@ class BindAggregator {
     this.out(`${this.stamp(at)} ${pods.length} pod(s) bound to ${node}: ${names}`);
     this.pending = undefined;
   }
-}
-
-function formatLog(r: LogRecord): string {
-  const { level, service, message, timestamp: _t, cluster: _c, xray_trace_id: _x, sampling_rate: _s, ...rest } = r;
-  const context = Object.entries(rest)
-    .filter(([k]) => !k.startsWith('function_') && k !== 'cold_start')
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(' ');
-  return `    ${String(level).padEnd(5)} [${String(service)}] ${String(message)}${context ? ` ${context}` : ''}`;
 }
 
 function summary(

@@ -37,11 +37,9 @@ describe('karpless migrate --check', () => {
         /^CustomResourceDefinition\/nodepools\.karpenter\.sh: spec\.conversion names Karpenter's conversion webhook \(service kube-system\/karpenter\)/,
       ),
       expect.stringMatching(/^Provisioner\/legacy: karpenter\.sh\/v1alpha5 Provisioner/),
+      // The NodeClaim and its Node are one machine, reported once.
       expect.stringMatching(
-        /^NodeClaim\/general-abcde: Karpenter's, in NodePool general \(being moved\), with the karpenter\.sh\/termination finalizer/,
-      ),
-      expect.stringMatching(
-        /^Node\/ip-10-0-1-17\.ec2\.internal: Karpenter's, in NodePool general \(being moved\), with the karpenter\.sh\/termination finalizer/,
+        /^NodeClaim\/general-abcde: Karpenter's \(node ip-10-0-1-17\.ec2\.internal\), in NodePool general \(being moved\), with the karpenter\.sh\/termination finalizer/,
       ),
       expect.stringMatching(
         /^Pod\/batch-0: on node ip-10-0-1-17\.ec2\.internal, annotated karpenter\.sh\/do-not-disrupt: "true"/,
@@ -54,7 +52,7 @@ describe('karpless migrate --check', () => {
       `fix: after storedVersions is [v1]: kubectl patch crd nodepools.karpenter.sh --type=merge -p '{"spec":{"conversion":{"strategy":"None","webhook":null}}}'`,
     );
     expect(out.stdout).toContain('fix: while Karpenter still runs: kubectl delete nodeclaim general-abcde');
-    expect(out.stdout).toContain('7 blocker(s): fix them before the cut-over');
+    expect(out.stdout).toContain('6 blocker(s): fix them before the cut-over');
   });
 
   it('checks only the NodePools being moved with --nodepool', async () => {
@@ -70,9 +68,75 @@ describe('karpless migrate --check', () => {
     const out = await run(['migrate', '--check', '-f', '-'], readFileSync(READY, 'utf8'));
     expect(out.stderr).toBe('');
     expect(out.stdout).toBe(
-      'Cut-over preflight for NodePool(s) general: 4 object(s) read.\n\nNo blockers: ready to cut over.\n',
+      'Cut-over preflight for NodePool(s) general: 5 object(s) read.\n  general: to move (0 Karpenter, 0 Karpless machine(s))\n\nNo blockers: ready to cut over.\n',
     );
     expect(out.code).toBe(0);
+  });
+
+  it('refuses a --nodepool the dump has no NodePool of, naming the ones it has', async () => {
+    const out = await run(['migrate', '--check', BLOCKED, '--nodepool', 'genral']);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('--nodepool: no NodePool genral in the dump (its NodePools: general, windows)');
+    expect(out.stdout).toBe('');
+  });
+
+  it('says which checks could not run when the dump lacks their input, and never calls it ready', async () => {
+    const poolsOnly = readFileSync(READY, 'utf8')
+      .split('\n---\n')
+      .filter((doc) => /kind: (NodePool|EC2NodeClass)\n/.test(doc))
+      .join('\n---\n');
+    const out = await run(['migrate', '--check', '-'], poolsOnly);
+    expect(out.code).toBe(1);
+    expect(out.stdout).not.toContain('ready to cut over');
+    expect(out.stdout).toContain('Not checked (3):');
+    expect(out.stdout).toMatch(
+      /CRD versions and Karpenter's conversion webhook: no Karpenter CustomResourceDefinition/,
+    );
+    expect(out.stdout).toMatch(/termination finalizer: no Node in the dump/);
+    expect(out.stdout).toMatch(/would stop a drain: no Pod in the dump/);
+    expect(out.stdout).toContain('No blockers found, but 3 check(s) could not run');
+  });
+
+  it('passes a moved pool whose nodes are all Karpless machines, and blocks a moving one on its Karpenter machines only', async () => {
+    const machine = (name: string, karpless: boolean) =>
+      [
+        'apiVersion: v1',
+        'kind: Node',
+        'metadata:',
+        `  name: ${name}`,
+        `  labels: { karpenter.sh/nodepool: general${karpless ? `, karpless.dev/nodeclaim: ${name}` : ''} }`,
+        '  finalizers: [karpenter.sh/termination]',
+      ].join('\n');
+    const dump = `${readFileSync(READY, 'utf8')}\n---\n${machine('ip-10-0-5-5.ec2.internal', true)}\n`;
+    const moved = await run(['migrate', '--check', '-'], dump);
+    expect(moved.stdout).toContain('  general: moved (0 Karpenter, 1 Karpless machine(s))');
+    expect(moved.stdout).toContain('No blockers: ready to cut over.');
+    expect(moved.code).toBe(0);
+    const moving = await run(
+      ['migrate', '--check', '-'],
+      `${dump}---\n${machine('ip-10-0-6-6.ec2.internal', false)}\n`,
+    );
+    expect(moving.stdout).toContain('  general: moving (1 Karpenter, 1 Karpless machine(s))');
+    expect(blockers(moving.stdout)).toEqual([expect.stringMatching(/^Node\/ip-10-0-6-6\.ec2\.internal: Karpenter's/)]);
+    expect(moving.code).toBe(1);
+  });
+
+  it('writes the report as JSON with --output json', async () => {
+    const out = await run(['migrate', '--check', BLOCKED, '--output', 'json']);
+    expect(out.code).toBe(1);
+    const report = JSON.parse(out.stdout) as {
+      ready: boolean;
+      nodePools: string[];
+      blockers: unknown[];
+      skipped: unknown[];
+    };
+    expect(report).toMatchObject({ ready: false, nodePools: ['general', 'windows'], objects: 12, skipped: [] });
+    expect(report.blockers).toHaveLength(6);
+    const ready = await run(['migrate', '--check', READY, '-o', 'json']);
+    expect(ready.code).toBe(0);
+    expect(JSON.parse(ready.stdout)).toMatchObject({ ready: true, blockers: [], notes: [], skipped: [] });
+    expect((await run(['migrate', '--check', READY, '-o', 'yaml'])).code).toBe(2);
+    expect((await run(['migrate', READY, '-o', 'json'])).code).toBe(2);
   });
 
   it('refuses bad usage and unreadable dumps with exit 2', async () => {

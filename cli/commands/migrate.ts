@@ -14,6 +14,7 @@ export interface MigrateOptions {
   file?: string[];
   check?: boolean;
   nodepool?: string[];
+  output?: string;
 }
 
 export async function runMigrate(ctx: CommandContext, paths: string[], opts: MigrateOptions = {}): Promise<void> {
@@ -22,7 +23,12 @@ export async function runMigrate(ctx: CommandContext, paths: string[], opts: Mig
     ctx.result.code = EXIT_USAGE;
     return;
   }
-  if (opts.check) return runCheck(ctx, paths, opts.nodepool);
+  if (opts.output !== undefined && (!opts.check || !['text', 'json'].includes(opts.output))) {
+    ctx.io.err(opts.check ? `--output: "${opts.output}" is not text or json` : '--output needs --check');
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  if (opts.check) return runCheck(ctx, paths, opts.nodepool, opts.output === 'json');
   let result: Awaited<ReturnType<typeof loadDocuments>>;
   try {
     // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
@@ -40,7 +46,12 @@ export async function runMigrate(ctx: CommandContext, paths: string[], opts: Mig
   ctx.result.code = EXIT_OK;
 }
 
-async function runCheck(ctx: CommandContext, paths: string[], nodePools: string[] | undefined): Promise<void> {
+async function runCheck(
+  ctx: CommandContext,
+  paths: string[],
+  nodePools: string[] | undefined,
+  json: boolean,
+): Promise<void> {
   let docs: Awaited<ReturnType<typeof readSourceDocuments>>;
   try {
     docs = await readSourceDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin);
@@ -50,21 +61,57 @@ async function runCheck(ctx: CommandContext, paths: string[], nodePools: string[
     ctx.result.code = EXIT_USAGE;
     return;
   }
-  const { nodePools: checked, findings } = migrationPreflight(docs, nodePools);
-  const blockers = findings.filter((f) => f.severity === 'blocker');
-  const notes = findings.filter((f) => f.severity === 'note');
-  const pools = checked.length ? `NodePool(s) ${checked.join(', ')}` : 'no NodePool (none in the dump)';
+  const result = migrationPreflight(docs, nodePools);
+  if (result.unknownNodePools.length) {
+    const known = result.knownNodePools.length ? result.knownNodePools.join(', ') : 'none';
+    ctx.io.err(`--nodepool: no NodePool ${result.unknownNodePools.join(', ')} in the dump (its NodePools: ${known})`);
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  const blockers = result.findings.filter((f) => f.severity === 'blocker');
+  const notes = result.findings.filter((f) => f.severity === 'note');
+  const ready = blockers.length === 0 && result.skipped.length === 0;
+  ctx.result.code = ready ? EXIT_OK : EXIT_FAILURE;
+  if (json) {
+    const report = {
+      nodePools: result.nodePools,
+      objects: docs.length,
+      ready,
+      blockers,
+      notes,
+      skipped: result.skipped,
+    };
+    ctx.io.out(JSON.stringify(report, null, 2));
+    return;
+  }
+  const pools = result.nodePools.length
+    ? `NodePool(s) ${result.nodePools.join(', ')}`
+    : 'no NodePool (none in the dump)';
   const out = [`Cut-over preflight for ${pools}: ${docs.length} object(s) read.`];
+  for (const p of result.pools) {
+    out.push(
+      `  ${p.nodePool}: ${p.state} (${p.karpenterMachines} Karpenter, ${p.karplessMachines} Karpless machine(s))`,
+    );
+  }
   if (blockers.length) out.push('', `Blockers (${blockers.length}):`, ...blockers.flatMap(line));
   if (notes.length) out.push('', `Notes (${notes.length}):`, ...notes.flatMap(line));
-  out.push(
-    '',
-    blockers.length
-      ? `${blockers.length} blocker(s): fix them before the cut-over (docs/deploy.md, "Migrating from Karpenter").`
-      : 'No blockers: ready to cut over.',
-  );
+  if (result.skipped.length) {
+    out.push(
+      '',
+      `Not checked (${result.skipped.length}):`,
+      ...result.skipped.flatMap((c) => [`  ${c.check}: ${c.needs}`]),
+    );
+  }
+  out.push('', verdict(blockers.length, result.skipped.length));
   ctx.io.out(out.join('\n'));
-  ctx.result.code = blockers.length ? EXIT_FAILURE : EXIT_OK;
+}
+
+function verdict(blockers: number, skipped: number): string {
+  if (blockers)
+    return `${blockers} blocker(s): fix them before the cut-over (docs/deploy.md, "Migrating from Karpenter").`;
+  if (skipped)
+    return `No blockers found, but ${skipped} check(s) could not run: add what they need to the dump and check again.`;
+  return 'No blockers: ready to cut over.';
 }
 
 function line(f: PreflightFinding): string[] {

@@ -102,6 +102,7 @@ export const registerMigrate: RegisterCommand = (program: Command, ctx: CommandC
       'read a `kubectl get ... -o yaml` dump instead and list what blocks the cut-over from Karpenter (exit 1 if anything does)',
     )
     .option('--nodepool <name>', 'with --check: only the NodePools being moved now (repeatable; default: all)', collect)
+    .option('-o, --output <format>', 'with --check: text (default) or json')
     .action(async (paths: string[], opts: MigrateOptions) => {
       const all = [...paths, ...(opts.file ?? [])];
       if (all.length === 0) {

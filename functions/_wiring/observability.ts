@@ -11,12 +11,36 @@ interface LoggerLike {
   error(message: string, ...extra: Record<string, unknown>[]): void;
 }
 
+/** The keys of every Powertools log line. An extra field of the same name is dropped (message, level, service,
+ * timestamp, sampling_rate) or overwrites the Lambda context (the rest), so it is logged as `field_<key>` instead. */
+const POWERTOOLS_KEYS = new Set([
+  'level',
+  'message',
+  'timestamp',
+  'service',
+  'sampling_rate',
+  'cold_start',
+  'function_arn',
+  'function_memory_size',
+  'function_name',
+  'function_request_id',
+  'xray_trace_id',
+  'tenant_id',
+  'cluster',
+]);
+
+/** The fields with a key of Powertools' own renamed, so none is lost. */
+export function keptFields(fields: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(fields).some((k) => POWERTOOLS_KEYS.has(k))) return fields;
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [POWERTOOLS_KEYS.has(k) ? `field_${k}` : k, v]));
+}
+
 export function logFor(logger: LoggerLike): ControlPlaneLog {
   return {
-    debug: (m, f) => (f ? logger.debug(m, f) : logger.debug(m)),
-    info: (m, f) => (f ? logger.info(m, f) : logger.info(m)),
-    warn: (m, f) => (f ? logger.warn(m, f) : logger.warn(m)),
-    error: (m, f) => (f ? logger.error(m, f) : logger.error(m)),
+    debug: (m, f) => (f ? logger.debug(m, keptFields(f)) : logger.debug(m)),
+    info: (m, f) => (f ? logger.info(m, keptFields(f)) : logger.info(m)),
+    warn: (m, f) => (f ? logger.warn(m, keptFields(f)) : logger.warn(m)),
+    error: (m, f) => (f ? logger.error(m, keptFields(f)) : logger.error(m)),
   };
 }
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
 import { sqsEvent } from '../../events/sqs';
 import { provision, SENDER_CLOCK_SKEW_MS } from '../../shared/controllers';
+import { LaunchError } from '../../shared/errors';
 import { makePod, mirroredClaim } from '../../testkit/bed';
 import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed';
 import { fakeContext } from '../middleware/fake-context';
@@ -42,6 +43,21 @@ describe('provisioner handler', () => {
     const emf = lines().filter((l) => '_aws' in l);
     expect(emf.some((l) => 'Launches' in l)).toBe(true);
     expect(emf.some((l) => 'PendingPods' in l && l.cluster === 'demo')).toBe(true);
+  });
+
+  it('logs why a launch failed: the reason and its detail reach the Powertools record', async () => {
+    const { t, handler } = bed();
+    t.cluster.addPod(makePod('inflate-0', { cpu: '1', memory: '1Gi' }));
+    t.cloud.failNextLaunch(new LaunchError('unauthorized', 'not authorized to perform ec2:CreateFleet'));
+    await handler(sqsEvent([readFixture('pods-pending.json')]), fakeContext());
+    const failed = lines().find((l) => l.message === 'launch failed');
+    expect(failed).toMatchObject({
+      level: 'ERROR',
+      service: 'provisioner',
+      reason: 'unauthorized',
+      detail: 'not authorized to perform ec2:CreateFleet',
+    });
+    expect(lines().some((l) => String(l.message).includes('reserved key'))).toBe(false);
   });
 
   it('never launches twice or loses a pod when two invocations handle the same message at once', async () => {

@@ -11,6 +11,7 @@ import type { EC2NodeClass } from './karpenter';
 import type { Pod, PodSpec } from './kube';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './limits';
 import { emptyManifestSet, type ManifestSet } from './manifest-set';
+import { editDistance } from './nearest';
 import { PodBudget } from './pod-budget';
 import { withPodSpecDefaults } from './pod-defaults';
 import { type DocumentRef, describeDoc, Problems } from './problems';
@@ -229,20 +230,4 @@ function withTemplateDefaults(doc: Obj): Obj {
 function unknownKindHint(kind: string): string {
   const near = SUPPORTED_KINDS.find((k) => editDistance(k.toLowerCase(), kind.toLowerCase()) <= 2);
   return `${near ? ` (did you mean ${near}?)` : ''}; pass --ignore-unknown to skip kinds Karpless does not read`;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        (prev[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }

@@ -2,6 +2,7 @@
 // not `karpenter.sh/nodepool` (Karpenter sets it) or `kubernetes.io/hostname`, and nothing else under the
 // kubernetes.io, k8s.io, karpenter.sh and karpenter.k8s.aws domains except the exception domains.
 import { LabelDomainExceptions, LabelHostname, LabelNodePool, RestrictedLabelDomains, WellKnownLabels } from './labels';
+import { nearest } from './nearest';
 
 /** Deprecated beta spellings Kubernetes still accepts on nodes. */
 const BETA_WELL_KNOWN: ReadonlySet<string> = new Set([
@@ -22,5 +23,11 @@ export function restrictedLabelReason(labelKey: string): string | undefined {
   const domain = labelKey.slice(0, slash);
   if (LabelDomainExceptions.some((d) => domain.endsWith(d))) return undefined;
   const restricted = RestrictedLabelDomains.find((d) => domain.endsWith(d));
-  return restricted ? `label domain "${restricted}" is restricted` : undefined;
+  return restricted ? `label domain "${restricted}" is restricted${wellKnownLabelHint(labelKey)}` : undefined;
+}
+
+/** " (did you mean <label>?)" when a restricted key is a few edits from a well-known label, else "". */
+export function wellKnownLabelHint(labelKey: string): string {
+  const near = nearest(labelKey, WellKnownLabels, 3);
+  return near ? ` (did you mean ${near}?)` : '';
 }

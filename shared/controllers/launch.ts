@@ -154,7 +154,7 @@ async function fail(deps: ControlPlaneDeps, claim: NodeClaim, reason: string, de
     return { kind: 'superseded' };
   }
   deps.metric('LaunchFailures', 1, 'Count', { reason });
-  deps.log.error('launch failed', { nodeClaim: claim.name, reason, message: detail });
+  deps.log.error('launch failed', { nodeClaim: claim.name, reason, detail });
   await emitEvent(deps, {
     involved: { kind: 'NodeClaim', name: claim.name },
     type: 'Warning',

@@ -7,6 +7,7 @@ import {
   RestrictedLabelDomains,
   WellKnownLabels,
 } from '../api/labels';
+import { wellKnownLabelHint } from '../api/restricted';
 
 const RESTRICTED_KEYS = new Set([LabelHostname, LabelNodeInitialized, LabelNodeRegistered]);
 
@@ -31,7 +32,7 @@ export function restrictedLabelReason(key: string): string | undefined {
     (!LabelDomainExceptions.some((d) => inDomain(domain, d)) &&
       RestrictedLabelDomains.some((d) => inDomain(domain, d)));
   if (!restricted) return undefined;
-  return `label ${key} is restricted; use a well-known label or a custom label outside ${RestrictedLabelDomains.join(', ')}`;
+  return `label ${key} is restricted${wellKnownLabelHint(key)}; use a well-known label or a custom label outside ${RestrictedLabelDomains.join(', ')}`;
 }
 
 /** Labels an instance type (or its offerings) defines for every node, so a pod may require them without a NodePool declaring them. */

@@ -8,8 +8,9 @@ import { buildManifestSet, refOf } from '../build';
 import { isObj, type Obj } from '../check';
 import type { SourceDocument } from '../documents';
 import type { LabelSelector } from '../kube';
-import { AnnotationDoNotDisrupt, FinalizerTermination, LabelNodePool } from '../labels';
+import { AnnotationDoNotDisrupt, FinalizerTermination, LabelNodeClaim, LabelNodePool } from '../labels';
 import { inputLimits } from '../limits';
+import { MANAGED_BY_KARPLESS, MANAGED_BY_LABEL } from '../nodeclaim-object';
 import { describeDoc } from '../problems';
 import { matchesLabelSelector } from '../selector';
 
@@ -23,10 +24,35 @@ export interface PreflightFinding {
   fix?: string;
 }
 
+/** A check the dump holds too little for: without it, "no blockers" would claim what was never looked at. */
+export interface SkippedCheck {
+  check: string;
+  /** What the dump lacks, and how to add it. */
+  needs: string;
+}
+
+/** Where a pool being moved stands, by whose machines it has: only Karpenter's (or none) is `to move`, both is
+ * `moving`, only Karpless's is `moved`. Karpless's machines carry the same finalizer but block nothing. */
+export type PoolState = 'to move' | 'moving' | 'moved';
+
+export interface PoolProgress {
+  nodePool: string;
+  state: PoolState;
+  karpenterMachines: number;
+  karplessMachines: number;
+}
+
 export interface PreflightResult {
   /** The NodePools the check was about: those given, or every NodePool in the dump. */
   nodePools: string[];
+  /** Pools given that the dump has no karpenter.sh/v1 NodePool of. */
+  unknownNodePools: string[];
+  /** Every karpenter.sh/v1 NodePool in the dump. */
+  knownNodePools: string[];
   findings: PreflightFinding[];
+  skipped: SkippedCheck[];
+  /** One entry per known pool being moved, in name order. */
+  pools: PoolProgress[];
 }
 
 export const KARPENTER_FINALIZER = FinalizerTermination;
@@ -42,21 +68,84 @@ const CONVERTED_BY_MIGRATE = new Set(['Provisioner', 'AWSNodeTemplate', 'NodePoo
 export function migrationPreflight(docs: readonly SourceDocument[], nodePools?: readonly string[]): PreflightResult {
   const byKind = (kind: string): SourceDocument[] => docs.filter((d) => d.raw.kind === kind);
   const poolDocs = byKind('NodePool').filter((d) => d.raw.apiVersion === 'karpenter.sh/v1');
-  const moving = new Set(nodePools?.length ? nodePools : poolDocs.map((d) => nameOf(d.raw)));
+  const knownNodePools = poolDocs.map((d) => nameOf(d.raw)).sort();
+  const moving = new Set(nodePools?.length ? nodePools : knownNodePools);
   const findings: PreflightFinding[] = [];
   for (const d of byKind('CustomResourceDefinition')) findings.push(...crdFindings(d));
   for (const d of docs) findings.push(...oldApiFindings(d));
   findings.push(...poolFindings(poolDocs, byKind('EC2NodeClass'), moving));
   const movingNodes = new Set<string>();
-  for (const d of [...byKind('NodeClaim'), ...byKind('Node')]) {
+  const counts = new Map<string, { karpenter: number; karpless: number }>();
+  for (const d of machines(byKind('NodeClaim'), byKind('Node'))) {
     const pool = labelsOf(d.raw)[LabelNodePool];
     if (pool === undefined || !moving.has(pool)) continue;
-    const nodeName = d.raw.kind === 'Node' ? nameOf(d.raw) : str(obj(d.raw.status).nodeName);
+    const count = counts.get(pool) ?? { karpenter: 0, karpless: 0 };
+    counts.set(pool, count);
+    if (isKarpless(d.raw)) {
+      count.karpless++;
+      continue;
+    }
+    count.karpenter++;
+    const nodeName = nodeNameOf(d.raw);
     if (nodeName) movingNodes.add(nodeName);
     findings.push(...finalizerFindings(d, pool));
   }
   findings.push(...drainFindings(byKind('Pod'), byKind('PodDisruptionBudget'), byKind('Node'), movingNodes));
-  return { nodePools: [...moving].sort(), findings };
+  return {
+    nodePools: [...moving].sort(),
+    unknownNodePools: [...moving].filter((p) => !knownNodePools.includes(p)).sort(),
+    knownNodePools,
+    findings,
+    skipped: skippedChecks(byKind),
+    pools: [...moving]
+      .filter((p) => knownNodePools.includes(p))
+      .sort()
+      .map((p) => progress(p, counts.get(p))),
+  };
+}
+
+function progress(nodePool: string, count = { karpenter: 0, karpless: 0 }): PoolProgress {
+  const state: PoolState = count.karpless === 0 ? 'to move' : count.karpenter === 0 ? 'moved' : 'moving';
+  return { nodePool, state, karpenterMachines: count.karpenter, karplessMachines: count.karpless };
+}
+
+/** Karpless labels the Nodes it registers with their NodeClaim and the NodeClaim objects it mirrors as its own. */
+function isKarpless(raw: Obj): boolean {
+  const labels = labelsOf(raw);
+  return raw.kind === 'Node' ? labels[LabelNodeClaim] !== undefined : labels[MANAGED_BY_LABEL] === MANAGED_BY_KARPLESS;
+}
+
+/** A NodeClaim and its Node are one machine: a Node is left out when a NodeClaim names it (by status.nodeName or
+ * providerID), so each machine is reported once, under its NodeClaim. */
+function machines(claims: readonly SourceDocument[], nodes: readonly SourceDocument[]): SourceDocument[] {
+  const claimed = new Set(claims.flatMap((d) => [nodeNameOf(d.raw), providerIdOf(d.raw)].filter((v) => v)));
+  return [...claims, ...nodes.filter((d) => !claimed.has(nameOf(d.raw)) && !claimed.has(providerIdOf(d.raw) ?? ''))];
+}
+
+const KARPENTER_CRDS = 'nodepools.karpenter.sh nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws';
+
+/** The checks whose input the dump lacks. A cluster running Karpenter always has its CRDs, Nodes and Pods. */
+function skippedChecks(byKind: (kind: string) => SourceDocument[]): SkippedCheck[] {
+  const out: SkippedCheck[] = [];
+  if (!byKind('CustomResourceDefinition').some((d) => KARPENTER_GROUPS.has(str(obj(d.raw.spec).group) ?? ''))) {
+    out.push({
+      check: "CRD versions and Karpenter's conversion webhook",
+      needs: `no Karpenter CustomResourceDefinition in the dump; add kubectl get crd ${KARPENTER_CRDS} -o yaml`,
+    });
+  }
+  if (byKind('Node').length === 0) {
+    out.push({
+      check: "Karpenter's nodes and their termination finalizer",
+      needs: 'no Node in the dump; add kubectl get nodes,nodeclaims -o yaml',
+    });
+  }
+  if (byKind('Pod').length === 0) {
+    out.push({
+      check: 'pods and PodDisruptionBudgets that would stop a drain',
+      needs: 'no Pod in the dump; add kubectl get pods,pdb -A -o yaml',
+    });
+  }
+  return out;
 }
 
 function crdFindings(d: SourceDocument): PreflightFinding[] {
@@ -178,12 +267,14 @@ function finalizerFindings(d: SourceDocument, pool: string): PreflightFinding[] 
   const finalizers = obj(d.raw.metadata).finalizers;
   if (!Array.isArray(finalizers) || !finalizers.includes(KARPENTER_FINALIZER)) return [];
   const kind = d.raw.kind === 'Node' ? 'node' : 'nodeclaim';
+  const node = d.raw.kind === 'Node' ? undefined : nodeNameOf(d.raw);
   return [
     {
       severity: 'blocker',
       object: describeDoc(refOf(d)),
       message:
-        `Karpenter's, in NodePool ${pool} (being moved), with the ${KARPENTER_FINALIZER} finalizer: only Karpenter's ` +
+        `Karpenter's${node ? ` (node ${node})` : ''}, in NodePool ${pool} (being moved), with the ` +
+        `${KARPENTER_FINALIZER} finalizer: only Karpenter's ` +
         'controller removes it, so with Karpenter gone a delete hangs',
       fix:
         `while Karpenter still runs: kubectl delete ${kind} ${nameOf(d.raw)} (Karpenter drains it, terminates the ` +
@@ -271,6 +362,10 @@ function running(raw: Obj): boolean {
 const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const nameOf = (raw: Obj): string => str(obj(raw.metadata).name) ?? '<unnamed>';
+const nodeNameOf = (raw: Obj): string | undefined =>
+  raw.kind === 'Node' ? nameOf(raw) : str(obj(raw.status).nodeName);
+const providerIdOf = (raw: Obj): string | undefined =>
+  raw.kind === 'Node' ? str(obj(raw.spec).providerID) : str(obj(raw.status).providerID);
 const namespaceOf = (raw: Obj): string => str(obj(raw.metadata).namespace) ?? 'default';
 const stringMap = (v: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries(obj(v)).filter((e): e is [string, string] => typeof e[1] === 'string'));
