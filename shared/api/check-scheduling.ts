@@ -42,12 +42,7 @@ export function checkRequirement(p: Problems, path: string, v: unknown, rules: R
   const op = expectEnum(p, at(path, 'operator'), r.operator, NODE_SELECTOR_OPERATORS, true);
   const values = checkValues(p, at(path, 'values'), r.values);
   if (op && values) {
-    if ((op === 'In' || op === 'NotIn') && values.length === 0) {
-      p.error(at(path, 'values'), `must have at least one value for operator ${op}`);
-    }
-    if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0) {
-      p.error(at(path, 'values'), `must be empty for operator ${op}`);
-    }
+    checkSetOperatorValues(p, at(path, 'values'), op, values);
     if (op === 'Gt' || op === 'Lt' || op === 'Gte' || op === 'Lte') {
       if (values.length !== 1) p.error(at(path, 'values'), `must have exactly one value for operator ${op}`);
       else if (!/^-?\d+$/.test(values[0] as string)) {
@@ -72,6 +67,16 @@ export function checkRequirement(p: Problems, path: string, v: unknown, rules: R
     }
   }
   return p.errors.length === before;
+}
+
+/** The value count the set operators need, shared by node selector requirements and label selector expressions. */
+function checkSetOperatorValues(p: Problems, path: string, op: string, values: string[]): void {
+  if ((op === 'In' || op === 'NotIn') && values.length === 0) {
+    p.error(path, `must have at least one value for operator ${op}`);
+  }
+  if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0) {
+    p.error(path, `must be empty for operator ${op}`);
+  }
 }
 
 function checkValues(p: Problems, path: string, v: unknown): string[] | undefined {
@@ -138,14 +143,7 @@ export function checkLabelSelector(p: Problems, path: string, v: unknown): boole
     }
     const op = expectEnum(p, at(ep, 'operator'), e.operator, LABEL_SELECTOR_OPERATORS, true);
     const values = checkValues(p, at(ep, 'values'), e.values);
-    if (op && values) {
-      if ((op === 'In' || op === 'NotIn') && values.length === 0) {
-        p.error(at(ep, 'values'), `must have at least one value for operator ${op}`);
-      }
-      if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0) {
-        p.error(at(ep, 'values'), `must be empty for operator ${op}`);
-      }
-    }
+    if (op && values) checkSetOperatorValues(p, at(ep, 'values'), op, values);
   });
   return p.errors.length === before;
 }
