@@ -47,34 +47,35 @@ const push =
     (set[key] as unknown[]).push(doc);
   };
 
+/** A Karpenter kind's validation: its metadata, then its own rules. */
+const withMetadata =
+  (validate: (p: Problems, doc: Obj) => void) =>
+  (p: Problems, doc: Obj): void => {
+    validateMetadata(p, doc);
+    validate(p, doc);
+  };
+
 const HANDLERS: Record<string, KindHandler> = {
   NodePool: {
     apiVersions: ['karpenter.sh/v1'],
     namespaced: false,
-    validate: (p, d) => {
-      validateMetadata(p, d);
+    validate: withMetadata((p, d) => {
       validateNodePool(p, d);
       const status = expectObject(p, 'status', d.status);
       if (status) validateConditions(p, 'status.conditions', status.conditions);
-    },
+    }),
     add: (set, d) => set.nodePools.push(withNodePoolDefaults(d as unknown as NodePoolInput)),
   },
   EC2NodeClass: {
     apiVersions: ['karpenter.k8s.aws/v1'],
     namespaced: false,
-    validate: (p, d) => {
-      validateMetadata(p, d);
-      validateNodeClass(p, d);
-    },
+    validate: withMetadata(validateNodeClass),
     add: (set, d) => set.nodeClasses.push(withNodeClassDefaults(d as unknown as EC2NodeClass)),
   },
   NodeOverlay: {
     apiVersions: ['karpenter.sh/v1alpha1'],
     namespaced: false,
-    validate: (p, d) => {
-      validateMetadata(p, d);
-      validateNodeOverlay(p, d);
-    },
+    validate: withMetadata(validateNodeOverlay),
     add: push('nodeOverlays'),
   },
   Pod: {
@@ -110,10 +111,9 @@ const HANDLERS: Record<string, KindHandler> = {
   CapacityReservation: {
     apiVersions: [CAPACITY_RESERVATION_API_VERSION],
     namespaced: false,
-    validate: (p, d) => {
-      validateMetadata(p, d);
+    validate: withMetadata((p, d) => {
       parseCapacityReservation(p, 'spec', d.spec);
-    },
+    }),
     add: (set, d) => {
       // Validated above, so this parse reports nothing.
       const ref = { file: '', doc: 0, kind: 'CapacityReservation', name: '' };
