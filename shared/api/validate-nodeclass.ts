@@ -12,7 +12,7 @@ import {
   type Obj,
   show,
 } from './check';
-import { at, type Problems } from './problems';
+import { at, key, type Problems } from './problems';
 import { parseQuantity } from './quantity';
 import { validateReservationTerms } from './validate-reservations';
 
@@ -200,37 +200,42 @@ function validateAmiTerms(p: Problems, v: unknown): AmiFamily | null | undefined
   return family;
 }
 
+/** A kubelet map keyed by a fixed set of names (resources, eviction signals): each key must be one of `names`, and
+ * `checkValue` checks the value under each known key. */
+function checkNamedMap(
+  p: Problems,
+  path: string,
+  v: unknown,
+  names: readonly string[],
+  checkValue: (path: string, value: unknown) => void,
+): void {
+  const m = expectObject(p, path, v);
+  for (const [name, value] of Object.entries(m ?? {})) {
+    const entry = at(path, key(name));
+    if (!names.includes(name)) p.error(entry, `${show(name)} is not one of ${names.join(', ')}`);
+    else checkValue(entry, value);
+  }
+}
+
 function validateKubelet(p: Problems, k: Obj): void {
   const base = 'spec.kubelet';
   expectInt(p, at(base, 'maxPods'), k.maxPods, { min: 0 });
   expectInt(p, at(base, 'podsPerCore'), k.podsPerCore, { min: 0 });
   for (const field of ['systemReserved', 'kubeReserved'] as const) {
-    const m = expectObject(p, at(base, field), k[field]);
-    for (const [name, q] of Object.entries(m ?? {})) {
-      const path = at(base, field, `[${JSON.stringify(name)}]`);
-      if (!(RESERVED_RESOURCES as readonly string[]).includes(name)) {
-        p.error(path, `${show(name)} is not one of ${RESERVED_RESOURCES.join(', ')}`);
-      } else if (typeof q !== 'string') p.error(path, `must be a quantity string, got ${show(q)}`);
+    checkNamedMap(p, at(base, field), k[field], RESERVED_RESOURCES, (path, q) => {
+      if (typeof q !== 'string') p.error(path, `must be a quantity string, got ${show(q)}`);
       else expectQuantity(p, path, q);
-    }
+    });
   }
   for (const field of ['evictionHard', 'evictionSoft'] as const) {
-    const m = expectObject(p, at(base, field), k[field]);
-    for (const [signal, q] of Object.entries(m ?? {})) {
-      const path = at(base, field, `[${JSON.stringify(signal)}]`);
-      if (!(EVICTION_SIGNALS as readonly string[]).includes(signal)) {
-        p.error(path, `${show(signal)} is not one of ${EVICTION_SIGNALS.join(', ')}`);
-      } else if (typeof q !== 'string') p.error(path, `must be a string such as 100Mi or 10%, got ${show(q)}`);
+    checkNamedMap(p, at(base, field), k[field], EVICTION_SIGNALS, (path, q) => {
+      if (typeof q !== 'string') p.error(path, `must be a string such as 100Mi or 10%, got ${show(q)}`);
       else if (!EVICTION_VALUE.test(q)) expectQuantity(p, path, q);
-    }
+    });
   }
-  const grace = expectObject(p, at(base, 'evictionSoftGracePeriod'), k.evictionSoftGracePeriod);
-  for (const [signal, d] of Object.entries(grace ?? {})) {
-    const path = at(base, 'evictionSoftGracePeriod', `[${JSON.stringify(signal)}]`);
-    if (!(EVICTION_SIGNALS as readonly string[]).includes(signal)) {
-      p.error(path, `${show(signal)} is not one of ${EVICTION_SIGNALS.join(', ')}`);
-    } else expectDuration(p, path, d, false);
-  }
+  checkNamedMap(p, at(base, 'evictionSoftGracePeriod'), k.evictionSoftGracePeriod, EVICTION_SIGNALS, (path, d) =>
+    expectDuration(p, path, d, false),
+  );
   const soft = isPlain(k.evictionSoft) ? Object.keys(k.evictionSoft) : [];
   const graceKeys = isPlain(k.evictionSoftGracePeriod) ? Object.keys(k.evictionSoftGracePeriod) : [];
   for (const s of soft) {
