@@ -2,7 +2,7 @@
 // (docs/kubernetes.md, NodeClaim objects): DynamoDB stays the source of truth, and this is what `kubectl get
 // nodeclaims`, k9s and eks-node-viewer read. Pure: the claim and a few facts the sweep knows in, the object out.
 import type { NodeSelectorRequirementWithMinValues } from './karpenter';
-import type { ConditionStatus, Taint } from './kube';
+import type { ConditionStatus, ObjectMeta, OwnerReference, Taint } from './kube';
 import { FinalizerTermination, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelZone } from './labels';
 import type { NodeClaim } from './nodeclaim';
 import { formatResourceList } from './resources';
@@ -23,17 +23,20 @@ export interface NodeClaimObjectCondition {
 export interface NodeClaimObject {
   apiVersion: 'karpenter.sh/v1';
   kind: 'NodeClaim';
-  metadata: {
-    name: string;
-    uid?: string;
-    resourceVersion?: string;
-    creationTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    /** Karpless's termination finalizer (and any another actor added): a `kubectl delete nodeclaim` waits on it. */
-    finalizers?: string[];
-    /** Set by the API server when someone deletes the object: the mirror then terminates the claim's node. */
-    deletionTimestamp?: string;
+  /** `finalizers` holds Karpless's termination finalizer (and any another actor added): a `kubectl delete nodeclaim`
+   * waits on it. `deletionTimestamp` is set by the API server when someone deletes the object: the mirror then
+   * terminates the claim's node. */
+  metadata: Pick<
+    ObjectMeta,
+    | 'name'
+    | 'uid'
+    | 'resourceVersion'
+    | 'creationTimestamp'
+    | 'labels'
+    | 'annotations'
+    | 'finalizers'
+    | 'deletionTimestamp'
+  > & {
     /** The NodePool the claim was written for, by UID, as Karpenter sets it: Kubernetes' garbage collector then
      * deletes the object once that pool is gone, even when another pool now has its name. */
     ownerReferences?: NodeClaimOwnerReference[];
@@ -57,12 +60,8 @@ export interface NodeClaimObject {
   };
 }
 
-export interface NodeClaimOwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-}
+/** An owner reference as Karpenter writes it on a NodeClaim: always with the owner's UID, never `controller`. */
+export type NodeClaimOwnerReference = Required<Omit<OwnerReference, 'controller'>>;
 
 /** What the planning sweep knows of a claim beyond the store: why it drifted, whether it may be consolidated, and its
  * Node's capacity and allocatable. */
