@@ -30,14 +30,10 @@ export function checkRequirement(p: Problems, path: string, v: unknown, rules: R
   const r = expectObject(p, path, v, true);
   if (!r) return false;
   const before = p.errors.length;
-  const k = expectString(p, at(path, 'key'), r.key, true);
-  if (k !== undefined) {
-    const malformed = labelKeyProblem(k);
-    if (malformed) p.error(at(path, 'key'), malformed);
-    else if (rules.nodePool) {
-      const reason = restrictedLabelReason(k);
-      if (reason) p.error(at(path, 'key'), reason);
-    }
+  const k = checkLabelKey(p, at(path, 'key'), r.key);
+  if (k !== undefined && rules.nodePool) {
+    const reason = restrictedLabelReason(k);
+    if (reason) p.error(at(path, 'key'), reason);
   }
   const op = expectEnum(p, at(path, 'operator'), r.operator, NODE_SELECTOR_OPERATORS, true);
   const values = checkValues(p, at(path, 'values'), r.values);
@@ -67,6 +63,15 @@ export function checkRequirement(p: Problems, path: string, v: unknown, rules: R
     }
   }
   return p.errors.length === before;
+}
+
+/** A required label key at `path`; returns it when it is a well-formed key. */
+function checkLabelKey(p: Problems, path: string, v: unknown): string | undefined {
+  const k = expectString(p, path, v, true);
+  if (k === undefined) return undefined;
+  const malformed = labelKeyProblem(k);
+  if (malformed) p.error(path, malformed);
+  return malformed ? undefined : k;
 }
 
 /** The value count the set operators need, shared by node selector requirements and label selector expressions. */
@@ -136,11 +141,7 @@ export function checkLabelSelector(p: Problems, path: string, v: unknown): boole
     const ep = at(path, 'matchExpressions', i);
     const e = expectObject(p, ep, item, true);
     if (!e) return;
-    const k = expectString(p, at(ep, 'key'), e.key, true);
-    if (k !== undefined) {
-      const kp = labelKeyProblem(k);
-      if (kp) p.error(at(ep, 'key'), kp);
-    }
+    checkLabelKey(p, at(ep, 'key'), e.key);
     const op = expectEnum(p, at(ep, 'operator'), e.operator, LABEL_SELECTOR_OPERATORS, true);
     const values = checkValues(p, at(ep, 'values'), e.values);
     if (op && values) checkSetOperatorValues(p, at(ep, 'values'), op, values);
@@ -154,11 +155,7 @@ export function checkTaints(p: Problems, path: string, v: unknown): void {
     const tp = at(path, i);
     const t = expectObject(p, tp, item, true);
     if (!t) return;
-    const k = expectString(p, at(tp, 'key'), t.key, true);
-    if (k !== undefined) {
-      const kp = labelKeyProblem(k);
-      if (kp) p.error(at(tp, 'key'), kp);
-    }
+    checkLabelKey(p, at(tp, 'key'), t.key);
     expectString(p, at(tp, 'value'), t.value);
     expectEnum(p, at(tp, 'effect'), t.effect, TAINT_EFFECTS, true);
   });
