@@ -47,7 +47,9 @@ export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle
 export { queueTermination, requestReplan } from './messages';
 export { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
-export { CLAIM_NAME_SALTS, type ProvisionOptions, type ProvisionResult, provision } from './provision';
+export { type ProvisionOptions, provision } from './provision';
+export { CLAIM_NAME_SALTS } from './provision-claims';
+export type { ProvisionResult } from './provision-result';
 export { type CapacityTypeSyncResult, syncReservedCapacityTypes } from './reservation-capacity-type';
 export { type ClusterSnapshot, nodeClassNotReady, nodePoolNotReady, overlayPool, readSnapshot } from './snapshot';
 export { publishStatus, type StatusResult } from './status';
