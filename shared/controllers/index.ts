@@ -32,14 +32,14 @@ export {
   SENDER_CLOCK_SKEW_MS,
   type SweepOutcome,
 } from './dispatch';
+export { disruptionSweep } from './disruption';
 export {
   type DisruptingNode,
   type DisruptionSweepOptions,
   type DisruptionSweepResult,
   defaultSweepEngine,
-  disruptionSweep,
   type SweepEngine,
-} from './disruption';
+} from './disruption-sweep-types';
 export { collectGarbage, type GcResult, TagNodeClaim } from './gc';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';
