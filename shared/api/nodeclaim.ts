@@ -50,7 +50,7 @@ export const LIVE_STATES: readonly NodeClaimState[] = ['Pending', 'Launched', 'R
 
 /** How long a Terminated claim stays in the NodeClaimStore: 2 days after it entered Terminated, then `list` omits it
  * and the DynamoDB table's TTL deletes it. Safe because nothing needs a terminated claim that long:
- * - the disruption history (shared/controllers/disruption.ts historyFrom) looks back 24 h from the claim's
+ * - the disruption history (shared/controllers/disruption-history.ts historyFrom) looks back 24 h from the claim's
  *   `disruption.at`, which is never after its termination, so a claim leaves that window a day before it expires;
  * - `karpless explain` reads decision records, separate items kept 30 days (DECISION_TTL_MS), not the claim;
  * - termination, interruption, lifecycle and GC treat a missing claim as they treat a Terminated one (done, ignored,

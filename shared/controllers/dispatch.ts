@@ -7,7 +7,8 @@ import { type LifecycleResult, reconcileNodes } from './lifecycle';
 import { assertOwnCluster, scheduleDisruptionCheck } from './messages';
 import { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
 import { terminateClaimsOfDeletedNodePools } from './nodepool-deletion';
-import { type ProvisionResult, provision } from './provision';
+import { provision } from './provision';
+import type { ProvisionResult } from './provision-result';
 import { publishStatusQuietly, type StatusResult } from './status';
 import { runTerminationStep, type TerminationStep } from './termination';
 

@@ -5,7 +5,9 @@ import { LabelCapacityType, LabelInstanceType } from '../api/labels';
 import type { NodeClaim } from '../api/nodeclaim';
 import { recordHistory } from '../disruption';
 import type { DisruptionCommand, DisruptionPlan } from '../disruption/types';
-import { disruptionSweep, encodeCommand, historyFrom } from './disruption';
+import { disruptionSweep } from './disruption';
+import { encodeCommand } from './disruption-command';
+import { historyFrom } from './disruption-history';
 
 const claim = (name: string, nodePool: string, disruption?: NodeClaim['disruption']): NodeClaim =>
   nodeClaim({ name, nodePool, ...(disruption ? { disruption } : {}) });

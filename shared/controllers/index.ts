@@ -32,14 +32,14 @@ export {
   SENDER_CLOCK_SKEW_MS,
   type SweepOutcome,
 } from './dispatch';
+export { disruptionSweep } from './disruption';
 export {
   type DisruptingNode,
   type DisruptionSweepOptions,
   type DisruptionSweepResult,
   defaultSweepEngine,
-  disruptionSweep,
   type SweepEngine,
-} from './disruption';
+} from './disruption-sweep-types';
 export { collectGarbage, type GcResult, TagNodeClaim } from './gc';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';
@@ -47,7 +47,9 @@ export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle
 export { queueTermination, requestReplan } from './messages';
 export { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
-export { CLAIM_NAME_SALTS, type ProvisionOptions, type ProvisionResult, provision } from './provision';
+export { type ProvisionOptions, provision } from './provision';
+export { CLAIM_NAME_SALTS } from './provision-claims';
+export type { ProvisionResult } from './provision-result';
 export { type CapacityTypeSyncResult, syncReservedCapacityTypes } from './reservation-capacity-type';
 export { type ClusterSnapshot, nodeClassNotReady, nodePoolNotReady, overlayPool, readSnapshot } from './snapshot';
 export { publishStatus, type StatusResult } from './status';

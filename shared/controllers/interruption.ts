@@ -14,7 +14,8 @@ import type { NodeClaim } from '../api/nodeclaim';
 import type { InterruptionSignal } from '../messages';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
-import { type ProvisionResult, provision } from './provision';
+import { provision } from './provision';
+import type { ProvisionResult } from './provision-result';
 import { startTermination } from './termination';
 
 export interface InterruptionResult {
