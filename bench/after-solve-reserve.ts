@@ -5,10 +5,12 @@
 // A deadline that holds). Run: npx tsx bench/after-solve-reserve.ts [--pods 20,200,1000] [--seed 1]
 
 import { loadavg } from 'node:os';
-import { LocalPipeline } from '../local';
+import type { LocalPipeline } from '../local';
 import { LabelArch, LabelCapacityType, LabelOS } from '../shared/api/labels';
 import { createRng } from '../shared/sim';
-import { makePod, testNodeClass, testNodePool } from '../testkit/bed';
+import { makePod, testNodePool } from '../testkit/bed';
+import { benchPipeline } from './bench-pipeline';
+import { flagValue } from './flag-value';
 
 export interface AfterSolveRow {
   pods: number;
@@ -31,13 +33,7 @@ export async function measureAfterSolve(pods: number, seed = 1): Promise<AfterSo
   ]);
   // Each SolveDuration flush belongs to the invocation under way: the one the pipeline records next.
   const solves = new Map<number, number>();
-  const p: LocalPipeline = await LocalPipeline.create({
-    cluster: 'bench',
-    seed,
-    objects: [pool, testNodeClass()],
-    logLevel: 'WARN',
-    sweepEveryMs: 3_600_000,
-    gcEveryMs: 3_600_000,
+  const p: LocalPipeline = await benchPipeline(pool, seed, {
     onMetrics: (record) => {
       if (typeof record.SolveDuration === 'number') solves.set(p.invocations.length, record.SolveDuration);
     },
@@ -76,10 +72,7 @@ export async function measureAfterSolve(pods: number, seed = 1): Promise<AfterSo
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const opt = (name: string, fallback: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-  };
+  const opt = (name: string, fallback: string) => flagValue(args, name, fallback);
   const sizes = opt('--pods', '20,200,1000').split(',').map(Number);
   const seed = Number(opt('--seed', '1'));
   console.log(

@@ -4,10 +4,10 @@
 // and DynamoDB (dynalite) state, the solve, the claim writes) up to the cloud's create call.
 // Run: npx tsx bench/pipeline-latency.ts [--rounds 40] [--seed 1] [--json]
 
-import { LocalPipeline } from '../local';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelOS, LabelZone } from '../shared/api/labels';
 import { createRng } from '../shared/sim';
-import { makePod, testNodeClass, testNodePool } from '../testkit/bed';
+import { makePod, testNodePool } from '../testkit/bed';
+import { benchPipeline } from './bench-pipeline';
 
 export interface LatencyFigures {
   rounds: number;
@@ -51,15 +51,7 @@ export async function measurePipelineLatency(rounds = 40, seed = 1, warmupRounds
     { key: LabelZone, operator: 'In', values: ['us-east-1a', 'us-east-1b', 'us-east-1c'] },
     { key: LabelCapacityType, operator: 'In', values: ['spot', 'on-demand'] },
   ]);
-  const p = await LocalPipeline.create({
-    cluster: 'bench',
-    seed,
-    objects: [pool, testNodeClass()],
-    logLevel: 'WARN',
-    // The lifecycle timers are not what is measured; keep them out of the way.
-    sweepEveryMs: 3_600_000,
-    gcEveryMs: 3_600_000,
-  });
+  const p = await benchPipeline(pool, seed);
   const podMs: number[] = [];
   const batchMs: number[] = [];
   const windowMs: number[] = [];

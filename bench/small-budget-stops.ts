@@ -7,6 +7,7 @@ import { loadavg } from 'node:os';
 import { instanceTypesFor, loadCatalog } from '../shared/catalog';
 import { loadLpSolver, solve } from '../shared/scheduling';
 import { distinctPods } from '../testkit/workloads';
+import { flagValue } from './flag-value';
 import { distinctNodePool, WORKLOAD_SEED } from './workloads';
 
 const cpuMs = (): number => {
@@ -16,10 +17,7 @@ const cpuMs = (): number => {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const opt = (name: string, fallback: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-  };
+  const opt = (name: string, fallback: string) => flagValue(args, name, fallback);
   const budgets = opt('--budgets', '10,50,100,250').split(',').map(Number);
   const runs = Number(opt('--runs', '3'));
   await loadLpSolver();

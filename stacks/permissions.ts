@@ -48,6 +48,16 @@ export function clusterTagConditions(cluster: string, kind: 'aws:RequestTag' | '
   };
 }
 
+/** `actions` on the existing EC2 resources of one type that are this cluster's (they carry its tags). */
+function onClusterTagged(sid: string, actions: string[], type: string, cluster: string): iam.PolicyStatement {
+  return new iam.PolicyStatement({
+    sid,
+    actions,
+    resources: [ec2Arn(type)],
+    conditions: clusterTagConditions(cluster, 'aws:ResourceTag'),
+  });
+}
+
 export function statementsFor(permission: Permission, ctx: PermissionContext): iam.PolicyStatement[] {
   const { cluster } = ctx;
   // Every item of the cluster lives under one partition key (shared/aws/dynamo/schema.ts).
@@ -126,12 +136,12 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
             },
           },
         }),
-        new iam.PolicyStatement({
-          sid: 'LaunchFromClusterLaunchTemplates',
-          actions: ['ec2:CreateFleet', 'ec2:RunInstances'],
-          resources: [ec2Arn('launch-template')],
-          conditions: clusterTagConditions(cluster, 'aws:ResourceTag'),
-        }),
+        onClusterTagged(
+          'LaunchFromClusterLaunchTemplates',
+          ['ec2:CreateFleet', 'ec2:RunInstances'],
+          'launch-template',
+          cluster,
+        ),
         new iam.PolicyStatement({
           sid: 'LaunchUsingSelectedImagesSubnetsAndSecurityGroups',
           // Existing resources the EC2NodeClass selects: they are used, not created, so they carry no request tags.
@@ -207,22 +217,10 @@ export function statementsFor(permission: Permission, ctx: PermissionContext): i
       ];
     }
     case 'terminate-instances':
-      return [
-        new iam.PolicyStatement({
-          sid: 'TerminateClusterInstances',
-          actions: ['ec2:TerminateInstances'],
-          resources: [ec2Arn('instance')],
-          conditions: clusterTagConditions(cluster, 'aws:ResourceTag'),
-        }),
-      ];
+      return [onClusterTagged('TerminateClusterInstances', ['ec2:TerminateInstances'], 'instance', cluster)];
     case 'delete-launch-templates':
       return [
-        new iam.PolicyStatement({
-          sid: 'DeleteClusterLaunchTemplates',
-          actions: ['ec2:DeleteLaunchTemplate'],
-          resources: [ec2Arn('launch-template')],
-          conditions: clusterTagConditions(cluster, 'aws:ResourceTag'),
-        }),
+        onClusterTagged('DeleteClusterLaunchTemplates', ['ec2:DeleteLaunchTemplate'], 'launch-template', cluster),
       ];
     case 'pricing':
       return [

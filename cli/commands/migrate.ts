@@ -29,21 +29,28 @@ export async function runMigrate(ctx: CommandContext, paths: string[], opts: Mig
     return;
   }
   if (opts.check) return runCheck(ctx, paths, opts.nodepool, opts.output === 'json');
-  let result: Awaited<ReturnType<typeof loadDocuments>>;
-  try {
-    // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
-    // kinds are warnings here, not the errors they are for simulate.
-    result = await loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin);
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    ctx.io.err(err.message);
-    ctx.result.code = EXIT_USAGE;
-    return;
-  }
+  // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
+  // kinds are warnings here, not the errors they are for simulate.
+  const result = await readInput(ctx, () =>
+    loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin),
+  );
+  if (!result) return;
   const yaml = result.documents.map((d) => stringify(d.raw, { lineWidth: 0 })).join('---\n');
   for (const w of result.set.warnings) ctx.io.err(`warning: ${w}`);
   if (yaml) ctx.io.out(yaml);
   ctx.result.code = EXIT_OK;
+}
+
+/** Reads the input; invalid input is a usage error, reported on stderr with undefined returned. */
+async function readInput<T>(ctx: CommandContext, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    ctx.io.err(err.message);
+    ctx.result.code = EXIT_USAGE;
+    return undefined;
+  }
 }
 
 async function runCheck(
@@ -52,15 +59,10 @@ async function runCheck(
   nodePools: string[] | undefined,
   json: boolean,
 ): Promise<void> {
-  let docs: Awaited<ReturnType<typeof readSourceDocuments>>;
-  try {
-    docs = await readSourceDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin);
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    ctx.io.err(err.message);
-    ctx.result.code = EXIT_USAGE;
-    return;
-  }
+  const docs = await readInput(ctx, () =>
+    readSourceDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin),
+  );
+  if (!docs) return;
   const result = migrationPreflight(docs, nodePools);
   if (result.unknownNodePools.length) {
     const known = result.knownNodePools.length ? result.knownNodePools.join(', ') : 'none';

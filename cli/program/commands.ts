@@ -18,7 +18,7 @@ import { EXIT_USAGE } from '../io';
 import {
   addCatalogOption,
   addLimitOptions,
-  addTableOptions,
+  addRecordSourceOptions,
   collect,
   commaList,
   missingOptions,
@@ -156,12 +156,9 @@ export const registerExplain: RegisterCommand = (program: Command, ctx: CommandC
     .command('explain')
     .description('print why a node or NodeClaim was launched, kept or removed (its decision records)')
     .argument('<name>', 'a node name, a NodeClaim name, or (with --table) an instance id or providerID')
-    .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)')
-    .option('--from-sim <scenario>', 'run this Scenario on the simulator and read its records')
-    .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')
-    .option('-o, --output <format>', 'text or json', 'text');
-  addCatalogOption(addTableOptions(cmd)).action(async (name: string, opts: ExplainOptions) =>
-    (await import('../commands/explain')).runExplain(ctx, name, opts),
+    .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)');
+  addCatalogOption(addRecordSourceOptions(cmd, 'run this Scenario on the simulator and read its records')).action(
+    async (name: string, opts: ExplainOptions) => (await import('../commands/explain')).runExplain(ctx, name, opts),
   );
 };
 
@@ -170,12 +167,9 @@ export const registerNodeClaims: RegisterCommand = (program: Command, ctx: Comma
     .command('nodeclaims')
     .description("list a deployed cluster's NodeClaims from its table, as kubectl get nodeclaims does under Karpenter")
     .option('--all', 'also the failed ones, and those terminated in the last 2 days')
-    .option('--nodepool <name>', 'only this NodePool’s')
-    .option('--from-sim <scenario>', 'run this Scenario on the simulator and list the NodeClaim objects it mirrored')
-    .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')
-    .option('-o, --output <format>', 'text or json', 'text');
-  addTableOptions(cmd).action(async (opts: NodeClaimsOptions) =>
-    (await import('../commands/nodeclaims')).runNodeClaims(ctx, opts),
+    .option('--nodepool <name>', 'only this NodePool’s');
+  addRecordSourceOptions(cmd, 'run this Scenario on the simulator and list the NodeClaim objects it mirrored').action(
+    async (opts: NodeClaimsOptions) => (await import('../commands/nodeclaims')).runNodeClaims(ctx, opts),
   );
 };
 

@@ -34,6 +34,17 @@ export function addTableOptions(cmd: Command): Command {
     .option('--endpoint-url <url>', 'with --table: another DynamoDB endpoint, such as DynamoDB Local');
 }
 
+/** The options of a command that reads a cluster's records: from a Scenario run on the simulator (`fromSimHelp` says
+ * what it reads there) or from a deployed cluster's table, printed as text or JSON. */
+export function addRecordSourceOptions(cmd: Command, fromSimHelp: string): Command {
+  return addTableOptions(
+    cmd
+      .option('--from-sim <scenario>', fromSimHelp)
+      .option('--seed <n>', 'with --from-sim: the seed, as given to simulate', '1')
+      .option('-o, --output <format>', 'text or json', 'text'),
+  );
+}
+
 /**
  * Every missing required option, as one message, or undefined when none is missing. Commander's requiredOption
  * stops at the first; a user fixing a command line wants them all at once.

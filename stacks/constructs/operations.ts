@@ -80,20 +80,21 @@ export class Operations extends Construct {
     }
     for (const { name, fn, timeoutSeconds } of props.functions) {
       const base = { evaluationPeriods: 1, treatMissingData: cw.TreatMissingData.NOT_BREACHING };
-      alarm(`${name}Errors`, {
-        ...base,
-        alarmDescription: `Karpless ${props.cluster}: ${name} invocations failed`,
-        metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-        threshold: 1,
-        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      });
-      alarm(`${name}Throttles`, {
-        ...base,
-        alarmDescription: `Karpless ${props.cluster}: ${name} was throttled`,
-        metric: fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
-        threshold: 1,
-        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      });
+      const fiveMinuteSum = { period: Duration.minutes(5), statistic: 'Sum' };
+      // Any failed or throttled invocation alarms.
+      const failures = [
+        { id: 'Errors', what: 'invocations failed', metric: fn.metricErrors(fiveMinuteSum) },
+        { id: 'Throttles', what: 'was throttled', metric: fn.metricThrottles(fiveMinuteSum) },
+      ];
+      for (const { id, what, metric } of failures) {
+        alarm(`${name}${id}`, {
+          ...base,
+          alarmDescription: `Karpless ${props.cluster}: ${name} ${what}`,
+          metric,
+          threshold: 1,
+          comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        });
+      }
       alarm(`${name}DurationNearTimeout`, {
         ...base,
         alarmDescription: `Karpless ${props.cluster}: ${name} p99 duration is above ${DURATION_ALARM_SHARE * 100}% of its timeout`,

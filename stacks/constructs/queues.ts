@@ -50,9 +50,24 @@ export class ControlQueues extends Construct {
       return queue;
     };
 
+    // Each consumer's queue: its visibility timeout and receive count are the consumer's, its DLQ its own.
+    const consumed = (
+      id: string,
+      consumer: keyof typeof MAX_RECEIVE_COUNT,
+      deadLetters: sqs.Queue,
+      retentionPeriod: Duration,
+      extra: sqs.QueueProps = {},
+    ) =>
+      new sqs.Queue(this, id, {
+        ...common,
+        ...extra,
+        visibilityTimeout: props.visibility[consumer],
+        retentionPeriod,
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: MAX_RECEIVE_COUNT[consumer] },
+      });
+
     this.eventsDlq = dlq('EventsDlq', true);
-    this.events = new sqs.Queue(this, 'Events', {
-      ...common,
+    this.events = consumed('Events', 'events', this.eventsDlq, Duration.days(1), {
       fifo: true,
       // EventBridge Scheduler can send to a FIFO queue only when content-based deduplication is on. The forwarder
       // sets an explicit MessageDeduplicationId, which takes precedence, and each sweep carries its scheduled time.
@@ -60,28 +75,15 @@ export class ControlQueues extends Construct {
       // High-throughput FIFO: deduplication and throughput are per message group (= per cluster).
       deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
       fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
-      visibilityTimeout: props.visibility.events,
-      retentionPeriod: Duration.days(1),
-      deadLetterQueue: { queue: this.eventsDlq, maxReceiveCount: MAX_RECEIVE_COUNT.events },
     });
 
     this.interruptionDlq = dlq('InterruptionDlq', false);
-    this.interruption = new sqs.Queue(this, 'Interruption', {
-      ...common,
-      visibilityTimeout: props.visibility.interruption,
-      // A spot warning is stale after its two minutes; Health changes arrive days ahead and are re-sent on update.
-      retentionPeriod: Duration.hours(1),
-      deadLetterQueue: { queue: this.interruptionDlq, maxReceiveCount: MAX_RECEIVE_COUNT.interruption },
-    });
+    // A spot warning is stale after its two minutes; Health changes arrive days ahead and are re-sent on update.
+    this.interruption = consumed('Interruption', 'interruption', this.interruptionDlq, Duration.hours(1));
 
     this.scheduledFailures = dlq('ScheduledFailures', false);
     this.terminationDlq = dlq('TerminationDlq', false);
-    this.termination = new sqs.Queue(this, 'Termination', {
-      ...common,
-      visibilityTimeout: props.visibility.termination,
-      retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: this.terminationDlq, maxReceiveCount: MAX_RECEIVE_COUNT.termination },
-    });
+    this.termination = consumed('Termination', 'termination', this.terminationDlq, Duration.days(4));
   }
 
   get all(): { name: string; queue: sqs.Queue; dlq: sqs.Queue }[] {

@@ -25,6 +25,10 @@ export interface SchedulesProps {
   failures: sqs.IQueue;
 }
 
+/** What differs between the schedules: where the tick goes, what it says, and how long it is worth retrying. */
+type ScheduleTarget = Required<Pick<scheduler.CfnSchedule.TargetProperty, 'arn' | 'input' | 'retryPolicy'>> &
+  Pick<scheduler.CfnSchedule.TargetProperty, 'sqsParameters'>;
+
 export class Schedules extends Construct {
   readonly role: iam.Role;
   readonly sweep: scheduler.CfnSchedule;
@@ -70,44 +74,40 @@ export class Schedules extends Construct {
     const policy = new iam.Policy(this, 'Policy', { statements });
     this.role.attachInlinePolicy(policy);
 
-    this.sweep = new scheduler.CfnSchedule(this, 'Sweep', {
-      description: `Karpless disruption sweep of ${props.cluster}`,
-      scheduleExpression: props.sweepSchedule,
-      flexibleTimeWindow: { mode: 'OFF' },
-      target: {
-        arn: props.eventsQueue.queueArn,
-        roleArn: this.role.roleArn,
-        input: sweepTemplate(props.cluster),
-        sqsParameters: { messageGroupId: props.cluster },
-        // A late sweep is worthless: the next one is a period away.
-        retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 60 },
-        deadLetterConfig: { arn: props.failures.queueArn },
-      },
+    const schedule = (id: string, what: string, scheduleExpression: string, target: ScheduleTarget) => {
+      const created = new scheduler.CfnSchedule(this, id, {
+        description: `Karpless ${what} of ${props.cluster}`,
+        scheduleExpression,
+        flexibleTimeWindow: { mode: 'OFF' },
+        target: {
+          arn: target.arn,
+          roleArn: this.role.roleArn,
+          input: target.input,
+          sqsParameters: target.sqsParameters,
+          retryPolicy: target.retryPolicy,
+          deadLetterConfig: { arn: props.failures.queueArn },
+        },
+      });
+      created.node.addDependency(policy);
+      return created;
+    };
+    this.sweep = schedule('Sweep', 'disruption sweep', props.sweepSchedule, {
+      arn: props.eventsQueue.queueArn,
+      input: sweepTemplate(props.cluster),
+      sqsParameters: { messageGroupId: props.cluster },
+      // A late sweep is worthless: the next one is a period away.
+      retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 60 },
     });
-    this.gc = new scheduler.CfnSchedule(this, 'Gc', {
-      description: `Karpless garbage collection of ${props.cluster}`,
-      scheduleExpression: props.gcSchedule,
-      flexibleTimeWindow: { mode: 'OFF' },
-      target: {
-        arn: props.gcFunction.functionArn,
-        roleArn: this.role.roleArn,
-        input: gcTickTemplate(props.cluster),
-        retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: 60 },
-        deadLetterConfig: { arn: props.failures.queueArn },
-      },
+    this.gc = schedule('Gc', 'garbage collection', props.gcSchedule, {
+      arn: props.gcFunction.functionArn,
+      input: gcTickTemplate(props.cluster),
+      retryPolicy: { maximumRetryAttempts: 0, maximumEventAgeInSeconds: 60 },
     });
-    this.prices = new scheduler.CfnSchedule(this, 'Prices', {
-      description: `Karpless price refresh of ${props.cluster}`,
-      scheduleExpression: PRICE_REFRESH_SCHEDULE,
-      flexibleTimeWindow: { mode: 'OFF' },
-      target: {
-        arn: props.gcFunction.functionArn,
-        roleArn: this.role.roleArn,
-        input: gcTickTemplate(props.cluster, 'RefreshPrices'),
-        // A refresh a few minutes late is as good as on time; one that never ran leaves prices 12 hours older.
-        retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 3600 },
-        deadLetterConfig: { arn: props.failures.queueArn },
-      },
+    this.prices = schedule('Prices', 'price refresh', PRICE_REFRESH_SCHEDULE, {
+      arn: props.gcFunction.functionArn,
+      input: gcTickTemplate(props.cluster, 'RefreshPrices'),
+      // A refresh a few minutes late is as good as on time; one that never ran leaves prices 12 hours older.
+      retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 3600 },
     });
     // The Scheduler invokes GC asynchronously: a run that fails lands in the same queue, where its depth alarms. The
     // GC role's right to send there is granted by the stack (SendFailedRuns), with no wildcard KMS action.
@@ -117,8 +117,5 @@ export class Schedules extends Construct {
       maximumRetryAttempts: 0,
       destinationConfig: { onFailure: { destination: props.failures.queueArn } },
     });
-    this.sweep.node.addDependency(policy);
-    this.gc.node.addDependency(policy);
-    this.prices.node.addDependency(policy);
   }
 }
