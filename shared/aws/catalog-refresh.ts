@@ -12,6 +12,7 @@ import {
 import { type Filter, GetProductsCommand, type PricingClient } from '@aws-sdk/client-pricing';
 import { parseInstanceTypeName } from '../catalog/names';
 import type { Arch, Catalog, InstanceTypeInfo, WindowsPrices } from '../catalog/types';
+import { eachPage } from './pages';
 
 export type Progress = (message: string) => void;
 const silent: Progress = () => {};
@@ -40,23 +41,20 @@ export async function describeZones(ec2: EC2Client, region: string): Promise<Zon
 /** Every HVM x86_64 or arm64 instance type, all pages. */
 export async function describeInstanceTypes(ec2: EC2Client, progress: Progress = silent): Promise<Ec2InstanceType[]> {
   const types: Ec2InstanceType[] = [];
-  let token: string | undefined;
-  let pages = 0;
-  do {
-    const out = await ec2.send(
-      new DescribeInstanceTypesCommand({
-        Filters: [
-          { Name: 'supported-virtualization-type', Values: ['hvm'] },
-          { Name: 'processor-info.supported-architecture', Values: ['x86_64', 'arm64'] },
-        ],
-        MaxResults: 100,
-        NextToken: token,
-      }),
-    );
-    types.push(...(out.InstanceTypes ?? []));
-    token = out.NextToken;
-    pages++;
-  } while (token);
+  const pages = await eachPage(
+    (token) =>
+      ec2.send(
+        new DescribeInstanceTypesCommand({
+          Filters: [
+            { Name: 'supported-virtualization-type', Values: ['hvm'] },
+            { Name: 'processor-info.supported-architecture', Values: ['x86_64', 'arm64'] },
+          ],
+          MaxResults: 100,
+          NextToken: token,
+        }),
+      ),
+    (out) => types.push(...(out.InstanceTypes ?? [])),
+  );
   progress(`DescribeInstanceTypes: ${types.length} instance types (${pages} pages)`);
   return types;
 }
@@ -67,28 +65,29 @@ export async function describeOfferings(
   progress: Progress = silent,
 ): Promise<Map<string, Set<string>>> {
   const zonesByType = new Map<string, Set<string>>();
-  let token: string | undefined;
   let count = 0;
-  do {
-    const out = await ec2.send(
-      new DescribeInstanceTypeOfferingsCommand({
-        LocationType: 'availability-zone',
-        MaxResults: 1000,
-        NextToken: token,
-      }),
-    );
-    for (const o of out.InstanceTypeOfferings ?? []) {
-      if (!o.InstanceType || !o.Location) continue;
-      let zones = zonesByType.get(o.InstanceType);
-      if (!zones) {
-        zones = new Set();
-        zonesByType.set(o.InstanceType, zones);
+  await eachPage(
+    (token) =>
+      ec2.send(
+        new DescribeInstanceTypeOfferingsCommand({
+          LocationType: 'availability-zone',
+          MaxResults: 1000,
+          NextToken: token,
+        }),
+      ),
+    (out) => {
+      for (const o of out.InstanceTypeOfferings ?? []) {
+        if (!o.InstanceType || !o.Location) continue;
+        let zones = zonesByType.get(o.InstanceType);
+        if (!zones) {
+          zones = new Set();
+          zonesByType.set(o.InstanceType, zones);
+        }
+        zones.add(o.Location);
+        count++;
       }
-      zones.add(o.Location);
-      count++;
-    }
-    token = out.NextToken;
-  } while (token);
+    },
+  );
   progress(`DescribeInstanceTypeOfferings: ${count} offerings for ${zonesByType.size} types`);
   return zonesByType;
 }
@@ -142,26 +141,26 @@ export async function onDemandPrices(
   os: PricedOS = 'Linux',
 ): Promise<Map<string, number>> {
   const prices = new Map<string, number>();
-  let token: string | undefined;
-  let pages = 0;
-  do {
-    const out = await pricing.send(
-      new GetProductsCommand({
-        ServiceCode: 'AmazonEC2',
-        Filters: onDemandFilters(region, os),
-        FormatVersion: 'aws_v1',
-        MaxResults: 100,
-        NextToken: token,
-      }),
-    );
-    for (const doc of out.PriceList ?? []) {
-      const parsed = parsePriceListItem(String(doc));
-      // Several SKUs can match (for example license variants); the lowest is the one a plain launch pays.
-      if (parsed) prices.set(parsed.instanceType, Math.min(prices.get(parsed.instanceType) ?? Infinity, parsed.price));
-    }
-    token = out.NextToken;
-    pages++;
-  } while (token);
+  const pages = await eachPage(
+    (token) =>
+      pricing.send(
+        new GetProductsCommand({
+          ServiceCode: 'AmazonEC2',
+          Filters: onDemandFilters(region, os),
+          FormatVersion: 'aws_v1',
+          MaxResults: 100,
+          NextToken: token,
+        }),
+      ),
+    (out) => {
+      for (const doc of out.PriceList ?? []) {
+        const parsed = parsePriceListItem(String(doc));
+        // Several SKUs can match (for example license variants); the lowest is the one a plain launch pays.
+        if (parsed)
+          prices.set(parsed.instanceType, Math.min(prices.get(parsed.instanceType) ?? Infinity, parsed.price));
+      }
+    },
+  );
   progress(`Pricing GetProducts: ${os} on-demand prices for ${prices.size} types (${pages} pages)`);
   return prices;
 }
@@ -174,26 +173,27 @@ export async function spotPrices(
   os: PricedOS = 'Linux',
 ): Promise<Map<string, Record<string, number>>> {
   const latest = new Map<string, { price: number; at: number }>();
-  let token: string | undefined;
-  do {
-    const out = await ec2.send(
-      new DescribeSpotPriceHistoryCommand({
-        ProductDescriptions: [SPOT_PRODUCT[os]],
-        StartTime: now,
-        MaxResults: 1000,
-        NextToken: token,
-      }),
-    );
-    for (const p of out.SpotPriceHistory ?? []) {
-      if (!p.InstanceType || !p.AvailabilityZone || p.SpotPrice === undefined) continue;
-      const price = Number(p.SpotPrice);
-      const at = p.Timestamp ? p.Timestamp.getTime() : 0;
-      const key = `${p.InstanceType}|${p.AvailabilityZone}`;
-      const seen = latest.get(key);
-      if (Number.isFinite(price) && (!seen || at > seen.at)) latest.set(key, { price, at });
-    }
-    token = out.NextToken || undefined;
-  } while (token);
+  await eachPage(
+    (token) =>
+      ec2.send(
+        new DescribeSpotPriceHistoryCommand({
+          ProductDescriptions: [SPOT_PRODUCT[os]],
+          StartTime: now,
+          MaxResults: 1000,
+          NextToken: token,
+        }),
+      ),
+    (out) => {
+      for (const p of out.SpotPriceHistory ?? []) {
+        if (!p.InstanceType || !p.AvailabilityZone || p.SpotPrice === undefined) continue;
+        const price = Number(p.SpotPrice);
+        const at = p.Timestamp ? p.Timestamp.getTime() : 0;
+        const key = `${p.InstanceType}|${p.AvailabilityZone}`;
+        const seen = latest.get(key);
+        if (Number.isFinite(price) && (!seen || at > seen.at)) latest.set(key, { price, at });
+      }
+    },
+  );
   const byType = new Map<string, Record<string, number>>();
   for (const [key, { price }] of latest) {
     const [type, zone] = key.split('|') as [string, string];

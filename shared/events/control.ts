@@ -10,7 +10,7 @@ import type {
   SweepMessage,
   TerminationMessage,
 } from '../messages';
-import { bodyParser, type JsonObject, join, Reader } from './reader';
+import { bodyParser, type JsonObject, Reader } from './reader';
 
 export const CLUSTER_MESSAGE_KINDS: readonly ClusterMessageKind[] = [
   'PodsPending',
@@ -81,13 +81,8 @@ function build(
 }
 
 function readRefs(r: Reader, obj: JsonObject): ObjectRef[] | undefined {
-  const items = r.array(obj, 'refs', '');
-  if (!items) return undefined;
   const refs: ObjectRef[] = [];
-  items.forEach((item, i) => {
-    const path = join('refs', i);
-    const ref = r.object(item, path);
-    if (!ref) return;
+  const count = r.eachObject(obj, 'refs', '', (ref, path) => {
     const name = r.string(ref, 'name', path);
     const kind = r.optionalString(ref, 'kind', path);
     const namespace = r.optionalString(ref, 'namespace', path);
@@ -102,7 +97,8 @@ function readRefs(r: Reader, obj: JsonObject): ObjectRef[] | undefined {
       ...(resourceVersion !== undefined && { resourceVersion }),
     });
   });
-  return refs.length === items.length ? refs : undefined;
+  if (count === undefined) return undefined;
+  return refs.length === count ? refs : undefined;
 }
 
 export function isClusterMessage(message: ControlMessage): message is ClusterMessage {

@@ -105,16 +105,13 @@ function readHealth(
     return { ignored: `AWS Health event for service ${service}, category ${category}: not an EC2 scheduled change` };
   }
   const deadline = detail.startTime === undefined ? undefined : r.time(detail, 'startTime', 'detail');
-  const entities = r.array(detail, 'affectedEntities', 'detail');
-  if (!entities) return undefined;
   const instanceIds: string[] = [];
-  entities.forEach((item, i) => {
-    const path = join('detail.affectedEntities', i);
-    const entity = r.object(item, path);
-    const value = entity && r.string(entity, 'entityValue', path);
+  const count = r.eachObject(detail, 'affectedEntities', 'detail', (entity, path) => {
+    const value = r.string(entity, 'entityValue', path);
     // Health lists other entity kinds too (hosts, volumes); only instances concern us.
     if (value && INSTANCE_ID.test(value)) instanceIds.push(value);
   });
+  if (count === undefined) return undefined;
   if (r.problems.length > 0) return undefined;
   if (instanceIds.length === 0) return { ignored: 'AWS Health EC2 scheduled change names no EC2 instance' };
   return { kind: 'ScheduledChange', instanceIds, ...(deadline && { deadline }), eventId, at };

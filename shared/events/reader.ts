@@ -75,6 +75,24 @@ export class Reader {
     return this.fail(join(path, key), `expected an array, got ${describe(value)}`);
   }
 
+  /** Calls `each` on every object of a required array, in order, with its path (problems stay in item order); an
+   * item that is not an object is a problem and skipped. Returns the item count, undefined when there is no array. */
+  eachObject(
+    obj: JsonObject,
+    key: string,
+    path: string,
+    each: (item: JsonObject, path: string) => void,
+  ): number | undefined {
+    const items = this.array(obj, key, path);
+    if (!items) return undefined;
+    items.forEach((value, i) => {
+      const itemPath = join(join(path, key), i);
+      const item = this.object(value, itemPath);
+      if (item) each(item, itemPath);
+    });
+    return items.length;
+  }
+
   /** Throws one ValidationError listing every problem found so far. */
   done(): void {
     if (this.problems.length > 0) throw new ValidationError(this.problems);

@@ -65,6 +65,17 @@ export function initialView(pod: Pod, ignorePreferences = false): PodView {
   };
 }
 
+/** The preference lists relax drops from, one head term at a time, in this order, and how a warning names one. */
+const DROPPED_IN_ORDER: readonly [
+  'preferredAffinity' | 'preferredAntiAffinity' | 'preferredNode' | 'scheduleAnyway',
+  string,
+][] = [
+  ['preferredAffinity', 'a preferred pod affinity term'],
+  ['preferredAntiAffinity', 'a preferred pod anti-affinity term'],
+  ['preferredNode', 'a preferred node affinity term'],
+  ['scheduleAnyway', 'a ScheduleAnyway topology spread constraint'],
+];
+
 /** The next, looser view, or undefined when nothing is left to relax. */
 export function relax(v: PodView, anyPreferNoSchedule = true): PodView | undefined {
   if (v.requiredTerms.length > 1) {
@@ -74,21 +85,8 @@ export function relax(v: PodView, anyPreferNoSchedule = true): PodView | undefin
       relaxed: 'required node affinity term 1 (trying the next ORed term)',
     };
   }
-  if (v.preferredAffinity.length > 0) {
-    return { ...v, preferredAffinity: v.preferredAffinity.slice(1), relaxed: 'a preferred pod affinity term' };
-  }
-  if (v.preferredAntiAffinity.length > 0) {
-    return {
-      ...v,
-      preferredAntiAffinity: v.preferredAntiAffinity.slice(1),
-      relaxed: 'a preferred pod anti-affinity term',
-    };
-  }
-  if (v.preferredNode.length > 0) {
-    return { ...v, preferredNode: v.preferredNode.slice(1), relaxed: 'a preferred node affinity term' };
-  }
-  if (v.scheduleAnyway.length > 0) {
-    return { ...v, scheduleAnyway: v.scheduleAnyway.slice(1), relaxed: 'a ScheduleAnyway topology spread constraint' };
+  for (const [list, relaxed] of DROPPED_IN_ORDER) {
+    if (v[list].length > 0) return { ...v, [list]: v[list].slice(1), relaxed };
   }
   if (!v.toleratePreferNoSchedule && anyPreferNoSchedule) {
     return { ...v, toleratePreferNoSchedule: true, relaxed: 'PreferNoSchedule taints (now tolerated)' };

@@ -42,12 +42,25 @@ export function securityGroupFilters(term: SelectorTerm): Filter[] {
   return f;
 }
 
-/** Every subnet any term matches, keyed by id (a subnet matched by two terms appears once). */
-export async function discoverSubnets(ec2: EC2Client, terms: SelectorTerm[]): Promise<ResolvedSubnet[]> {
-  const found = new Map<string, ResolvedSubnet>();
+/** What any term's filters find, once per id (two terms matching one resource give it once), sorted by id. A term
+ * with no filters matches nothing. */
+async function discoverByTerms<T extends { id: string }>(
+  terms: SelectorTerm[],
+  filtersOf: (term: SelectorTerm) => Filter[],
+  find: (filters: Filter[]) => AsyncIterable<T>,
+): Promise<T[]> {
+  const found = new Map<string, T>();
   for (const term of terms) {
-    const filters = subnetFilters(term);
+    const filters = filtersOf(term);
     if (filters.length === 0) continue;
+    for await (const item of find(filters)) found.set(item.id, item);
+  }
+  return [...found.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Every subnet any term matches. */
+export function discoverSubnets(ec2: EC2Client, terms: SelectorTerm[]): Promise<ResolvedSubnet[]> {
+  return discoverByTerms(terms, subnetFilters, async function* (filters) {
     for await (const page of paginateDescribeSubnets({ client: ec2 }, { Filters: filters })) {
       for (const s of page.Subnets ?? []) {
         if (!s.SubnetId || !s.AvailabilityZone) continue;
@@ -57,11 +70,10 @@ export async function discoverSubnets(ec2: EC2Client, terms: SelectorTerm[]): Pr
           availableIps: s.AvailableIpAddressCount ?? 0,
         };
         if (s.AvailabilityZoneId) subnet.zoneId = s.AvailabilityZoneId;
-        found.set(s.SubnetId, subnet);
+        yield subnet;
       }
     }
-  }
-  return [...found.values()].sort((a, b) => a.id.localeCompare(b.id));
+  });
 }
 
 /** Per zone, the subnet with the most free IPs (ties go to the lower id, so the choice is stable). */
@@ -76,17 +88,13 @@ export function bestSubnetPerZone(subnets: ResolvedSubnet[]): Map<string, Resolv
   return best;
 }
 
-export async function discoverSecurityGroups(ec2: EC2Client, terms: SelectorTerm[]): Promise<ResolvedSecurityGroup[]> {
-  const found = new Map<string, ResolvedSecurityGroup>();
-  for (const term of terms) {
-    const filters = securityGroupFilters(term);
-    if (filters.length === 0) continue;
+export function discoverSecurityGroups(ec2: EC2Client, terms: SelectorTerm[]): Promise<ResolvedSecurityGroup[]> {
+  return discoverByTerms(terms, securityGroupFilters, async function* (filters) {
     for await (const page of paginateDescribeSecurityGroups({ client: ec2 }, { Filters: filters })) {
       for (const g of page.SecurityGroups ?? []) {
         if (!g.GroupId) continue;
-        found.set(g.GroupId, g.GroupName ? { id: g.GroupId, name: g.GroupName } : { id: g.GroupId });
+        yield g.GroupName ? { id: g.GroupId, name: g.GroupName } : { id: g.GroupId };
       }
     }
-  }
-  return [...found.values()].sort((a, b) => a.id.localeCompare(b.id));
+  });
 }

@@ -72,6 +72,92 @@ export const N6_NETWORK = {
   efa: '0 0 0 0 0 0 0 0 2 2',
 } satisfies Partial<FamilySpec>;
 
+// What each generation's general, compute and memory families (m, c, r) share; a family row adds its prices, its
+// memory ratio and what sets it apart (local NVMe, EBS, network).
+/** 5th-generation Intel (m5, r5 and their b, d variants): M5's sizes at 3.1 GHz and a 96-vCPU metal. */
+export const N5_INTEL = {
+  clock: 3100,
+  sizes: M5,
+  metalVcpu: 96,
+  eni: 'nitro5',
+  bw: 'gen5Intel',
+  encryptionInTransit: false,
+} satisfies Partial<FamilySpec>;
+/** Their network-optimized ones (m5n, r5n and the d variants): more bandwidth, and encryption in transit. */
+export const N5_NETWORK = {
+  ...N5_INTEL,
+  bw: 'gen5Network',
+  encryptionInTransit: true,
+} satisfies Partial<FamilySpec>;
+/** 5th-generation AMD (m5a, r5a and their d variants). */
+export const N5_AMD = {
+  clock: 2500,
+  sizes: M5A,
+  eni: 'nitro5',
+  bw: 'gen5Amd',
+  ebs: 'gen5Amd',
+  encryptionInTransit: false,
+} satisfies Partial<FamilySpec>;
+/** 6th-generation AMD (m6a, c6a, r6a). */
+export const N6_AMD = {
+  clock: 3600,
+  sizes: M6A,
+  metalVcpu: 192,
+  eni: 'nitro6',
+  bw: 'gen6',
+  encryptionInTransit: true,
+} satisfies Partial<FamilySpec>;
+/** 7th-generation AMD (m7a, c7a, r7a). */
+export const N7_AMD = {
+  clock: 3700,
+  sizes: M7A,
+  eni: 'nitro6',
+  bw: 'gen6',
+  encryptionInTransit: true,
+} satisfies Partial<FamilySpec>;
+/** 7th-generation Intel (m7i, c7i, r7i). */
+export const N7_INTEL = {
+  clock: 3200,
+  sizes: M7I,
+  eni: 'nitro6',
+  bw: 'gen6',
+  encryptionInTransit: true,
+} satisfies Partial<FamilySpec>;
+/** The 7th-generation Intel flex families (m7i-flex, c7i-flex); their ENI limits differ. */
+export const FLEX_INTEL = {
+  clock: 3200,
+  sizes: FLEX,
+  bw: 'flex',
+  encryptionInTransit: true,
+  flex: true,
+} satisfies Partial<FamilySpec>;
+/** Graviton2 (m6g, c6g, r6g and their d variants). */
+export const GRAVITON2 = {
+  clock: 2500,
+  sizes: G2,
+  metalVcpu: 64,
+  eni: 'nitro5',
+  bw: 'graviton2',
+  encryptionInTransit: false,
+} satisfies Partial<FamilySpec>;
+/** Graviton3 (m7g, c7g, r7g and their d variants). */
+export const GRAVITON3 = {
+  clock: 2600,
+  sizes: G2,
+  metalVcpu: 64,
+  eni: 'nitro5',
+  bw: 'graviton3',
+  encryptionInTransit: true,
+} satisfies Partial<FamilySpec>;
+/** Graviton4 (m8g, c8g, r8g). */
+export const GRAVITON4 = {
+  clock: 2800,
+  sizes: G4,
+  eni: 'graviton4',
+  bw: 'graviton4',
+  encryptionInTransit: true,
+} satisfies Partial<FamilySpec>;
+
 export const intel = (o: Omit<FamilySpec, 'arch' | 'cpu'>): FamilySpec => ({ arch: 'amd64', cpu: 'intel', ...o });
 export const amd = (o: Omit<FamilySpec, 'arch' | 'cpu'>): FamilySpec => ({ arch: 'amd64', cpu: 'amd', ...o });
 export const graviton = (o: Omit<FamilySpec, 'arch' | 'cpu'>): FamilySpec => ({ arch: 'arm64', cpu: 'aws', ...o });
