@@ -5,8 +5,6 @@
 // in-memory SQS with each queue's DLQ and maxReceiveCount; each consumer sends poison messages straight to its DLQ. The real forwarder batching feeds the FIFO queue from the
 // simulated cluster's changes. Time is virtual; handlers run for real, so their wall-clock cost can be measured.
 import type { Context, SQSEvent } from 'aws-lambda';
-import type { BatchTiming } from '../forwarder/batch-window';
-import type { KubeHttp } from '../forwarder/kube-http';
 import { ListWatch, WATCHED } from '../forwarder/list-watch';
 import type { ControlPlanePorts } from '../functions/_wiring/ports';
 import { createHandler as createGc } from '../functions/gc/handler';
@@ -15,123 +13,34 @@ import { createObservability } from '../functions/middleware';
 import { fakeContext } from '../functions/middleware/fake-context';
 import { createHandler as createProvisioner } from '../functions/provisioner/handler';
 import { createHandler as createTermination } from '../functions/termination/handler';
-import type { NodeClaim } from '../shared/api/nodeclaim';
-import type { NodeClaimObject } from '../shared/api/nodeclaim-object';
 import { DynamoNodeClaimStore } from '../shared/aws/dynamo/store';
 import { instanceTypesFor, loadCatalog } from '../shared/catalog';
-import type { ControlPlaneConfig } from '../shared/controllers';
-import type { ClusterApi, NodeClaimStore } from '../shared/ports';
+import type { NodeClaimStore } from '../shared/ports';
 import type { SimCloud, SimCluster, VirtualClock } from '../shared/sim';
 import { MemoryNodeClaimStore } from '../shared/sim';
-import { MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../shared/sim/sqs';
+import { type MemoryQueue, MemoryWorkQueue, memoryDeadLetter, type PollResult, QueuePoller } from '../shared/sim/sqs';
 import { createSimWorld } from '../shared/sim/world';
-import { FUNCTION_NAMES, type FunctionName } from '../stacks/functions';
 import { auditPipeline, type PipelineAudit } from './audit';
+import { DeadLetterWatch } from './dead-letter-watch';
 import { ForwarderFeed } from './forwarder-feed';
 import { InstrumentedCloud, type SimulatedCrash } from './instrumented-cloud';
 import { captureJsonLines, isMetricsRecord, type LogRecord } from './log-capture';
+import { withNodeClaimObjects } from './nodeclaim-object-api';
 import { ObservedStore } from './observed-store';
+import type { Invocation, InvokableFunction, PipelineFunction } from './pipeline-functions';
+import type { LocalPipelineOptions } from './pipeline-options';
+import { createQueues, type Queues } from './pipeline-queues';
+import { PipelineTimeline, type TimelineEntry } from './pipeline-timeline';
 
-/** Lambda functions as the pipeline runs them: the deployed ones. */
-export type PipelineFunction = FunctionName;
-
-/** Every function with a handler module: the deployed ones. */
-export type InvokableFunction = PipelineFunction;
-export const INVOKABLE_FUNCTIONS: readonly InvokableFunction[] = FUNCTION_NAMES;
-
-/** maxReceiveCount per queue, as stacks/constructs/queues.ts sets it. */
-export const MAX_RECEIVE = { events: 5, interruption: 3, termination: 10 } as const;
-/** Visibility timeouts: twice the consumer's timeout plus 30 s, as stacks/cluster-stack.ts computes them. */
-export const VISIBILITY_SECONDS = { events: 270, interruption: 270, termination: 150 } as const;
-
-export interface LocalPipelineOptions {
-  cluster?: string;
-  seed?: number;
-  /** Parsed objects to load into the simulated cluster (pods, NodePools, EC2NodeClasses, DaemonSets, PDBs, ...). */
-  objects: Iterable<{ kind?: string }>;
-  start?: string;
-  registrationDelayMs?: number;
-  readyDelayMs?: number;
-  batchTiming?: BatchTiming;
-  sweepEveryMs?: number;
-  gcEveryMs?: number;
-  config?: Partial<ControlPlaneConfig>;
-  /** dynalite (the default) or the in-memory store. */
-  store?: 'dynalite' | 'memory';
-  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  /** Every Powertools log line (EMF metric blobs excluded) the handlers print. */
-  onLog?: (record: LogRecord) => void;
-  onTimeline?: (entry: TimelineEntry) => void;
-  /** Where the handlers mirror NodeClaim objects (docs/kubernetes.md, NodeClaim objects): the simulated cluster by
-   * default; test/e2e passes the real Kubernetes adapter on the fake API server, so the objects go through HTTP. */
-  nodeClaimObjects?: NodeClaimObjectApi;
-  /** The API server holding `nodeClaimObjects`: the forwarder's real NodeClaim list-watch (forwarder/list-watch.ts)
-   * runs against it and feeds the batching, so a `kubectl delete nodeclaim` there reaches the provisioner as a
-   * NodeClaimDeleted. Its events arrive in real time; `forwarder.waiting` shows when one is in. */
-  nodeClaimWatch?: KubeHttp;
-  /** Every EMF metrics flush the handlers print (measurements: bench/after-solve-reserve.ts). */
-  onMetrics?: (record: LogRecord) => void;
-}
-
-/** The three NodeClaim-object methods of the cluster port. */
-export type NodeClaimObjectApi = Required<
-  Pick<ClusterApi, 'listNodeClaimObjects' | 'writeNodeClaimObject' | 'deleteNodeClaimObject'>
->;
-
-/** The cluster port with its NodeClaim-object methods served by `objects`, everything else by `kube`. */
-function withNodeClaimObjects(kube: ClusterApi, objects: NodeClaimObjectApi): ClusterApi {
-  const own: Record<string, unknown> = {
-    listNodeClaimObjects: () => objects.listNodeClaimObjects(),
-    writeNodeClaimObject: (d: NodeClaimObject, c: NodeClaimObject | undefined) => objects.writeNodeClaimObject(d, c),
-    deleteNodeClaimObject: (name: string) => objects.deleteNodeClaimObject(name),
-  };
-  return new Proxy(kube, {
-    get(target, prop, receiver) {
-      if (typeof prop === 'string' && prop in own) return own[prop];
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
-export interface TimelineEntry {
-  /** Virtual epoch ms. */
-  at: number;
-  kind:
-    | 'batch-sent'
-    | 'claim'
-    | 'instance-launched'
-    | 'instance-terminated'
-    | 'node-registered'
-    | 'node-ready'
-    | 'node-deleted'
-    | 'pod-bound'
-    | 'pod-evicted'
-    | 'pod-pending'
-    | 'invocation-failed'
-    | 'dead-letter';
-  text: string;
-  subject?: string;
-  detail?: string;
-}
-
-export interface Invocation {
-  fn: PipelineFunction;
-  at: number;
-  received: number;
-  failed: number;
-  handlerMs: number;
-  error?: string;
-}
-
-interface Queues {
-  events: MemoryQueue;
-  eventsDlq: MemoryQueue;
-  interruption: MemoryQueue;
-  interruptionDlq: MemoryQueue;
-  termination: MemoryQueue;
-  terminationDlq: MemoryQueue;
-}
+export {
+  INVOKABLE_FUNCTIONS,
+  type Invocation,
+  type InvokableFunction,
+  type PipelineFunction,
+} from './pipeline-functions';
+export type { LocalPipelineOptions } from './pipeline-options';
+export { MAX_RECEIVE, VISIBILITY_SECONDS } from './pipeline-queues';
+export type { TimelineEntry } from './pipeline-timeline';
 
 type SqsLambda = (event: SQSEvent, context: Context) => Promise<unknown>;
 
@@ -147,7 +56,9 @@ export class LocalPipeline {
   readonly ports: ControlPlanePorts;
   /** The ports each function runs on: the shared ones, plus its consumed queue's DLQ for an SQS consumer. */
   private readonly functionPorts: Record<PipelineFunction, ControlPlanePorts>;
-  readonly timeline: TimelineEntry[] = [];
+  readonly timeline: TimelineEntry[];
+  private readonly record: PipelineTimeline;
+  private readonly deadLetters: DeadLetterWatch;
   readonly invocations: Invocation[] = [];
   readonly logs: LogRecord[] = [];
   private readonly pollers: Record<'events' | 'interruption' | 'termination', QueuePoller>;
@@ -160,7 +71,6 @@ export class LocalPipeline {
   private crash: ((error: SimulatedCrash) => void) | undefined;
   private nextSweep: number;
   private nextGc: number;
-  private claimStates = new Map<string, string>();
   private restoreOutput: (() => void) | undefined;
   private stopStore: (() => Promise<void>) | undefined;
   private nodeClaimWatch: { watch: ListWatch; running: Promise<void> } | undefined;
@@ -170,6 +80,8 @@ export class LocalPipeline {
     store: NodeClaimStore,
   ) {
     this.cluster = options.cluster ?? 'demo';
+    this.record = new PipelineTimeline(() => this.clock.now(), options.onTimeline);
+    this.timeline = this.record.entries;
     const catalog = loadCatalog();
     let queues: Queues | undefined;
     const world = createSimWorld({
@@ -203,7 +115,7 @@ export class LocalPipeline {
       ...(options.nodeClaimObjects ? { kube: withNodeClaimObjects(ports.kube, options.nodeClaimObjects) } : {}),
       cloud: this.cloud,
       // Claim writes reach the timeline as they happen; the diff after each invocation catches the rest.
-      store: new ObservedStore(store, (c) => this.recordClaim(c)),
+      store: new ObservedStore(store, (c) => this.record.recordClaim(c)),
       terminationQueue: new MemoryWorkQueue(this.queues.termination),
     };
     const withDlq = (dlq: MemoryQueue): ControlPlanePorts => ({ ...this.ports, deadLetter: memoryDeadLetter(dlq) });
@@ -226,14 +138,18 @@ export class LocalPipeline {
       queue: this.queues.events,
       ...(options.batchTiming ? { timing: options.batchTiming } : {}),
       onSend: (m, accepted) =>
-        this.note(
+        this.record.note(
           'batch-sent',
           `${m.kind} ×${m.keys.length} sent to the FIFO queue${accepted ? '' : ' (deduplicated)'}`,
         ),
     });
     this.nextSweep = this.clock.now() + (options.sweepEveryMs ?? 60_000);
     this.nextGc = this.clock.now() + (options.gcEveryMs ?? 60_000);
-    this.wireTimeline();
+    this.deadLetters = new DeadLetterWatch(
+      [this.queues.eventsDlq, this.queues.interruptionDlq, this.queues.terminationDlq],
+      this.record,
+    );
+    this.record.watch(this.simCloud, this.sim);
   }
 
   static async create(options: LocalPipelineOptions): Promise<LocalPipeline> {
@@ -412,7 +328,7 @@ export class LocalPipeline {
           this.recordInvocation(name, result);
         }
       }
-      this.checkDeadLetters();
+      this.deadLetters.check();
       if (!progressed) return;
     }
   }
@@ -440,7 +356,7 @@ export class LocalPipeline {
         handlerMs: performance.now() - started,
         error: String(error),
       });
-      this.note('invocation-failed', `gc failed: ${String(error)}`);
+      this.record.note('invocation-failed', `gc failed: ${String(error)}`);
       return undefined;
     } finally {
       await this.recordClaimChanges();
@@ -462,117 +378,14 @@ export class LocalPipeline {
       ...(r.error !== undefined ? { error: r.error instanceof Error ? r.error.message : String(r.error) } : {}),
     });
     if (r.error !== undefined) {
-      this.note(
+      this.record.note(
         'invocation-failed',
         `${fn} invocation failed: ${r.error instanceof Error ? r.error.message : String(r.error)}`,
       );
     }
   }
 
-  private deadLettered = { eventsDlq: 0, interruptionDlq: 0, terminationDlq: 0 };
-
-  private checkDeadLetters(): void {
-    for (const name of ['eventsDlq', 'interruptionDlq', 'terminationDlq'] as const) {
-      const held = this.queues[name].peek();
-      for (const m of held.slice(this.deadLettered[name])) {
-        this.note(
-          'dead-letter',
-          `message ${m.messageId} moved to ${this.queues[name].name}`,
-          m.messageId,
-          m.body.slice(0, 120),
-        );
-      }
-      this.deadLettered[name] = held.length;
-    }
-  }
-
   private async recordClaimChanges(): Promise<void> {
-    for (const c of await this.store.list()) this.recordClaim(c);
+    for (const c of await this.store.list()) this.record.recordClaim(c);
   }
-
-  private recordClaim(c: NodeClaim): void {
-    if (this.claimStates.get(c.name) === c.state) return;
-    const first = !this.claimStates.has(c.name);
-    this.claimStates.set(c.name, c.state);
-    const where = c.instanceType ? ` (${[c.instanceType, c.capacityType, c.zone].filter(Boolean).join(' ')})` : '';
-    const what = first
-      ? `claim ${c.name} created: NodePool ${c.nodePool}, ${c.nominatedPods.length} pod(s) nominated${c.state === 'Pending' ? '' : ` → ${c.state}${where}`}`
-      : `claim ${c.name} → ${c.state}${where}`;
-    this.note('claim', what, c.name, c.state);
-  }
-
-  private wireTimeline(): void {
-    this.simCloud.onLaunch(({ instance, claim }) =>
-      this.note(
-        'instance-launched',
-        `instance ${instance.instanceId} launched for ${claim.name}: ${instance.instanceType} ${instance.capacityType} ${instance.zone}`,
-        instance.instanceId,
-      ),
-    );
-    this.simCloud.onDelete((instance) =>
-      this.note('instance-terminated', `instance ${instance.instanceId} terminated`, instance.instanceId),
-    );
-    this.sim.onChange((change) => {
-      switch (change.type) {
-        case 'node-registered':
-        case 'node-ready':
-        case 'node-deleted':
-          this.note(change.type, `node ${change.node} ${change.type.slice(5)}`, change.node);
-          return;
-        case 'pod-bound':
-          this.note('pod-bound', `pod ${change.pod} bound to ${change.node}`, change.pod, change.node);
-          return;
-        case 'pod-evicted':
-          this.note('pod-evicted', `pod ${change.pod} evicted`, change.pod);
-          return;
-        case 'pod-pending':
-          this.note('pod-pending', `pod ${change.pod} pending again (recreated by its controller)`, change.pod);
-          return;
-        case 'pod-deleted':
-          return;
-      }
-    });
-  }
-
-  private note(kind: TimelineEntry['kind'], text: string, subject?: string, detail?: string): void {
-    const entry: TimelineEntry = {
-      at: this.clock.now(),
-      kind,
-      text,
-      ...(subject !== undefined ? { subject } : {}),
-      ...(detail !== undefined ? { detail } : {}),
-    };
-    this.timeline.push(entry);
-    this.options.onTimeline?.(entry);
-  }
-}
-
-function createQueues(clock: VirtualClock): Queues {
-  const eventsDlq = new MemoryQueue({ name: 'karpless-events-dlq.fifo', clock });
-  const interruptionDlq = new MemoryQueue({ name: 'karpless-interruption-dlq', clock });
-  const terminationDlq = new MemoryQueue({ name: 'karpless-termination-dlq', clock });
-  return {
-    events: new MemoryQueue({
-      name: 'karpless-events.fifo',
-      clock,
-      contentBasedDeduplication: true,
-      visibilityTimeoutSeconds: VISIBILITY_SECONDS.events,
-      redrive: { deadLetterQueue: eventsDlq, maxReceiveCount: MAX_RECEIVE.events },
-    }),
-    eventsDlq,
-    interruption: new MemoryQueue({
-      name: 'karpless-interruption',
-      clock,
-      visibilityTimeoutSeconds: VISIBILITY_SECONDS.interruption,
-      redrive: { deadLetterQueue: interruptionDlq, maxReceiveCount: MAX_RECEIVE.interruption },
-    }),
-    interruptionDlq,
-    termination: new MemoryQueue({
-      name: 'karpless-termination',
-      clock,
-      visibilityTimeoutSeconds: VISIBILITY_SECONDS.termination,
-      redrive: { deadLetterQueue: terminationDlq, maxReceiveCount: MAX_RECEIVE.termination },
-    }),
-    terminationDlq,
-  };
 }
