@@ -1,7 +1,7 @@
 // Nominations: the pods a provisioning pass placed on existing nodes, in-flight claims or its own launched claims,
 // recorded where the next pass and the lifecycle read them and announced with Nominated events.
 
-import type { Pod, PodRef } from '../api/kube';
+import type { PodRef } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
 import { podRef, refKey } from '../api/pods';
 import { ConflictError } from '../errors';
@@ -9,8 +9,7 @@ import type { ClusterNode, SchedulingResult } from '../scheduling';
 import type { ClusterView } from './cluster-nodes';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
-
-const keyOf = (p: Pod): string => `${p.metadata.namespace}/${p.metadata.name}`;
+import { keyOf } from './provision-result';
 
 /** Pods the solver placed on existing nodes or in-flight claims are nominated there: recorded on the claim so the
  * next pass counts them, and announced with a Nominated event. */

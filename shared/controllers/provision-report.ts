@@ -2,18 +2,15 @@
 // the fleet's gauges.
 
 import { newId } from '../api/ids';
-import type { Pod } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
 import { refKey } from '../api/pods';
 import type { SchedulingResult } from '../scheduling';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
-import type { ProvisionResult } from './provision-result';
+import { keyOf, type ProvisionResult } from './provision-result';
 import type { ClusterSnapshot } from './snapshot';
 
 const MAX_PODS_IN_DECISION = 200;
-
-const keyOf = (p: Pod): string => `${p.metadata.namespace}/${p.metadata.name}`;
 
 /** A FailedScheduling event per pod the plan could not place. */
 export async function announceUnschedulable(

@@ -1,7 +1,11 @@
 // What a provisioning pass did, claim by claim, and how each launch's outcome counts in it.
 
+import type { Pod } from '../api/kube';
 import type { NodeClaim } from '../api/nodeclaim';
 import type { LaunchOutcome } from './launch';
+
+/** How a pass's results, nominations and decision records name a pod: namespace/name, as the API server lists it. */
+export const keyOf = (p: Pod): string => `${p.metadata.namespace}/${p.metadata.name}`;
 
 export interface ProvisionResult {
   /** Claims this pass wrote. */

@@ -22,7 +22,7 @@ import { requestReplan } from './messages';
 import { announceNominations, nominateToExisting } from './nominations';
 import { withdrawContested, writeClaims } from './provision-claims';
 import { announceUnschedulable, recordDecision, reportPass } from './provision-report';
-import { emptyProvisionResult, type ProvisionResult, tally } from './provision-result';
+import { emptyProvisionResult, keyOf, type ProvisionResult, tally } from './provision-result';
 import { type ClusterSnapshot, readSnapshot } from './snapshot';
 import { writeStaticClaims } from './static-pools';
 import { scaleDownStatic } from './static-scale-down';
@@ -161,8 +161,6 @@ async function launchAll(
   }
   return outcomes.flatMap((o) => (o.outcome.kind === 'launched' ? [o.outcome.claim] : []));
 }
-
-const keyOf = (p: Pod): string => `${p.metadata.namespace}/${p.metadata.name}`;
 
 /** The solve's budget: the configured cap, cut to what is left before the pass's own deadline. Never negative; a
  * zero budget still places the first pod (the solver always tries one), so every pass makes progress. */
