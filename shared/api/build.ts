@@ -12,6 +12,7 @@ import type { Pod, PodSpec } from './kube';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './limits';
 import { emptyManifestSet, type ManifestSet } from './manifest-set';
 import { editDistance } from './nearest';
+import { otherProviderNodeClass } from './node-class-ref';
 import { PodBudget } from './pod-budget';
 import { withPodSpecDefaults } from './pod-defaults';
 import { type DocumentRef, describeDoc, Problems } from './problems';
@@ -196,8 +197,9 @@ export function buildManifestSet(
     }
     handler.add(set, withTemplateDefaults(obj));
     if (ref.kind === 'NodePool') {
-      const className = (((d.raw.spec as Obj).template as Obj).spec as Obj).nodeClassRef as Obj;
-      nodePoolRefs.push({ ref, className: String(className.name) });
+      const classRef = (((d.raw.spec as Obj).template as Obj).spec as Obj).nodeClassRef as Obj;
+      const ofOther = otherProviderNodeClass({ group: classRef.group as string, kind: classRef.kind as string });
+      if (!ofOther) nodePoolRefs.push({ ref, className: String(classRef.name) });
     }
   }
   const classNames = new Set(set.nodeClasses.map((c) => c.metadata.name));

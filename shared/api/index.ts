@@ -13,6 +13,7 @@ export {
 } from './defaults';
 export { type ExpandedPods, expandPods, PENDING_STATUS, uidFor } from './expand';
 export { emptyManifestSet, type ManifestSet } from './manifest-set';
+export { isProviderNodePool, leftToOwnerMessage, otherProviderNodeClass } from './node-class-ref';
 export { loadDocuments, loadManifests, parseManifests, readSourceDocuments } from './parse';
 export { restrictedLabelReason } from './restricted';
 export { matchesLabelSelector } from './selector';

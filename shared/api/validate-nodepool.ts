@@ -16,6 +16,8 @@ import {
 } from './check';
 import { checkRequirements, checkTaints } from './check-scheduling';
 import { MAX_NODEPOOL_NAME_LENGTH } from './limits';
+import { editDistance } from './nearest';
+import { leftToOwnerMessage, otherProviderNodeClass } from './node-class-ref';
 import { at, type Problems } from './problems';
 import { restrictedLabelReason } from './restricted';
 
@@ -75,11 +77,17 @@ function validateTemplate(p: Problems, template: Obj): void {
     expectString(p, 'spec.template.spec.nodeClassRef.name', ref.name, true);
     const group = expectString(p, 'spec.template.spec.nodeClassRef.group', ref.group);
     const kind = expectString(p, 'spec.template.spec.nodeClassRef.kind', ref.kind);
-    if (group !== undefined && group !== 'karpenter.k8s.aws') {
-      p.error('spec.template.spec.nodeClassRef.group', `${show(group)} is not supported: use karpenter.k8s.aws`);
-    }
-    if (kind !== undefined && kind !== 'EC2NodeClass') {
-      p.error('spec.template.spec.nodeClassRef.kind', `${show(kind)} is not supported: use EC2NodeClass`);
+    const other = otherProviderNodeClass({ group, kind });
+    if (group !== undefined && other && !mistakenNodeClassGroup(group)) {
+      // Another provider's pool (EKS Auto Mode's, say) is valid Karpenter input that Karpless leaves to its owner.
+      p.warn('spec.template.spec.nodeClassRef', leftToOwnerMessage(String(p.ref.name), other));
+    } else {
+      if (group !== undefined && group !== 'karpenter.k8s.aws') {
+        p.error('spec.template.spec.nodeClassRef.group', `${show(group)} is not supported: use karpenter.k8s.aws`);
+      }
+      if (kind !== undefined && kind !== 'EC2NodeClass') {
+        p.error('spec.template.spec.nodeClassRef.kind', `${show(kind)} is not supported: use EC2NodeClass`);
+      }
     }
   }
   checkRequirements(p, 'spec.template.spec.requirements', spec.requirements, {
@@ -96,6 +104,12 @@ function validateTemplate(p: Problems, template: Obj): void {
       'moved to the EC2NodeClass (spec.kubelet) in Karpenter v1; ignored here — move it to the EC2NodeClass',
     );
   }
+}
+
+/** A group no provider uses for its node classes, so more likely a slip than another provider's pool: one with a
+ * version (the CRD's pattern `^[^/]*$` refuses it), Karpenter's own API group, or a near miss of karpenter.k8s.aws. */
+function mistakenNodeClassGroup(group: string): boolean {
+  return group.includes('/') || group === 'karpenter.sh' || editDistance(group, 'karpenter.k8s.aws') <= 3;
 }
 
 function validateDisruption(p: Problems, d: Obj): void {

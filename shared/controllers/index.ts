@@ -46,6 +46,7 @@ export { type LaunchOutcome, launchClaim } from './launch';
 export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';
 export { queueTermination, requestReplan } from './messages';
 export { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
+export { couldServe, type OwnedView, ownedView } from './ownership';
 export { newestPodCreation, podSetHash, recordPodChanges } from './pod-activity';
 export { type ProvisionOptions, provision } from './provision';
 export { CLAIM_NAME_SALTS } from './provision-claims';

@@ -85,3 +85,64 @@ describe('NodePool ownership during a cut-over', () => {
     expect(ownedView([testNodePool('general'), testNodePool('old')], [pinned], ['general']).ignored).toEqual([pinned]);
   });
 });
+
+/** EKS Auto Mode's general-purpose pool: its nodeClassRef is Auto Mode's NodeClass, and its pods ask for Auto Mode's
+ * compute type. */
+function autoModePool(): NodePool {
+  const pool = testNodePool('general-purpose');
+  return {
+    ...pool,
+    spec: {
+      ...pool.spec,
+      template: {
+        ...pool.spec.template,
+        spec: {
+          ...pool.spec.template.spec,
+          nodeClassRef: { group: 'eks.amazonaws.com', kind: 'NodeClass', name: 'default' },
+          requirements: [{ key: 'eks.amazonaws.com/compute-type', operator: 'In', values: ['auto'] }],
+        },
+      },
+    },
+  };
+}
+
+function autoModeBed() {
+  const t = createTestbed({ nodePool: testNodePool('general') });
+  t.cluster.upsert(autoModePool());
+  const auto: Pod = makePod('auto-0', { cpu: '1', memory: '1Gi' });
+  auto.spec.nodeSelector = { 'eks.amazonaws.com/compute-type': 'auto' };
+  t.cluster.addPod(auto);
+  t.cluster.addPod(makePod('web-0', { cpu: '1', memory: '1Gi' }));
+  return t;
+}
+
+describe("another provider's NodePools (EKS Auto Mode)", () => {
+  it('are never planned on, and the pods only they could serve are left to them without an event', async () => {
+    const t = autoModeBed();
+    const infos: { message: string; fields: unknown }[] = [];
+    t.deps.log = { ...t.deps.log, info: (message, fields) => infos.push({ message, fields }) };
+    await provision(t.deps);
+    const claims = await t.store.list();
+    expect(claims.map((c) => c.nodePool)).toEqual(['general']);
+    expect(claims.flatMap((c) => c.nominatedPods.map((p) => p.name))).toEqual(['web-0']);
+    expect(failedFor(t)).toEqual([]);
+    expect(infos).toContainEqual({
+      message: 'NodePools left to another provider',
+      fields: { nodePools: ['general-purpose (eks.amazonaws.com/NodeClass)'] },
+    });
+  });
+
+  it('are not owned even when the cut-over setting names them', () => {
+    const pod = makePod('any-0', { cpu: '1' });
+    const view = ownedView([testNodePool('general'), autoModePool()], [pod], ['general', 'general-purpose']);
+    expect(view.nodePools.map((p) => p.metadata.name)).toEqual(['general']);
+  });
+
+  it('keep the status their owner writes', async () => {
+    const t = autoModeBed();
+    const result = await publishStatus(t.deps);
+    expect(result.replaced).toContain('NodePool/general');
+    expect(result.replaced).not.toContain('NodePool/general-purpose');
+    expect(result.failed).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@
 import type { ClusterObjects } from '../api/cluster-objects';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Pod } from '../api/kube';
+import { otherProviderNodeClass } from '../api/node-class-ref';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import type { NodeOverlay } from '../api/nodeoverlay';
 import { nodeOverlayErrors } from '../api/validate-nodeoverlay';
@@ -65,6 +66,7 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
   const all = await allByName(reads);
   // Pools Karpless does not own, and pods only they could serve, are Karpenter's during a cut-over (ownership.ts).
   const owned = ownedView(all.nodePools, all.pending, deps.config.ownedNodePools);
+  logOtherProviderPools(deps, all.nodePools);
   const read = { ...all, nodePools: owned.nodePools, pending: owned.pending };
   // A NodePool whose status says Ready=False is not provisioned from (as Karpenter skips it); it is named in the
   // problems so FailedScheduling events and the decision record say why it was not tried.
@@ -82,6 +84,15 @@ export async function readSnapshot(deps: ControlPlaneDeps): Promise<ClusterSnaps
   const { instanceTypes, conflicts } = applyClusterOverlays(read.nodeOverlays, read.nodePools, resolved.instanceTypes);
   for (const c of conflicts) deps.log.warn('NodeOverlay not applied', { nodeOverlay: c.overlay, reason: c.reason });
   return { now, ...read, instanceTypes, problems: resolved.problems, overlayConflicts: conflicts };
+}
+
+/** One line per pass naming the NodePools left to another provider, so a pool that gets no nodes says why. */
+function logOtherProviderPools(deps: ControlPlaneDeps, pools: readonly NodePool[]): void {
+  const others = pools.flatMap((p) => {
+    const nodeClass = otherProviderNodeClass(p.spec.template.spec.nodeClassRef);
+    return nodeClass ? [`${p.metadata.name} (${nodeClass})`] : [];
+  });
+  if (others.length > 0) deps.log.info('NodePools left to another provider', { nodePools: others });
 }
 
 /** The cluster's NodeOverlays applied to each NodePool's types. One that fails validation is applied nowhere, as

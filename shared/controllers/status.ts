@@ -2,8 +2,10 @@
 // shows each pool's nodes and readiness and `kubectl get ec2nodeclasses` what a class resolved to and why it cannot
 // launch, as under Karpenter. A status is written only when it changed; a condition keeps its transition time while
 // its status holds. Publishing is a report: its failure is logged and never fails the tick.
+
 import { stableJson } from '../api/hash';
 import type { EC2NodeClass, NodePool } from '../api/karpenter';
+import { isProviderNodePool } from '../api/node-class-ref';
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { addInto, formatResourceList, type ResourceList } from '../api/resources';
 import type { Condition, EC2NodeClassStatus, NodePoolStatus, StatusUpdate } from '../api/status';
@@ -31,7 +33,8 @@ export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResul
   ]);
   // Pools Karpless does not own, and classes only they use, keep the status their owner (Karpenter, during a
   // cut-over) writes (ownership.ts).
-  const pools = owned ? allPools.filter((p) => owned.includes(p.metadata.name)) : allPools;
+  // Another provider's pools (EKS Auto Mode's) keep the status their owner writes.
+  const pools = allPools.filter((p) => isProviderNodePool(p) && (!owned || owned.includes(p.metadata.name)));
   const usedClasses = new Set(pools.map((p) => p.spec.template.spec.nodeClassRef.name));
   const classes = owned ? allClasses.filter((c) => usedClasses.has(c.metadata.name)) : allClasses;
   const now = new Date(deps.clock.now()).toISOString();

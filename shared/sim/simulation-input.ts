@@ -8,12 +8,13 @@ import type { EC2NodeClass, NodePool } from '../api/karpenter';
 import type { Node, Pod } from '../api/kube';
 import { podKey } from '../api/kube';
 import { LabelHostname, LabelInstanceType } from '../api/labels';
+import { isProviderNodePool } from '../api/node-class-ref';
 import { isDaemonSetOwned, isProvisionable } from '../api/pending';
 import { isTerminal } from '../api/pods';
 import { formatResourceList } from '../api/resources';
 import { applyNodeOverlays } from '../catalog/overlay';
 import type { InstanceType } from '../catalog/types';
-import { overlayPool } from '../controllers';
+import { overlayPool, ownedView } from '../controllers';
 import { ValidationError } from '../errors';
 import { nodePoolWarnings, podZoneWarnings, requestlessPods, requestlessWarning } from './load-warnings';
 import type { SimulationEngine, SimulationObjects } from './simulation';
@@ -60,7 +61,9 @@ export function readSimulationInput(
   const typesByName = new Map<string, InstanceType>();
   for (const types of instanceTypes.values())
     for (const t of types) if (!typesByName.has(t.name)) typesByName.set(t.name, t);
-  const { bound, pending } = splitPods(objects, warnings);
+  const split = splitPods(objects, warnings);
+  const bound = split.bound;
+  const pending = withoutOtherProvidersPods(objects.nodePools, split.pending, warnings);
   warnings.push(...nodePoolWarnings(nodePools, nodeClasses, catalogTypes, engine.catalog));
   if (engine.catalog) warnings.push(...podZoneWarnings(pending, engine.catalog));
   const requestless = requestlessPods(pending);
@@ -78,6 +81,20 @@ export function readSimulationInput(
     requestless,
     givenNodes,
   };
+}
+
+/** The pending pods Karpless plans for: those only another provider's pools could serve are left to it, as the
+ * provisioning pass leaves them (ownership.ts), and counted in one warning per pool set. */
+function withoutOtherProvidersPods(nodePools: readonly NodePool[], pending: Pod[], warnings: string[]): Pod[] {
+  if (nodePools.every(isProviderNodePool)) return pending;
+  const view = ownedView(nodePools, pending, undefined);
+  if (view.ignored.length > 0) {
+    const others = nodePools.filter((p) => !isProviderNodePool(p)).map((p) => p.metadata.name);
+    warnings.push(
+      `${view.ignored.length} pending pod(s) only NodePool(s) ${others.join(', ')} of another provider could serve: left to their owner`,
+    );
+  }
+  return view.pending;
 }
 
 /** A given Node as kubelet registers it: labelled with its hostname, and with its type's allocatable when the
@@ -102,7 +119,11 @@ function withDefaultPool(
   engine: SimulationEngine,
   warnings: string[],
 ): { nodePools: NodePool[]; nodeClasses: EC2NodeClass[]; defaultPool?: string } {
-  if (objects.nodePools.length > 0) return { nodePools: objects.nodePools, nodeClasses: objects.nodeClasses };
+  // Another provider's pools are left to their owner (the validation warning says so); with only such pools given,
+  // Karpless has no pool to plan on, and no default stands in for them.
+  if (objects.nodePools.length > 0) {
+    return { nodePools: objects.nodePools.filter(isProviderNodePool), nodeClasses: objects.nodeClasses };
+  }
   const fallback = engine.defaultNodePool();
   const hasClass = objects.nodeClasses.some((c) => c.metadata.name === fallback.nodeClass.metadata.name);
   const defaultPool = fallback.nodePool.metadata.name;

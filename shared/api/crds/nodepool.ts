@@ -7,8 +7,6 @@ import {
   DEFAULT_CONSOLIDATE_AFTER,
   DEFAULT_CONSOLIDATION_POLICY,
   DEFAULT_EXPIRE_AFTER,
-  NODE_CLASS_GROUP,
-  NODE_CLASS_KIND,
 } from '../defaults';
 import type { Budget, NodePoolSpec, NodeSelectorRequirementWithMinValues } from '../karpenter';
 import type { Taint } from '../kube';
@@ -91,8 +89,9 @@ export const templateSpecProps: PropsOf<NodePoolSpec['template']['spec']> = {
   nodeClassRef: obj(
     'The EC2NodeClass the nodes are launched with.',
     {
-      group: str('API group of the node class.', { pattern: '^[^/]*$', enum: [NODE_CLASS_GROUP] }),
-      kind: str('Kind of the node class.', { enum: [NODE_CLASS_KIND] }),
+      // Any provider's group and kind: another provider's pools are left to their owner (node-class-ref.ts).
+      group: str('API group of the node class.', { pattern: '^[^/]*$' }),
+      kind: str('Kind of the node class.', { minLength: 1 }),
       name: str('Name of the node class.', { minLength: 1 }),
     },
     { required: ['group', 'kind', 'name'] },
