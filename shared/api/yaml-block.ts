@@ -70,7 +70,8 @@ interface Line {
 
 /**
  * The values of the documents in `text`, one per document as `yaml`'s `parseAllDocuments` counts them, or undefined
- * when the text is outside the subset. Nesting deeper than `maxDepth` gives up too, so the caller's checks word it.
+ * when the text is outside the subset. Nesting deeper than `maxDepth` (maps and sequences, `{}` and `[]` included)
+ * gives up too, so `yaml` reads it and the caller words the error; what this returns is within `maxDepth`.
  */
 export function readBlockYaml(text: string, maxDepth: number): unknown[] | undefined {
   if (UNSUPPORTED_CHARACTERS.test(text)) return undefined;
@@ -136,7 +137,14 @@ class BlockParser {
     if (isSeqItem(line.text)) return this.seq(line.indent, depth);
     if (keyEnd(line.text) >= 0) return this.map(line.indent, depth);
     this.at++;
-    return scalar(line.text);
+    return this.scalar(line.text, depth);
+  }
+
+  /** A scalar at `depth`, where `{}` and `[]` count as a level, as the depth check counts them. */
+  private scalar(text: string, depth: number): unknown {
+    const value = scalar(text);
+    if (depth > this.maxDepth && typeof value === 'object' && value !== null) throw GIVE_UP;
+    return value;
   }
 
   /** The value below a `key:` or `-` with nothing after it: a more indented node, a sequence at `indent` when
@@ -150,7 +158,7 @@ class BlockParser {
   }
 
   private map(indent: number, depth: number): Record<string, unknown> {
-    if (depth > this.maxDepth + 1) throw GIVE_UP;
+    if (depth > this.maxDepth) throw GIVE_UP;
     const out: Record<string, unknown> = {};
     for (let line = this.lines[this.at]; line && line.indent >= indent; line = this.lines[this.at]) {
       if (line.indent > indent || isSeqItem(line.text)) throw GIVE_UP;
@@ -160,13 +168,13 @@ class BlockParser {
       if (!isPlainKey(key) || Object.hasOwn(out, key)) throw GIVE_UP;
       const rest = afterSpaces(line.text.slice(end + 1));
       this.at++;
-      out[key] = rest === '' || rest[0] === '#' ? this.below(indent, true, depth + 1) : scalar(rest);
+      out[key] = rest === '' || rest[0] === '#' ? this.below(indent, true, depth + 1) : this.scalar(rest, depth + 1);
     }
     return out;
   }
 
   private seq(indent: number, depth: number): unknown[] {
-    if (depth > this.maxDepth + 1) throw GIVE_UP;
+    if (depth > this.maxDepth) throw GIVE_UP;
     const out: unknown[] = [];
     for (let line = this.lines[this.at]; line && line.indent >= indent; line = this.lines[this.at]) {
       if (line.indent > indent) throw GIVE_UP;
