@@ -76,7 +76,10 @@ interface Line {
 export function readBlockYaml(text: string, maxDepth: number): unknown[] | undefined {
   if (UNSUPPORTED_CHARACTERS.test(text)) return undefined;
   try {
-    return documentsOf(text).map((lines) => new BlockParser(lines, maxDepth).document());
+    // Each document is read as soon as its lines are found, so only one document's lines are alive at a time.
+    const out: unknown[] = [];
+    for (const lines of documentsOf(text)) out.push(new BlockParser(lines, maxDepth).document());
+    return out;
   } catch (err) {
     // A stack overflow on deep nesting is left to `yaml` too, which words it as too deep.
     if (err === GIVE_UP || err instanceof RangeError) return undefined;
@@ -86,8 +89,7 @@ export function readBlockYaml(text: string, maxDepth: number): unknown[] | undef
 
 /** Splits the stream at `---` lines; a document starts at its first content or marker, as `yaml` counts them. Lines
  * are found by offset, so a blank or comment line costs no string. */
-function documentsOf(text: string): Line[][] {
-  const docs: Line[][] = [];
+function* documentsOf(text: string): Generator<Line[]> {
   let current: Line[] | undefined;
   for (let lineStart = 0; lineStart <= text.length; ) {
     const newline = text.indexOf('\n', lineStart);
@@ -102,17 +104,14 @@ function documentsOf(text: string): Line[][] {
     const body = text.slice(at, last);
     if (body.startsWith('---') || body.startsWith('...') || body[0] === '%') {
       if (indent > 0 || !/^---(?: +(?:#.*)?)?$/.test(body)) throw GIVE_UP;
+      if (current) yield current;
       current = [];
-      docs.push(current);
       continue;
     }
-    if (!current) {
-      current = [];
-      docs.push(current);
-    }
+    current ??= [];
     current.push({ indent, text: body });
   }
-  return docs;
+  if (current) yield current;
 }
 
 class BlockParser {

@@ -21,7 +21,10 @@ describe('requestlessPods', () => {
 
   it('adds up limits, init containers and overhead, as the solver does', () => {
     const byLimit = pod({ containers: [{ name: 'app', resources: { limits: { cpu: '1' } } }] });
-    const byInit = pod({ requests: {}, initContainers: [{ name: 'init', resources: { requests: { memory: '1Gi' } } }] });
+    const byInit = pod({
+      requests: {},
+      initContainers: [{ name: 'init', resources: { requests: { memory: '1Gi' } } }],
+    });
     const byOverhead = pod({ requests: {}, overhead: { cpu: '10m' } });
     expect(requestlessPods([byLimit, byInit, byOverhead])).toEqual([]);
   });
