@@ -6,6 +6,7 @@ import { DISRUPTION_MEASURES } from './disruption-measures';
 import { SMALL_BATCH_MEASURE } from './small-batch-measures';
 import { TIME_BUDGET_MEASURES } from './time-budget-measure';
 import { WHOLE_COMMAND_MEASURES } from './whole-command';
+import { WHOLE_COMMAND_BUDGET_MEASURE } from './whole-command-budget';
 
 export { timed } from './timed';
 
@@ -36,6 +37,7 @@ export const MEASURES: readonly BenchMeasure[] = [
   ...DISRUPTION_MEASURES,
   ...CONTROL_PLANE_MEASURES,
   ...WHOLE_COMMAND_MEASURES,
+  WHOLE_COMMAND_BUDGET_MEASURE,
   CLI_HELP_MEASURE,
 ];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { makePod } from '../testkit/bed';
-import { podsYaml, solvesOf } from './whole-command';
+import { podsYaml, runNode, solvesOf } from './whole-command';
 
 describe('whole-command rows', () => {
   it("reads each solve's wall and CPU time from simulate's progress lines", () => {
@@ -14,6 +14,14 @@ describe('whole-command rows', () => {
       { wallMs: 1344, cpuMs: 945 },
       { wallMs: 12, cpuMs: 10 },
     ]);
+  });
+
+  it("times the end of reading from simulate's first progress line, even when it arrives in pieces", async () => {
+    const script =
+      "process.stderr.write('lo'); setTimeout(() => process.stderr.write('aded 2000 pods from x.yaml\\n'), 200)";
+    const run = await runNode(['-e', script]);
+    expect(run.readMs).toBeGreaterThanOrEqual(150);
+    expect(run.readMs).toBeLessThanOrEqual(run.wallMs);
   });
 
   it('writes pods as plain multi-document YAML, without anchors', () => {

@@ -23,31 +23,46 @@ export interface ChildRun {
   /** The child's own CPU time and peak RSS, as it reported them on exit. */
   cpuMs: number;
   maxRssKiB: number;
+  /** When simulate's "loaded N pods" line arrived, ms from spawn: the end of reading the input, near enough. */
+  readMs?: number;
   stdout: string;
   stderr: string;
 }
 
 /** Runs `node cli/bin.mjs ...args` with the usage reporter loaded; wall time from spawn to exit. */
 export function runCli(args: readonly string[]): Promise<ChildRun> {
+  return runNode([BIN, ...args]);
+}
+
+/** Runs `node ...args` with the usage reporter loaded; wall time from spawn to exit. */
+export function runNode(args: readonly string[]): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--require', PRELOAD, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--require', PRELOAD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    let readMs: number | undefined;
+    child.stderr.on('data', (b: Buffer) => {
+      err.push(b);
+      if (readMs === undefined && LOADED.test(Buffer.concat(err).toString('utf8')))
+        readMs = performance.now() - started;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - started;
       const stderr = Buffer.concat(err).toString('utf8');
       const usage = /karpless-usage (\{.*\})/.exec(stderr)?.[1];
       const { cpuMs, maxRssKiB } = usage ? (JSON.parse(usage) as { cpuMs: number; maxRssKiB: number }) : nan;
-      resolve({ code, wallMs, cpuMs, maxRssKiB, stdout: Buffer.concat(out).toString('utf8'), stderr });
+      const stdout = Buffer.concat(out).toString('utf8');
+      resolve({ code, wallMs, cpuMs, maxRssKiB, ...(readMs === undefined ? {} : { readMs }), stdout, stderr });
     });
   });
 }
 
 const nan = { cpuMs: Number.NaN, maxRssKiB: Number.NaN };
+/** simulate's progress line once the input is read (printed for 1,000 pods and more). */
+const LOADED = /^loaded \d+ pods from /m;
 
 /** The solves the command's progress lines report: "planned N NodeClaim(s) in W ms (C ms CPU)". */
 export function solvesOf(stderr: string): { wallMs: number; cpuMs: number }[] {
@@ -67,7 +82,7 @@ interface WholeCommandRow {
   args?: string[];
 }
 
-const DISTINCT_CONSTRAINTS = { zoneSpread: 0.15, antiAffinity: 0.1 } as const;
+export const DISTINCT_CONSTRAINTS = { zoneSpread: 0.15, antiAffinity: 0.1 } as const;
 
 const ROWS: readonly WholeCommandRow[] = [
   {

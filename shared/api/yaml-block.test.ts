@@ -68,6 +68,12 @@ describe('readBlockYaml', () => {
     const deep = (n: number) => Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
     expect(readBlockYaml(deep(5), 10)).toBeDefined();
     expect(readBlockYaml(deep(20), 10)).toBeUndefined();
+    // Exactly at the limit it answers; one level more, an empty map counted, it leaves the text to `yaml`.
+    expect(readBlockYaml(deep(10), 10)).toBeDefined();
+    expect(readBlockYaml(deep(11), 10)).toBeUndefined();
+    expect(readBlockYaml(`${deep(10)} {}`, 10)).toBeUndefined();
+    expect(readBlockYaml(`${deep(9)}\n${' '.repeat(9)}- []`, 10)).toBeUndefined();
+    expect(readBlockYaml(`${deep(9)}\n${' '.repeat(9)}- x`, 10)).toBeDefined();
     expect(readBlockYaml(`${'- '.repeat(100_000)}x`, 1_000_000)).toBeUndefined();
   });
 

@@ -70,12 +70,16 @@ interface Line {
 
 /**
  * The values of the documents in `text`, one per document as `yaml`'s `parseAllDocuments` counts them, or undefined
- * when the text is outside the subset. Nesting deeper than `maxDepth` gives up too, so the caller's checks word it.
+ * when the text is outside the subset. Nesting deeper than `maxDepth` (maps and sequences, `{}` and `[]` included)
+ * gives up too, so `yaml` reads it and the caller words the error; what this returns is within `maxDepth`.
  */
 export function readBlockYaml(text: string, maxDepth: number): unknown[] | undefined {
   if (UNSUPPORTED_CHARACTERS.test(text)) return undefined;
   try {
-    return documentsOf(text).map((lines) => new BlockParser(lines, maxDepth).document());
+    // Each document is read as soon as its lines are found, so only one document's lines are alive at a time.
+    const out: unknown[] = [];
+    for (const lines of documentsOf(text)) out.push(new BlockParser(lines, maxDepth).document());
+    return out;
   } catch (err) {
     // A stack overflow on deep nesting is left to `yaml` too, which words it as too deep.
     if (err === GIVE_UP || err instanceof RangeError) return undefined;
@@ -85,8 +89,7 @@ export function readBlockYaml(text: string, maxDepth: number): unknown[] | undef
 
 /** Splits the stream at `---` lines; a document starts at its first content or marker, as `yaml` counts them. Lines
  * are found by offset, so a blank or comment line costs no string. */
-function documentsOf(text: string): Line[][] {
-  const docs: Line[][] = [];
+function* documentsOf(text: string): Generator<Line[]> {
   let current: Line[] | undefined;
   for (let lineStart = 0; lineStart <= text.length; ) {
     const newline = text.indexOf('\n', lineStart);
@@ -101,17 +104,14 @@ function documentsOf(text: string): Line[][] {
     const body = text.slice(at, last);
     if (body.startsWith('---') || body.startsWith('...') || body[0] === '%') {
       if (indent > 0 || !/^---(?: +(?:#.*)?)?$/.test(body)) throw GIVE_UP;
+      if (current) yield current;
       current = [];
-      docs.push(current);
       continue;
     }
-    if (!current) {
-      current = [];
-      docs.push(current);
-    }
+    current ??= [];
     current.push({ indent, text: body });
   }
-  return docs;
+  if (current) yield current;
 }
 
 class BlockParser {
@@ -136,7 +136,14 @@ class BlockParser {
     if (isSeqItem(line.text)) return this.seq(line.indent, depth);
     if (keyEnd(line.text) >= 0) return this.map(line.indent, depth);
     this.at++;
-    return scalar(line.text);
+    return this.scalar(line.text, depth);
+  }
+
+  /** A scalar at `depth`, where `{}` and `[]` count as a level, as the depth check counts them. */
+  private scalar(text: string, depth: number): unknown {
+    const value = scalar(text);
+    if (depth > this.maxDepth && typeof value === 'object' && value !== null) throw GIVE_UP;
+    return value;
   }
 
   /** The value below a `key:` or `-` with nothing after it: a more indented node, a sequence at `indent` when
@@ -150,7 +157,7 @@ class BlockParser {
   }
 
   private map(indent: number, depth: number): Record<string, unknown> {
-    if (depth > this.maxDepth + 1) throw GIVE_UP;
+    if (depth > this.maxDepth) throw GIVE_UP;
     const out: Record<string, unknown> = {};
     for (let line = this.lines[this.at]; line && line.indent >= indent; line = this.lines[this.at]) {
       if (line.indent > indent || isSeqItem(line.text)) throw GIVE_UP;
@@ -160,13 +167,13 @@ class BlockParser {
       if (!isPlainKey(key) || Object.hasOwn(out, key)) throw GIVE_UP;
       const rest = afterSpaces(line.text.slice(end + 1));
       this.at++;
-      out[key] = rest === '' || rest[0] === '#' ? this.below(indent, true, depth + 1) : scalar(rest);
+      out[key] = rest === '' || rest[0] === '#' ? this.below(indent, true, depth + 1) : this.scalar(rest, depth + 1);
     }
     return out;
   }
 
   private seq(indent: number, depth: number): unknown[] {
-    if (depth > this.maxDepth + 1) throw GIVE_UP;
+    if (depth > this.maxDepth) throw GIVE_UP;
     const out: unknown[] = [];
     for (let line = this.lines[this.at]; line && line.indent >= indent; line = this.lines[this.at]) {
       if (line.indent > indent) throw GIVE_UP;

@@ -29,9 +29,10 @@ export function parseYaml(
     return [];
   }
   const tooDeep = `nested more than ${limits.maxDepth} levels deep`;
-  // Plain block YAML, as tools write it, is read without the `yaml` package, many times faster (yaml-block.ts).
+  // Plain block YAML, as tools write it, is read without the `yaml` package, many times faster (yaml-block.ts). It
+  // answers only within the depth limit, so its documents need no second walk; a deeper one is read below and named.
   const block = readBlockYaml(text, limits.maxDepth);
-  if (block) return withinDepth(block, limits.maxDepth, where, errors, tooDeep);
+  if (block) return block.map((value, i) => ({ index: i + 1, value }));
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, { merge: true, uniqueKeys: true }) as Document.Parsed[];

@@ -178,10 +178,27 @@ function noOffering(pool: NodePool, types: readonly InstanceType[]): string | un
  */
 export function requestlessPods(pods: readonly Pod[]): Pod[] {
   return pods.filter((p) => {
+    if (plainlyRequests(p)) return false;
     const r = podRequests(p);
     return !(r.cpu && r.cpu > 0) && !(r.memory && r.memory > 0);
   });
 }
+
+/** Whether a running container plainly requests CPU or memory, so the pod is not requestless without adding up its
+ * requests (read for every pending pod of a large input): at least one millicore of CPU (smaller ones round to zero),
+ * or any memory above zero (bytes round up). Anything else is left to podRequests. */
+function plainlyRequests(pod: Pod): boolean {
+  for (const c of pod.spec.containers ?? []) {
+    const q = c.resources?.requests;
+    if (q && (PLAIN_CPU.test(String(q.cpu ?? '')) || PLAIN_MEMORY.test(String(q.memory ?? '')))) return true;
+  }
+  return false;
+}
+
+/** One core or one millicore and more, written plainly (`2`, `1.5`, `250m`). */
+const PLAIN_CPU = /^[1-9][0-9]*(?:\.[0-9]*)?m?$/;
+/** A positive number of bytes, with or without a suffix (`512Mi`, `1G`, `4096`). */
+const PLAIN_MEMORY = /^[1-9][0-9]*(?:\.[0-9]*)?(?:[kMGTPE]i?|Ki)?$/;
 
 export function requestlessWarning(pods: readonly Pod[], total: number): string[] {
   if (pods.length === 0) return [];

@@ -36,12 +36,17 @@ export function convertWorkload(p: Problems, doc: Obj): Obj {
 
 const LEGACY_NAMES: ReadonlySet<string> = new Set([...LEGACY_ANNOTATIONS, LabelProvisionerName]);
 
-/** Whether any key or string value in `value` is a legacy name: only then can the conversion change anything. */
+/** Whether any key or string value in `value` is a legacy name: only then can the conversion change anything.
+ * Walked without building entry arrays: every pod of a large input passes here. */
 function mentionsLegacy(value: unknown): boolean {
   if (typeof value === 'string') return LEGACY_NAMES.has(value);
   if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(mentionsLegacy);
-  for (const [k, v] of Object.entries(value)) if (LEGACY_NAMES.has(k) || mentionsLegacy(v)) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (mentionsLegacy(v)) return true;
+    return false;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const k in obj) if (Object.hasOwn(obj, k) && (LEGACY_NAMES.has(k) || mentionsLegacy(obj[k]))) return true;
   return false;
 }
 
