@@ -1,5 +1,6 @@
 // The JSON contract of `karpless simulate --output json`: quantities as Kubernetes quantity strings, pods as
 // "namespace/name", prices in dollars per hour. Field order is fixed so output diffs cleanly.
+import type { Replacement } from '../../shared/api';
 import { podKey } from '../../shared/api/kube';
 import { formatResourceList } from '../../shared/api/resources';
 import type { LaunchedNodeClaim, SimulationResult } from '../../shared/sim';
@@ -14,6 +15,9 @@ export interface SimulateReport {
   /** With --time-budget: pods the budget left unplanned, for the next pass. */
   deferred?: { pod: string; reason: 'time budget' }[];
   warnings: string[];
+  /** NodePools, EC2NodeClasses and NodeOverlays a later `-f` replaced by name (docs/simulate-dump.md, "Layered
+   * inputs"); absent when none was. */
+  replaced?: Replacement[];
   summary: SimulationResult['summary'] & {
     /** How the new NodeClaims were packed (shared/scheduling/exact); absent when no claim could be judged. */
     packing?: {
@@ -49,7 +53,7 @@ function claimReport(c: LaunchedNodeClaim): SimulateReport['nodeClaims'][number]
   };
 }
 
-export function buildSimulateReport(result: SimulationResult): SimulateReport {
+export function buildSimulateReport(result: SimulationResult, replaced: Replacement[] = []): SimulateReport {
   const summary: SimulateReport['summary'] = {
     pods: result.summary.pods,
     scheduledPods: result.summary.scheduledPods,
@@ -82,6 +86,7 @@ export function buildSimulateReport(result: SimulationResult): SimulateReport {
       ? { deferred: result.deferred.map((p) => ({ pod: podKey(p), reason: 'time budget' as const })) }
       : {}),
     warnings: result.warnings,
+    ...(replaced.length > 0 ? { replaced } : {}),
     summary,
   };
 }

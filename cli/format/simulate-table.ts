@@ -54,6 +54,10 @@ export function renderSimulateTable(report: SimulateReport): string {
       `Deferred pods (${report.deferred.length}): the time budget ran out before they were planned; the next pass plans them.`,
     );
   }
+  if (report.replaced) {
+    out.push('', `Replaced by a later -f (${report.replaced.length}):`);
+    for (const r of report.replaced) out.push(`  ${r.kind} ${r.name}: ${r.replaced} replaced by ${r.by}`);
+  }
   if (report.warnings.length > 0) {
     out.push('', 'Warnings:');
     for (const w of report.warnings) out.push(`  ${w}`);

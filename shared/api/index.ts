@@ -12,7 +12,7 @@ export {
   withNodePoolDefaults,
 } from './defaults';
 export { type ExpandedPods, expandPods, PENDING_STATUS, uidFor } from './expand';
-export { emptyManifestSet, type ManifestSet } from './manifest-set';
+export { emptyManifestSet, type ManifestSet, type Replacement } from './manifest-set';
 export { loadDocuments, loadManifests, parseManifests, readSourceDocuments } from './parse';
 export { restrictedLabelReason } from './restricted';
 export { matchesLabelSelector } from './selector';
