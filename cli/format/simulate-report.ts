@@ -5,6 +5,7 @@ import { podKey } from '../../shared/api/kube';
 import { formatResourceList } from '../../shared/api/resources';
 import type { LaunchedNodeClaim, SimulationResult } from '../../shared/sim';
 import { instanceFields, nodeLabels, type ReportedNodeClaim } from '../../shared/sim';
+import { type PendingGroup, pendingGroups } from './pending-groups';
 import { roundPrice } from './table';
 
 export interface SimulateReport {
@@ -12,6 +13,8 @@ export interface SimulateReport {
   /** `pods`: placed by this plan; `boundPods`: already running there. */
   existingNodes: { name: string; pods: string[]; boundPods: string[]; inflight?: true }[];
   unschedulable: { pod: string; reason: string }[];
+  /** The unschedulable pods by owner and reason, for people (pending-groups.ts); absent when none is pending. */
+  pendingGroups?: PendingGroup[];
   /** With --time-budget: pods the budget left unplanned, for the next pass. */
   deferred?: { pod: string; reason: 'time budget' }[];
   warnings: string[];
@@ -82,6 +85,7 @@ export function buildSimulateReport(result: SimulationResult, replaced: Replacem
       ...(n.inflight ? { inflight: true as const } : {}),
     })),
     unschedulable: result.unschedulable.map((u) => ({ pod: podKey(u.pod), reason: u.reason })),
+    ...(result.unschedulable.length > 0 ? { pendingGroups: pendingGroups(result) } : {}),
     ...(result.deferred
       ? { deferred: result.deferred.map((p) => ({ pod: podKey(p), reason: 'time budget' as const })) }
       : {}),
