@@ -13,6 +13,6 @@ export {
 } from './defaults';
 export { type ExpandedPods, expandPods, PENDING_STATUS, uidFor } from './expand';
 export { emptyManifestSet, type ManifestSet, type Replacement } from './manifest-set';
-export { loadDocuments, loadManifests, parseManifests, readSourceDocuments } from './parse';
+export { loadDocuments, loadManifests, parseManifests, type ReadStdin, readSourceDocuments } from './parse';
 export { restrictedLabelReason } from './restricted';
 export { matchesLabelSelector } from './selector';

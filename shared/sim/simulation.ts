@@ -72,6 +72,8 @@ export interface SimulationOptions {
    * Respect, as in Karpenter. */
   minValuesPolicy?: MinValuesPolicy;
   preferencePolicy?: PreferencePolicy;
+  /** Handed the world the plan ran on, whose store keeps the decision records (`explain NAME -f`). */
+  onWorld?: (world: SimWorld) => void;
 }
 
 export interface LaunchedNodeClaim {
@@ -114,6 +116,7 @@ export async function runSimulation(
 
   const solves: SchedulingResult[] = [];
   const world = simulationWorld(objects, input, engine, options, (result) => solves.push(result));
+  options.onWorld?.(world);
   for (const r of objects.capacityReservations ?? []) addReservation(world.cloud, r, world.clock.now());
   const reserved = await reservedRoom(world.cloud, nodePools, nodeClasses);
   // Claims read from a dump are stamped with the simulated clock's start, so none looks abandoned to the pass.
