@@ -14,6 +14,7 @@ import { formatPrice } from '../format/table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { awsProblem } from './aws-problem';
 import { resolveCatalog } from './catalog-option';
+import { type PlanSource, planSource } from './explain-plan';
 import { tableSource } from './explain-table';
 import type { CommandContext } from './index';
 import { type TableOptions, tableOptionsProblem } from './table-option';
@@ -208,8 +209,12 @@ export function renderExplanation(e: Explanation): string {
   return lines.join('\n');
 }
 
+const pendingText = (p: { pod: string; reason: string }): string => `Pod ${p.pod}: pending in this plan: ${p.reason}`;
+
 export interface ExplainOptions extends TableOptions {
   store?: string;
+  /** Manifests to plan as `simulate -f` does, explaining the plan (explain-plan.ts). */
+  file?: string[];
   fromSim?: string;
   seed: string;
   output: string;
@@ -237,9 +242,9 @@ export async function runExplain(ctx: CommandContext, name: string, opts: Explai
     ctx.io.err(message);
     ctx.result.code = EXIT_USAGE;
   };
-  const sources = [opts.table, opts.store, opts.fromSim].filter(Boolean).length;
+  const sources = [opts.table, opts.store, opts.fromSim, opts.file].filter(Boolean).length;
   if (sources !== 1) {
-    return usage('give exactly one of --table TABLE (with --cluster), --store FILE or --from-sim SCENARIO');
+    return usage('give exactly one of --table TABLE (with --cluster), --store FILE, --from-sim SCENARIO or -f PATH');
   }
   const tableProblem = tableOptionsProblem(opts);
   if (tableProblem) return usage(tableProblem);
@@ -248,10 +253,19 @@ export async function runExplain(ctx: CommandContext, name: string, opts: Explai
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0) return usage(`--seed: "${opts.seed}" is not a non-negative integer`);
   let source: DecisionSource;
+  let pending: PlanSource['pending'] | undefined;
   try {
-    source = await sourceFor(opts);
+    if (opts.file) ({ source, pending } = await planSource(opts.file, opts, ctx.io.readStdin));
+    else source = await sourceFor(opts);
   } catch (err) {
     return usage((err as Error).message);
+  }
+  const waiting = pending?.get(name);
+  if (waiting) {
+    // A pod the plan leaves pending has no records: its reason is the whole explanation.
+    ctx.io.out(opts.output === 'json' ? JSON.stringify({ ...waiting, pending: true }, null, 2) : pendingText(waiting));
+    ctx.result.code = EXIT_OK;
+    return;
   }
   let e: Explanation | undefined;
   try {

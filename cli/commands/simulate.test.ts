@@ -138,7 +138,7 @@ describe('karpless simulate on the examples', () => {
     expect(first.stdout).toBe(second.stdout);
     const lines = first.stdout.split('\n');
     expect(lines[0]).toMatch(
-      /^NODECLAIM\s+NODEPOOL\s+INSTANCE TYPE\s+CAPACITY\s+ZONE\s+CPU\s+MEMORY\s+\$\/HOUR\s+PODS$/,
+      /^NODECLAIM\s+NODEPOOL\s+INSTANCE TYPE\s+CAPACITY\s+ZONE\s+ALLOC CPU\s+ALLOC MEM\s+\$\/HOUR\s+PODS$/,
     );
     expect(lines.filter((l) => /^(general|gpu)-[a-z0-9]{5}\s/.test(l))).toHaveLength(report.nodeClaims.length);
     expect(first.stdout).toMatch(

@@ -66,7 +66,7 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
     onProgress: pods.length >= 1000 ? (m) => ctx.io.err(m) : undefined,
     ...(timeBudgetMs === undefined ? {} : { timeBudgetMs, budgetStartedAt: readAt }),
   });
-  const report = buildSimulateReport(result);
+  const report = buildSimulateReport(result, set.replaced);
   if (result.defaultNodePool) ctx.io.err(`warning: ${result.warnings.find((w) => w.startsWith('no NodePool given'))}`);
   ctx.io.out(opts.output === 'json' ? JSON.stringify(report, null, 2) : renderSimulateTable(report));
   ctx.result.code = EXIT_OK;

@@ -106,9 +106,9 @@ describe('renderSimulateTable', () => {
     const text = renderSimulateTable(buildSimulateReport(result()));
     const lines = text.split('\n');
     expect(lines[0]).toMatch(
-      /^NODECLAIM\s+NODEPOOL\s+INSTANCE TYPE\s+CAPACITY\s+ZONE\s+CPU\s+MEMORY\s+\$\/HOUR\s+PODS$/,
+      /^NODECLAIM\s+NODEPOOL\s+INSTANCE TYPE\s+CAPACITY\s+ZONE\s+ALLOC CPU\s+ALLOC MEM\s+\$\/HOUR\s+PODS$/,
     );
-    expect(lines[1]).toMatch(/^general-1\s+general\s+m5\.large\s+spot\s+us-east-1b\s+2\s+8Gi\s+\$0\.0350\s+2$/);
+    expect(lines[1]).toMatch(/^general-1\s+general\s+m5\.large\s+spot\s+us-east-1b\s+1930m\s+7592Mi\s+\$0\.0350\s+2$/);
     expect(text).toMatch(/NODE\s+RUNNING PODS\s+NEW PODS\nip-10-0-0-1\.ec2\.internal\s+1\s+1\n/);
     expect(text).toContain(
       'Unschedulable pods (1):\n  ml/train-0: NodePool "general": no instance type has nvidia.com/gpu',

@@ -1,9 +1,11 @@
 // The JSON contract of `karpless simulate --output json`: quantities as Kubernetes quantity strings, pods as
 // "namespace/name", prices in dollars per hour. Field order is fixed so output diffs cleanly.
+import type { Replacement } from '../../shared/api';
 import { podKey } from '../../shared/api/kube';
 import { formatResourceList } from '../../shared/api/resources';
 import type { LaunchedNodeClaim, SimulationResult } from '../../shared/sim';
 import { instanceFields, nodeLabels, type ReportedNodeClaim } from '../../shared/sim';
+import { type PendingGroup, pendingGroups } from './pending-groups';
 import { roundPrice } from './table';
 
 export interface SimulateReport {
@@ -11,9 +13,14 @@ export interface SimulateReport {
   /** `pods`: placed by this plan; `boundPods`: already running there. */
   existingNodes: { name: string; pods: string[]; boundPods: string[]; inflight?: true }[];
   unschedulable: { pod: string; reason: string }[];
+  /** The unschedulable pods by owner and reason, for people (pending-groups.ts); absent when none is pending. */
+  pendingGroups?: PendingGroup[];
   /** With --time-budget: pods the budget left unplanned, for the next pass. */
   deferred?: { pod: string; reason: 'time budget' }[];
   warnings: string[];
+  /** NodePools, EC2NodeClasses and NodeOverlays a later `-f` replaced by name (docs/simulate-dump.md, "Layered
+   * inputs"); absent when none was. */
+  replaced?: Replacement[];
   summary: SimulationResult['summary'] & {
     /** How the new NodeClaims were packed (shared/scheduling/exact); absent when no claim could be judged. */
     packing?: {
@@ -49,7 +56,7 @@ function claimReport(c: LaunchedNodeClaim): SimulateReport['nodeClaims'][number]
   };
 }
 
-export function buildSimulateReport(result: SimulationResult): SimulateReport {
+export function buildSimulateReport(result: SimulationResult, replaced: Replacement[] = []): SimulateReport {
   const summary: SimulateReport['summary'] = {
     pods: result.summary.pods,
     scheduledPods: result.summary.scheduledPods,
@@ -78,10 +85,12 @@ export function buildSimulateReport(result: SimulationResult): SimulateReport {
       ...(n.inflight ? { inflight: true as const } : {}),
     })),
     unschedulable: result.unschedulable.map((u) => ({ pod: podKey(u.pod), reason: u.reason })),
+    ...(result.unschedulable.length > 0 ? { pendingGroups: pendingGroups(result) } : {}),
     ...(result.deferred
       ? { deferred: result.deferred.map((p) => ({ pod: podKey(p), reason: 'time budget' as const })) }
       : {}),
     warnings: result.warnings,
+    ...(replaced.length > 0 ? { replaced } : {}),
     summary,
   };
 }

@@ -1,5 +1,6 @@
 // The human view of a simulation: the planned NodeClaims, where existing nodes took pods, what could not be
 // scheduled and why, and what it costs against the LP lower bound.
+import { pendingLines } from './pending-groups';
 import type { SimulateReport } from './simulate-report';
 import { CLAIM_COLUMNS, claimCells, formatPrice, renderTable } from './table';
 
@@ -13,15 +14,16 @@ export function renderSimulateTable(report: SimulateReport): string {
       renderTable(
         [
           ...CLAIM_COLUMNS,
-          { header: 'CPU', align: 'right' },
-          { header: 'MEMORY', align: 'right' },
+          // Allocatable both: what pods get, after the reserves (docs/catalog.md, "Capacity, overhead and allocatable").
+          { header: 'ALLOC CPU', align: 'right' },
+          { header: 'ALLOC MEM', align: 'right' },
           { header: '$/HOUR', align: 'right' },
           { header: 'PODS', align: 'right' },
         ],
         report.nodeClaims.map((c) => [
           ...claimCells(c),
-          c.capacity.cpu ?? '',
-          c.capacity.memory ?? '',
+          c.allocatable.cpu ?? '',
+          c.allocatable.memory ?? '',
           formatPrice(c.pricePerHour),
           c.pods.length,
         ]),
@@ -46,13 +48,17 @@ export function renderSimulateTable(report: SimulateReport): string {
   }
   if (report.unschedulable.length > 0) {
     out.push('', `Unschedulable pods (${report.unschedulable.length}):`);
-    for (const u of report.unschedulable) out.push(`  ${u.pod}: ${u.reason}`);
+    out.push(...pendingLines(report.pendingGroups ?? []));
   }
   if (report.deferred && report.deferred.length > 0) {
     out.push(
       '',
       `Deferred pods (${report.deferred.length}): the time budget ran out before they were planned; the next pass plans them.`,
     );
+  }
+  if (report.replaced) {
+    out.push('', `Replaced by a later -f (${report.replaced.length}):`);
+    for (const r of report.replaced) out.push(`  ${r.kind} ${r.name}: ${r.replaced} replaced by ${r.by}`);
   }
   if (report.warnings.length > 0) {
     out.push('', 'Warnings:');
@@ -65,18 +71,27 @@ export function renderSimulateTable(report: SimulateReport): string {
     : '';
   const ratio =
     s.lowerBoundPerHour > 0 ? ` (${(s.costPerHour / s.lowerBoundPerHour).toFixed(3)}× the bound${requestless})` : '';
+  const proven = s.packing?.provenOptimal ? ': optimal (proven)' : '';
   out.push(
     '',
     `Summary: ${s.scheduledPods}/${s.pods} pods scheduled, ${s.nodeClaims} new NodeClaim(s), ` +
-      `${formatPrice(s.costPerHour)}/h; LP lower bound ${formatPrice(s.lowerBoundPerHour)}/h${ratio}.`,
+      `${formatPrice(s.costPerHour)}/h${proven}; LP lower bound ${formatPrice(s.lowerBoundPerHour)}/h${ratio}.`,
   );
+  if (s.lowerBoundPerHour > 0) out.push(BOUND_LINE);
   if (s.packing) out.push(packingLine(s.packing));
   return out.join('\n');
 }
 
+/** What the LP lower bound is, so a ratio above 1 is not read as waste (docs/simulate-dump.md, "Reading the
+ * report"). */
+const BOUND_LINE =
+  'Bound: the cost if pods could be split across nodes at the best price per unit of what they request; whole ' +
+  'pods on whole nodes cost more, so a plan can be optimal above it.';
+
 /** Whether the packing is proven optimal, or how far the exactly judged part may be from its bound. */
 function packingLine(p: NonNullable<SimulateReport['summary']['packing']>): string {
-  if (p.provenOptimal) return 'Packing: proven optimal (exact integer program).';
+  if (p.provenOptimal)
+    return 'Packing: every new NodeClaim packed by the exact integer program, which proves it optimal.';
   if (p.exactPods === 0) return 'Packing: heuristic (topology, host ports or batch size kept the exact program out).';
   const judged =
     p.costPerHour <= p.boundPerHour + 1e-6

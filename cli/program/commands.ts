@@ -155,8 +155,16 @@ export const registerExplain: RegisterCommand = (program: Command, ctx: CommandC
   const cmd = program
     .command('explain')
     .description('print why a node or NodeClaim was launched, kept or removed (its decision records)')
-    .argument('<name>', 'a node name, a NodeClaim name, or (with --table) an instance id or providerID')
-    .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)');
+    .argument(
+      '<name>',
+      'a node name, a NodeClaim name, (with -f) a pod, or (with --table) an instance id or providerID',
+    )
+    .option('--store <file>', 'decision records as JSON (e.g. from simulate --scenario FILE --decisions-out FILE)')
+    .option(
+      '-f, --file <path>',
+      'plan these manifests as simulate -f does and explain a planned NodeClaim or a pending pod (repeatable)',
+      collect,
+    );
   addCatalogOption(addRecordSourceOptions(cmd, 'run this Scenario on the simulator and read its records')).action(
     async (name: string, opts: ExplainOptions) => (await import('../commands/explain')).runExplain(ctx, name, opts),
   );

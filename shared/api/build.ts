@@ -150,7 +150,7 @@ export function buildManifestSet(
 ): BuildResult {
   const set = emptyManifestSet();
   const documents = convertLegacy(source, errors, set.warnings);
-  const seen = new Map<string, string>();
+  const seen = new Map<string, SeenAt>();
   const nodePoolRefs: { ref: DocumentRef; className: string }[] = [];
   const podBudget = new PodBudget(limits.maxPods);
   for (const d of documents) {
@@ -181,13 +181,21 @@ export function buildManifestSet(
     const ns = handler.namespaced ? String(meta.namespace ?? 'default') : '';
     const id = `${ref.kind}/${ns}/${ref.name}`;
     const first = seen.get(id);
-    if (first) {
+    const layer = first ? layerOver(set, ref, d.input, first) : undefined;
+    if (layer === 'duplicate') {
       errors.push(
-        `${describeDoc(ref)}: metadata.name: duplicate ${ref.kind} ${JSON.stringify(ref.name)}, first defined in ${first}`,
+        `${describeDoc(ref)}: metadata.name: duplicate ${ref.kind} ${JSON.stringify(ref.name)}, first defined in ${first?.at}`,
       );
       continue;
     }
-    seen.set(id, `${ref.file}#${ref.doc}`);
+    if (layer === 'keep') continue;
+    if (typeof layer === 'number' && ref.kind === 'NodePool') {
+      nodePoolRefs.splice(
+        nodePoolRefs.findIndex((r) => r.ref.name === ref.name),
+        1,
+      );
+    }
+    seen.set(id, { at: `${ref.file}#${ref.doc}`, input: d.input });
     // Namespaced objects always carry their namespace, so consumers can match pods, claims and budgets by it.
     const obj = handler.namespaced ? { ...d.raw, metadata: { ...meta, namespace: ns } } : d.raw;
     const over = podBudget.add(ref.kind, obj);
@@ -196,6 +204,7 @@ export function buildManifestSet(
       continue;
     }
     handler.add(set, withTemplateDefaults(obj));
+    if (typeof layer === 'number') replaceSlot(set, ref.kind, layer);
     if (ref.kind === 'NodePool') {
       const classRef = (((d.raw.spec as Obj).template as Obj).spec as Obj).nodeClassRef as Obj;
       const ofOther = otherProviderNodeClass({ group: classRef.group as string, kind: classRef.kind as string });
@@ -211,6 +220,49 @@ export function buildManifestSet(
     }
   }
   return { set, documents };
+}
+
+/** Where an object was first read, and from which input. */
+interface SeenAt {
+  at: string;
+  input: number | undefined;
+}
+
+/** The kinds a later input replaces by name (docs/simulate-dump.md, "Layered inputs"), and where the set keeps them. */
+const LAYERED: Record<string, 'nodePools' | 'nodeClasses' | 'nodeOverlays'> = {
+  NodePool: 'nodePools',
+  EC2NodeClass: 'nodeClasses',
+  NodeOverlay: 'nodeOverlays',
+};
+
+/**
+ * What a second object of a name does: an object of another input replaces it when its kind is layered (the later
+ * input wins, whatever order the inputs were read in: standard input is read first), and is a duplicate otherwise.
+ * A replacement is recorded in `set.replaced`; 'keep' drops the current object, a number is the slot of the earlier
+ * one, which the current one takes (replaceSlot).
+ */
+function layerOver(
+  set: ManifestSet,
+  ref: DocumentRef,
+  input: number | undefined,
+  first: SeenAt,
+): 'duplicate' | 'keep' | number {
+  const key = LAYERED[ref.kind];
+  if (!key || input === undefined || first.input === undefined || input === first.input) return 'duplicate';
+  const here = `${ref.file}#${ref.doc}`;
+  if (input < first.input) {
+    set.replaced.push({ kind: ref.kind, name: ref.name, replaced: here, by: first.at });
+    return 'keep';
+  }
+  set.replaced.push({ kind: ref.kind, name: ref.name, replaced: first.at, by: here });
+  return (set[key] as { metadata: { name: string } }[]).findIndex((o) => o.metadata.name === ref.name);
+}
+
+/** Moves a replacement, just added at the end of its kind's list, into its predecessor's slot, so the kind keeps
+ * its input order. */
+function replaceSlot(set: ManifestSet, kind: string, slot: number): void {
+  const list = set[LAYERED[kind] as 'nodePools'] as unknown[];
+  list[slot] = list.pop();
 }
 
 /** Applies the API server's pod defaulting to a Pod's spec or a controller's pod template. */

@@ -10,6 +10,9 @@ export interface SourceDocument {
   /** 1-based position in the file. */
   doc: number;
   raw: Obj;
+  /** Which input it came from (the position of its `-f` argument): a later input's NodePools, EC2NodeClasses and
+   * NodeOverlays replace an earlier one's of the same name (docs/simulate-dump.md, "Layered inputs"). */
+  input?: number;
 }
 
 export function readDocuments(

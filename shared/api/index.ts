@@ -12,8 +12,8 @@ export {
   withNodePoolDefaults,
 } from './defaults';
 export { type ExpandedPods, expandPods, PENDING_STATUS, uidFor } from './expand';
-export { emptyManifestSet, type ManifestSet } from './manifest-set';
+export { emptyManifestSet, type ManifestSet, type Replacement } from './manifest-set';
 export { isProviderNodePool, leftToOwnerMessage, otherProviderNodeClass } from './node-class-ref';
-export { loadDocuments, loadManifests, parseManifests, readSourceDocuments } from './parse';
+export { loadDocuments, loadManifests, parseManifests, type ReadStdin, readSourceDocuments } from './parse';
 export { restrictedLabelReason } from './restricted';
 export { matchesLabelSelector } from './selector';

@@ -12,6 +12,17 @@ export interface ManifestSet extends ClusterObjects {
   runtimeClasses: RuntimeClass[];
   /** Unknown kinds skipped, conversions made, fields that changed meaning: print them. */
   warnings: string[];
+  /** Objects a later input replaced by name, in the order met (docs/simulate-dump.md, "Layered inputs"). */
+  replaced: Replacement[];
+}
+
+/** An object of an earlier input that a later input's object of the same kind and name replaced. */
+export interface Replacement {
+  kind: string;
+  name: string;
+  /** Where the replaced object and its replacement were read, as `file#document`. */
+  replaced: string;
+  by: string;
 }
 
 export function emptyManifestSet(): ManifestSet {
@@ -37,5 +48,6 @@ export function emptyManifestSet(): ManifestSet {
     runtimeClasses: [],
     capacityReservations: [],
     warnings: [],
+    replaced: [],
   };
 }

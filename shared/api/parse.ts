@@ -97,17 +97,14 @@ async function readSources(
       if (Buffer.byteLength(text) > limits.maxFileBytes) {
         errors.push(`${STDIN_NAME}: more than the limit of ${limits.maxFileBytes} bytes per file; split it`);
       } else {
-        docs.push(...readDocuments(text, STDIN_NAME, errors, limits));
+        docs.push(...fromInput(readDocuments(text, STDIN_NAME, errors, limits), paths.indexOf(STDIN_PATH)));
         placeholders.push(...placeholderWarnings(text, STDIN_NAME));
       }
     } catch (err) {
       errors.push(`${STDIN_NAME}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  for (const file of await expandPaths(
-    paths.filter((p) => p !== STDIN_PATH),
-    errors,
-  )) {
+  for (const { file, input } of await expandPaths(paths, errors)) {
     let text: string;
     try {
       // Checked before reading, so a huge file is refused without being loaded.
@@ -121,17 +118,25 @@ async function readSources(
       errors.push(`${file}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
-    docs.push(...readDocuments(text, file, errors, limits));
+    docs.push(...fromInput(readDocuments(text, file, errors, limits), input));
     placeholders.push(...placeholderWarnings(text, file));
   }
   return { docs, placeholders };
 }
 
+/** Marks documents with the input they came from. */
+function fromInput(docs: SourceDocument[], input: number): SourceDocument[] {
+  for (const d of docs) d.input = input;
+  return docs;
+}
+
 const YAML_FILE = /\.ya?ml$/i;
 
-async function expandPaths(paths: string[], errors: string[]): Promise<string[]> {
-  const files: string[] = [];
-  for (const path of paths) {
+/** The files of every path but `-`, each with the position of its path (a folder's files share it). */
+async function expandPaths(paths: string[], errors: string[]): Promise<{ file: string; input: number }[]> {
+  const files: { file: string; input: number }[] = [];
+  for (const [input, path] of paths.entries()) {
+    if (path === STDIN_PATH) continue;
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(path);
@@ -139,8 +144,8 @@ async function expandPaths(paths: string[], errors: string[]): Promise<string[]>
       errors.push(`${path}: no such file or folder`);
       continue;
     }
-    if (info.isDirectory()) files.push(...(await walk(path)));
-    else files.push(path);
+    if (info.isDirectory()) for (const file of await walk(path)) files.push({ file, input });
+    else files.push({ file: path, input });
   }
   return files;
 }

@@ -19,6 +19,7 @@ import { DISRUPTION_SETTINGS_DEFAULTS } from '../disruption';
 import type { CloudInstance } from '../ports';
 import type {
   MinValuesPolicy,
+  PackingStats,
   PlannedNodeClaim,
   PreferencePolicy,
   SchedulingInput,
@@ -71,6 +72,8 @@ export interface SimulationOptions {
    * Respect, as in Karpenter. */
   minValuesPolicy?: MinValuesPolicy;
   preferencePolicy?: PreferencePolicy;
+  /** Handed the world the plan ran on, whose store keeps the decision records (`explain NAME -f`). */
+  onWorld?: (world: SimWorld) => void;
 }
 
 export interface LaunchedNodeClaim {
@@ -113,6 +116,7 @@ export async function runSimulation(
 
   const solves: SchedulingResult[] = [];
   const world = simulationWorld(objects, input, engine, options, (result) => solves.push(result));
+  options.onWorld?.(world);
   for (const r of objects.capacityReservations ?? []) addReservation(world.cloud, r, world.clock.now());
   const reserved = await reservedRoom(world.cloud, nodePools, nodeClasses);
   // Claims read from a dump are stamped with the simulated clock's start, so none looks abandoned to the pass.
@@ -170,6 +174,7 @@ export async function runSimulation(
       durationMs: solves.reduce((n, r) => n + r.stats.durationMs, 0),
       relaxations: solves.reduce((n, r) => n + r.stats.relaxations, 0),
       timedOut: solves.some((r) => r.stats.timedOut),
+      ...planPacking(solves),
     },
   };
   if (defaultPool) out.defaultNodePool = defaultPool;
@@ -267,6 +272,27 @@ function existingNodesOf(
         inflight: true as const,
       })),
   ];
+}
+
+/**
+ * What the exact packing proved about the plan's new claims: one solve's own stats when only one planned claims;
+ * over several (a pass after a refused launch), their sums, never proven, since each pass packed only its own pods.
+ */
+function planPacking(solves: readonly SchedulingResult[]): { packing?: PackingStats } {
+  const planning = solves.filter((r) => r.nodeClaims.length > 0);
+  const stats = planning.flatMap((r) => (r.stats.packing ? [r.stats.packing] : []));
+  if (stats.length === 0) return {};
+  if (planning.length === 1 && stats[0]) return { packing: stats[0] };
+  const sum = (f: (p: PackingStats) => number) => stats.reduce((n, p) => n + f(p), 0);
+  return {
+    packing: {
+      newPods: planning.reduce((n, r) => n + r.nodeClaims.reduce((m, c) => m + c.pods.length, 0), 0),
+      exactPods: sum((p) => p.exactPods),
+      provenOptimal: false,
+      costPerHour: sum((p) => p.costPerHour),
+      boundPerHour: sum((p) => p.boundPerHour),
+    },
+  };
 }
 
 /** The first solve's warnings, then any a later pass added. */
