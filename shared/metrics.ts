@@ -70,6 +70,9 @@ export const MetricNames = {
   PodsEvicted: 'PodsEvicted',
   /** Drains that reached their terminationGracePeriod deadline (Count). */
   DrainDeadlineReached: 'DrainDeadlineReached',
+  /** Terminations that stopped moving (their step messages dead-lettered) and were queued again by the Sweep tick
+   * (Count; 0 when none). */
+  TerminationsRedriven: 'TerminationsRedriven',
   /** NodeClaims terminated, with a `cause` dimension (Count). */
   NodeClaimsTerminated: 'NodeClaimsTerminated',
   /** Instances GC terminated because no claim owns them (Count). */

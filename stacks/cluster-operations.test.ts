@@ -196,6 +196,8 @@ const OFF_DASHBOARD: readonly MetricName[] = [
   'DisruptionDropped',
   'PodsEvicted',
   'DrainDeadlineReached',
+  // Each redrive is logged with its claim and how long it stood still; the claim's own record keeps the count.
+  'TerminationsRedriven',
   'NodeClaimsTerminated',
   'OrphanInstancesTerminated',
   // GC logs each refused termination with its instance id; a refusal repeats on every tick until someone acts.

@@ -141,7 +141,9 @@ export async function terminateStep(deps: InstanceDeps, nodeClaim: string): Prom
     if (claim.drain?.step === 'cordon' || !claim.drain?.step) {
       await deps.kube.cordon(node.metadata.name);
       await deps.kube.setDisruptedTaint(node.metadata.name, true);
-      claim = await deps.store.update(claim, { drain: { ...drainOf(claim, deps), step: 'drain' } });
+      claim = await deps.store.update(claim, {
+        drain: { ...drainOf(claim, deps), step: 'drain', steppedAt: nowIso(deps) },
+      });
       await emitEvent(deps, {
         involved: { kind: 'Node', name: node.metadata.name },
         type: 'Normal',
@@ -154,6 +156,8 @@ export async function terminateStep(deps: InstanceDeps, nodeClaim: string): Prom
   }
   return finish(deps, claim);
 }
+
+const nowIso = (deps: InstanceDeps): string => new Date(deps.clock.now()).toISOString();
 
 function drainOf(claim: NodeClaim, deps: InstanceDeps): NonNullable<NodeClaim['drain']> {
   return claim.drain ?? { startedAt: new Date(deps.clock.now()).toISOString() };
@@ -218,7 +222,9 @@ async function drainStep(deps: InstanceDeps, claim: NodeClaim, nodeName: string)
   }
   const previous = claim.drain?.evicted ?? 0;
   try {
-    await deps.store.update(claim, { drain: { ...drainOf(claim, deps), step: 'drain', evicted: previous + evicted } });
+    await deps.store.update(claim, {
+      drain: { ...drainOf(claim, deps), step: 'drain', evicted: previous + evicted, steppedAt: nowIso(deps) },
+    });
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
   }
