@@ -20,8 +20,12 @@ type Policy = {
 };
 
 const manifests = controllerRbac() as unknown as Policy[];
-const policy = manifests.find((m) => m.kind === 'ValidatingAdmissionPolicy') as Policy;
-const binding = manifests.find((m) => m.kind === 'ValidatingAdmissionPolicyBinding') as Policy;
+const named = (kind: string, name: string) =>
+  manifests.find((m) => m.kind === kind && (m as { metadata?: { name?: string } }).metadata?.name === name) as Policy;
+const policy = named('ValidatingAdmissionPolicy', 'karpless-managed-nodes-only');
+const binding = named('ValidatingAdmissionPolicyBinding', 'karpless-managed-nodes-only');
+const claimPolicy = named('ValidatingAdmissionPolicy', 'karpless-managed-nodeclaims-only');
+const claimBinding = named('ValidatingAdmissionPolicyBinding', 'karpless-managed-nodeclaims-only');
 
 interface Request {
   operation: 'CREATE' | 'UPDATE' | 'DELETE';
@@ -38,11 +42,11 @@ function evalCel(expression: string, vars: Record<string, CelInput>): unknown {
   return result;
 }
 
-/** kube-apiserver's decision for a Node request under the policy. */
-function admit(req: Request): 'not-matched' | 'allowed' | { denied: string } {
+/** kube-apiserver's decision for a request under a policy: a Node request under the node policy by default. */
+function admit(req: Request, under: Policy = policy, apiGroup = ''): 'not-matched' | 'allowed' | { denied: string } {
   const resource = req.resource ?? 'nodes';
-  const matches = policy.spec.matchConstraints.resourceRules.some(
-    (r) => r.resources.includes(resource) && r.operations.includes(req.operation) && r.apiGroups.includes(''),
+  const matches = under.spec.matchConstraints.resourceRules.some(
+    (r) => r.resources.includes(resource) && r.operations.includes(req.operation) && r.apiGroups.includes(apiGroup),
   );
   if (!matches) return 'not-matched';
   const vars: Record<string, CelInput> = {
@@ -53,8 +57,8 @@ function admit(req: Request): 'not-matched' | 'allowed' | { denied: string } {
     object: req.object,
     oldObject: req.oldObject,
   };
-  for (const c of policy.spec.matchConditions) if (evalCel(c.expression, vars) !== true) return 'not-matched';
-  for (const v of policy.spec.validations) {
+  for (const c of under.spec.matchConditions) if (evalCel(c.expression, vars) !== true) return 'not-matched';
+  for (const v of under.spec.validations) {
     let ok: unknown;
     try {
       ok = evalCel(v.expression, vars);
@@ -128,5 +132,86 @@ describe('the ValidatingAdmissionPolicy on the functions’ node writes', () => 
     expect(
       admit({ operation: 'CREATE', resource: 'pods/eviction', groups: KARPLESS, oldObject: null, object: {} }),
     ).toBe('not-matched');
+  });
+});
+
+const claim = (labels?: Record<string, string>): CelInput => ({
+  metadata: { name: 'default-x7k2m', ...(labels ? { labels } : {}), finalizers: ['karpenter.sh/termination'] },
+  spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } },
+});
+const ours = { 'app.kubernetes.io/managed-by': 'karpless', 'karpenter.sh/nodepool': 'default' };
+const karpenters = { 'karpenter.sh/nodepool': 'default' };
+const onClaims = (req: Omit<Request, 'resource'> & { resource?: string }) =>
+  admit({ ...req, resource: req.resource ?? 'nodeclaims' }, claimPolicy, 'karpenter.sh');
+
+describe('the ValidatingAdmissionPolicy on the functions’ NodeClaim writes', () => {
+  it('is shipped fail-closed, on every write of karpenter.sh NodeClaims and their status, bound with Deny', () => {
+    expect(claimPolicy.spec.failurePolicy).toBe('Fail');
+    expect(claimPolicy.spec.matchConstraints.resourceRules).toEqual([
+      {
+        apiGroups: ['karpenter.sh'],
+        apiVersions: ['*'],
+        operations: ['CREATE', 'UPDATE', 'DELETE'],
+        resources: ['nodeclaims', 'nodeclaims/status'],
+      },
+    ]);
+    expect(claimBinding.spec).toEqual({ policyName: 'karpless-managed-nodeclaims-only', validationActions: ['Deny'] });
+  });
+
+  it('lets Karpless create, patch (status, finalizer) and delete the NodeClaims it manages', () => {
+    expect(onClaims({ operation: 'CREATE', groups: KARPLESS, oldObject: null, object: claim(ours) })).toBe('allowed');
+    expect(onClaims({ operation: 'UPDATE', groups: KARPLESS, oldObject: claim(ours), object: claim(ours) })).toBe(
+      'allowed',
+    );
+    expect(
+      onClaims({
+        operation: 'UPDATE',
+        resource: 'nodeclaims/status',
+        groups: KARPLESS,
+        oldObject: claim(ours),
+        object: claim(ours),
+      }),
+    ).toBe('allowed');
+    expect(onClaims({ operation: 'DELETE', groups: KARPLESS, oldObject: claim(ours), object: null })).toBe('allowed');
+  });
+
+  it("refuses Karpless any write to Karpenter's own NodeClaims, or to one with no labels", () => {
+    const denied = { denied: expect.stringMatching(/only the NodeClaims it manages/) };
+    for (const other of [karpenters, { ...karpenters, 'app.kubernetes.io/managed-by': 'karpenter' }, undefined]) {
+      expect(
+        onClaims({ operation: 'UPDATE', groups: KARPLESS, oldObject: claim(other), object: claim(other) }),
+      ).toEqual(denied);
+      expect(
+        onClaims({
+          operation: 'UPDATE',
+          resource: 'nodeclaims/status',
+          groups: KARPLESS,
+          oldObject: claim(other),
+          object: claim(other),
+        }),
+      ).toEqual(denied);
+      expect(onClaims({ operation: 'DELETE', groups: KARPLESS, oldObject: claim(other), object: null })).toEqual(
+        denied,
+      );
+    }
+    expect(onClaims({ operation: 'CREATE', groups: KARPLESS, oldObject: null, object: claim(karpenters) })).toEqual({
+      denied: expect.stringMatching(/create or keep only NodeClaims labelled/),
+    });
+  });
+
+  it('refuses taking over a NodeClaim by adding the label, and setting one free by removing it', () => {
+    expect(
+      onClaims({ operation: 'UPDATE', groups: KARPLESS, oldObject: claim(karpenters), object: claim(ours) }),
+    ).toEqual({ denied: expect.stringMatching(/only the NodeClaims it manages/) });
+    expect(
+      onClaims({ operation: 'UPDATE', groups: KARPLESS, oldObject: claim(ours), object: claim(karpenters) }),
+    ).toEqual({ denied: expect.stringMatching(/create or keep only NodeClaims labelled/) });
+  });
+
+  it("leaves every other identity, Karpenter's controller among them, to RBAC alone", () => {
+    const karpenter = ['system:serviceaccounts:kube-system', 'system:authenticated'];
+    expect(onClaims({ operation: 'DELETE', groups: karpenter, oldObject: claim(karpenters), object: null })).toBe(
+      'not-matched',
+    );
   });
 });

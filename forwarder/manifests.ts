@@ -180,7 +180,8 @@ export function forwarderManifests(options: ForwarderManifestOptions): Manifest[
 export interface ControllerManifestOptions extends ControllerRbacOptions {
   /** The group the functions' EKS access entries map to. */
   group?: string;
-  /** Ship the ValidatingAdmissionPolicy that keeps node writes to Karpless's nodes (default on; Kubernetes 1.30+). */
+  /** Ship the ValidatingAdmissionPolicies that keep node and NodeClaim writes to Karpless's own (default on;
+   * Kubernetes 1.30+). */
   admissionPolicy?: boolean;
 }
 
@@ -245,6 +246,6 @@ export function controllerRbacYaml(options: ControllerManifestOptions = {}): str
     : 'No pods/binding: kube-scheduler binds the pods Karpless nominates (--bind-pods adds it for bindPods: true).';
   return toYaml(controllerRbac(options), {
     ClusterRole: `What the Karpless Lambda functions may do. Map their role to the group "${group}" with an EKS access entry:\n  aws eks create-access-entry --cluster-name <CLUSTER> --principal-arn <LAMBDA_ROLE_ARN> --kubernetes-groups ${group}\n${binding}`,
-    ValidatingAdmissionPolicy: `Lets the group "${group}" update or delete only nodes labelled karpenter.sh/nodepool, and never\nremove that label (Kubernetes 1.30+; --no-admission-policy leaves it out). Evictions cannot be\nnarrowed by node this way: see docs/kubernetes.md, "Admission policy".`,
+    ValidatingAdmissionPolicy: `Lets the group "${group}" update or delete only nodes labelled karpenter.sh/nodepool, and never\nremove that label; and write only NodeClaims labelled app.kubernetes.io/managed-by=karpless, never\nKarpenter's own (Kubernetes 1.30+; --no-admission-policy leaves both out). Evictions cannot be\nnarrowed by node this way: see docs/kubernetes.md, "Admission policy".`,
   });
 }

@@ -24,6 +24,7 @@ import { auditPipeline, type PipelineAudit } from './audit';
 import { DeadLetterWatch } from './dead-letter-watch';
 import { ForwarderFeed } from './forwarder-feed';
 import { InstrumentedCloud, type SimulatedCrash } from './instrumented-cloud';
+import { KubeApiOutage } from './kube-outage';
 import { captureJsonLines, isMetricsRecord, type LogRecord } from './log-capture';
 import { withNodeClaimObjects } from './nodeclaim-object-api';
 import { ObservedStore } from './observed-store';
@@ -53,6 +54,8 @@ export class LocalPipeline {
   readonly store: NodeClaimStore;
   readonly queues: Queues;
   readonly forwarder: ForwarderFeed;
+  /** Makes the Kubernetes API unreachable from the functions for a while (`kubeOutage.begin(ms)`). */
+  readonly kubeOutage: KubeApiOutage;
   readonly ports: ControlPlanePorts;
   /** The ports each function runs on: the shared ones, plus its consumed queue's DLQ for an SQS consumer. */
   private readonly functionPorts: Record<PipelineFunction, ControlPlanePorts>;
@@ -110,9 +113,12 @@ export class LocalPipeline {
     this.store = store;
     this.queues = queues as Queues;
     const { log: _log, metric: _metric, ...ports } = world.deps;
+    this.kubeOutage = new KubeApiOutage(() => this.clock.now());
     this.ports = {
       ...ports,
-      ...(options.nodeClaimObjects ? { kube: withNodeClaimObjects(ports.kube, options.nodeClaimObjects) } : {}),
+      kube: this.kubeOutage.wrap(
+        options.nodeClaimObjects ? withNodeClaimObjects(ports.kube, options.nodeClaimObjects) : ports.kube,
+      ),
       cloud: this.cloud,
       // Claim writes reach the timeline as they happen; the diff after each invocation catches the rest.
       store: new ObservedStore(store, (c) => this.record.recordClaim(c)),

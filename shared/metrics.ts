@@ -70,6 +70,12 @@ export const MetricNames = {
   PodsEvicted: 'PodsEvicted',
   /** Drains that reached their terminationGracePeriod deadline (Count). */
   DrainDeadlineReached: 'DrainDeadlineReached',
+  /** Terminations that stopped moving (their step messages dead-lettered) and were queued again by the Sweep tick
+   * (Count; 0 when none). */
+  TerminationsRedriven: 'TerminationsRedriven',
+  /** Terminate messages that named a live claim no decision had started to end: refused, the claim untouched
+   * (Count). */
+  TerminationsRefused: 'TerminationsRefused',
   /** NodeClaims terminated, with a `cause` dimension (Count). */
   NodeClaimsTerminated: 'NodeClaimsTerminated',
   /** Instances GC terminated because no claim owns them (Count). */

@@ -278,12 +278,25 @@ describe('identities and cluster access', () => {
       Namespace: 'karpless',
       ServiceAccount: 'karpless-forwarder',
       RoleArn: { 'Fn::GetAtt': [logicalId(stack.forwarder.role), 'Arn'] },
+      DisableSessionTags: false,
     });
     const trust = template.toJSON().Resources[logicalId(stack.forwarder.role)].Properties.AssumeRolePolicyDocument;
     expect(trust.Statement.flatMap((s: Statement) => actionsOf(s)).sort()).toEqual([
       'sts:AssumeRole',
       'sts:TagSession',
     ]);
+    // Only the EKS service acting for this account, for this cluster's forwarder service account, may assume it: every
+    // statement carries the conditions, so no statement lets another account's or cluster's association in.
+    for (const statement of trust.Statement as (Statement & { Principal: unknown })[]) {
+      expect(statement.Principal).toEqual({ Service: 'pods.eks.amazonaws.com' });
+      const equals = statement.Condition?.StringEquals ?? {};
+      expect(Object.fromEntries(Object.entries(equals).map(([k, v]) => [k, flat(v)]))).toEqual({
+        'aws:SourceAccount': '111122223333',
+        'aws:RequestTag/eks-cluster-arn': 'arn:<AWS::Partition>:eks:us-west-2:111122223333:cluster/demo',
+        'aws:RequestTag/kubernetes-namespace': 'karpless',
+        'aws:RequestTag/kubernetes-service-account': 'karpless-forwarder',
+      });
+    }
     const statements = allStatements(template).filter((s) => s.Sid === 'SendClusterEvents');
     const forwarderPolicy = Object.values(template.findResources('AWS::IAM::Policy') as Resources).find((p) =>
       (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === logicalId(stack.forwarder.role)),

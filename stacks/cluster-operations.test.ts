@@ -196,6 +196,10 @@ const OFF_DASHBOARD: readonly MetricName[] = [
   'DisruptionDropped',
   'PodsEvicted',
   'DrainDeadlineReached',
+  // Each redrive is logged with its claim and how long it stood still; the claim's own record keeps the count.
+  'TerminationsRedriven',
+  // Each refusal is logged with the claim it named; only function roles may send on the termination queue.
+  'TerminationsRefused',
   'NodeClaimsTerminated',
   'OrphanInstancesTerminated',
   // GC logs each refused termination with its instance id; a refusal repeats on every tick until someone acts.

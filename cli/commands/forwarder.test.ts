@@ -232,6 +232,8 @@ describe('karpless forwarder rbac', () => {
       'ClusterRoleBinding',
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionPolicyBinding',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
     ]);
     // No pods/binding by default: kube-scheduler binds the pods Karpless nominates.
     expect(grants(docs[0]?.rules)).toEqual([...FUNCTION_GRANTS].sort());
@@ -256,6 +258,9 @@ describe('karpless forwarder rbac', () => {
       { name: 'karpless-functions', expression: '"ops:karpless" in request.userInfo.groups' },
     ]);
     expect(docs[3]?.spec).toEqual({ policyName: 'karpless-managed-nodes-only', validationActions: ['Deny'] });
+    const claims = docs[4]?.spec as { matchConditions: { expression: string }[] };
+    expect(claims.matchConditions).toEqual(policy.matchConditions);
+    expect(docs[5]?.spec).toEqual({ policyName: 'karpless-managed-nodeclaims-only', validationActions: ['Deny'] });
   });
 
   it('leaves the admission policy out with --no-admission-policy', async () => {

@@ -7,8 +7,9 @@ import { captureOutput, functionBed, portsOf } from '../../testkit/function-bed'
 import { fakeContext } from '../middleware/fake-context';
 import { createHandler } from './handler';
 
+let output: () => Record<string, unknown>[] = () => [];
 beforeEach(() => {
-  captureOutput();
+  output = captureOutput();
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -90,5 +91,36 @@ describe('termination handler', () => {
     expect(
       t.queue.sent.map((m) => [JSON.parse(m.body).kind, m.groupId, m.deduplicationId?.startsWith('relayed-')]),
     ).toEqual([['Sweep', 'demo', true]]);
+  });
+
+  it('refuses a bare Terminate for a healthy claim: no decision chose it, so its node keeps running', async () => {
+    const { t, observability } = functionBed('termination');
+    const terminationQueue = new RecordingQueue(t.clock);
+    t.deps.terminationQueue = terminationQueue;
+    const handler = createHandler(() => portsOf(t), observability);
+    t.cluster.addPod(makePod('web-0'));
+    await t.settle(60_000);
+    const [claim] = await t.store.list({ states: ['Initialized'] });
+    if (!claim?.nodeName || !claim.instanceId) throw new Error('no initialized claim');
+    const bare = JSON.stringify({ v: 1, cluster: 'demo', kind: 'Terminate', nodeClaim: claim.name, at: t.clock.iso() });
+
+    const out = await handler(sqsEvent([bare], { queueArn: TERMINATION_QUEUE }), fakeContext());
+    // Acknowledged, not retried: a redelivery would be refused the same way.
+    expect(out.batchItemFailures).toEqual([]);
+    expect((await t.store.get(claim.name))?.state).toBe('Initialized');
+    expect(t.cluster.getNode(claim.nodeName)?.spec.unschedulable).toBeFalsy();
+    expect((await t.cloud.get(claim.instanceId))?.state).toBe('running');
+    expect(terminationQueue.sent).toEqual([]);
+    const lines = output();
+    expect(lines.some((l) => String(l.message).startsWith('Terminate refused') && l.nodeClaim === claim.name)).toBe(
+      true,
+    );
+    expect(lines.some((l) => l.TerminationsRefused !== undefined)).toBe(true);
+
+    // Once a decision starts the claim's termination, the same message moves it on.
+    await startTermination(t.deps, claim, { cause: 'Drifted' });
+    terminationQueue.take();
+    await handler(sqsEvent([bare], { queueArn: TERMINATION_QUEUE }), fakeContext());
+    expect(t.cluster.getNode(claim.nodeName)?.spec.unschedulable).toBe(true);
   });
 });

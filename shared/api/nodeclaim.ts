@@ -175,8 +175,12 @@ export interface NodeClaim {
   podsChangedAt?: string;
   /** ISO time the provisioner last nominated pods to this claim: the disruption sweep spares it for 20 s. */
   lastNominatedAt?: string;
-  /** For the termination state machine: when the drain began and how far it got. */
-  drain?: { startedAt: string; deadline?: string; evicted?: number; step?: string };
+  /** For the termination state machine: when the drain began, how far it got, and when a step last moved it on
+   * (`steppedAt`: the heartbeat the stalled-termination redrive reads, shared/controllers/termination-redrive.ts). */
+  drain?: { startedAt: string; deadline?: string; evicted?: number; step?: string; steppedAt?: string };
+  /** A termination whose step messages stopped (dead-lettered after an outage) and was queued again: how many times,
+   * and when last (docs/disruption.md, Drains that outlive an outage). */
+  redrive?: { count: number; at: string };
 }
 
 /** A decision record: why a node was launched, kept or removed. */

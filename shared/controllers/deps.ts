@@ -46,6 +46,11 @@ export interface ControlPlaneConfig {
   drainRequeueSeconds: number;
   drainBlockedRequeueSeconds: number;
   maxEvictionsPerStep: number;
+  /** A Draining (or Failed) claim with no progress for this long has lost its termination chain and is queued again,
+   * the window doubling with each redrive. Longer than a failing chain lives on the termination queue
+   * (maxReceiveCount × visibility timeout, 25 minutes), so a live chain is never doubled
+   * (docs/disruption.md, Drains that outlive an outage). */
+  terminationStallMs: number;
   /** The cluster's disruption settings (clusters.yaml `settings`, a scenario's `spec.settings`). */
   disruption: DisruptionSettings;
   /** The NodePools this Karpless owns (clusters.yaml `nodePools`, ownership.ts); undefined: every NodePool. */
@@ -65,6 +70,7 @@ export const DEFAULT_CONFIG: ControlPlaneConfig = {
   drainRequeueSeconds: 5,
   drainBlockedRequeueSeconds: 15,
   maxEvictionsPerStep: 100,
+  terminationStallMs: 30 * 60_000,
   disruption: DISRUPTION_SETTINGS_DEFAULTS,
 };
 

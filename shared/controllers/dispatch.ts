@@ -11,13 +11,21 @@ import { provision } from './provision';
 import type { ProvisionResult } from './provision-result';
 import { publishStatusQuietly, type StatusResult } from './status';
 import { runTerminationStep, type TerminationStep } from './termination';
+import { redriveStalledTerminations } from './termination-redrive';
 
 export type DispatchResult =
   | { kind: 'provision'; result: ProvisionResult }
   | { kind: 'lifecycle'; result: LifecycleResult }
   | { kind: 'terminate'; result: TerminationStep }
   | { kind: 'nodeclaim-deleted'; result: DeletedNodeClaimsResult }
-  | { kind: 'sweep'; lifecycle: LifecycleResult; result: ProvisionResult; status?: StatusResult }
+  | {
+      kind: 'sweep';
+      lifecycle: LifecycleResult;
+      result: ProvisionResult;
+      status?: StatusResult;
+      /** Claims whose stalled termination this tick queued again. */
+      redriven: string[];
+    }
   /** checked: the sweep moved due commands along; ignored: no sweep is wired here, so nothing can act on it. */
   | { kind: 'disruption-due'; action: 'checked' | 'ignored' };
 
@@ -97,6 +105,9 @@ export async function handleControlMessage(
     case 'Sweep': {
       // The sweep tick also drives the lifecycle timers (launch and registration timeouts) and the status report.
       const lifecycle = await reconcileNodes(deps);
+      // After the lifecycle pass, which has just reached the API server: a drain stranded by an outage resumes on the
+      // first tick that gets through (docs/disruption.md, Drains that outlive an outage).
+      const { redriven } = await redriveStalledTerminations(deps);
       if (options.sweep) {
         const run: SweepRun =
           options.sweepDeadline === undefined ? PLANNING : { ...PLANNING, deadline: options.sweepDeadline };
@@ -104,7 +115,7 @@ export async function handleControlMessage(
       }
       const result = await provision(deps, { trigger: 'Sweep', ...deadlineOf(options) });
       const status = await publishStatusQuietly(deps);
-      return { kind: 'sweep', lifecycle, result, ...(status ? { status } : {}) };
+      return { kind: 'sweep', lifecycle, result, redriven, ...(status ? { status } : {}) };
     }
     case 'DisruptionDue':
       return { kind: 'disruption-due', action: await disruptionDue(deps, message, options) };

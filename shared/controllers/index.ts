@@ -66,3 +66,10 @@ export {
   terminationGraceMs,
 } from './termination';
 export { handleTerminationQueueMessage, type TerminationQueueResult } from './termination-queue';
+export {
+  lastProgressAt,
+  REDRIVE_BACKOFF_CAP_MS,
+  type RedriveResult,
+  redriveStalledTerminations,
+  redriveWindowMs,
+} from './termination-redrive';

@@ -24,6 +24,9 @@ import { queueTermination } from './messages';
 export interface TerminationStep {
   done: boolean;
   requeueAfterSeconds?: number;
+  /** The claim is live and no decision started its termination: the step did nothing (docs/disruption.md, A
+   * Terminate message ends only what a decision chose). */
+  refused?: true;
 }
 
 export interface StartTerminationOptions {
@@ -122,16 +125,19 @@ export async function runTerminationStep(deps: InstanceDeps, nodeClaim: string):
   return result;
 }
 
-/** One bounded step of a claim's termination. */
+/** One bounded step of a claim's termination. A step only moves on a termination that a decision started: every
+ * use-case that ends a claim first writes its cause on it (Draining, through startTermination) or fails it, and a
+ * Terminate message carries no cause, so one naming a live claim is refused, logged and counted. */
 export async function terminateStep(deps: InstanceDeps, nodeClaim: string): Promise<TerminationStep> {
   let claim = await deps.store.get(nodeClaim);
   if (!claim || claim.state === 'Terminated') return { done: true };
   if (claim.state !== 'Draining' && claim.state !== 'Failed') {
-    // Asked to terminate a live claim directly (a manual delete): enter the drain first.
-    claim = await deps.store.transition(claim, 'Draining', {
-      disruption: { cause: 'Deleted', at: new Date(deps.clock.now()).toISOString() },
-      drain: { startedAt: new Date(deps.clock.now()).toISOString(), step: 'cordon' },
+    deps.log.warn("Terminate refused: no decision started this claim's termination", {
+      nodeClaim,
+      state: claim.state,
     });
+    deps.metric('TerminationsRefused', 1, 'Count');
+    return { done: true, refused: true };
   }
   const node = claim.nodeName
     ? (await deps.kube.listNodes()).find((n) => n.metadata.name === claim?.nodeName)
@@ -141,7 +147,9 @@ export async function terminateStep(deps: InstanceDeps, nodeClaim: string): Prom
     if (claim.drain?.step === 'cordon' || !claim.drain?.step) {
       await deps.kube.cordon(node.metadata.name);
       await deps.kube.setDisruptedTaint(node.metadata.name, true);
-      claim = await deps.store.update(claim, { drain: { ...drainOf(claim, deps), step: 'drain' } });
+      claim = await deps.store.update(claim, {
+        drain: { ...drainOf(claim, deps), step: 'drain', steppedAt: nowIso(deps) },
+      });
       await emitEvent(deps, {
         involved: { kind: 'Node', name: node.metadata.name },
         type: 'Normal',
@@ -154,6 +162,8 @@ export async function terminateStep(deps: InstanceDeps, nodeClaim: string): Prom
   }
   return finish(deps, claim);
 }
+
+const nowIso = (deps: InstanceDeps): string => new Date(deps.clock.now()).toISOString();
 
 function drainOf(claim: NodeClaim, deps: InstanceDeps): NonNullable<NodeClaim['drain']> {
   return claim.drain ?? { startedAt: new Date(deps.clock.now()).toISOString() };
@@ -218,7 +228,9 @@ async function drainStep(deps: InstanceDeps, claim: NodeClaim, nodeName: string)
   }
   const previous = claim.drain?.evicted ?? 0;
   try {
-    await deps.store.update(claim, { drain: { ...drainOf(claim, deps), step: 'drain', evicted: previous + evicted } });
+    await deps.store.update(claim, {
+      drain: { ...drainOf(claim, deps), step: 'drain', evicted: previous + evicted, steppedAt: nowIso(deps) },
+    });
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
   }

@@ -1,5 +1,6 @@
 // The in-cluster forwarder's AWS identity: EKS Pod Identity by default, IRSA when an OIDC provider is configured.
 // It may do one thing: send messages to this cluster's events queue.
+import { Stack } from 'aws-cdk-lib';
 import * as eks from 'aws-cdk-lib/aws-eks';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -36,20 +37,19 @@ export class ForwarderIdentity extends Construct {
     } else {
       this.role = new iam.Role(this, 'Role', {
         description: `Karpless forwarder of ${cluster} (Pod Identity, ${subject})`,
-        assumedBy: new iam.ServicePrincipal('pods.eks.amazonaws.com'),
+        // sts:TagSession besides sts:AssumeRole (withSessionTags): EKS Pod Identity passes session tags, and the
+        // conditions read them (docs/aws.md, "Forwarder identity").
+        assumedBy: new iam.ServicePrincipal('pods.eks.amazonaws.com')
+          .withConditions({ StringEquals: podIdentityConditions(this, cluster, config) })
+          .withSessionTags(),
       });
-      // Pod Identity needs sts:TagSession besides sts:AssumeRole in the trust policy.
-      this.role.assumeRolePolicy?.addStatements(
-        new iam.PolicyStatement({
-          actions: ['sts:TagSession'],
-          principals: [new iam.ServicePrincipal('pods.eks.amazonaws.com')],
-        }),
-      );
       this.association = new eks.CfnPodIdentityAssociation(this, 'PodIdentity', {
         clusterName: cluster,
         namespace: config.namespace,
         serviceAccount: config.serviceAccount,
         roleArn: this.role.roleArn,
+        // The trust policy's conditions read these tags: without them no pod could assume the role.
+        disableSessionTags: false,
       });
     }
     const statements = [
@@ -66,4 +66,22 @@ export class ForwarderIdentity extends Construct {
     }
     this.role.attachInlinePolicy(new iam.Policy(this, 'Policy', { statements }));
   }
+}
+
+/** Who may assume the role through Pod Identity: the EKS service acting for this account, for this cluster's
+ * forwarder service account only. Without them, any Pod Identity association in the account (another cluster's, or a
+ * pod in another namespace of this one) that names the role could take it. The cluster is in the stack's account and
+ * region: the stack creates the association there. */
+export function podIdentityConditions(
+  scope: Construct,
+  cluster: string,
+  config: { namespace: string; serviceAccount: string },
+): Record<string, string> {
+  const stack = Stack.of(scope);
+  return {
+    'aws:SourceAccount': stack.account,
+    'aws:RequestTag/eks-cluster-arn': stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: cluster }),
+    'aws:RequestTag/kubernetes-namespace': config.namespace,
+    'aws:RequestTag/kubernetes-service-account': config.serviceAccount,
+  };
 }
