@@ -12,7 +12,7 @@ for (const name of names) {
 }
 for (const [i, name] of names.entries()) {
   console.log(`[${i + 1}/${names.length}] mutating ${TARGETS[name].mutate}`);
-  const run = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs'], {
+  const run = spawnSync('npx', ['stryker', 'run', 'test/mutation/stryker.config.mjs'], {
     stdio: 'inherit',
     env: { ...process.env, MUTATE_TARGET: name },
   });

@@ -1,6 +1,6 @@
 // StrykerJS over one decision file at a time: `npm run mutate` (test/mutation/run.mjs) sets MUTATE_TARGET.
 // docs/testing.md ("Mutation testing") says what it covers and why these settings.
-import { selectedTarget } from './test/mutation/targets.mjs';
+import { selectedTarget } from './targets.mjs';
 
 const target = selectedTarget();
 
