@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Suites that talk to moto_server: only these start it (test/setup/aws-emulator.global.ts). */
 const EMULATOR_SUITES = ['test/aws-emulator/**/*.test.ts', '**/*.emulator.test.ts'];
-const EXCLUDE = ['node_modules/**', 'cdk.out/**'];
+// .stryker-tmp: mutation runs' sandbox copies of the tree (docs/testing.md, "Mutation testing").
+const EXCLUDE = ['node_modules/**', 'cdk.out/**', '.stryker-tmp/**'];
 
 export default defineConfig({
   test: {

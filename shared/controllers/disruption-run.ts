@@ -12,6 +12,8 @@ import type { ControlPlaneDeps } from './deps';
 import { decodeCommand, encodeCommand } from './disruption-command';
 import { readDisruptionInput } from './disruption-input';
 import type { DisruptionSweepOptions, DisruptionSweepResult, SweepEngine } from './disruption-sweep-types';
+import { emitEvent } from './events';
+import { disruptionLaunching, disruptionTerminating, disruptionWaitingReadiness } from './karpenter-events';
 import { launchClaim } from './launch';
 import { claimFromPlan } from './planned-claim';
 import { startTermination } from './termination';
@@ -177,6 +179,7 @@ export class Run {
         return this.abort(flight, `replacement ${planned.name} could not launch`, replacements);
     }
     if (replacements.length === 0 || command.forceful) return this.terminate(flight, replacements);
+    for (const name of replacements) await emitEvent(this.deps, disruptionWaitingReadiness(name));
     const deadline = new Date(
       this.deps.clock.now() + (this.opts.replacementTimeoutMs ?? this.deps.config.disruption.replacementTimeoutMs),
     ).toISOString();
@@ -191,6 +194,10 @@ export class Run {
     const lost = claims.some((c) => !c || c.state === 'Failed' || c.state === 'Terminated' || c.state === 'Draining');
     if (lost || now >= Date.parse(d?.deadline ?? d?.at ?? '')) {
       await this.abort(flight, lost ? 'a replacement failed' : 'replacements did not initialize in time', names);
+      return;
+    }
+    for (const c of claims) {
+      if (c && c.state !== 'Initialized') await emitEvent(this.deps, disruptionWaitingReadiness(c.name));
     }
   }
 
@@ -199,12 +206,16 @@ export class Run {
     for (const c of command.candidates) {
       const claim = await this.deps.store.get(c.nodeClaim);
       if (!claim) continue;
-      await startTermination(this.deps, claim, {
+      const started = await startTermination(this.deps, claim, {
         cause: command.reason,
         detail: command.record.summary,
         commandId: command.id,
         ...(replacements.length ? { replacements } : {}),
       });
+      if (!started) continue;
+      for (const event of disruptionTerminating(claim.nodeName, claim.name, command.reason)) {
+        await emitEvent(this.deps, event);
+      }
     }
     this.result.terminating.push(command.id);
   }
@@ -306,6 +317,8 @@ export class Run {
     // the overlaid options in CreateFleet. Read once per sweep, not again per replacement.
     const types = input.instanceTypes.get(planned.nodePool) ?? [];
     const outcome = await launchClaim(deps, claim, { nodePool, nodeClass, types });
-    return outcome.kind === 'launched' ? claim.name : undefined;
+    if (outcome.kind !== 'launched') return undefined;
+    await emitEvent(deps, disruptionLaunching(claim.name, reason));
+    return claim.name;
   }
 }

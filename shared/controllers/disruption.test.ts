@@ -193,3 +193,82 @@ describe('disruptionSweep', () => {
     expect((await t.store.get(node.name))?.disruption).toBeUndefined();
   });
 });
+
+describe("Karpenter's disruption events", () => {
+  const events = (t: ReturnType<typeof createTestbed>, reason: string) =>
+    t.cluster.events
+      .filter((e) => e.reason === reason)
+      .map((e) => `${e.type} ${e.involved.kind} ${e.involved.name}: ${e.message}`);
+
+  it('a replacing command: DisruptionLaunching and DisruptionWaitingReadiness on the replacement, then DisruptionTerminating on each candidate', async () => {
+    // Three c5.xlarge nodes (no two 2.5-cpu pods fit one) that one c5.2xlarge replaces.
+    const nodePool = testNodePool('default', [
+      { key: LabelInstanceType, operator: 'In', values: ['c5.xlarge', 'c5.2xlarge'] },
+      { key: LabelCapacityType, operator: 'In', values: ['on-demand'] },
+    ]);
+    nodePool.spec.disruption = { ...nodePool.spec.disruption, budgets: [{ nodes: '100%' }] };
+    const t = createTestbed({ nodePool });
+    for (const name of ['web-0', 'web-1', 'web-2']) {
+      t.cluster.addPod(makePod(name, { cpu: '2500m', memory: '512Mi' }));
+      await t.settle(60_000);
+    }
+    const originals = await t.store.list({ states: ['Initialized'] });
+    expect(originals).toHaveLength(3);
+    const first = await disruptionSweep(t.deps);
+    expect(first.plan?.commands.map((c) => [c.reason, c.candidates.length, c.replacements.length])).toEqual([
+      ['Underutilized', 3, 1],
+    ]);
+    t.clock.advance(15_000);
+    const acted = await disruptionSweep(t.deps, { progressOnly: true });
+    expect(acted.started).toEqual(first.decided);
+    const known = new Set(originals.map((c) => c.name));
+    const [replacement] = (await t.store.list()).filter((c) => !known.has(c.name));
+    if (!replacement) throw new Error('no replacement launched');
+    expect(events(t, 'DisruptionLaunching')).toEqual([
+      `Normal NodeClaim ${replacement.name}: Launching NodeClaim: Underutilized`,
+    ]);
+    expect(events(t, 'DisruptionWaitingReadiness')).toEqual([
+      `Normal NodeClaim ${replacement.name}: Waiting on readiness to continue disruption`,
+    ]);
+    // Nothing terminates while the replacement is not initialized.
+    expect(events(t, 'DisruptionTerminating')).toEqual([]);
+    const waiting = await disruptionSweep(t.deps, { progressOnly: true });
+    expect(waiting.terminating).toEqual([]);
+    expect(events(t, 'DisruptionWaitingReadiness')).toHaveLength(2);
+
+    await t.settle(60_000);
+    await disruptionSweep(t.deps, { progressOnly: true });
+    expect(events(t, 'DisruptionTerminating').sort()).toEqual(
+      originals
+        .flatMap((c) => [
+          `Normal Node ${c.nodeName}: Disrupting Node: Underutilized`,
+          `Normal NodeClaim ${c.name}: Disrupting NodeClaim: Underutilized`,
+        ])
+        .sort(),
+    );
+  });
+
+  it('a command without replacements terminates at once: DisruptionTerminating, no waiting on readiness', async () => {
+    const nodePool = testNodePool();
+    nodePool.spec.disruption = {
+      ...nodePool.spec.disruption,
+      consolidationPolicy: 'WhenEmpty',
+      consolidateAfter: '0s',
+    };
+    const t = createTestbed({ nodePool });
+    t.cluster.addPod(makePod('web-0', { cpu: '250m', memory: '256Mi' }));
+    await t.settle(60_000);
+    const [node] = await t.store.list({ states: ['Initialized'] });
+    if (!node) throw new Error('no initialized node');
+    t.cluster.deletePod('default/web-0');
+    await disruptionSweep(t.deps);
+    t.clock.advance(15_000);
+    await disruptionSweep(t.deps, { progressOnly: true });
+    expect(events(t, 'DisruptionTerminating')).toEqual([
+      `Normal Node ${node.nodeName}: Disrupting Node: Empty`,
+      `Normal NodeClaim ${node.name}: Disrupting NodeClaim: Empty`,
+    ]);
+    expect(events(t, 'DisruptionLaunching')).toEqual([]);
+    expect(events(t, 'DisruptionWaitingReadiness')).toEqual([]);
+  });
+});

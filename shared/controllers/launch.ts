@@ -8,6 +8,7 @@ import { NODEPOOL_DIMENSION } from '../metrics';
 import type { CloudInstance } from '../ports';
 import type { ControlPlaneDeps } from './deps';
 import { emitEvent } from './events';
+import { insufficientCapacityError } from './karpenter-events';
 import { requestReplan } from './messages';
 import { launchOptions } from './offerings';
 import { message } from './snapshot';
@@ -131,6 +132,7 @@ async function refuseOfferings(
     await deps.store.markUnavailable({ ...o, expiresAt, reason: o.reason ?? 'InsufficientCapacity' });
   }
   deps.metric('InsufficientCapacity', 1, 'Count', { nodePool: claim.nodePool });
+  await emitEvent(deps, insufficientCapacityError(claim.name, err.message));
   await dropClaim(deps, claim, `insufficient capacity: ${err.message}`);
   return { kind: 'insufficient-capacity', offerings: refused.length };
 }

@@ -150,6 +150,11 @@ describe('provision → lifecycle on the simulator', () => {
     const first = await provision(t.deps);
     expect(first.dropped).toHaveLength(1);
     expect(await t.store.list()).toEqual([]);
+    // Karpenter's InsufficientCapacityError event, a Warning on the dropped claim, naming it and the refusal.
+    const ice = t.cluster.events.filter((e) => e.reason === 'InsufficientCapacityError');
+    expect(ice).toHaveLength(1);
+    expect(ice[0]).toMatchObject({ type: 'Warning', involved: { kind: 'NodeClaim', name: first.dropped[0] } });
+    expect(ice[0]?.message).toMatch(new RegExp(`^NodeClaim ${first.dropped[0]} event: .*\\S`));
     const cached = await t.store.listUnavailable(t.clock.now());
     expect(cached.map((o) => `${o.instanceType}/${o.zone}`).sort()).toEqual(
       expect.arrayContaining(['c5.xlarge/us-east-1a', 'm5.xlarge/us-east-1b']),
@@ -187,6 +192,8 @@ describe('provision → lifecycle on the simulator', () => {
     const second = await provision(t2.deps);
     expect(second.launched).toHaveLength(1);
     expect((await t2.store.list())[0]?.instanceType).not.toBe(launchedType);
+    // The launch succeeded on another offering: no InsufficientCapacityError event.
+    expect(t2.cluster.events.filter((e) => e.reason === 'InsufficientCapacityError')).toEqual([]);
   });
 
   it('reports pods no NodePool can take with FailedScheduling and the solver reason', async () => {

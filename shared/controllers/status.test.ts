@@ -74,6 +74,14 @@ describe('publishStatus', () => {
         lastTransitionTime: now,
       },
       { type: 'NodeClassReady', status: 'True', reason: 'NodeClassReady', message: '', lastTransitionTime: now },
+      // Its one node registered.
+      {
+        type: 'NodeRegistrationHealthy',
+        status: 'True',
+        reason: 'NodeRegistrationHealthy',
+        message: '',
+        lastTransitionTime: now,
+      },
       { type: 'Ready', status: 'True', reason: 'Ready', message: '', lastTransitionTime: now },
     ]);
     const classStatus = (await nodeClass(t)).status;
@@ -90,6 +98,23 @@ describe('publishStatus', () => {
       ['InstanceProfileReady', 'True'],
       ['Ready', 'True'],
     ]);
+  });
+
+  it("sets NodeRegistrationHealthy False when the pool's nodes never register, and leaves Ready to the class", async () => {
+    const t = createTestbed({ cluster: 'demo', registrationDelayMs: 24 * 3_600_000 });
+    t.cluster.addPod(makePod('web-0', { cpu: '500m', memory: '512Mi' }));
+    // Each claim times out unregistered and the pod is planned onto a new one.
+    await t.settle(t.deps.config.registrationTimeoutMs * 2 + 5 * 60_000, 30_000);
+    const failed = await t.store.list({ states: ['Failed', 'Terminated'] });
+    expect(failed.filter((c) => c.failure?.reason === 'RegistrationTimeout').length).toBeGreaterThanOrEqual(2);
+    await publishStatus(t.deps);
+    const conditions = (await pool(t)).status?.conditions ?? [];
+    expect(conditions.find((c) => c.type === 'NodeRegistrationHealthy')).toMatchObject({
+      status: 'False',
+      reason: 'RegistrationFailed',
+      message: 'Failed to register node',
+    });
+    expect(conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
   });
 
   it('sets CapacityReservationsReady on a class that selects capacity reservations, as Karpenter does', async () => {

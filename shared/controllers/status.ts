@@ -12,6 +12,7 @@ import type { Condition, EC2NodeClassStatus, NodePoolStatus, StatusUpdate } from
 import { ClusterApiError } from '../errors';
 import type { NodeClassResolution } from '../ports';
 import type { ControlPlaneDeps } from './deps';
+import { type ConditionInput, registrationHealthy } from './registration-health';
 import { message } from './snapshot';
 
 export interface StatusResult {
@@ -22,14 +23,13 @@ export interface StatusResult {
   unchanged: number;
 }
 
-type ConditionInput = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
-
 export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResult> {
   const owned = deps.config.ownedNodePools;
   const [allPools, allClasses, claims] = await Promise.all([
     deps.kube.listNodePools(),
     deps.kube.listNodeClasses(),
-    deps.store.list({ states: LIVE_STATES }),
+    // Every claim, terminated ones too: the NodeRegistrationHealthy condition reads their launch outcomes.
+    deps.store.list(),
   ]);
   // Pools Karpless does not own, and classes only they use, keep the status their owner (Karpenter, during a
   // cut-over) writes (ownership.ts).
@@ -55,7 +55,16 @@ export async function publishStatus(deps: ControlPlaneDeps): Promise<StatusResul
   for (const pool of pools) {
     const nodeClass = classByName.get(pool.spec.template.spec.nodeClassRef.name);
     const mine = claims.filter((c) => c.nodePool === pool.metadata.name);
-    const status = nodePoolStatus(pool, nodeClass, readiness, await poolResources(deps, mine, nodeClass), now);
+    const live = mine.filter((c) => LIVE_STATES.includes(c.state));
+    const resources = await poolResources(deps, live, nodeClass);
+    const status = nodePoolStatus(
+      pool,
+      nodeClass,
+      readiness,
+      resources,
+      now,
+      registrationHealthy(pool, nodeClass, mine),
+    );
     if (!sameStatus(pool.status, status)) updates.push({ kind: 'NodePool', name: pool.metadata.name, status });
   }
   const notReady = countNotReady(pools, updates);
@@ -171,6 +180,7 @@ export function nodePoolStatus(
   readiness: ReadonlyMap<string, NodeClassResolution['ready']>,
   resources: Record<string, string>,
   now: string,
+  registration?: ConditionInput,
 ): NodePoolStatus {
   const ref = pool.spec.template.spec.nodeClassRef.name;
   const ready = readiness.get(ref);
@@ -193,7 +203,12 @@ export function nodePoolStatus(
   return {
     resources,
     nodes: Number(resources.nodes ?? 0),
-    conditions: transitions(pool.status?.conditions, [valid, classReady, overall], pool.metadata, now),
+    conditions: transitions(
+      pool.status?.conditions,
+      [valid, classReady, ...(registration ? [registration] : []), overall],
+      pool.metadata,
+      now,
+    ),
     ...(nodeClass?.metadata.generation !== undefined
       ? { nodeClassObservedGeneration: nodeClass.metadata.generation }
       : {}),

@@ -55,6 +55,20 @@ describe('terminateStep', () => {
       ['critical-0'],
       ['critical-ds-0'],
     ]);
+    // Karpenter's Evicted event on each evicted pod, with its reason: a delete is a forceful termination.
+    const evicted = t.cluster.events.filter((e) => e.reason === 'Evicted');
+    expect(evicted.map((e) => e.involved.name).sort()).toEqual([
+      'critical-0',
+      'critical-ds-0',
+      'ds-0',
+      'web-0',
+      'web-1',
+    ]);
+    expect(new Set(evicted.map((e) => `${e.type} ${e.involved.kind} ${e.message}`))).toEqual(
+      new Set(['Normal Pod Evicted pod: Forceful Termination']),
+    );
+    // No grace period and no deadline: no pod is ever deleted by force, so no TerminationGracePeriodExpiring.
+    expect(t.cluster.events.filter((e) => e.reason === 'TerminationGracePeriodExpiring')).toEqual([]);
     const final = await t.store.get(claim.name);
     expect(final?.state).toBe('Terminated');
     expect(await t.cloud.list()).toEqual([]);
@@ -73,11 +87,25 @@ describe('terminateStep', () => {
     };
     t.cluster.load([pdb]);
     await startTermination(t.deps, claim, { cause: 'Drifted' });
+    const drainStart = (await t.store.get(claim.name))?.drain?.startedAt ?? '';
     let step = await terminateStep(t.deps, claim.name);
     expect(step.done).toBe(false);
     expect(step.requeueAfterSeconds).toBe(t.deps.config.drainBlockedRequeueSeconds);
     expect(await podNames(t, nodeName)).toEqual(['web-0', 'web-1']);
-    expect(t.cluster.events.some((e) => e.reason === 'DisruptionBlocked')).toBe(true);
+    // Karpenter's FailedDraining on the Node for each pod the budget holds, and no Evicted event.
+    const failed = t.cluster.events.filter((e) => e.reason === 'FailedDraining');
+    expect(failed.map((e) => [e.type, e.involved.kind, e.involved.name, e.message]).sort()).toEqual([
+      ['Warning', 'Node', nodeName, 'Failed to drain node, evicting pod violates a PDB (Pod=default/web-0)'],
+      ['Warning', 'Node', nodeName, 'Failed to drain node, evicting pod violates a PDB (Pod=default/web-1)'],
+    ]);
+    expect(t.cluster.events.filter((e) => e.reason === 'Evicted')).toEqual([]);
+    // The time every pod left is deleted, on the Node and the NodeClaim, as the drain starts.
+    const expiring = t.cluster.events.filter((e) => e.reason === 'TerminationGracePeriodExpiring');
+    const at = new Date(Date.parse(drainStart) + 5 * 60_000).toISOString();
+    expect(expiring.map((e) => [e.type, e.involved.kind, e.involved.name, e.message])).toEqual([
+      ['Warning', 'Node', nodeName, `All pods will be deleted by ${at}`],
+      ['Warning', 'NodeClaim', claim.name, `All pods will be deleted by ${at}`],
+    ]);
 
     t.clock.advance(2 * 60_000);
     step = await terminateStep(t.deps, claim.name);
@@ -89,6 +117,18 @@ describe('terminateStep', () => {
     expect(step.done).toBe(true);
     expect((await t.store.get(claim.name))?.state).toBe('Terminated');
     expect(await t.cloud.list()).toEqual([]);
+  });
+
+  it("names the disruption method that chose the node in each pod's Evicted event", async () => {
+    const { t, claim, nodeName } = await nodeWith();
+    await startTermination(t.deps, claim, { cause: 'Drifted' });
+    await terminateStep(t.deps, claim.name);
+    expect(await podNames(t, nodeName)).toEqual([]);
+    const evicted = t.cluster.events.filter((e) => e.reason === 'Evicted');
+    expect(evicted.map((e) => [e.involved.namespace, e.involved.name, e.message]).sort()).toEqual([
+      ['default', 'web-0', 'Evicted pod: Drifted'],
+      ['default', 'web-1', 'Evicted pod: Drifted'],
+    ]);
   });
 
   it('does not evict do-not-disrupt pods or pods that tolerate the disrupted taint, but waits for the former', async () => {

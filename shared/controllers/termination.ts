@@ -19,6 +19,7 @@ import { ConflictError } from '../errors';
 import { NODEPOOL_DIMENSION } from '../metrics';
 import type { InstanceDeps } from './deps';
 import { emitEvent } from './events';
+import { evictionReason, failedDraining, podEvicted, terminationGracePeriodExpiring } from './karpenter-events';
 import { queueTermination } from './messages';
 
 export interface TerminationStep {
@@ -156,6 +157,7 @@ export async function terminateStep(deps: InstanceDeps, nodeClaim: string): Prom
         reason: 'Disrupting',
         message: `Disrupting node: ${claim.disruption?.cause ?? 'Deleted'}${claim.disruption?.detail ? ` (${claim.disruption.detail})` : ''}`,
       });
+      await announceDrainDeadline(deps, claim, node.metadata.name);
     }
     const drained = await drainStep(deps, claim, node.metadata.name);
     if (!drained.done) return drained;
@@ -185,6 +187,16 @@ async function drainDeadline(deps: InstanceDeps, claim: NodeClaim): Promise<numb
   return finite.length ? Math.min(...finite) : undefined;
 }
 
+/** Karpenter's TerminationGracePeriodExpiring, on the Node and the NodeClaim, once as the drain starts: the time
+ * every pod still there is deleted, when the drain has one. */
+async function announceDrainDeadline(deps: InstanceDeps, claim: NodeClaim, nodeName: string): Promise<void> {
+  const deadline = await drainDeadline(deps, claim);
+  if (deadline === undefined) return;
+  const at = new Date(deadline).toISOString();
+  await emitEvent(deps, terminationGracePeriodExpiring({ kind: 'Node', name: nodeName }, at));
+  await emitEvent(deps, terminationGracePeriodExpiring({ kind: 'NodeClaim', name: claim.name }, at));
+}
+
 async function drainStep(deps: InstanceDeps, claim: NodeClaim, nodeName: string): Promise<TerminationStep> {
   const now = deps.clock.now();
   const waiting = (await deps.kube.listPods({ nodeName })).filter(isDrainable);
@@ -211,19 +223,21 @@ async function drainStep(deps: InstanceDeps, claim: NodeClaim, nodeName: string)
       continue;
     }
     const outcome = await deps.kube.evict(podRef(pod));
-    if (outcome === 'blocked') blocked++;
-    else evicted++;
+    if (outcome === 'blocked') {
+      blocked++;
+      await emitEvent(deps, failedDraining(nodeName, pod));
+      continue;
+    }
+    evicted++;
+    if (outcome === 'evicted') await emitEvent(deps, podEvicted(pod, evictionReason(claim.disruption?.cause)));
   }
   if (evicted > 0) deps.metric('PodsEvicted', evicted, 'Count');
-  if (blocked > 0 || held > 0) {
+  if (held > 0) {
     await emitEvent(deps, {
       involved: { kind: 'Node', name: nodeName },
       type: 'Warning',
       reason: 'DisruptionBlocked',
-      message:
-        blocked > 0
-          ? `${blocked} pod(s) cannot be evicted yet: their PodDisruptionBudget allows no disruption`
-          : `${held} pod(s) have the ${AnnotationDoNotDisrupt} annotation`,
+      message: `${held} pod(s) have the ${AnnotationDoNotDisrupt} annotation`,
     });
   }
   const previous = claim.drain?.evicted ?? 0;

@@ -45,4 +45,56 @@ describe('budgets', () => {
     const bad = pool({ budgets: [{ nodes: '5', schedule: 'not a cron', duration: '1h' }] });
     expect(budgetCap(bad, 10, 'Empty', 0).allowed).toBe(0);
   });
+
+  it('reads counts and percentages whole, and refuses anything else', () => {
+    expect(budgetNodes({ nodes: '12' }, 100)).toBe(12);
+    expect(budgetNodes({ nodes: ' 20% ' }, 10)).toBe(2);
+    for (const nodes of ['x10%', '10%x', '3x', 'x3', 'ten', '']) {
+      expect(() => budgetNodes({ nodes }, 10), nodes).toThrow(
+        `budget nodes "${nodes}" is neither a count nor a percentage`,
+      );
+    }
+  });
+
+  it('treats a schedule without a duration, or a duration without a schedule, as an error that fails closed', () => {
+    const halves = [
+      { nodes: '5', schedule: '0 9 * * *' },
+      { nodes: '5', duration: '1h' },
+    ];
+    for (const b of halves) {
+      expect(() => budgetActive(b, 0)).toThrow('schedule and duration go together');
+      expect(budgetCap(pool({ budgets: [b] }), 10, 'Empty', 0)).toEqual({ allowed: 0, by: b });
+    }
+  });
+
+  it('never opens a schedule that never fires', () => {
+    const never = { nodes: '0', schedule: '0 0 30 2 *', duration: '1h' }; // 30 February
+    expect(budgetActive(never, at('2026-01-05T09:30:00Z'))).toBe(false);
+    expect(budgetCap(pool({ budgets: [never] }), 10, 'Empty', at('2026-01-05T09:30:00Z')).allowed).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+  });
+
+  it("reads schedules in UTC whatever the host's time zone", () => {
+    const saved = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const b = { nodes: '0', schedule: '0 9 * * *', duration: '1h' };
+      expect(budgetActive(b, at('2026-01-05T09:30:00Z'))).toBe(true);
+      expect(budgetActive(b, at('2026-01-05T14:30:00Z'))).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
+  it('defaults to 10% when a NodePool leaves budgets unset, and names the first of equally tight budgets', () => {
+    const p = pool();
+    // An object read without the API's defaults may have no budgets field at all.
+    Reflect.deleteProperty(p.spec.disruption, 'budgets');
+    expect(budgetCap(p, 30, 'Empty', 0)).toEqual({ allowed: 3, by: { nodes: '10%' } });
+    const first = { nodes: '1', reasons: ['Drifted' as const] };
+    const tied = pool({ budgets: [first, { nodes: '1' }] });
+    expect(budgetCap(tied, 10, 'Drifted', 0).by).toBe(first);
+  });
 });

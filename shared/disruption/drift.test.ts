@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { node, nodeClass, pool } from '../../testkit/disruption';
 import { CLAIM_HASH_VERSION, specHash } from '../api/hash';
-import { driftReason, nodeClassHash } from './drift';
+import type { NodeSelectorRequirementWithMinValues } from '../api/karpenter';
+import { driftReason, labelSatisfies, nodeClassHash } from './drift';
 
 describe('drift', () => {
   it('is not drift when nothing changed', () => {
@@ -72,5 +73,38 @@ describe('drift', () => {
     const c = node('c', { pool: p });
     c.cloudDrift = 'AMI ami-old is no longer selected';
     expect(driftReason(c, p, nodeClass, undefined)).toBe('AMI ami-old is no longer selected');
+  });
+
+  it('judges a node label against each requirement operator, and an absent label only against custom keys', () => {
+    const req = (operator: NodeSelectorRequirementWithMinValues['operator'], values?: string[], key = 'team') =>
+      ({ key, operator, ...(values ? { values } : {}) }) as NodeSelectorRequirementWithMinValues;
+    const labels = { team: 'web', cpu: '4' };
+    const cases: [NodeSelectorRequirementWithMinValues, boolean][] = [
+      [req('In', ['web', 'api']), true],
+      [req('In', ['api']), false],
+      [req('In'), false],
+      [req('NotIn', ['api']), true],
+      [req('NotIn', ['web']), false],
+      [req('NotIn'), true],
+      [req('Exists'), true],
+      [req('DoesNotExist'), false],
+      [req('Gt', ['3'], 'cpu'), true],
+      [req('Gt', ['4'], 'cpu'), false],
+      [req('Lt', ['5'], 'cpu'), true],
+      [req('Lt', ['4'], 'cpu'), false],
+      [req('Gte', ['4'], 'cpu'), true],
+      [req('Gte', ['5'], 'cpu'), false],
+      [req('Lte', ['4'], 'cpu'), true],
+      [req('Lte', ['3'], 'cpu'), false],
+      // Absent labels: what excludes a value holds; a well-known label the node lacks is not held against it.
+      [req('NotIn', ['x'], 'missing'), true],
+      [req('DoesNotExist', undefined, 'missing'), true],
+      [req('In', ['x'], 'missing'), false],
+      [req('Exists', undefined, 'missing'), false],
+      [req('In', ['us-east-1a'], 'topology.kubernetes.io/zone'), true],
+    ];
+    for (const [r, expected] of cases) {
+      expect(labelSatisfies(labels, r), `${r.key} ${r.operator} ${r.values ?? ''}`).toBe(expected);
+    }
   });
 });

@@ -143,7 +143,13 @@ describe('node/termination/suite_test.go: Termination (kubectl delete node)', ()
     expect(t.cluster.getNode(node)?.metadata.deletionTimestamp).toBeDefined();
     expect(t.cluster.allPods().filter((p) => p.spec.nodeName === node)).toHaveLength(1);
     expect(deleted).toEqual([]);
-    expect(t.cluster.events.some((e) => e.reason === 'DisruptionBlocked')).toBe(true);
+    // Karpenter's FailedDraining on the Node, naming the pod the budget holds.
+    const failed = t.cluster.events.filter((e) => e.reason === 'FailedDraining');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((e) => e.involved.kind === 'Node' && e.involved.name === node && e.type === 'Warning')).toBe(
+      true,
+    );
+    expect(failed[0]?.message).toMatch(/^Failed to drain node, evicting pod violates a PDB \(Pod=default\/.+\)$/);
     t.cluster.upsert(blockingPdb(1));
     await t.settle(2 * 60_000);
     expect(t.cluster.getNode(node)).toBeUndefined();
