@@ -61,6 +61,7 @@ export const parseClusterQueueMessage: SqsParse<ControlMessage, ControlPlanePort
   checkClusterQueueMessage(parseControlMessage(body, o), {
     cluster: o.ports.cluster,
     senderId: o.senderId,
+    groupId: o.groupId,
     trusted: o.ports.trustedSenders,
     source: o.source,
     separateTerminationQueue: o.ports.terminationQueue !== undefined,
