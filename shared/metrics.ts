@@ -90,6 +90,8 @@ export const MetricNames = {
   PriceRefreshSucceeded: 'PriceRefreshSucceeded',
   /** Price refreshes that failed; the last stored prices or the embedded catalog stay in use (Count). */
   PriceRefreshFailed: 'PriceRefreshFailed',
+  /** Cluster-queue hints answered by a run that had already read the cluster after they were sent (Count). */
+  HintsCoalesced: 'HintsCoalesced',
   /** SQS records that failed validation (Count). */
   PoisonMessages: 'PoisonMessages',
   /** SQS records reported back for redelivery (Count). */

@@ -208,6 +208,8 @@ const OFF_DASHBOARD: readonly MetricName[] = [
   // Price refreshes fall back to the last stored prices or the embedded catalog with a log line.
   'PriceRefreshSucceeded',
   'PriceRefreshFailed',
+  // Coalesced hints are work not done; the passes that answered them show as ProvisionDuration.
+  'HintsCoalesced',
   // Poison messages land in a DLQ, which the DLQ-depth alarms watch; redeliveries show as queue age.
   'PoisonMessages',
   'BatchItemFailures',

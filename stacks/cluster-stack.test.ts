@@ -24,6 +24,11 @@ beforeAll(() => {
   ({ stack, template } = synthCluster());
 });
 
+function functionResource(name: string) {
+  const functions = Object.values(template.findResources('AWS::Lambda::Function') as Resources);
+  return functions.find((f) => f.Properties.FunctionName === fnName(name));
+}
+
 function logicalId(construct: { node: { defaultChild?: unknown } }): string {
   return stack.getLogicalId(construct.node.defaultChild as never);
 }
@@ -160,6 +165,33 @@ describe('functions', () => {
     expectMapping(stack.queues.events, 'provisioner', 10);
     expectMapping(stack.queues.interruption, 'interruption', 10);
     expectMapping(stack.queues.termination, 'termination', 5);
+  });
+
+  it('bounds each event source and reserves concurrency for the interruption path only', () => {
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Resources);
+    expect(mappings.map((m) => m.Properties.ScalingConfig)).toEqual([
+      { MaximumConcurrency: 2 },
+      { MaximumConcurrency: 2 },
+      { MaximumConcurrency: 2 },
+    ]);
+    const reserved = Object.fromEntries(
+      DEPLOYED.map((n) => [n, functionResource(n)?.Properties.ReservedConcurrentExecutions]),
+    );
+    expect(reserved).toEqual({ provisioner: undefined, interruption: 2, termination: 2, gc: undefined });
+  });
+
+  it('takes the maxima and reservations from the config, and reserves nothing when told 0', () => {
+    const { template: custom } = synthCluster({
+      concurrency: { maximum: { events: 3, interruption: 5 }, reserved: { interruption: 5, termination: 0 } },
+    });
+    const mappings = Object.values(custom.findResources('AWS::Lambda::EventSourceMapping') as Resources);
+    expect(
+      mappings.map((m) => (m.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency),
+    ).toEqual([3, 5, 2]);
+    const functions = Object.values(custom.findResources('AWS::Lambda::Function') as Resources);
+    const reservedOf = (n: string) =>
+      functions.find((f) => f.Properties.FunctionName === fnName(n))?.Properties.ReservedConcurrentExecutions;
+    expect([reservedOf('interruption'), reservedOf('termination')]).toEqual([5, undefined]);
   });
 
   it('runs lifecycle and disruption inside the FIFO consumer instead of as functions of their own', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DISRUPTION_SETTINGS_DEFAULTS, disruptionSettingsEnv } from '../shared/disruption/settings';
 import { ValidationError } from '../shared/errors';
+import { RESERVABLE } from './concurrency';
 import { loadClusters, parseClusters, validateClusters } from './config';
 
 const base = {
@@ -38,6 +39,10 @@ describe('cluster config', () => {
       forwarder: { identity: 'pod-identity', namespace: 'karpless', serviceAccount: 'karpless-forwarder' },
       tags: {},
       settings: DISRUPTION_SETTINGS_DEFAULTS,
+      concurrency: {
+        maximum: { events: 2, interruption: 2, termination: 2 },
+        reserved: { interruption: 2, termination: 2 },
+      },
     });
     expect(prod).toMatchObject({
       name: 'prod-private',
@@ -51,7 +56,7 @@ describe('cluster config', () => {
 
   it('names the file, the cluster and the field of every problem at once', () => {
     expect(check({ ...base, account: 111122223333, region: 'Oregon', regoin: 'x' })).toEqual([
-      'c.yaml: clusters[0] (demo): regoin: unknown field (known: name, account, region, kubernetesVersion, endpoint, sweep, gc, interruption, bindPods, alarms, logRetentionDays, queueEncryption, forwarder, tags, settings, nodePools)',
+      'c.yaml: clusters[0] (demo): regoin: unknown field (known: name, account, region, kubernetesVersion, endpoint, sweep, gc, interruption, bindPods, alarms, logRetentionDays, queueEncryption, forwarder, tags, settings, nodePools, concurrency)',
       'c.yaml: clusters[0] (demo): account: expected a string (a 12-digit AWS account id), got number 111122223333; quote it, YAML reads it as a number',
       'c.yaml: clusters[0] (demo): region: "Oregon" is not valid (an AWS region such as us-west-2)',
     ]);
@@ -172,6 +177,58 @@ describe('cluster config', () => {
     expect(problems(() => loadClusters('missing.yaml'))[0]).toMatch(/^missing\.yaml: cannot read the clusters file/);
     expect(problems(() => parseClusters('clusters: [3]', 'c.yaml'))).toEqual([
       'c.yaml: clusters[0]: (entry): expected a mapping, got number 3',
+    ]);
+  });
+});
+
+describe('Lambda concurrency', () => {
+  const fleet = (n: number, extra: Record<string, unknown> = {}) =>
+    validateClusters(
+      { clusters: Array.from({ length: n }, (_, i) => ({ ...base, name: `c${i}`, ...extra })) },
+      'c.yaml',
+    );
+  const reservedIn = (configs: ReturnType<typeof fleet>) =>
+    configs.reduce((sum, c) => sum + c.concurrency.reserved.interruption + c.concurrency.reserved.termination, 0);
+
+  it('reserves what fits the account pool: both functions, then the interruption function alone, then none', () => {
+    expect(fleet(225)[0]?.concurrency.reserved).toEqual({ interruption: 2, termination: 2 });
+    expect(fleet(226)[0]?.concurrency.reserved).toEqual({ interruption: 2, termination: 0 });
+    expect(fleet(450)[0]?.concurrency.reserved).toEqual({ interruption: 2, termination: 0 });
+    expect(fleet(500)[0]?.concurrency.reserved).toEqual({ interruption: 0, termination: 0 });
+    // 500 clusters in one account and region fit Lambda's default 1,000 with its 100 unreserved kept free.
+    for (const n of [1, 225, 226, 450, 451, 500]) expect(reservedIn(fleet(n))).toBeLessThanOrEqual(RESERVABLE);
+    // Clusters in other regions draw on other pools.
+    const split = validateClusters(
+      {
+        clusters: [
+          { ...base, name: 'a' },
+          { ...base, name: 'b', region: 'eu-west-1' },
+        ],
+      },
+      'c.yaml',
+    );
+    expect(split.map((c) => c.concurrency.reserved.termination)).toEqual([2, 2]);
+  });
+
+  it('takes explicit values over the fleet default', () => {
+    const [c] = fleet(500, { concurrency: { reserved: { termination: 4 }, maximum: { termination: 4 } } });
+    expect(c?.concurrency).toEqual({
+      maximum: { events: 2, interruption: 2, termination: 4 },
+      reserved: { interruption: 0, termination: 4 },
+    });
+  });
+
+  it('names a maximum out of range and a reservation that would throttle its event source', () => {
+    expect(
+      check({
+        ...base,
+        concurrency: { maximum: { events: 1, interruption: 2.5, provisioner: 3 }, reserved: { termination: 1 } },
+      }),
+    ).toEqual([
+      'c.yaml: clusters[0] (demo): concurrency.maximum.provisioner: unknown field (known: events, interruption, termination)',
+      'c.yaml: clusters[0] (demo): concurrency.maximum.events: expected a whole number from 2 to 1000, got number 1',
+      'c.yaml: clusters[0] (demo): concurrency.maximum.interruption: expected a whole number from 2 to 1000, got number 2.5',
+      'c.yaml: clusters[0] (demo): concurrency.reserved.termination: 1 is below concurrency.maximum.termination (2): Lambda would throttle its event source; reserve 0 or at least 2',
     ]);
   });
 });

@@ -6,6 +6,14 @@ import { parse as parseYaml } from 'yaml';
 import { type DisruptionSettings, parseDisruptionSettings } from '../shared/disruption';
 import { ValidationError } from '../shared/errors';
 import { describe, isObject, type JsonObject } from '../shared/events';
+import {
+  type ConcurrencyConfig,
+  type ConcurrencyQueue,
+  DEFAULT_MAXIMUM,
+  defaultReserved,
+  MAXIMUM_RANGE,
+  type ReservingFunction,
+} from './concurrency';
 
 export type EndpointAccess =
   | { access: 'public' }
@@ -43,6 +51,9 @@ export interface ClusterConfig {
   /** The NodePools Karpless owns during a cut-over from Karpenter (docs/deploy.md); absent: every NodePool. The
    * functions read them from OWNED_NODEPOOLS. */
   nodePools?: string[];
+  /** The cluster's share of the region's Lambda concurrency (stacks/concurrency.ts; docs/aws.md, "Lambda
+   * concurrency"). */
+  concurrency: ConcurrencyConfig;
 }
 
 export const DEFAULTS = {
@@ -93,6 +104,7 @@ const CLUSTER_KEYS = [
   'tags',
   'settings',
   'nodePools',
+  'concurrency',
 ];
 
 /** Reads and validates the clusters file. Throws ValidationError listing every problem. */
@@ -123,10 +135,11 @@ export function validateClusters(doc: unknown, file: string): ClusterConfig[] {
   }
   if (doc.clusters.length === 0) throw new ValidationError([`${file}: clusters: the list is empty`]);
   const configs: ClusterConfig[] = [];
+  const fleet = fleetSizes(doc.clusters);
   doc.clusters.forEach((entry: unknown, i: number) => {
     const label = isObject(entry) && typeof entry.name === 'string' ? ` (${entry.name})` : '';
     const field = new FieldReader(`${file}: clusters[${i}]${label}`, problems);
-    const config = readCluster(field, entry);
+    const config = readCluster(field, entry, fleet);
     if (config) configs.push(config);
   });
   const seen = new Set<string>();
@@ -215,7 +228,15 @@ function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
-function readCluster(f: FieldReader, entry: unknown): ClusterConfig | undefined {
+/** How many clusters of the file share each account and region: their reservations share one pool. */
+function fleetSizes(entries: unknown[]): (entry: JsonObject) => number {
+  const key = (e: JsonObject) => `${String(e.account)}/${String(e.region)}`;
+  const counts = new Map<string, number>();
+  for (const e of entries) if (isObject(e)) counts.set(key(e), (counts.get(key(e)) ?? 0) + 1);
+  return (e) => counts.get(key(e)) ?? 1;
+}
+
+function readCluster(f: FieldReader, entry: unknown, fleet: (e: JsonObject) => number): ClusterConfig | undefined {
   if (!isObject(entry)) return f.fail('(entry)', `expected a mapping, got ${describe(entry)}`);
   const before = f.problems.length;
   f.unknownKeys(entry, '', CLUSTER_KEYS);
@@ -264,6 +285,7 @@ function readCluster(f: FieldReader, entry: unknown): ClusterConfig | undefined 
   const tags = readTags(f, entry);
   const settings = parseDisruptionSettings(entry.settings, 'settings', (path, message) => f.fail(path, message));
   const nodePools = readNodePools(f, entry.nodePools);
+  const concurrency = readConcurrency(f, entry, fleet(entry));
   if (f.problems.length > before) return undefined;
   return {
     name: name as string,
@@ -282,7 +304,44 @@ function readCluster(f: FieldReader, entry: unknown): ClusterConfig | undefined 
     forwarder: forwarder as ForwarderIdentity,
     tags,
     ...(nodePools ? { nodePools } : {}),
+    concurrency,
   };
+}
+
+/** `concurrency`: each event source's maximum, and the interruption path's reservations; a reservation is 0 or at
+ * least its event source's maximum, so Lambda never throttles what its event source hands it. */
+function readConcurrency(f: FieldReader, entry: JsonObject, fleetSize: number): ConcurrencyConfig {
+  const section = f.object(entry, 'concurrency', '', false) ?? {};
+  f.unknownKeys(section, 'concurrency', ['maximum', 'reserved']);
+  const maximumOf = f.object(section, 'maximum', 'concurrency', false) ?? {};
+  const reservedOf = f.object(section, 'reserved', 'concurrency', false) ?? {};
+  f.unknownKeys(maximumOf, 'concurrency.maximum', Object.keys(DEFAULT_MAXIMUM));
+  f.unknownKeys(reservedOf, 'concurrency.reserved', ['interruption', 'termination']);
+  const maximum = { ...DEFAULT_MAXIMUM };
+  for (const queue of Object.keys(DEFAULT_MAXIMUM) as ConcurrencyQueue[]) {
+    const value = maximumOf[queue] ?? DEFAULT_MAXIMUM[queue];
+    if (Number.isInteger(value) && Number(value) >= MAXIMUM_RANGE.min && Number(value) <= MAXIMUM_RANGE.max) {
+      maximum[queue] = Number(value);
+    } else {
+      f.fail(`concurrency.maximum.${queue}`, `expected a whole number from 2 to 1000, got ${describe(value)}`);
+    }
+  }
+  const reserved = defaultReserved(fleetSize, maximum);
+  for (const fn of ['interruption', 'termination'] as ReservingFunction[]) {
+    const value = reservedOf[fn];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || Number(value) < 0) {
+      f.fail(`concurrency.reserved.${fn}`, `expected a whole number, 0 for none, got ${describe(value)}`);
+    } else if (Number(value) > 0 && Number(value) < maximum[fn]) {
+      f.fail(
+        `concurrency.reserved.${fn}`,
+        `${value} is below concurrency.maximum.${fn} (${maximum[fn]}): Lambda would throttle its event source; reserve 0 or at least ${maximum[fn]}`,
+      );
+    } else {
+      reserved[fn] = Number(value);
+    }
+  }
+  return { maximum, reserved };
 }
 
 /** `nodePools`: a non-empty list of distinct NodePool names, or absent (Karpless owns every NodePool). */

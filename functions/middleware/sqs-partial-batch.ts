@@ -29,10 +29,12 @@ export interface RecordInfo {
   envelopeProblem?: string;
 }
 
-/** What a parser learns of a record besides its body: how to name it, and who sent it (SQS's SenderId). */
+/** What a parser learns of a record besides its body: how to name it, who sent it (SQS's SenderId), and in which
+ * FIFO message group (undefined on a standard queue). */
 export interface ParseContext {
   source: string;
   senderId: string | undefined;
+  groupId: string | undefined;
 }
 
 export interface SqsPartialBatchOptions<T> {
@@ -97,7 +99,8 @@ async function processRecord<T>(
   let message: T;
   try {
     if (info.envelopeProblem) throw new ValidationError([`${info.source}: ${info.envelopeProblem}`]);
-    message = options.parse(info.record.body, { source: info.source, senderId: info.record.attributes.SenderId });
+    const { SenderId: senderId, MessageGroupId: groupId } = info.record.attributes;
+    message = options.parse(info.record.body, { source: info.source, senderId, groupId });
   } catch (error) {
     const problems = error instanceof ValidationError ? error.problems : [String(error)];
     options.count?.('PoisonMessages', 1);

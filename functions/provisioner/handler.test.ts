@@ -14,6 +14,10 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
+/** A hint sent `minutes` after the fixtures' default SentTimestamp. A hint re-sent by a test at the default time would
+ * look answered by the run before it (docs/architecture.md, "Coalescing"); a real one is sent after that run's change. */
+const sentLater = (minutes: number) => ({ sentAt: Date.parse('2026-11-21T21:00:00Z') + minutes * 60_000 });
+
 function bed() {
   const { t, observability } = functionBed('provisioner');
   let built = 0;
@@ -96,7 +100,8 @@ describe('provisioner handler', () => {
     expect(emf.some((l) => l.SolveDeadlineReached === 1)).toBe(true);
 
     // The continuation, with time to spare, plans the rest; every pod ends on exactly one launched claim.
-    expect(await handler(sqsEvent([continuation[0]?.body ?? '']), fakeContext())).toEqual({ batchItemFailures: [] });
+    const next = sqsEvent([continuation[0]?.body ?? ''], sentLater(1));
+    expect(await handler(next, fakeContext())).toEqual({ batchItemFailures: [] });
     const live = await t.store.list({ states: ['Launched'] });
     expect(live.flatMap((c) => c.nominatedPods.map((p) => p.name)).sort()).toEqual([...names].sort());
     expect(t.queue.take()).toEqual([]);
@@ -133,6 +138,7 @@ describe('provisioner handler', () => {
       });
 
     // A hint naming no object being deleted (stale, or forged) removes nothing, and is no poison either.
+    // Two hints of one kind in one batch: the run for the first answers the second too.
     expect(await handler(sqsEvent([deleted('ghost'), deleted(claim.name)]), fakeContext())).toEqual({
       batchItemFailures: [],
     });
@@ -142,7 +148,7 @@ describe('provisioner handler', () => {
     expect(t.cluster.requestNodeClaimObjectDeletion(claim.name)).toBe(true);
     const batch = [readFixture('malformed-nodeclaim-deleted-no-name.json'), deleted(claim.name)];
     batch.push(readFixture('malformed-unknown-kind.json'));
-    expect(await handler(sqsEvent(batch), fakeContext())).toEqual({ batchItemFailures: [] });
+    expect(await handler(sqsEvent(batch, sentLater(1)), fakeContext())).toEqual({ batchItemFailures: [] });
     expect(dead).toEqual([batch[0], batch[2]]);
     expect(await t.store.get(claim.name)).toMatchObject({ state: 'Draining', disruption: { cause: 'Deleted' } });
     // The drain runs as ever: the node and its instance go, and the finalizer comes off, so the object goes too.
@@ -174,7 +180,8 @@ describe('provisioner handler', () => {
     expect((await t.store.list())[0]?.state).toBe('Registered');
 
     t.clock.advance(15_000);
-    expect(await handler(event, fakeContext())).toEqual({ batchItemFailures: [] });
+    const again = sqsEvent([readFixture('node-changed.json')], sentLater(1));
+    expect(await handler(again, fakeContext())).toEqual({ batchItemFailures: [] });
     const [claim] = await t.store.list();
     expect(claim?.state).toBe('Initialized');
     expect(t.cluster.getPod('default/web-0')?.spec.nodeName).toBe(claim?.nodeName);

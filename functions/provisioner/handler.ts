@@ -4,7 +4,7 @@
 // pass, a DisruptionDue (relayed by the termination function when a decided command's 15 s re-check is due) the
 // in-flight disruption commands. Each message is first checked against its sender (shared/events/trust.ts): the
 // forwarder may only report observations, and a Terminate never runs from this queue.
-import { type DispatchOptions, disruptionSweep, handleControlMessage } from '../../shared/controllers';
+import { type DispatchOptions, disruptionSweep, HintCoverage, handleControlMessage } from '../../shared/controllers';
 import { checkClusterQueueMessage, parseControlMessage } from '../../shared/events';
 import type { ControlMessage } from '../../shared/messages';
 import { type ControlPlaneEnv, readEnv } from '../_wiring/env';
@@ -20,10 +20,12 @@ export const observability: Observability = createObservability({
 
 /** The production disruption sweep: its commands live on the claims, so each Sweep tick resumes them, and a
  * DisruptionDue message resumes them without planning. The memo of Keep records only saves rewriting an unchanged
- * reason while the container stays warm. */
+ * reason while the container stays warm. The hint coverage, kept as long, coalesces a burst of hints into the runs
+ * that answer them (docs/architecture.md, "Coalescing"). */
 export function disruptionOptions(): DispatchOptions {
   const keepMemo = new Map<string, string>();
   return {
+    coverage: new HintCoverage(),
     sweep: (deps, run) =>
       disruptionSweep(deps, {
         keepMemo,
@@ -61,6 +63,7 @@ export const parseClusterQueueMessage: SqsParse<ControlMessage, ControlPlanePort
   checkClusterQueueMessage(parseControlMessage(body, o), {
     cluster: o.ports.cluster,
     senderId: o.senderId,
+    groupId: o.groupId,
     trusted: o.ports.trustedSenders,
     source: o.source,
     separateTerminationQueue: o.ports.terminationQueue !== undefined,
@@ -76,9 +79,11 @@ export const createHandler = (
     const now = deps.clock.now();
     const remaining = context.getRemainingTimeInMillis();
     const sentAt = Number(record.attributes.SentTimestamp);
+    const receivedAt = Number(record.attributes.ApproximateFirstReceiveTimestamp);
     const outcome = await handleControlMessage(deps, message, {
       ...options,
       ...(Number.isFinite(sentAt) && { sentAt }),
+      ...(Number.isFinite(receivedAt) && { receivedAt }),
       solveDeadline: solveDeadline(now, remaining),
       sweepDeadline: sweepDeadline(now, remaining),
     });

@@ -28,6 +28,10 @@ const deleted = (name: string) =>
     refs: [{ kind: 'NodeClaim', name }],
   });
 
+/** A hint sent `minutes` after the fixtures' default SentTimestamp: each hint a test sends again is a new message, sent
+ * after the run before it, or that run would answer it (docs/architecture.md, "Coalescing"). */
+const sentLater = (minutes: number) => ({ sentAt: Date.parse('2026-11-21T21:00:00Z') + minutes * 60_000 });
+
 /** The provisioner with the simulated cluster, except its NodeClaim objects, which live in the fake API server. */
 async function bed() {
   const { t, observability } = functionBed('provisioner');
@@ -90,7 +94,9 @@ describe('provisioner handler: NodeClaimDeleted for an object whose claim is gon
     expect(await handler(sqsEvent([deleted(claim.name)]), fakeContext())).toEqual({ batchItemFailures: [] });
     expect(await t.store.get(claim.name)).toMatchObject({ state: 'Draining', disruption: { cause: 'Deleted' } });
     // While it drains, the termination holds the object: a second hint leaves it be.
-    expect(await handler(sqsEvent([deleted(claim.name)]), fakeContext())).toEqual({ batchItemFailures: [] });
+    expect(await handler(sqsEvent([deleted(claim.name)], sentLater(1)), fakeContext())).toEqual({
+      batchItemFailures: [],
+    });
     expect(kube.api.get('nodeclaims', undefined, claim.name)).toBeDefined();
 
     // The claim terminates, but its finalizer release fails (the API server refused it), so the mark stays.
@@ -101,7 +107,9 @@ describe('provisioner handler: NodeClaimDeleted for an object whose claim is gon
     expect((await t.store.get(claim.name))?.state).toBe('Terminated');
     expect(kube.api.get('nodeclaims', undefined, claim.name)).toBeDefined();
     kube.api.clearOverrides();
-    expect(await handler(sqsEvent([deleted(claim.name)]), fakeContext())).toEqual({ batchItemFailures: [] });
+    expect(await handler(sqsEvent([deleted(claim.name)], sentLater(2)), fakeContext())).toEqual({
+      batchItemFailures: [],
+    });
     expect(kube.api.get('nodeclaims', undefined, claim.name)).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
 // send goes to the DLQ on first receive (docs/architecture.md, "Trust boundaries").
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../events';
-import { sqsEvent } from '../../events/sqs';
+import { sqsEvent, sqsRecord } from '../../events/sqs';
 import { mirrorNodeClaims } from '../../shared/controllers/nodeclaim-mirror';
 import { memoryDeadLetter } from '../../shared/sim/sqs/dead-letter';
 import { MemoryQueue } from '../../shared/sim/sqs/memory-queue';
@@ -102,5 +102,35 @@ describe('the cluster queue trusts the forwarder with observations only', () => 
     );
     expect([sweep, due]).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
     expect(dlq.peek()).toEqual([]);
+  });
+});
+
+describe("the cluster queue takes every kind only in the cluster's message group", () => {
+  it('dead-letters a message in another group at once and handles the rest of its batch', async () => {
+    const { t, dlq, handler } = await bedWithNodes();
+    t.cluster.addPod(makePod('late-0', { cpu: '3', memory: '6Gi' }));
+    const claimsBefore = (await t.store.list()).length;
+    // Sent after the first pass, so no run has answered it yet.
+    const later = Date.parse('2026-11-21T21:10:00Z');
+    const at = (body: string, index: number, senderId: string, groupId?: string) =>
+      sqsRecord(body, index, { queueArn: QUEUE, senderId, sentAt: later, ...(groupId ? { groupId } : {}) });
+    const wrong = [
+      at(readFixture('pods-pending.json'), 0, FORWARDER, 'demo-2'),
+      at(message('Sweep'), 1, SCHEDULER, 'sweep'),
+      at(message('DisruptionDue'), 2, RELAY, 'demo.fifo'),
+    ];
+    const right = at(readFixture('pods-pending.json'), 3, FORWARDER);
+    const out = await handler({ Records: [...wrong, right] }, fakeContext());
+    expect(out).toEqual({ batchItemFailures: [] });
+    expect(dlq.peek().map((m) => m.attributes?.['karpless-dead-letter-reason'])).toEqual(
+      ['demo-2', 'sweep', 'demo.fifo'].map(
+        (group) =>
+          expect.stringContaining(`MessageGroupId: "${group}" is not this cluster's group "demo"`) as unknown as string,
+      ),
+    );
+    // The message in the cluster's group ran its pass: the late pod has a claim.
+    const claims = await t.store.list();
+    expect(claims.length).toBe(claimsBefore + 1);
+    expect(claims.flatMap((c) => c.nominatedPods.map((p) => p.name))).toContain('late-0');
   });
 });

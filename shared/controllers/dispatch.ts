@@ -3,6 +3,7 @@
 // routes its own queue with termination-queue.ts, which never plans.
 import type { ControlMessage, DisruptionDueMessage } from '../messages';
 import type { ControlPlaneDeps } from './deps';
+import type { HintCoverage } from './hint-coverage';
 import { type LifecycleResult, reconcileNodes } from './lifecycle';
 import { assertOwnCluster, scheduleDisruptionCheck } from './messages';
 import { type DeletedNodeClaimsResult, terminateDeletedNodeClaims } from './nodeclaim-deletion';
@@ -27,7 +28,9 @@ export type DispatchResult =
       redriven: string[];
     }
   /** checked: the sweep moved due commands along; ignored: no sweep is wired here, so nothing can act on it. */
-  | { kind: 'disruption-due'; action: 'checked' | 'ignored' };
+  | { kind: 'disruption-due'; action: 'checked' | 'ignored' }
+  /** A completed run that read the cluster after SQS accepted this hint already answered it (hint-coverage.ts). */
+  | { kind: 'coalesced'; hint: ControlMessage['kind'] };
 
 /** What the dispatcher reports of a disruption sweep (DisruptionSweepResult has these fields). */
 export interface SweepOutcome {
@@ -63,6 +66,11 @@ export interface DispatchOptions {
   sweepDeadline?: number;
   /** When SQS accepted the message (its SentTimestamp, epoch ms): it bounds the sender's `at` (sentTime). */
   sentAt?: number;
+  /** When SQS first handed the message to a consumer (its ApproximateFirstReceiveTimestamp, epoch ms). */
+  receivedAt?: number;
+  /** What this consumer's runs have answered: a hint already answered is coalesced into that run (hint-coverage.ts).
+   * Needs `sentAt`, and `receivedAt` to record a run; without them every message runs. */
+  coverage?: HintCoverage;
 }
 
 const PLANNING: SweepRun = { progressOnly: false };
@@ -74,6 +82,25 @@ export async function handleControlMessage(
   options: DispatchOptions = {},
 ): Promise<DispatchResult> {
   assertOwnCluster(deps, message);
+  const { coverage, sentAt, receivedAt } = options;
+  if (coverage && sentAt !== undefined && coverage.covers(message.kind, sentAt)) {
+    deps.metric('HintsCoalesced', 1, 'Count');
+    deps.log.debug('hint already answered by a completed run; coalesced', { kind: message.kind, sentAt });
+    return { kind: 'coalesced', hint: message.kind };
+  }
+  const result = await route(deps, message, options);
+  if (coverage && receivedAt !== undefined && !mustRetry(result)) coverage.completed(message.kind, receivedAt);
+  return result;
+}
+
+/** A pass whose launch hit a retryable error answered nothing: its message is redelivered and must run again. */
+const mustRetry = (r: DispatchResult): boolean => (r.kind === 'provision' || r.kind === 'sweep') && r.result.retry;
+
+async function route(
+  deps: ControlPlaneDeps,
+  message: ControlMessage,
+  options: DispatchOptions,
+): Promise<DispatchResult> {
   switch (message.kind) {
     case 'PodsPending':
     case 'NodePoolChanged':

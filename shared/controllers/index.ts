@@ -41,6 +41,7 @@ export {
   type SweepEngine,
 } from './disruption-sweep-types';
 export { collectGarbage, type GcResult, TagNodeClaim } from './gc';
+export { HintCoverage } from './hint-coverage';
 export { handleInterruption, type InterruptionResult } from './interruption';
 export { type LaunchOutcome, launchClaim } from './launch';
 export { isInitialized, type LifecycleResult, reconcileNodes } from './lifecycle';

@@ -25,6 +25,8 @@ export interface TrustCheck {
   cluster: string;
   /** The SQS SenderId attribute of the record (`AROAEXAMPLE:session`). */
   senderId: string | undefined;
+  /** The record's MessageGroupId. Undefined only for a record that came from no FIFO queue (a harness's invoke). */
+  groupId: string | undefined;
   /** Undefined only in harnesses that have no IAM identities; every deployed function is given them. */
   trusted: TrustedSenders | undefined;
   /** Names the message in errors. */
@@ -47,6 +49,16 @@ export function checkClusterQueueMessage(message: ControlMessage, check: TrustCh
     refuse(
       'cluster',
       `${JSON.stringify(message.cluster)} is not this function's cluster ${JSON.stringify(check.cluster)}`,
+    );
+  }
+  // Every sender of the cluster queue, whatever the kind, sends in the cluster's one group: the forwarder
+  // (forwarder/messages.ts), the sweep schedule (stacks/constructs/schedules.ts) and the function's own re-plans and
+  // relays (shared/controllers/messages.ts). A message in another group would run beside that group, a second
+  // writer of the cluster, and would bypass the per-group deduplication and throughput the queue is built on.
+  if (check.groupId !== undefined && check.groupId !== check.cluster) {
+    refuse(
+      'MessageGroupId',
+      `${JSON.stringify(check.groupId)} is not this cluster's group ${JSON.stringify(check.cluster)}; every kind travels in the cluster's group`,
     );
   }
   if (message.kind === 'Terminate' && check.separateTerminationQueue) {

@@ -86,6 +86,7 @@ export class ControlFunctions extends Construct {
         architecture: lambda.Architecture.ARM_64,
         memorySize: spec.memoryMiB,
         timeout: Duration.seconds(spec.timeoutSeconds),
+        ...reservation(config, name),
         role,
         logGroup,
         loggingFormat: lambda.LoggingFormat.JSON,
@@ -120,11 +121,20 @@ export class ControlFunctions extends Construct {
           new SqsEventSource(props.queues[trigger.queue], {
             batchSize: trigger.batchSize,
             reportBatchItemFailures: true,
+            // Bounds the cluster's share of the region's concurrency (docs/aws.md, "Lambda concurrency").
+            maxConcurrency: config.concurrency.maximum[trigger.queue],
           }),
         );
       }
     }
   }
+}
+
+/** The interruption path's reserved concurrency (docs/aws.md, "Lambda concurrency"); none for the others. */
+function reservation(config: ClusterConfig, name: FunctionName): { reservedConcurrentExecutions?: number } {
+  if (name !== 'interruption' && name !== 'termination') return {};
+  const reserved = config.concurrency.reserved[name];
+  return reserved > 0 ? { reservedConcurrentExecutions: reserved } : {};
 }
 
 function pascal(name: string): string {
