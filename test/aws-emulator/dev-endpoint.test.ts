@@ -79,7 +79,7 @@ describe('karpless dev -f examples/cluster --aws-endpoint', () => {
       expect(code).toBe(1);
       // While it runs, stderr says what it waits for; at the end, each pending pod gets its reason.
       expect(err).toMatch(
-        /\] waiting for 2 pending pod\(s\) to bind \(train-0, train-1\); virtual time \d+m\d\ds of 3m00s \(--until\)/,
+        /\] waiting for 2 pending pod\(s\) to bind \(train-0, train-1\); virtual time (\d+m)?\d+s of 3m00s \(--until\)/,
       );
       for (const pod of GPU_PODS) {
         expect(out).toMatch(
