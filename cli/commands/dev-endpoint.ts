@@ -7,6 +7,8 @@ import type { NodeClaim } from '../../shared/api/nodeclaim';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import type { DevOptions } from './dev';
 import { formatLog } from './dev-log';
+import { pendingLines, pendingReasons } from './dev-pending';
+import { WaitProgress } from './dev-progress';
 import type { CommandContext } from './index';
 
 export async function runDevOnEndpoint(
@@ -25,7 +27,8 @@ export async function runDevOnEndpoint(
       objects: loaded.objects,
       logLevel: opts.verbose ? 'INFO' : 'WARN',
       onEvent: (line) => ctx.io.out(`${stamp()} ${line}`),
-      onLog: (r) => ctx.io.out(formatLog(r)),
+      // Stamped like the events, so log records and events read as one timeline in the order they happened.
+      onLog: (r) => ctx.io.out(`${stamp()} ${formatLog(r)}`),
     });
   } catch (err) {
     ctx.io.err(err instanceof Error ? err.message : String(err));
@@ -36,15 +39,26 @@ export async function runDevOnEndpoint(
     `${stamp()} ${loaded.pods} pod(s) pending in cluster ${opts.cluster} on ${opts.awsEndpoint} (${pipeline.clients.region}); forwarder started`,
   );
   try {
-    const settled = async () => until === undefined && (await pipeline.sim.listPendingPods()).length === 0;
-    await pipeline.runUntil(settled, until ?? 30 * 60_000);
+    const limit = until ?? 30 * 60_000;
+    const start = pipeline.clock.now();
+    const flag = until === undefined ? 'the limit of a run that waits for every pod' : '--until';
+    const progress = new WaitProgress((line) => ctx.io.err(`${stamp()} ${line}`), { ms: limit, flag });
+    const settled = async () => {
+      const pending = await pipeline.sim.listPendingPods();
+      progress.step(pipeline.clock.now() - start, pending);
+      return until === undefined && pending.length === 0;
+    };
+    progress.startHeartbeat();
+    await pipeline.runUntil(settled, limit).finally(() => progress.stopHeartbeat());
     const pending = await pipeline.sim.listPendingPods();
     const claims = await pipeline.store.list();
+    const reasons = pendingReasons(pending, pipeline.sim.events);
     ctx.io.out(
       summary(
         pipeline,
         claims,
         pending.map((p) => p.metadata.name),
+        pendingLines(reasons),
       ),
     );
     ctx.result.code = pending.length === 0 ? EXIT_OK : EXIT_FAILURE;
@@ -53,7 +67,7 @@ export async function runDevOnEndpoint(
   }
 }
 
-function summary(p: AwsEndpointPipeline, claims: NodeClaim[], pending: string[]): string {
+function summary(p: AwsEndpointPipeline, claims: NodeClaim[], pending: string[], why: string[]): string {
   const byState = new Map<string, number>();
   for (const c of claims) byState.set(c.state, (byState.get(c.state) ?? 0) + 1);
   const launched = p.cloud.launched;
@@ -61,6 +75,7 @@ function summary(p: AwsEndpointPipeline, claims: NodeClaim[], pending: string[])
     '',
     'summary',
     `  pods:        ${p.sim.allPods().length - pending.length} bound, ${pending.length} pending${pending.length ? ` (${pending.slice(0, 5).join(', ')}${pending.length > 5 ? ', …' : ''})` : ''}`,
+    ...why,
     `  nodeclaims:  ${[...byState].map(([s, n]) => `${n} ${s}`).join(', ') || 'none'} (table ${p.resources.tableName})`,
     `  read back:   ${p.readBack.joined.length} node(s) of an earlier run still running in EC2`,
     `  launched:    ${launched.length} instance(s) this run`,

@@ -32,6 +32,23 @@ describe('karpless dev', () => {
     expect(io.stdout.join('')).not.toMatch(/bound to ip-/);
   });
 
+  it('with -v, prints one stamped timeline of events and log records, and why each pod is still pending', async () => {
+    const io = bufferIO();
+    const argv = ['dev', '-f', 'examples/cluster/web.yaml', '-f', 'examples/cluster/nodepools.yaml', '--until', '10s'];
+    expect(await main([...argv, '-v'], io)).toBe(1);
+    const out = io.stdout.join('');
+    const timeline = (out.split(/\n\[\+ *[\d.]+s\] summary\n/)[0] ?? '').split('\n').filter((line) => line !== '');
+    const stamps = timeline.map((line) => Number(line.match(/^\[\+ *([\d.]+)s\] /)?.[1]));
+    expect(timeline.filter((_, i) => Number.isNaN(stamps[i]))).toEqual([]);
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+    expect(out).toMatch(/\] {5}INFO {2}\[provisioner\] launched nodeClaim=general-\w+ instanceId=i-[0-9a-f]+ /);
+    // Ten pods were nominated to claims whose nodes had not joined by 10 s: each says so.
+    const reasons = out.match(
+      /^ {4}shop\/\S+: Nominated: Pod should schedule on: nodeclaim\/general-\w+ \(at .*\); its node has not joined and taken it yet$/gm,
+    );
+    expect(reasons).toHaveLength(10);
+  });
+
   it('rejects a bad --until or --seed as usage errors', async () => {
     const io = bufferIO();
     expect(await main(['dev', '-f', 'examples/cluster/web.yaml', '--until', 'soon'], io)).toBe(2);

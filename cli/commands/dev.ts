@@ -5,6 +5,7 @@ import type { NodeClaim } from '../../shared/api/nodeclaim';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { runDevOnEndpoint } from './dev-endpoint';
 import { formatLog } from './dev-log';
+import { pendingLines, pendingReasons } from './dev-pending';
 import type { CommandContext } from './index';
 
 export interface DevOptions {
@@ -39,14 +40,20 @@ export async function runDev(ctx: CommandContext, opts: DevOptions): Promise<voi
   const t0 = Date.parse('2026-11-21T21:00:00Z');
   const stamp = (at: number) => `[+${((at - t0) / 1000).toFixed(1).padStart(7)}s]`;
   const binds = new BindAggregator((line) => ctx.io.out(line), stamp);
+  let now = () => t0;
   const pipeline = await LocalPipeline.create({
     cluster: opts.cluster,
     seed,
     objects: loaded.objects,
     logLevel: opts.verbose ? 'INFO' : 'WARN',
     onTimeline: (e) => binds.add(e),
-    onLog: (r) => ctx.io.out(formatLog(r)),
+    // Bindings held for aggregation go out first, and the record is stamped: one timeline, in the order it happened.
+    onLog: (r) => {
+      binds.flush();
+      ctx.io.out(`${stamp(now())} ${formatLog(r)}`);
+    },
   });
+  now = () => pipeline.clock.now();
   ctx.io.out(`${stamp(t0)} ${loaded.pods} pod(s) pending in cluster ${opts.cluster}; forwarder started`);
   try {
     const limit = until ?? 30 * 60_000;
@@ -55,7 +62,8 @@ export async function runDev(ctx: CommandContext, opts: DevOptions): Promise<voi
     binds.flush();
     const audit = await pipeline.audit();
     const claims = await pipeline.store.list();
-    ctx.io.out(summary(pipeline, claims, audit, stamp(pipeline.clock.now())));
+    const why = pendingLines(pendingReasons(await pipeline.sim.listPendingPods(), pipeline.sim.events));
+    ctx.io.out(summary(pipeline, claims, audit, stamp(pipeline.clock.now()), why));
     const leaked = audit.orphanInstances.length + audit.duplicateLaunches.length + audit.claimsWithoutInstance.length;
     ctx.result.code = audit.pendingPods.length === 0 && leaked === 0 ? EXIT_OK : EXIT_FAILURE;
   } finally {
@@ -105,6 +113,7 @@ function summary(
   claims: NodeClaim[],
   audit: Awaited<ReturnType<LocalPipeline['audit']>>,
   at: string,
+  why: string[],
 ): string {
   const byState = new Map<string, number>();
   for (const c of claims) byState.set(c.state, (byState.get(c.state) ?? 0) + 1);
@@ -121,6 +130,7 @@ function summary(
     '',
     `${at} summary`,
     `  pods:        ${audit.boundPods} bound, ${audit.pendingPods.length} pending${audit.pendingPods.length ? ` (${audit.pendingPods.slice(0, 5).join(', ')}${audit.pendingPods.length > 5 ? ', …' : ''})` : ''}`,
+    ...why,
     `  nodeclaims:  ${[...byState].map(([s, n]) => `${n} ${s}`).join(', ') || 'none'}`,
     `  instances:   ${audit.instances} running, ${audit.nodes} node(s), $${cost.toFixed(4)}/h`,
     `  handlers:    ${[...calls].map(([fn, c]) => `${fn} ×${c.n}${c.failed ? ` (${c.failed} failed)` : ''} ${(c.ms / c.n).toFixed(0)} ms avg`).join(', ')}`,

@@ -8,9 +8,10 @@ import { migrationPreflight, type PreflightFinding } from '../../shared/api/conv
 import { inputLimits } from '../../shared/api/limits';
 import { ValidationError } from '../../shared/errors';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
+import type { ClusterInputOptions } from './cluster-input';
 import type { CommandContext } from './index';
 
-export interface MigrateOptions {
+export interface MigrateOptions extends ClusterInputOptions {
   file?: string[];
   check?: boolean;
   nodepool?: string[];
@@ -28,7 +29,12 @@ export async function runMigrate(ctx: CommandContext, paths: string[], opts: Mig
     ctx.result.code = EXIT_USAGE;
     return;
   }
-  if (opts.check) return runCheck(ctx, paths, opts.nodepool, opts.output === 'json');
+  if ((opts.kubeconfig || opts.context) && (!opts.check || !opts.kubeconfig)) {
+    ctx.io.err(opts.kubeconfig ? '--kubeconfig needs --check' : '--context needs --check --kubeconfig PATH');
+    ctx.result.code = EXIT_USAGE;
+    return;
+  }
+  if (opts.check) return runCheck(ctx, paths, opts);
   // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
   // kinds are warnings here, not the errors they are for simulate.
   const result = await readInput(ctx, () =>
@@ -53,14 +59,15 @@ async function readInput<T>(ctx: CommandContext, read: () => Promise<T>): Promis
   }
 }
 
-async function runCheck(
-  ctx: CommandContext,
-  paths: string[],
-  nodePools: string[] | undefined,
-  json: boolean,
-): Promise<void> {
-  const docs = await readInput(ctx, () =>
-    readSourceDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin),
+async function runCheck(ctx: CommandContext, paths: string[], opts: MigrateOptions): Promise<void> {
+  const nodePools = opts.nodepool;
+  const json = opts.output === 'json';
+  const limits = inputLimits({ ignoreUnknownKinds: true });
+  const { kubeconfig } = opts;
+  const docs = await readInput(ctx, async () =>
+    kubeconfig
+      ? (await import('./cluster-input')).readClusterCheckDocuments(ctx, { ...opts, kubeconfig }, paths, limits)
+      : readSourceDocuments(paths, limits, ctx.io.readStdin),
   );
   if (!docs) return;
   const result = migrationPreflight(docs, nodePools);

@@ -8,11 +8,12 @@ import { buildSimulateReport } from '../format/simulate-report';
 import { renderSimulateTable } from '../format/simulate-table';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../io';
 import { resolveCatalog } from './catalog-option';
+import type { ClusterInputOptions } from './cluster-input';
 import type { CommandContext } from './index';
 import { type LimitOptions, limitsFrom } from './limits-option';
 import { runScenarioCommand } from './simulate-scenario';
 
-export interface SimulateOptions extends LimitOptions {
+export interface SimulateOptions extends LimitOptions, ClusterInputOptions {
   file?: string[];
   scenario?: string;
   output: string;
@@ -39,6 +40,8 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0) return usage(`--seed: "${opts.seed}" is not a non-negative integer`);
   if (opts.scenario && opts.file) return usage('give either --scenario or -f/--file, not both');
+  if (opts.scenario && opts.kubeconfig) return usage('give either --scenario or --kubeconfig, not both');
+  if (opts.context && !opts.kubeconfig) return usage('--context needs --kubeconfig PATH');
   if (opts.scenario && opts.failOnPending) return usage('--fail-on-pending needs -f/--file');
   if (opts.scenario && opts.timeBudget) return usage('--time-budget applies to -f/--file plans, not to --scenario');
   if (!opts.scenario && opts.progress) return usage('--progress needs --scenario');
@@ -46,7 +49,8 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
     const output = opts.output as 'table' | 'json' | 'html';
     return runScenarioCommand(ctx, { ...opts, scenario: opts.scenario, output, seed });
   }
-  if (!opts.file) return usage("error: required option '-f, --file <path>' not specified (or --scenario FILE)");
+  if (!opts.file && !opts.kubeconfig)
+    return usage("error: required option '-f, --file <path>' not specified (or --kubeconfig PATH, or --scenario FILE)");
   if (opts.decisionsOut) return usage('--decisions-out needs --scenario');
   const timeBudgetMs = budgetOf(opts.timeBudget);
   if (timeBudgetMs instanceof Error) return usage(timeBudgetMs.message);
@@ -54,12 +58,21 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   if (minValuesPolicy instanceof Error) return usage(minValuesPolicy.message);
   const preferencePolicy = oneOf('--preference-policy', opts.preferencePolicy, ['Respect', 'Ignore'] as const);
   if (preferencePolicy instanceof Error) return usage(preferencePolicy.message);
-  const set = await loadManifests(opts.file, limitsFrom(opts), ctx.io.readStdin);
+  const limits = limitsFrom(opts);
+  // The Kubernetes client loads only for a cluster input, so `simulate -f` starts as fast as before.
+  const set = opts.kubeconfig
+    ? await (await import('./cluster-input')).loadClusterManifests(
+        ctx,
+        { ...opts, kubeconfig: opts.kubeconfig },
+        limits,
+      )
+    : await loadManifests(opts.file ?? [], limits, ctx.io.readStdin);
   const expanded = expandPods(set);
   // --time-budget counts from here, the end of reading the input (docs/performance.md, "Whole command").
   const readAt = performance.now();
   const pods = expanded.pods;
-  if (pods.length >= 1000) ctx.io.err(`loaded ${pods.length} pods from ${opts.file.join(', ')}`);
+  const source = [...(opts.kubeconfig ? [opts.kubeconfig] : []), ...(opts.file ?? [])].join(', ');
+  if (pods.length >= 1000) ctx.io.err(`loaded ${pods.length} pods from ${source}`);
   const catalog = resolveCatalog(opts);
   const result = await runSimulation(simulationObjectsOf(set, expanded), catalogEngine(catalog), {
     seed,

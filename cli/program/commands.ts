@@ -15,6 +15,7 @@ import type { NodeClaimsOptions } from '../commands/nodeclaims';
 import type { SimulateOptions } from '../commands/simulate';
 import type { StatusOptions } from '../commands/status';
 import { EXIT_USAGE } from '../io';
+import { addKubeconfigOptions } from './kubeconfig-options';
 import {
   addCatalogOption,
   addLimitOptions,
@@ -59,6 +60,7 @@ export const registerSimulate: RegisterCommand = (program: Command, ctx: Command
     .option('--preference-policy <policy>', "Karpenter's PreferencePolicy: Respect (default) or Ignore");
   addCatalogOption(cmd);
   addLimitOptions(cmd);
+  addKubeconfigOptions(cmd);
   cmd.action(async (opts: SimulateOptions) => (await import('../commands/simulate')).runSimulate(ctx, opts));
 };
 
@@ -90,7 +92,7 @@ export const registerCatalog: RegisterCommand = (program: Command, ctx: CommandC
 };
 
 export const registerMigrate: RegisterCommand = (program: Command, ctx: CommandContext) => {
-  program
+  const cmd = program
     .command('migrate')
     .description(
       'convert Karpenter v1alpha5 (Provisioner, AWSNodeTemplate) and v1beta1 manifests to v1 NodePool and EC2NodeClass',
@@ -102,16 +104,16 @@ export const registerMigrate: RegisterCommand = (program: Command, ctx: CommandC
       'read a `kubectl get ... -o yaml` dump instead and list what blocks the cut-over from Karpenter (exit 1 if anything does)',
     )
     .option('--nodepool <name>', 'with --check: only the NodePools being moved now (repeatable; default: all)', collect)
-    .option('-o, --output <format>', 'with --check: text (default) or json')
-    .action(async (paths: string[], opts: MigrateOptions) => {
-      const all = [...paths, ...(opts.file ?? [])];
-      if (all.length === 0) {
-        ctx.io.err("error: missing required argument 'paths' (or -f, --file <path>)");
-        ctx.result.code = EXIT_USAGE;
-        return;
-      }
-      await (await import('../commands/migrate')).runMigrate(ctx, all, opts);
-    });
+    .option('-o, --output <format>', 'with --check: text (default) or json');
+  addKubeconfigOptions(cmd).action(async (paths: string[], opts: MigrateOptions) => {
+    const all = [...paths, ...(opts.file ?? [])];
+    if (all.length === 0 && opts.kubeconfig === undefined) {
+      ctx.io.err("error: missing required argument 'paths' (or -f, --file <path>, or --check --kubeconfig <path>)");
+      ctx.result.code = EXIT_USAGE;
+      return;
+    }
+    await (await import('../commands/migrate')).runMigrate(ctx, all, opts);
+  });
 };
 
 export const registerCrds: RegisterCommand = (program: Command, ctx: CommandContext) => {

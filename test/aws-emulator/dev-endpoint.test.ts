@@ -75,8 +75,24 @@ describe('karpless dev -f examples/cluster --aws-endpoint', () => {
   it(
     'creates its queues and table, launches tagged instances, lists them, and exits 1 for the GPU pods',
     async () => {
-      const { code, out } = await dev();
+      const { code, out, err } = await dev(['-v']);
       expect(code).toBe(1);
+      // While it runs, stderr says what it waits for; at the end, each pending pod gets its reason.
+      expect(err).toMatch(
+        /\] waiting for 2 pending pod\(s\) to bind \(train-0, train-1\); virtual time (\d+m)?\d+s of 3m00s \(--until\)/,
+      );
+      for (const pod of GPU_PODS) {
+        expect(out).toMatch(
+          new RegExp(`\\n {4}ml/${pod}: Failed to schedule pod, .*nvidia\\.com/gpu.*\\(FailedScheduling at `),
+        );
+      }
+      // One timeline: every line before the summary, log record or event, carries a stamp, in order.
+      const timeline = (out.split('\nsummary\n')[0] ?? '').split('\n').filter((line) => line !== '');
+      const stamps = timeline.map((line) => Number(line.match(/^\[\+ *([\d.]+)s\] /)?.[1]));
+      expect(timeline.filter((_, i) => Number.isNaN(stamps[i]))).toEqual([]);
+      expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+      // -v prints each log record with its fields.
+      expect(out).toMatch(/\] {5}INFO {2}\[provisioner\] launched nodeClaim=general-\w+ instanceId=i-[0-9a-f]+ /);
       expect(out).toContain(`created table karpless-${CLUSTER}`);
       expect(out).toContain(`created queue karpless-${CLUSTER}-events.fifo`);
       // The alias reads the EKS parameter; moto lacks it, so dev says which Amazon Linux parameter stood in.
