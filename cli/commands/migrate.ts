@@ -32,7 +32,7 @@ export async function runMigrate(ctx: CommandContext, paths: string[], opts: Mig
   // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
   // kinds are warnings here, not the errors they are for simulate.
   const result = await readInput(ctx, () =>
-    loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin),
+    loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin, (line) => ctx.io.err(line)),
   );
   if (!result) return;
   const yaml = result.documents.map((d) => stringify(d.raw, { lineWidth: 0 })).join('---\n');
@@ -60,7 +60,7 @@ async function runCheck(
   json: boolean,
 ): Promise<void> {
   const docs = await readInput(ctx, () =>
-    readSourceDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin),
+    readSourceDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin, (line) => ctx.io.err(line)),
   );
   if (!docs) return;
   const result = migrationPreflight(docs, nodePools);

@@ -54,13 +54,13 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
   if (minValuesPolicy instanceof Error) return usage(minValuesPolicy.message);
   const preferencePolicy = oneOf('--preference-policy', opts.preferencePolicy, ['Respect', 'Ignore'] as const);
   if (preferencePolicy instanceof Error) return usage(preferencePolicy.message);
-  const set = await loadManifests(opts.file, limitsFrom(opts), ctx.io.readStdin);
+  const set = await loadManifests(opts.file, limitsFrom(opts), ctx.io.readStdin, (line) => ctx.io.err(line));
   const expanded = expandPods(set);
   // --time-budget counts from here, the end of reading the input (docs/performance.md, "Whole command").
   const readAt = performance.now();
   const pods = expanded.pods;
   if (pods.length >= 1000) ctx.io.err(`loaded ${pods.length} pods from ${opts.file.join(', ')}`);
-  const catalog = resolveCatalog(opts);
+  const catalog = await resolveCatalog(opts, (line) => ctx.io.err(line));
   const result = await runSimulation(simulationObjectsOf(set, expanded), catalogEngine(catalog), {
     seed,
     onProgress: pods.length >= 1000 ? (m) => ctx.io.err(m) : undefined,
