@@ -1,16 +1,32 @@
 // Where a command writes. Tests pass buffers; the binary passes the process streams.
+import { mib } from '../shared/api/input-file';
+import { ValidationError } from '../shared/errors';
+
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
-  /** All of standard input, for `-f -`. */
-  readStdin(): Promise<string>;
+  /** All of standard input, for `-f -`: at most `maxBytes`, refused past them (ValidationError). */
+  readStdin(maxBytes: number): Promise<string>;
   /** Whether stderr is a terminal (progress lines are only for people). */
   errIsTTY: boolean;
 }
 
-async function readProcessStdin(): Promise<string> {
+/**
+ * Standard input up to the per-file cap (docs/api.md, "Input limits"): endless input (`yes |`, `< /dev/zero`) is
+ * refused at the cap instead of growing without bound. A terminal is told what to type, so it never waits silently.
+ */
+async function readProcessStdin(maxBytes: number): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('reading YAML from standard input; end it with Ctrl-D\n');
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) {
+      process.stdin.destroy();
+      throw new ValidationError([`<stdin>: more than the limit of ${mib(maxBytes)} per file; split it`]);
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -32,7 +48,12 @@ export function bufferIO(stdin = ''): CliIO & { stdout: string[]; stderr: string
   return {
     stdout,
     stderr,
-    readStdin: async () => stdin,
+    readStdin: async (maxBytes) => {
+      if (Buffer.byteLength(stdin) > maxBytes) {
+        throw new ValidationError([`<stdin>: more than the limit of ${mib(maxBytes)} per file; split it`]);
+      }
+      return stdin;
+    },
     errIsTTY: false,
     out: (t) => stdout.push(t.endsWith('\n') ? t : `${t}\n`),
     err: (t) => stderr.push(t.endsWith('\n') ? t : `${t}\n`),

@@ -15,20 +15,22 @@ describe('--catalog option', () => {
     expect(cmd.opts()).toEqual({ catalog: 'c.json' });
   });
 
-  it('resolves the embedded snapshot without a file, and the file when given', () => {
-    expect(resolveCatalog({})).toBe(loadCatalog());
+  it('resolves the embedded snapshot without a file, and the file when given', async () => {
+    expect(await resolveCatalog({})).toBe(loadCatalog());
     const dir = mkdtempSync(join(tmpdir(), 'karpless-opt-'));
     const path = join(dir, 'c.json');
     const embedded = loadCatalog();
     writeFileSync(path, JSON.stringify({ ...embedded, types: embedded.types.slice(0, 2) }));
-    expect(resolveCatalog({ catalog: path }).types).toHaveLength(2);
+    expect((await resolveCatalog({ catalog: path })).types).toHaveLength(2);
   });
 
-  it('throws a ValidationError naming the file for a bad catalog', () => {
+  it('throws a ValidationError naming the file for a bad catalog', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'karpless-opt-'));
     const path = join(dir, 'bad.json');
     writeFileSync(path, JSON.stringify({ region: 'r', zones: [{ name: 'a', id: 'b' }], types: [{ name: 'x.large' }] }));
-    expect(() => resolveCatalog({ catalog: path })).toThrow(ValidationError);
-    expect(() => resolveCatalog({ catalog: path })).toThrow(`${path}: types[0].family: must be a non-empty string`);
+    await expect(resolveCatalog({ catalog: path })).rejects.toThrow(ValidationError);
+    await expect(resolveCatalog({ catalog: path })).rejects.toThrow(
+      `${path}: types[0].family: must be a non-empty string`,
+    );
   });
 });

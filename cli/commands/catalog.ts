@@ -171,7 +171,7 @@ export async function runCatalogList(ctx: CommandContext, opts: CatalogListOptio
     return usage(ctx, `--output: "${opts.output}" is not one of table, json`);
   if (opts.arch && opts.arch !== 'amd64' && opts.arch !== 'arm64')
     return usage(ctx, `--arch: "${opts.arch}" is not one of amd64, arm64`);
-  const catalog = resolveCatalog(opts);
+  const catalog = await resolveCatalog(opts, (line) => ctx.io.err(line));
   const badFamilies = unknownValues(opts.family, new Set(catalog.types.map((t) => t.family)));
   if (badFamilies.length)
     return usage(ctx, `--family: ${badFamilies.map((f) => `"${f}"`).join(', ')} not in the catalog`);
@@ -195,7 +195,7 @@ const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 export async function runCatalogRefresh(ctx: CommandContext, opts: CatalogRefreshOptions): Promise<void> {
   if (!REGION.test(opts.region))
     return usage(ctx, `--region: "${opts.region}" is not an AWS region (for example us-west-2)`);
-  const known = resolveCatalog(opts);
+  const known = await resolveCatalog(opts, (line) => ctx.io.err(line));
   const out = opts.out ?? `catalog-${opts.region}.json`;
   // The SDK loads only for refresh, so listing stays fast.
   const { ec2Client, pricingClient } = await import('../../shared/aws/clients');

@@ -22,16 +22,20 @@ export async function planSource(
 ): Promise<PlanSource> {
   const set = await loadManifests(files, undefined, readStdin);
   let source: DecisionSource | undefined;
-  const result = await runSimulation(simulationObjectsOf(set, expandPods(set)), catalogEngine(resolveCatalog(opts)), {
-    seed: Number(opts.seed),
-    onWorld: ({ store }) => {
-      source = {
-        listDecisions: (claim) => store.listDecisions(claim),
-        claimOfNode: async (node) => (await store.list()).find((c) => c.nodeName === node)?.name,
-        claim: (name) => store.get(name),
-      };
+  const result = await runSimulation(
+    simulationObjectsOf(set, expandPods(set)),
+    catalogEngine(await resolveCatalog(opts)),
+    {
+      seed: Number(opts.seed),
+      onWorld: ({ store }) => {
+        source = {
+          listDecisions: (claim) => store.listDecisions(claim),
+          claimOfNode: async (node) => (await store.list()).find((c) => c.nodeName === node)?.name,
+          claim: (name) => store.get(name),
+        };
+      },
     },
-  });
+  );
   const pending = new Map<string, { pod: string; reason: string }>();
   for (const { pod, reason } of result.unschedulable) {
     const entry = { pod: podKey(pod), reason };

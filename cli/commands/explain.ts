@@ -3,7 +3,8 @@
 // (explain-table.ts), a JSON file of records (`karpless simulate --scenario FILE --decisions-out FILE`) via --store,
 // or a scenario run on the spot via --from-sim. A node name is resolved to its claim through the store's claims or
 // the records' candidates.
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../../shared/api/input-file';
+import { DEFAULT_INPUT_LIMITS } from '../../shared/api/limits';
 import type { DecisionRecord, NodeClaim } from '../../shared/api/nodeclaim';
 import type { AppliedPriceOverlay } from '../../shared/catalog/types';
 import { catalogEngine } from '../../shared/sim/default-engine';
@@ -55,13 +56,26 @@ function isRecord(x: unknown): x is DecisionRecord {
   );
 }
 
-/** Reads a records file: a JSON array of DecisionRecords, or an object with a `decisions` array. */
-export async function readRecordsFile(path: string): Promise<DecisionRecord[]> {
+const RECORDS_FILE = 'a JSON array of decision records (from simulate --scenario FILE --decisions-out FILE)';
+
+/**
+ * Reads a records file: a JSON array of DecisionRecords, or an object with a `decisions` array. Every refusal is one
+ * line naming the file and what it should hold.
+ */
+export async function readRecordsFile(path: string, onWait?: (line: string) => void): Promise<DecisionRecord[]> {
+  const text = await readInputFile(path, {
+    expected: RECORDS_FILE,
+    maxBytes: DEFAULT_INPUT_LIMITS.maxFileBytes,
+    ...(onWait ? { onWait } : {}),
+  });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${path}: ${(err as Error).message}`);
+    // JSON.parse quotes the start of the text, new lines included; the message stays on one line.
+    throw new Error(
+      `${path}: not valid JSON (${(err as Error).message.replace(/\s+/g, ' ')}); expected ${RECORDS_FILE}`,
+    );
   }
   const list = Array.isArray(parsed) ? parsed : (parsed as { decisions?: unknown })?.decisions;
   if (!Array.isArray(list))
@@ -221,11 +235,11 @@ export interface ExplainOptions extends TableOptions {
   catalog?: string;
 }
 
-async function sourceFor(opts: ExplainOptions): Promise<DecisionSource> {
+async function sourceFor(opts: ExplainOptions, onWait: (line: string) => void): Promise<DecisionSource> {
   if (opts.table) return tableSource({ ...opts, table: opts.table, cluster: opts.cluster as string });
-  if (opts.store) return recordsSource(await readRecordsFile(opts.store));
-  const scenario = await loadScenario(opts.fromSim as string);
-  const run = await runScenario(scenario, catalogEngine(resolveCatalog(opts)), {
+  if (opts.store) return recordsSource(await readRecordsFile(opts.store, onWait));
+  const scenario = await loadScenario(opts.fromSim as string, onWait);
+  const run = await runScenario(scenario, catalogEngine(await resolveCatalog(opts, onWait)), {
     seed: Number(opts.seed),
     sweep: productionSweepEngine(),
   });
@@ -256,7 +270,7 @@ export async function runExplain(ctx: CommandContext, name: string, opts: Explai
   let pending: PlanSource['pending'] | undefined;
   try {
     if (opts.file) ({ source, pending } = await planSource(opts.file, opts, ctx.io.readStdin));
-    else source = await sourceFor(opts);
+    else source = await sourceFor(opts, (line) => ctx.io.err(line));
   } catch (err) {
     return usage((err as Error).message);
   }

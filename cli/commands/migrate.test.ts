@@ -79,6 +79,8 @@ describe('karpless migrate', () => {
     const { code, stdout, stderr } = await migrate('/no/such/file.yaml');
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('/no/such/file.yaml: no such file or folder\n');
+    expect(stderr).toBe(
+      '/no/such/file.yaml: no such file or folder; expected YAML manifests (Kubernetes objects with apiVersion and kind)\n',
+    );
   });
 });

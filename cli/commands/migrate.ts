@@ -38,7 +38,7 @@ export async function runMigrate(ctx: CommandContext, paths: string[], opts: Mig
   // A converter passes the kinds it does not convert through unchanged (a ConfigMap beside a Provisioner), so unknown
   // kinds are warnings here, not the errors they are for simulate.
   const result = await readInput(ctx, () =>
-    loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin),
+    loadDocuments(paths, inputLimits({ ignoreUnknownKinds: true }), ctx.io.readStdin, (line) => ctx.io.err(line)),
   );
   if (!result) return;
   const yaml = result.documents.map((d) => stringify(d.raw, { lineWidth: 0 })).join('---\n');
@@ -67,7 +67,7 @@ async function runCheck(ctx: CommandContext, paths: string[], opts: MigrateOptio
   const docs = await readInput(ctx, async () =>
     kubeconfig
       ? (await import('./cluster-input')).readClusterCheckDocuments(ctx, { ...opts, kubeconfig }, paths, limits)
-      : readSourceDocuments(paths, limits, ctx.io.readStdin),
+      : readSourceDocuments(paths, limits, ctx.io.readStdin, (line) => ctx.io.err(line)),
   );
   if (!docs) return;
   const result = migrationPreflight(docs, nodePools);

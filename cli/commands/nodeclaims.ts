@@ -118,7 +118,7 @@ async function fromSim(
   let now: number;
   try {
     const scenario = await loadScenario(file);
-    const run = await runScenario(scenario, catalogEngine(resolveCatalog({})), {
+    const run = await runScenario(scenario, catalogEngine(await resolveCatalog({})), {
       seed,
       sweep: productionSweepEngine(),
     });

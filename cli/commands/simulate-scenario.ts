@@ -21,8 +21,9 @@ export interface ScenarioCommandOptions {
 }
 
 export async function runScenarioCommand(ctx: CommandContext, opts: ScenarioCommandOptions): Promise<void> {
-  const scenario = await loadScenario(opts.scenario);
-  const engine = catalogEngine(resolveCatalog(opts));
+  const onWait = (line: string) => ctx.io.err(line);
+  const scenario = await loadScenario(opts.scenario, onWait);
+  const engine = catalogEngine(await resolveCatalog(opts, onWait));
   // Progress is for people watching a long run: on stderr, never stdout (which may be the JSON or HTML report).
   const showProgress = opts.progress === true || ctx.io.errIsTTY;
   const run = await runScenario(scenario, engine, {

@@ -66,14 +66,14 @@ export async function runSimulate(ctx: CommandContext, opts: SimulateOptions): P
         { ...opts, kubeconfig: opts.kubeconfig },
         limits,
       )
-    : await loadManifests(opts.file ?? [], limits, ctx.io.readStdin);
+    : await loadManifests(opts.file ?? [], limits, ctx.io.readStdin, (line) => ctx.io.err(line));
   const expanded = expandPods(set);
   // --time-budget counts from here, the end of reading the input (docs/performance.md, "Whole command").
   const readAt = performance.now();
   const pods = expanded.pods;
   const source = [...(opts.kubeconfig ? [opts.kubeconfig] : []), ...(opts.file ?? [])].join(', ');
   if (pods.length >= 1000) ctx.io.err(`loaded ${pods.length} pods from ${source}`);
-  const catalog = resolveCatalog(opts);
+  const catalog = await resolveCatalog(opts, (line) => ctx.io.err(line));
   const result = await runSimulation(simulationObjectsOf(set, expanded), catalogEngine(catalog), {
     seed,
     onProgress: pods.length >= 1000 ? (m) => ctx.io.err(m) : undefined,

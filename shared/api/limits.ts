@@ -11,6 +11,14 @@ export interface InputLimits {
   maxAliases: number;
   /** Bytes of one YAML file. */
   maxFileBytes: number;
+  /**
+   * Bytes of one file that needs the full YAML parser (flow style and JSON, anchors, block scalars): it holds about
+   * 60 bytes of memory per byte of text, against under 7 for the plain block YAML tools write (docs/api.md, "Input
+   * limits"), so its cap is what parses within the CLI's heap.
+   */
+  maxFullParserBytes: number;
+  /** Nodes (maps, lists and scalars) that one YAML document's aliases may add when expanded. */
+  maxAliasNodes: number;
   /** Unknown kinds are an error unless this is set (`--ignore-unknown`). */
   ignoreUnknownKinds: boolean;
 }
@@ -20,6 +28,8 @@ export const DEFAULT_INPUT_LIMITS: Readonly<InputLimits> = Object.freeze({
   maxDepth: 100,
   maxAliases: 1000,
   maxFileBytes: 64 * 2 ** 20,
+  maxFullParserBytes: 16 * 2 ** 20,
+  maxAliasNodes: 200_000,
   ignoreUnknownKinds: false,
 });
 

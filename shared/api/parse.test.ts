@@ -162,7 +162,9 @@ describe('loadManifests', () => {
 
   it('reports a missing path', async () => {
     const err = await loadManifests(['/no/such/place']).catch((e: unknown) => e);
-    expect((err as ValidationError).problems).toEqual(['/no/such/place: no such file or folder']);
+    expect((err as ValidationError).problems).toEqual([
+      '/no/such/place: no such file or folder; expected YAML manifests (Kubernetes objects with apiVersion and kind)',
+    ]);
   });
 
   it('resolves NodePool references across files', async () => {

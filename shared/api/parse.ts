@@ -1,9 +1,10 @@
 // Entry points for reading manifests: from text, or from files and folders.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ValidationError } from '../errors';
 import { type BuildResult, buildManifestSet } from './build';
 import { readDocuments, type SourceDocument } from './documents';
+import { checkText, mib, readInputFile } from './input-file';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './limits';
 import type { ManifestSet } from './manifest-set';
 
@@ -38,10 +39,18 @@ export function placeholderWarnings(text: string, file: string): string[] {
 export const STDIN_PATH = '-';
 const STDIN_NAME = '<stdin>';
 
-/** Where `-` reads from; the CLI passes standard input, tests pass text. */
-export type ReadStdin = () => Promise<string>;
+/**
+ * Where `-` reads from; the CLI passes standard input, tests pass text. It reads at most `maxBytes` and throws
+ * ValidationError past them, so endless input is refused at the same cap as a file.
+ */
+export type ReadStdin = (maxBytes: number) => Promise<string>;
 
 const noStdin: ReadStdin = () => Promise.reject(new Error('standard input is not available here'));
+
+/** How the CLI is told that reading waits: a named pipe with no writer yet. */
+export type OnWait = (line: string) => void;
+
+const EXPECTED = 'YAML manifests (Kubernetes objects with apiVersion and kind)';
 
 /**
  * Reads files, folders recursively (*.yaml and *.yml, in sorted order) and `-` (standard input); throws
@@ -51,8 +60,9 @@ export async function loadManifests(
   paths: string[],
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
   stdin: ReadStdin = noStdin,
+  onWait?: OnWait,
 ): Promise<ManifestSet> {
-  return (await loadDocuments(paths, limits, stdin)).set;
+  return (await loadDocuments(paths, limits, stdin, onWait)).set;
 }
 
 /** Like loadManifests, and also returns the converted documents in order (for `karpless migrate`). */
@@ -60,9 +70,10 @@ export async function loadDocuments(
   paths: string[],
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
   stdin: ReadStdin = noStdin,
+  onWait?: OnWait,
 ): Promise<BuildResult> {
   const errors: string[] = [];
-  const { docs, placeholders } = await readSources(paths, limits, stdin, errors);
+  const { docs, placeholders } = await readSources(paths, limits, stdin, errors, onWait);
   const result = buildManifestSet(docs, errors, limits);
   if (errors.length > 0) throw new ValidationError(errors);
   result.set.warnings.push(...placeholders);
@@ -75,9 +86,10 @@ export async function readSourceDocuments(
   paths: string[],
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
   stdin: ReadStdin = noStdin,
+  onWait?: OnWait,
 ): Promise<SourceDocument[]> {
   const errors: string[] = [];
-  const { docs } = await readSources(paths, limits, stdin, errors);
+  const { docs } = await readSources(paths, limits, stdin, errors, onWait);
   if (errors.length > 0) throw new ValidationError(errors);
   return docs;
 }
@@ -87,39 +99,37 @@ async function readSources(
   limits: InputLimits,
   stdin: ReadStdin,
   errors: string[],
+  onWait?: OnWait,
 ): Promise<{ docs: SourceDocument[]; placeholders: string[] }> {
   const docs: SourceDocument[] = [];
   const placeholders: string[] = [];
+  const read = (text: string, file: string, input: number): void => {
+    docs.push(...fromInput(readDocuments(text, file, errors, limits), input));
+    placeholders.push(...placeholderWarnings(text, file));
+  };
   if (paths.filter((p) => p === STDIN_PATH).length > 1) errors.push('-: standard input can be read only once');
   else if (paths.includes(STDIN_PATH)) {
     try {
-      const text = await stdin();
+      const text = await stdin(limits.maxFileBytes);
       if (Buffer.byteLength(text) > limits.maxFileBytes) {
-        errors.push(`${STDIN_NAME}: more than the limit of ${limits.maxFileBytes} bytes per file; split it`);
-      } else {
-        docs.push(...fromInput(readDocuments(text, STDIN_NAME, errors, limits), paths.indexOf(STDIN_PATH)));
-        placeholders.push(...placeholderWarnings(text, STDIN_NAME));
-      }
+        errors.push(`${STDIN_NAME}: more than the limit of ${mib(limits.maxFileBytes)} per file; split it`);
+      } else read(checkText(STDIN_NAME, text, { expected: EXPECTED }), STDIN_NAME, paths.indexOf(STDIN_PATH));
     } catch (err) {
-      errors.push(`${STDIN_NAME}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
+      errors.push(...problemsOf(err, STDIN_NAME));
     }
   }
   for (const { file, input } of await expandPaths(paths, errors)) {
-    let text: string;
     try {
-      // Checked before reading, so a huge file is refused without being loaded.
-      const { size } = await stat(file);
-      if (size > limits.maxFileBytes) {
-        errors.push(`${file}: ${size} bytes is more than the limit of ${limits.maxFileBytes} per file; split it`);
-        continue;
-      }
-      text = await readFile(file, 'utf8');
+      const opts = { expected: EXPECTED, maxBytes: limits.maxFileBytes, ...waitOf(onWait) };
+      read(await readInputFile(file, opts), file, input);
     } catch (err) {
-      errors.push(`${file}: cannot read: ${err instanceof Error ? err.message : String(err)}`);
-      continue;
+      errors.push(...problemsOf(err, file));
     }
-    docs.push(...fromInput(readDocuments(text, file, errors, limits), input));
-    placeholders.push(...placeholderWarnings(text, file));
+  }
+  if (errors.length === 0 && docs.length === 0 && paths.length > 0) {
+    errors.push(
+      `${paths.map((p) => (p === STDIN_PATH ? STDIN_NAME : p)).join(', ')}: no objects read; expected ${EXPECTED}`,
+    );
   }
   return { docs, placeholders };
 }
@@ -128,6 +138,14 @@ async function readSources(
 function fromInput(docs: SourceDocument[], input: number): SourceDocument[] {
   for (const d of docs) d.input = input;
   return docs;
+}
+
+const waitOf = (onWait: OnWait | undefined) => (onWait ? { onWait } : {});
+
+/** A ValidationError's lines as they are; anything else as one `cannot read` line. */
+function problemsOf(err: unknown, name: string): string[] {
+  if (err instanceof ValidationError) return err.problems;
+  return [`${name}: cannot read: ${err instanceof Error ? err.message : String(err)}`];
 }
 
 const YAML_FILE = /\.ya?ml$/i;
@@ -141,11 +159,16 @@ async function expandPaths(paths: string[], errors: string[]): Promise<{ file: s
     try {
       info = await stat(path);
     } catch {
-      errors.push(`${path}: no such file or folder`);
+      errors.push(`${path}: no such file or folder; expected ${EXPECTED}`);
       continue;
     }
-    if (info.isDirectory()) for (const file of await walk(path)) files.push({ file, input });
-    else files.push({ file: path, input });
+    if (!info.isDirectory()) {
+      files.push({ file: path, input });
+      continue;
+    }
+    const found = await walk(path);
+    if (found.length === 0) errors.push(`${path}: a folder without .yaml or .yml files; expected ${EXPECTED}`);
+    for (const file of found) files.push({ file, input });
   }
   return files;
 }

@@ -18,7 +18,7 @@ export {
 export { EBS_CSI_DRIVER, ebsVolumeLimit } from './ebs-limits';
 export { allocatableSettingsKey, type InstanceTypeOptions, instanceTypesFor } from './instance-types';
 export { labelsFor } from './labels';
-export { EMBEDDED_CATALOG_NAME, embeddedSnapshot, loadCatalog, readCatalogFile } from './load';
+export { EMBEDDED_CATALOG_NAME, embeddedSnapshot, loadCatalog, parseCatalogText, readCatalogFile } from './load';
 export { type InstanceTypeName, parseInstanceTypeName } from './names';
 export { cheapestPrice, offeringKey, offeringsFor, unavailableKeys } from './offerings';
 export { serializeCatalog } from './serialize';

@@ -25,6 +25,11 @@ export function readCatalogFile(path: string): Catalog {
   return validateCatalog(readJson(path), path);
 }
 
+/** Validates catalog text already read from `path` (the CLI reads it with its input checks). */
+export function parseCatalogText(text: string, path: string): Catalog {
+  return validateCatalog(parseJson(text, path), path);
+}
+
 function readJson(path: string): unknown {
   let text: string;
   try {
@@ -34,10 +39,16 @@ function readJson(path: string): unknown {
       `${path}: cannot read the catalog file (${(err as NodeJS.ErrnoException).code ?? err})`,
     ]);
   }
+  return parseJson(text, path);
+}
+
+function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ValidationError([`${path}: not valid JSON (${(err as Error).message})`]);
+    // JSON.parse quotes the start of the text, new lines included; the error stays on one line.
+    const reason = (err as Error).message.replace(/\s+/g, ' ');
+    throw new ValidationError([`${path}: not valid JSON (${reason}); expected a catalog JSON file`]);
   }
 }
 

@@ -129,7 +129,10 @@ function checkWindows(p: Problems, windows: unknown, path: string, zones: Set<st
 /** Validates parsed JSON as a Catalog; throws a ValidationError listing what is wrong. */
 export function validateCatalog(data: unknown, file: string): Catalog {
   const p = new Problems(file);
-  if (!isObject(data)) throw new ValidationError([`${file}: must be a JSON object with region, zones and types`]);
+  // Something that is not a catalog at all gets one line, not one per missing field.
+  if (!isObject(data) || (data.region === undefined && data.zones === undefined && data.types === undefined)) {
+    throw new ValidationError([`${file}: must be a JSON object with region, zones and types`]);
+  }
   requireString(p, data, 'region', '');
   const zones = new Set<string>();
   if (!Array.isArray(data.zones) || data.zones.length === 0) p.add('zones', 'must be a non-empty list');

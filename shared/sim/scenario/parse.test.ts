@@ -157,7 +157,7 @@ spec:
 
   it('rejects YAML that is not a scenario', async () => {
     expect(await problems('- a\n- b\n')).toEqual([
-      'scen.yaml: a scenario must be a map with apiVersion, kind and spec',
+      'scen.yaml: not a scenario; expected a Scenario (YAML with apiVersion karpless.dev/v1alpha1, kind Scenario and spec)',
     ]);
     expect((await problems('a: [\n'))[0]).toMatch(/^scen\.yaml: line \d+: /);
   });
@@ -167,6 +167,8 @@ spec:
     expect(s.name).toBe('scale-down-consolidation');
     const apply = s.steps[0]?.action;
     expect(apply?.type === 'apply' && apply.set.nodePools.map((p) => p.metadata.name)).toEqual(['general']);
-    await expect(loadScenario('examples/scenarios/nope.yaml')).rejects.toThrow(/nope\.yaml: cannot read/);
+    await expect(loadScenario('examples/scenarios/nope.yaml')).rejects.toThrow(
+      /nope\.yaml: no such file; expected a Scenario/,
+    );
   });
 });

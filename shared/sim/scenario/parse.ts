@@ -1,7 +1,6 @@
 // Reads a Scenario file: validates every field (errors name the file, the Scenario and the field path, as manifests'
 // errors do) and reads the manifests its steps apply, relative to the scenario file, so a run starts only on good
 // input.
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { buildManifestSet } from '../../api/build';
 import {
@@ -16,6 +15,7 @@ import {
   show,
 } from '../../api/check';
 import type { SourceDocument } from '../../api/documents';
+import { readInputFile } from '../../api/input-file';
 import { DEFAULT_INPUT_LIMITS } from '../../api/limits';
 import type { ManifestSet } from '../../api/manifest-set';
 import { loadManifests } from '../../api/parse';
@@ -59,14 +59,15 @@ const ACTIONS = [
 ] as const;
 const STEP_KEYS = new Set<string>(['at', 'every', 'manifests', ...ACTIONS]);
 
-/** Reads and validates a scenario file and the manifests it applies. Throws ValidationError listing every problem. */
-export async function loadScenario(file: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ValidationError([`${file}: cannot read: ${err instanceof Error ? err.message : String(err)}`]);
-  }
+const EXPECTED = `a Scenario (YAML with apiVersion ${SCENARIO_API_VERSION}, kind Scenario and spec)`;
+
+/**
+ * Reads and validates a scenario file and the manifests it applies. Throws ValidationError listing every problem;
+ * `onWait` hears that a named pipe has no writer yet.
+ */
+export async function loadScenario(file: string, onWait?: (line: string) => void): Promise<Scenario> {
+  const maxBytes = DEFAULT_INPUT_LIMITS.maxFileBytes;
+  const text = await readInputFile(file, { expected: EXPECTED, maxBytes, ...(onWait ? { onWait } : {}) });
   return parseScenario(text, file, (paths) => loadManifests(paths.map((p) => resolve(dirname(file), p))));
 }
 
@@ -81,7 +82,10 @@ export async function parseScenario(
   if (docs.length > 1) errors.push(`${file}: holds ${docs.length} YAML documents; a scenario file holds one`);
   if (errors.length > 0) throw new ValidationError(errors);
   const raw: unknown = docs[0]?.value;
-  if (!isObj(raw)) throw new ValidationError([`${file}: a scenario must be a map with apiVersion, kind and spec`]);
+  // Something that is not a scenario at all gets one line, not one per missing field.
+  if (!isObj(raw) || (raw.apiVersion === undefined && raw.kind === undefined)) {
+    throw new ValidationError([`${file}: not a scenario; expected ${EXPECTED}`]);
+  }
   const meta = isObj(raw.metadata) ? raw.metadata : {};
   const name = typeof meta.name === 'string' && meta.name ? meta.name : '<unnamed>';
   const p = new Problems({ file, doc: 1, kind: 'Scenario', name });
