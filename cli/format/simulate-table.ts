@@ -1,7 +1,7 @@
 // The human view of a simulation: the planned NodeClaims, where existing nodes took pods, what could not be
 // scheduled and why, and what it costs against the LP lower bound.
 import type { SimulateReport } from './simulate-report';
-import { CLAIM_COLUMNS, claimCells, formatPrice, renderTable } from './table';
+import { CLAIM_COLUMNS, claimCells, estimateNote, formatClaimPrice, formatPrice, renderTable } from './table';
 
 export function renderSimulateTable(report: SimulateReport): string {
   const out: string[] = [];
@@ -22,10 +22,11 @@ export function renderSimulateTable(report: SimulateReport): string {
           ...claimCells(c),
           c.capacity.cpu ?? '',
           c.capacity.memory ?? '',
-          formatPrice(c.pricePerHour),
+          formatClaimPrice(c),
           c.pods.length,
         ]),
       ),
+      ...estimateNote(report.nodeClaims),
     );
   } else {
     out.push('No new NodeClaims needed.');
@@ -63,12 +64,13 @@ export function renderSimulateTable(report: SimulateReport): string {
   const requestless = s.podsWithoutRequests
     ? `; ${s.podsWithoutRequests} pod(s) request no CPU or memory, so the bound counts only their pod slots`
     : '';
+  const approx = estimateNote(report.nodeClaims).length > 0 ? '~' : '';
   const ratio =
     s.lowerBoundPerHour > 0 ? ` (${(s.costPerHour / s.lowerBoundPerHour).toFixed(3)}× the bound${requestless})` : '';
   out.push(
     '',
     `Summary: ${s.scheduledPods}/${s.pods} pods scheduled, ${s.nodeClaims} new NodeClaim(s), ` +
-      `${formatPrice(s.costPerHour)}/h; LP lower bound ${formatPrice(s.lowerBoundPerHour)}/h${ratio}.`,
+      `${approx}${formatPrice(s.costPerHour)}/h; LP lower bound ${formatPrice(s.lowerBoundPerHour)}/h${ratio}.`,
   );
   if (s.packing) out.push(packingLine(s.packing));
   return out.join('\n');
