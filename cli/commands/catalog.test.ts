@@ -30,9 +30,10 @@ interface JsonType {
   labels: Record<string, string>;
   onDemandPrice: number;
   cheapestSpotPrice: number | null;
+  spotPriceSource: string | null;
   gpu?: unknown;
   accelerator?: unknown;
-  offerings: { zone: string; capacityType: string; price: number; available: boolean }[];
+  offerings: { zone: string; capacityType: string; price: number; priceSource?: string; available: boolean }[];
 }
 
 describe('karpless catalog', () => {
@@ -51,6 +52,11 @@ describe('karpless catalog', () => {
     expect(m5?.cheapestSpotPrice).toBe(
       Math.min(...(m5?.offerings ?? []).filter((o) => o.capacityType === 'spot').map((o) => o.price)),
     );
+    // Spot prices are the snapshot's estimates; on-demand prices are AWS's.
+    expect(m5?.spotPriceSource).toBe('estimate');
+    expect(new Set(m5?.offerings.map((o) => `${o.capacityType}:${o.priceSource ?? 'catalog'}`))).toEqual(
+      new Set(['spot:estimate', 'on-demand:catalog']),
+    );
   });
 
   it('prints a table with one row per type and a summary', async () => {
@@ -65,6 +71,9 @@ describe('karpless catalog', () => {
       expect.arrayContaining(['amd64', '2', '8Gi', '29', '1930m', '6903Mi', '0.0960', 'abcdef']),
     );
     expect(lines[lines.length - 1]).toMatch(/^18 instance types in 2 families; us-east-1 \(6 zones\)/);
+    // The embedded snapshot's spot prices are derived: each says so, and a line says what `~` means.
+    expect(m5?.split(/\s+/).at(-2)).toMatch(/^~0\.\d{4}$/);
+    expect(lines[lines.length - 2]).toMatch(/^~ marks estimated spot prices/);
   });
 
   it('filters by architecture and acceleration', async () => {

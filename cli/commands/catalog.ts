@@ -78,6 +78,7 @@ export function catalogJson(catalog: Catalog, types: InstanceType[], nodeClass?:
     region: catalog.region,
     generatedAt: catalog.generatedAt,
     source: catalog.source,
+    ...(catalog.estimatedPrices ? { estimatedPrices: catalog.estimatedPrices } : {}),
     zones: catalog.zones,
     nodeClass: nodeClass?.metadata.name ?? null,
     count: types.length,
@@ -102,6 +103,7 @@ export function catalogJson(catalog: Catalog, types: InstanceType[], nodeClass?:
       labels: t.labels,
       onDemandPrice: t.info.onDemandPrice,
       cheapestSpotPrice: cheapestPrice(t.offerings, 'spot') ?? null,
+      spotPriceSource: spotSource(t),
       zones: t.info.zones,
       offerings: t.offerings,
     })),
@@ -109,6 +111,19 @@ export function catalogJson(catalog: Catalog, types: InstanceType[], nodeClass?:
 }
 
 const price = (p: number | undefined) => (p === undefined ? '-' : p.toFixed(4));
+
+/** `estimate` when the catalog derived the type's spot prices; null without spot offerings. */
+function spotSource(t: InstanceType): 'estimate' | 'catalog' | null {
+  const spot = t.offerings.filter((o) => o.capacityType === 'spot');
+  if (spot.length === 0) return null;
+  return spot.some((o) => o.priceSource === 'estimate') ? 'estimate' : 'catalog';
+}
+
+/** The cheapest spot price, `~`-prefixed when estimated (docs/catalog.md, "Spot prices are estimates"). */
+const spotCell = (t: InstanceType) => {
+  const p = cheapestPrice(t.offerings, 'spot');
+  return p === undefined ? '-' : `${spotSource(t) === 'estimate' ? '~' : ''}${p.toFixed(4)}`;
+};
 const gib = (mib: number) => `${Number((mib / 1024).toFixed(2))}Gi`;
 
 function accelerators(t: InstanceType): string {
@@ -144,7 +159,7 @@ export function renderCatalogTable(catalog: Catalog, types: InstanceType[], node
       alloc.memory ?? '0',
       accelerators(t),
       price(t.info.onDemandPrice),
-      price(cheapestPrice(t.offerings, 'spot')),
+      spotCell(t),
       zones.join(''),
     ];
   });
@@ -162,6 +177,9 @@ export function renderCatalogTable(catalog: Catalog, types: InstanceType[], node
     line(header),
     ...rows.map(line),
     '',
+    ...(catalog.estimatedPrices?.spot
+      ? ['~ marks estimated spot prices: this catalog derives them (docs/catalog.md, "Spot prices are estimates").']
+      : []),
     `${types.length} instance types in ${families} families; ${catalog.region} (${catalog.zones.length} zones)${date}; allocatable for ${where}.`,
   ].join('\n');
 }

@@ -95,14 +95,32 @@ describe('load-time warnings', () => {
       FINE,
       DEPLOY(REQUESTS),
     );
+    const embedded = 'the embedded catalog (1345 types, us-east-1, snapshot 2026-07-20)';
+    const refresh =
+      'if AWS offers one, build a current catalog with `karpless catalog refresh --region us-east-1` and pass ' +
+      '`--catalog catalog-us-east-1.json`';
     expect(out.warnings).toEqual([
-      'NodePool/tiny: no instance type or offering in the catalog meets its requirements (no instance type meets ' +
-        'all of node.kubernetes.io/instance-type [m5.large], karpenter.k8s.aws/instance-family [c6g]): this ' +
-        'NodePool can never launch a node',
-      'NodePool/nozone: no instance type or offering in the catalog meets its requirements ' +
+      `NodePool/tiny: no instance type in ${embedded} meets its requirements (no instance type meets ` +
+        'all of node.kubernetes.io/instance-type [m5.large], karpenter.k8s.aws/instance-family [c6g]); ' +
+        refresh,
+      `NodePool/nozone: no instance type in ${embedded} meets its requirements ` +
         '(topology.kubernetes.io/zone [us-east-1z] matches no offering (offered: us-east-1a, us-east-1b, ' +
-        'us-east-1c, us-east-1d, us-east-1e, us-east-1f)): this NodePool can never launch a node',
+        `us-east-1c, us-east-1d, us-east-1e, us-east-1f)); ${refresh}`,
     ]);
+  });
+
+  it('says nothing of a NodePool that asks for 8th-generation x86 types, which the catalog has', async () => {
+    const out = await simulate(
+      CLASS('default'),
+      POOL(
+        'gen8',
+        `[{ key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["7"] },
+          { key: kubernetes.io/arch, operator: In, values: [amd64] }]`,
+      ),
+      FINE,
+      DEPLOY(REQUESTS),
+    );
+    expect(out.warnings).toEqual([]);
   });
 
   it("names an OS its EC2NodeClass's nodes do not run, and says nothing of a Windows pool the catalog prices", async () => {

@@ -81,4 +81,14 @@ describe('simulate --scenario reporting', () => {
     for (const c of json.nodeClaims) expect(html).toContain(`<td class="claim"><code>${c.name}</code></td>`);
     expect(html).toContain('td.claim,td.ev-cell{white-space:nowrap}');
   });
+
+  it('marks estimated spot prices in the HTML report, with a note that says what they are', async () => {
+    const json = JSON.parse((await piped()).stdout) as ScenarioReport;
+    const html = (await run(['-o', 'html'])).stdout;
+    const estimated = json.nodeClaims.filter((c) => c.priceSource === 'estimate');
+    expect(estimated.length).toBeGreaterThan(0);
+    expect(estimated.every((c) => c.capacityType === 'spot')).toBe(true);
+    for (const c of estimated) expect(html).toContain(`~$${c.pricePerHour.toFixed(4)}`);
+    expect(html).toContain(`<p class="sub estimate-note">~ marks ${estimated.length} estimated price(s)`);
+  });
 });

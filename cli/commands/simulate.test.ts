@@ -142,9 +142,25 @@ describe('karpless simulate on the examples', () => {
     );
     expect(lines.filter((l) => /^(general|gpu)-[a-z0-9]{5}\s/.test(l))).toHaveLength(report.nodeClaims.length);
     expect(first.stdout).toMatch(
-      /Summary: 15\/15 pods scheduled, \d+ new NodeClaim\(s\), \$\d+\.\d{4}\/h; LP lower bound/,
+      /Summary: 15\/15 pods scheduled, \d+ new NodeClaim\(s\), ~\$\d+\.\d{4}\/h; LP lower bound/,
     );
     expect(first.stdout).not.toContain('embedded default');
+  });
+
+  it('marks the estimated spot prices in the table and the JSON, and only those', async () => {
+    const { stdout } = await run('-f', EXAMPLES);
+    const rows = stdout.split('\n').filter((l) => /^(general|gpu)-[a-z0-9]{5}\s/.test(l));
+    for (const row of rows) {
+      const price = row.split(/\s+/).at(-2) ?? '';
+      expect(price.startsWith('~$'), row).toBe(row.includes(' spot '));
+    }
+    const spot = report.nodeClaims.filter((c) => c.capacityType === 'spot');
+    expect(spot.length).toBeGreaterThan(0);
+    expect(spot.every((c) => c.priceSource === 'estimate')).toBe(true);
+    expect(report.nodeClaims.filter((c) => c.capacityType === 'on-demand').map((c) => c.priceSource)).toEqual(
+      report.nodeClaims.filter((c) => c.capacityType === 'on-demand').map(() => 'catalog'),
+    );
+    expect(stdout).toContain(`~ marks ${spot.length} estimated price(s)`);
   });
 
   it('is deterministic for a seed; another seed changes only instance ids', async () => {

@@ -1,7 +1,7 @@
 // The terminal view of a scenario run: what happened (totals, violations, cost against the bound), the fleet at the
 // end, and the timeline with the noisy pod-level entries folded away.
 import type { ScenarioReport } from '../../shared/sim/scenario';
-import { CLAIM_COLUMNS, claimCells, formatPrice, renderTable } from './table';
+import { CLAIM_COLUMNS, claimCells, estimateNote, formatClaimPrice, formatPrice, renderTable } from './table';
 
 const QUIET = new Set(['Nominated', 'Bound', 'Registered']);
 const MAX_TIMELINE_ROWS = 60;
@@ -47,8 +47,9 @@ export function renderScenarioTable(report: ScenarioReport): string {
       ? '  none'
       : renderTable(
           [...CLAIM_COLUMNS, { header: '$/HOUR', align: 'right' }, { header: 'PODS', align: 'right' }],
-          report.nodeClaims.map((c) => [...claimCells(c), formatPrice(c.pricePerHour), c.pods.length]),
+          report.nodeClaims.map((c) => [...claimCells(c), formatClaimPrice(c), c.pods.length]),
         ),
+    ...estimateNote(report.nodeClaims),
   );
   if (report.unschedulable.length > 0) {
     out.push('', `Pods still pending at the end (${report.unschedulable.length}):`);

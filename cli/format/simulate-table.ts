@@ -2,7 +2,7 @@
 // scheduled and why, and what it costs against the LP lower bound.
 import { pendingLines } from './pending-groups';
 import type { SimulateReport } from './simulate-report';
-import { CLAIM_COLUMNS, claimCells, formatPrice, renderTable } from './table';
+import { CLAIM_COLUMNS, claimCells, estimateNote, formatClaimPrice, formatPrice, renderTable } from './table';
 
 export function renderSimulateTable(report: SimulateReport): string {
   const out: string[] = [];
@@ -24,10 +24,11 @@ export function renderSimulateTable(report: SimulateReport): string {
           ...claimCells(c),
           c.allocatable.cpu ?? '',
           c.allocatable.memory ?? '',
-          formatPrice(c.pricePerHour),
+          formatClaimPrice(c),
           c.pods.length,
         ]),
       ),
+      ...estimateNote(report.nodeClaims),
     );
   } else {
     out.push('No new NodeClaims needed.');
@@ -69,13 +70,14 @@ export function renderSimulateTable(report: SimulateReport): string {
   const requestless = s.podsWithoutRequests
     ? `; ${s.podsWithoutRequests} pod(s) request no CPU or memory, so the bound counts only their pod slots`
     : '';
+  const approx = estimateNote(report.nodeClaims).length > 0 ? '~' : '';
   const ratio =
     s.lowerBoundPerHour > 0 ? ` (${(s.costPerHour / s.lowerBoundPerHour).toFixed(3)}× the bound${requestless})` : '';
   const proven = s.packing?.provenOptimal ? ': optimal (proven)' : '';
   out.push(
     '',
     `Summary: ${s.scheduledPods}/${s.pods} pods scheduled, ${s.nodeClaims} new NodeClaim(s), ` +
-      `${formatPrice(s.costPerHour)}/h${proven}; LP lower bound ${formatPrice(s.lowerBoundPerHour)}/h${ratio}.`,
+      `${approx}${formatPrice(s.costPerHour)}/h${proven}; LP lower bound ${formatPrice(s.lowerBoundPerHour)}/h${ratio}.`,
   );
   if (s.lowerBoundPerHour > 0) out.push(BOUND_LINE);
   if (s.packing) out.push(packingLine(s.packing));

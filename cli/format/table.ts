@@ -22,6 +22,20 @@ export function renderTable(columns: (Column | string)[], rows: (string | number
 /** Dollars per hour with enough digits for cheap spot nodes. */
 export const formatPrice = (dollars: number): string => `$${dollars.toFixed(4)}`;
 
+/** A claim's price, `~`-prefixed when the catalog estimated it (docs/catalog.md, "Spot prices are estimates"). */
+export const formatClaimPrice = (c: { pricePerHour: number; priceSource?: string }): string =>
+  `${c.priceSource === 'estimate' ? '~' : ''}${formatPrice(c.pricePerHour)}`;
+
+/** The line under a table with estimated prices, or nothing when every price is the catalog's own. */
+export function estimateNote(claims: readonly { priceSource?: string }[]): string[] {
+  const n = claims.filter((c) => c.priceSource === 'estimate').length;
+  if (n === 0) return [];
+  return [
+    `~ marks ${n} estimated price(s): the catalog derives spot (and Windows) prices instead of reading them from ` +
+      'AWS; totals that include them are estimates too. `karpless catalog refresh` reads real ones.',
+  ];
+}
+
 /** Rounds away float noise from summed prices so JSON output is stable. */
 export const roundPrice = (dollars: number): number => Math.round(dollars * 1e6) / 1e6;
 

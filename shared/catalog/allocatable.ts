@@ -96,8 +96,9 @@ export function maxPodsFor(info: InstanceTypeInfo, kubelet?: KubeletConfiguratio
 
 /** Memory the kubelet sees: the type's memory less the hypervisor's share. */
 export function memoryCapacityMiB(info: InstanceTypeInfo): number {
-  const vmOverhead = Math.ceil(info.memoryMiB * VM_MEMORY_OVERHEAD_PERCENT);
-  return info.memoryMiB - vmOverhead - (info.arch === 'arm64' ? ARM64_MEMORY_OVERHEAD_MIB : 0);
+  // The arm64 reservation comes off first; the VM overhead is a share of what is left.
+  const memory = info.memoryMiB - (info.arch === 'arm64' ? ARM64_MEMORY_OVERHEAD_MIB : 0);
+  return memory - Math.ceil(memory * VM_MEMORY_OVERHEAD_PERCENT);
 }
 
 function capacityWith(info: InstanceTypeInfo, s: AllocatableSettings): ResourceList {

@@ -15,6 +15,7 @@ export {
   shapeWith,
   VM_MEMORY_OVERHEAD_PERCENT,
 } from './allocatable';
+export { describeCatalog, isEmbeddedCatalog } from './describe';
 export { EBS_CSI_DRIVER, ebsVolumeLimit } from './ebs-limits';
 export { allocatableSettingsKey, type InstanceTypeOptions, instanceTypesFor } from './instance-types';
 export { labelsFor } from './labels';

@@ -67,8 +67,8 @@ describe('labelsFor', () => {
     expect(labels('c7a.metal-48xl')['karpenter.k8s.aws/instance-size']).toBe('metal-48xl');
   });
 
-  it('leaves the hypervisor unset on bare metal and says xen for Xen types', () => {
-    expect(labels('m5.metal')['karpenter.k8s.aws/instance-hypervisor']).toBeUndefined();
+  it('gives bare metal an empty hypervisor label, as Karpenter does, and says xen for Xen types', () => {
+    expect(labels('m5.metal')['karpenter.k8s.aws/instance-hypervisor']).toBe('');
     expect(labels('i3.large')['karpenter.k8s.aws/instance-hypervisor']).toBe('xen');
   });
 

@@ -46,18 +46,20 @@ export function labelsFor(info: InstanceTypeInfo, region: string, os: NodeOS = '
     [LabelInstanceCapacityFlex]: String(info.capabilityFlex ?? false),
   };
   if (info.cpuManufacturer) labels[LabelInstanceCPUManufacturer] = info.cpuManufacturer;
-  if (info.cpuClockMhz) labels[LabelInstanceCPUSustainedClockSpeedMhz] = String(info.cpuClockMhz);
+  if (info.cpuClockMhz !== undefined) labels[LabelInstanceCPUSustainedClockSpeedMhz] = String(info.cpuClockMhz);
   if (info.networkBandwidthMbps) labels[LabelInstanceNetworkBandwidth] = String(info.networkBandwidthMbps);
   if (info.ebsBandwidthMbps) labels[LabelInstanceEBSBandwidth] = String(info.ebsBandwidthMbps);
-  if (info.hypervisor) labels[LabelInstanceHypervisor] = info.hypervisor;
+  // Bare metal has no hypervisor: Karpenter's label is then present and empty.
+  labels[LabelInstanceHypervisor] = info.hypervisor;
   if (info.localNvmeGiB) labels[LabelInstanceLocalNVME] = String(info.localNvmeGiB);
-  if (info.gpu && info.gpu.count > 0) {
+  // A fractional GPU (g6f) has a count of 0 and still names its GPU.
+  if (info.gpu) {
     labels[LabelInstanceGPUName] = info.gpu.name;
     labels[LabelInstanceGPUManufacturer] = info.gpu.manufacturer;
     labels[LabelInstanceGPUCount] = String(info.gpu.count);
     labels[LabelInstanceGPUMemory] = String(info.gpu.memoryMiB);
   }
-  if (info.accelerator && info.accelerator.count > 0) {
+  if (info.accelerator) {
     labels[LabelInstanceAcceleratorName] = info.accelerator.name;
     labels[LabelInstanceAcceleratorManufacturer] = info.accelerator.manufacturer;
     labels[LabelInstanceAcceleratorCount] = String(info.accelerator.count);

@@ -38,6 +38,8 @@ export function isRefused(
   );
 }
 
+const ESTIMATE = { priceSource: 'estimate' } as const;
+
 export function offeringsFor(
   info: InstanceTypeInfo,
   catalog: Catalog,
@@ -47,12 +49,23 @@ export function offeringsFor(
   const prices = os === 'windows' ? info.windows : info;
   const offerings: Offering[] = [];
   if (!prices) return offerings;
+  const estimated = catalog.estimatedPrices;
+  const windowsEstimate = os === 'windows' && estimated?.windows === true;
+  const spotSource = windowsEstimate || estimated?.spot ? ESTIMATE : undefined;
+  const onDemandSource = windowsEstimate ? ESTIMATE : undefined;
   for (const zone of info.zones) {
     const zoneId = catalog.zones.find((z) => z.name === zone)?.id;
     const spot = prices.spotPrice[zone];
     if (spot !== undefined) {
       const available = !unavailable?.has(offeringKey(info.name, zone, 'spot'));
-      offerings.push({ zone, ...(zoneId ? { zoneId } : {}), capacityType: 'spot', price: spot, available });
+      offerings.push({
+        zone,
+        ...(zoneId ? { zoneId } : {}),
+        capacityType: 'spot',
+        price: spot,
+        ...spotSource,
+        available,
+      });
     }
     const available = !unavailable?.has(offeringKey(info.name, zone, 'on-demand'));
     offerings.push({
@@ -60,6 +73,7 @@ export function offeringsFor(
       ...(zoneId ? { zoneId } : {}),
       capacityType: 'on-demand',
       price: prices.onDemandPrice,
+      ...onDemandSource,
       available,
     });
   }

@@ -142,7 +142,10 @@ function overlaid(type: InstanceType, u: TypeUpdate | undefined): InstanceType {
       const adjustment =
         overlay.spec.price !== undefined ? `price: ${overlay.spec.price}` : `priceAdjustment: ${change}`;
       const applied: AppliedPriceOverlay = { name: overlay.metadata.name, weight, adjustment, basePrice: o.price };
-      return { ...o, price: overlaidPrice(o.price, change), overlay: applied };
+      const priced: Offering = { ...o, price: overlaidPrice(o.price, change), overlay: applied };
+      // An absolute price is the overlay's own; an adjustment of an estimate is still an estimate.
+      if (overlay.spec.price !== undefined) delete priced.priceSource;
+      return priced;
     });
   }
   return out;

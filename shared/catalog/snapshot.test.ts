@@ -106,13 +106,6 @@ describe('embedded us-east-1 snapshot', () => {
       localNvmeGiB: 7600,
       ebsBandwidthMbps: 100000,
     });
-    expect(get('p3.8xlarge')).toMatchObject({
-      memoryMiB: 249856,
-      hypervisor: 'xen',
-      maxEnis: 8,
-      ipv4PerEni: 30,
-      ebsBandwidthMbps: 7000,
-    });
     expect(get('t3.large')).toMatchObject({ maxEnis: 3, ipv4PerEni: 12, ebsBandwidthMbps: 2780 });
     expect(get('t4g.small')).toMatchObject({ maxEnis: 3, ipv4PerEni: 4, ebsBandwidthMbps: 2085, memoryMiB: 2048 });
     expect(get('c6g.large')).toMatchObject({

@@ -66,6 +66,9 @@ export interface Catalog {
   zones: { name: string; id: string }[];
   generatedAt: string;
   source: string;
+  /** Prices the catalog derived rather than read from AWS: its spot prices, its Windows prices (docs/catalog.md,
+   * "Spot prices are estimates"). Absent in catalogs from `catalog refresh`, whose prices are all AWS's. */
+  estimatedPrices?: { spot?: boolean; windows?: boolean };
   types: InstanceTypeInfo[];
 }
 
@@ -74,6 +77,8 @@ export interface Offering {
   zoneId?: string;
   capacityType: CapacityType;
   price: number;
+  /** `estimate`: derived by the catalog, not AWS's price (Catalog.estimatedPrices); absent for AWS's own prices. */
+  priceSource?: 'estimate';
   available: boolean;
   /** The NodeOverlay that set this price and the price before it (shared/catalog/overlay.ts). */
   overlay?: AppliedPriceOverlay;

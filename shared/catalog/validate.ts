@@ -150,6 +150,7 @@ export function validateCatalog(data: unknown, file: string): Catalog {
   for (const key of ['generatedAt', 'source']) {
     if (data[key] !== undefined && typeof data[key] !== 'string') p.add(key, 'must be a string');
   }
+  checkEstimated(p, data.estimatedPrices);
   if (!Array.isArray(data.types) || data.types.length === 0) p.add('types', 'must be a non-empty list');
   else {
     const seen = new Set<string>();
@@ -160,4 +161,16 @@ export function validateCatalog(data: unknown, file: string): Catalog {
   catalog.generatedAt ??= '';
   catalog.source ??= '';
   return catalog;
+}
+
+function checkEstimated(p: Problems, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    p.add('estimatedPrices', 'must be an object with optional boolean spot and windows');
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (key !== 'spot' && key !== 'windows') p.add(`estimatedPrices.${key}`, 'is not a known field (spot, windows)');
+    else if (typeof v !== 'boolean') p.add(`estimatedPrices.${key}`, 'must be true or false');
+  }
 }

@@ -16,6 +16,8 @@ import { allowedOfferings, podRequests, Requirements, typeCompatible, whyNoInsta
 export interface CatalogScope {
   region: string;
   zones: readonly string[];
+  /** How messages name the catalog: "the embedded catalog (1345 types, us-east-1, snapshot 2026-07-20)". */
+  name?: string;
 }
 
 const NEVER = 'this NodePool can never launch a node';
@@ -41,7 +43,7 @@ export function nodePoolWarnings(
       requirementContradiction(pool) ??
       (scope ? foreignZones(pool, scope) : undefined) ??
       missingOs(pool, nodeClass, types) ??
-      noOffering(pool, types);
+      noOffering(pool, types, scope);
     if (why) out.push(`NodePool/${pool.metadata.name}: ${why}`);
   }
   return out;
@@ -161,7 +163,11 @@ function missingOs(
   return undefined;
 }
 
-function noOffering(pool: NodePool, types: readonly InstanceType[]): string | undefined {
+/**
+ * No type of this catalog serves the pool. That is a fact about the catalog, not about AWS (a snapshot can lack
+ * types AWS sells), so the message names the catalog and how to refresh it rather than saying "never".
+ */
+function noOffering(pool: NodePool, types: readonly InstanceType[], scope?: CatalogScope): string | undefined {
   const labels = pool.spec.template.metadata?.labels;
   const reqs = Requirements.from(pool.spec.template.spec.requirements ?? []).addAll(Requirements.fromLabels(labels));
   const fits = types.some(
@@ -169,7 +175,11 @@ function noOffering(pool: NodePool, types: readonly InstanceType[]): string | un
   );
   if (fits) return undefined;
   const why = whyNoInstanceTypes(types, reqs, pool.spec.template.spec.nodeClassRef.name, () => true);
-  return `no instance type or offering in the catalog meets its requirements (${why}): ${NEVER}`;
+  const region = scope?.region ?? 'REGION';
+  return (
+    `no instance type in ${scope?.name ?? 'the catalog'} meets its requirements (${why}); if AWS offers one, ` +
+    `build a current catalog with \`karpless catalog refresh --region ${region}\` and pass \`--catalog catalog-${region}.json\``
+  );
 }
 
 /**

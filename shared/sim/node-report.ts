@@ -16,6 +16,9 @@ export interface ReportedNodeClaim {
   zone: string;
   arch: string;
   pricePerHour: number;
+  /** Where the price came from: `estimate` (derived by the catalog, docs/catalog.md "Spot prices are estimates"),
+   * `overlay` (a NodeOverlay set or adjusted it) or `catalog` (as the catalog lists it). */
+  priceSource: PriceSource;
   capacity: Record<string, string>;
   allocatable: Record<string, string>;
   requests: Record<string, string>;
@@ -32,6 +35,21 @@ export function sortKeys(o: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+export type PriceSource = 'estimate' | 'overlay' | 'catalog';
+
+/** The source of the price of the offering the instance launched into. */
+export function priceSourceOf(instance: CloudInstance, instanceType: InstanceType): PriceSource {
+  const reservation = instance.capacityReservation?.id;
+  const offering = instanceType.offerings.find(
+    (o) =>
+      o.zone === instance.zone &&
+      o.capacityType === instance.capacityType &&
+      (reservation === undefined || o.reservation?.id === reservation),
+  );
+  if (offering?.priceSource === 'estimate') return 'estimate';
+  return offering?.overlay ? 'overlay' : 'catalog';
+}
+
 /** The instance's own fields, in report order. */
 export function instanceFields(instance: CloudInstance, instanceType: InstanceType) {
   return {
@@ -40,6 +58,7 @@ export function instanceFields(instance: CloudInstance, instanceType: InstanceTy
     zone: instance.zone,
     arch: instanceType.info.arch,
     pricePerHour: instance.pricePerHour,
+    priceSource: priceSourceOf(instance, instanceType),
     capacity: formatResourceList(instanceType.capacity),
     allocatable: formatResourceList(instanceType.allocatable),
   };

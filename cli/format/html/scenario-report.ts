@@ -4,6 +4,7 @@
 // SVG only, so the file can be mailed or attached to a ticket as is.
 import { parseDuration } from '../../../shared/api/quantity';
 import type { ScenarioReport } from '../../../shared/sim/scenario';
+import { estimateNote, formatClaimPrice } from '../table';
 import { escapeHtml, lineChart, type Marker, type Series, stackedChart } from './svg';
 
 const QUIET = new Set(['Nominated', 'Bound', 'Registered']);
@@ -120,9 +121,12 @@ function claimsTable(report: ScenarioReport): string {
   if (report.nodeClaims.length === 0) return '<p class="sub">None.</p>';
   const rows = report.nodeClaims.map(
     (c) =>
-      `<tr><td class="claim"><code>${escapeHtml(c.name)}</code></td><td>${escapeHtml(c.nodePool)}</td><td>${escapeHtml(c.instanceType)}</td><td>${escapeHtml(c.capacityType)}</td><td>${escapeHtml(c.zone)}</td><td class="num">$${c.pricePerHour.toFixed(4)}</td><td class="num">${c.pods.length}</td></tr>`,
+      `<tr><td class="claim"><code>${escapeHtml(c.name)}</code></td><td>${escapeHtml(c.nodePool)}</td><td>${escapeHtml(c.instanceType)}</td><td>${escapeHtml(c.capacityType)}</td><td>${escapeHtml(c.zone)}</td><td class="num">${escapeHtml(formatClaimPrice(c))}</td><td class="num">${c.pods.length}</td></tr>`,
   );
-  return `<table><thead><tr><th>NodeClaim</th><th>NodePool</th><th>Instance type</th><th>Capacity</th><th>Zone</th><th>$/hour</th><th>Pods</th></tr></thead><tbody>
+  const note = estimateNote(report.nodeClaims)
+    .map((n) => `<p class="sub estimate-note">${escapeHtml(n)} docs/catalog.md, "Spot prices are estimates".</p>`)
+    .join('');
+  return `${note}<table><thead><tr><th>NodeClaim</th><th>NodePool</th><th>Instance type</th><th>Capacity</th><th>Zone</th><th>$/hour</th><th>Pods</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>`;
 }

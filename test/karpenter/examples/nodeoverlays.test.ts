@@ -78,16 +78,10 @@ spec:
   });
 
   it('g6f-fractional-gpu + fractional-gpu NodePool: a pod asking for nvidia.com/gpu schedules on g6f only with the overlay', async () => {
-    // The embedded snapshot has no g6f yet: a g6f.xlarge like EC2 describes it (g6.xlarge's shape, and no GPU count,
-    // which is why the page needs the overlay) stands in. Its price is irrelevant here.
-    const base = loadCatalog();
-    const g6 = base.types.find((t) => t.name === 'g6.xlarge');
-    if (!g6) throw new Error('g6.xlarge missing from the snapshot');
-    const { gpu: _reportedAsZero, ...shape } = g6;
-    const catalog = write(
-      'g6f.json',
-      JSON.stringify({ ...base, types: [...base.types, { ...shape, name: 'g6f.xlarge', family: 'g6f' }] }),
-    );
+    // The embedded snapshot has the g6f types as Karpenter lists them: a GPU count of 0 (a fraction of an L4), so no
+    // nvidia.com/gpu capacity, which is why the page needs the overlay.
+    const g6f = loadCatalog().types.find((t) => t.name === 'g6f.xlarge');
+    expect(g6f?.gpu).toMatchObject({ count: 0, name: 'l4' });
     // The page's NodePool names an EC2NodeClass it does not show; the test supplies one.
     const rest = write(
       'gpu.yaml',
@@ -103,15 +97,15 @@ spec:
 ${podsYaml([{ name: 'inference', requests: { cpu: '1', memory: '1Gi' }, limits: { 'nvidia.com/gpu': '1' } }])}`,
     );
     const pool = overlay('fractional-gpu-nodepool');
-    const without = await simulateFiles([pool, rest], '--catalog', catalog);
+    const without = await simulateFiles([pool, rest]);
     expect(without.out?.unschedulable.map((u) => u.reason)).toEqual([
       expect.stringContaining('no instance type has enough nvidia.com/gpu'),
     ]);
-    const withOverlay = await simulateFiles([pool, overlay('g6f-fractional-gpu'), rest], '--catalog', catalog);
+    const withOverlay = await simulateFiles([pool, overlay('g6f-fractional-gpu'), rest]);
     expect(withOverlay.code, withOverlay.stderr).toBe(0);
     expect(withOverlay.out?.unschedulable).toEqual([]);
     expect(withOverlay.out?.nodeClaims.map((c) => [c.nodePool, c.instanceType, c.capacity['nvidia.com/gpu']])).toEqual([
-      ['fractional-gpu', 'g6f.xlarge', '1'],
+      ['fractional-gpu', 'g6f.large', '1'],
     ]);
   });
 
