@@ -1,5 +1,5 @@
 // Where a command writes. Tests pass buffers; the binary passes the process streams.
-import { mib } from '../shared/api/input-file';
+import { mib } from '../shared/api/limits';
 import { ValidationError } from '../shared/errors';
 
 export interface CliIO {

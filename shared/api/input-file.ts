@@ -4,6 +4,7 @@
 // filling memory; a named pipe with no writer yet gets a line saying what the command waits for, never silence.
 import { open, stat } from 'node:fs/promises';
 import { ValidationError } from '../errors';
+import { mib } from './limits';
 
 export interface InputFileOptions {
   /** What the file should hold, for the messages: "a catalog JSON file", "YAML manifests". */
@@ -94,5 +95,3 @@ async function readCapped(path: string, handle: Handle, opts: InputFileOptions, 
   }
   return Buffer.concat(chunks, total);
 }
-
-export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

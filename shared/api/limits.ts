@@ -62,3 +62,6 @@ export function nestingDepth(value: unknown, stopAt: number): number {
   }
   return max;
 }
+
+/** A byte count as the limit messages show it: `63.9 MiB`. */
+export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { ValidationError } from '../errors';
 import { type BuildResult, buildManifestSet } from './build';
 import { readDocuments, type SourceDocument } from './documents';
-import { checkText, mib, readInputFile } from './input-file';
-import { DEFAULT_INPUT_LIMITS, type InputLimits } from './limits';
+import { checkText, readInputFile } from './input-file';
+import { DEFAULT_INPUT_LIMITS, type InputLimits, mib } from './limits';
 import type { ManifestSet } from './manifest-set';
 
 /** Parses multi-document YAML text; throws ValidationError listing every problem. */

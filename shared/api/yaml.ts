@@ -2,7 +2,7 @@
 // hostile file fails with a message instead of a stack overflow or an exhausted heap. Used for manifests and scenarios.
 // Merge keys (`<<`) are refused: an object is read as written, so what a reviewer sees is what Karpless plans with.
 import { type Document, parseAllDocuments } from 'yaml';
-import { DEFAULT_INPUT_LIMITS, type InputLimits, nestingDepth } from './limits';
+import { DEFAULT_INPUT_LIMITS, type InputLimits, mib, nestingDepth } from './limits';
 import { readBlockYaml } from './yaml-block';
 import { aliasNodesOf, mergeKeyPath, repeatedKeyOffset } from './yaml-guards';
 
@@ -117,8 +117,6 @@ function withinDepth(
   });
   return out;
 }
-
-const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 /** ` Kind/name: path` of a merge key, inside a List's item when it is in one, as the error format has it. */
 function mergeWhere(value: unknown, path: string): string {
