@@ -82,6 +82,9 @@ export const MetricNames = {
   OrphanInstancesTerminated: 'OrphanInstancesTerminated',
   /** Orphan instances whose termination failed, e.g. refused by IAM; GC logs each and goes on (Count). */
   OrphanTerminationsFailed: 'OrphanTerminationsFailed',
+  /** Orphan instances tagged for the cluster with no proof that Karpless launched them: GC logs each and leaves it
+   * running (Count). */
+  OrphansUnproven: 'OrphansUnproven',
   /** Claims GC ended because their instance is gone (Count). */
   ClaimsWithInstanceGone: 'ClaimsWithInstanceGone',
   /** NodePools whose status says they cannot launch (Count, gauge emitted by each Sweep tick's status pass). */

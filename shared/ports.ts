@@ -42,6 +42,10 @@ export interface CloudInstance {
   subnetId?: string;
   securityGroupIds?: string[];
   tags: Record<string, string>;
+  /** Evidence, beyond tags that anyone holding ec2:CreateTags can set, that Karpless launched the instance (the
+   * launch template of this cluster it was launched from). Set by list() when the provider can tell; GC terminates no
+   * orphan without it or a claim record. */
+  launchProof?: string;
 }
 
 export interface LaunchRequest {

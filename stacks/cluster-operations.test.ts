@@ -204,6 +204,8 @@ const OFF_DASHBOARD: readonly MetricName[] = [
   'OrphanInstancesTerminated',
   // GC logs each refused termination with its instance id; a refusal repeats on every tick until someone acts.
   'OrphanTerminationsFailed',
+  // GC logs each unproven orphan with its instance id; it repeats on every tick until someone removes the tags.
+  'OrphansUnproven',
   'ClaimsWithInstanceGone',
   // Price refreshes fall back to the last stored prices or the embedded catalog with a log line.
   'PriceRefreshSucceeded',

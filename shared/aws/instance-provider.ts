@@ -13,7 +13,7 @@ import {
 } from '../ports';
 import { ec2Client } from './clients';
 import { getInstance, listClusterInstances, type PriceOf, terminateInstance } from './ec2/instances';
-import { deleteUnusedLaunchTemplates, LaunchTemplates } from './ec2/launch-template';
+import { clusterLaunchTemplates, deleteUnusedLaunchTemplates, LaunchTemplates } from './ec2/launch-template';
 import { TagLaunchTemplateId } from './ec2/tags';
 
 /** Karpless templates this old or older, unused by any live instance or recent launch here, are deleted by GC. */
@@ -52,8 +52,23 @@ export class AwsInstanceProvider implements InstanceProvider, LaunchTemplateColl
     return getInstance(this.ec2, instanceId, this.priceOf);
   }
 
-  list(): Promise<CloudInstance[]> {
-    return listClusterInstances(this.ec2, this.base.cluster.name, { priceOf: this.priceOf });
+  /**
+   * This cluster's instances, each launched from one of the cluster's Karpless launch templates marked with that
+   * proof. EC2 alone writes the `aws:` tag naming the template (no caller may set an `aws:` tag), and only Karpless
+   * creates templates under its name prefix, so, unlike the cluster tag, the proof cannot be forged with
+   * ec2:CreateTags (docs/aws.md ("Garbage collection")).
+   */
+  async list(): Promise<CloudInstance[]> {
+    const cluster = this.base.cluster.name;
+    const instances = await listClusterInstances(this.ec2, cluster, { priceOf: this.priceOf });
+    if (!instances.some((i) => i.tags[TagLaunchTemplateId])) return instances;
+    const ours = new Map<string, string>();
+    for await (const t of clusterLaunchTemplates(this.ec2, cluster)) if (t.id) ours.set(t.id, t.name);
+    for (const i of instances) {
+      const template = ours.get(i.tags[TagLaunchTemplateId] ?? '');
+      if (template) i.launchProof = `launch template ${template}`;
+    }
+    return instances;
   }
 
   /**

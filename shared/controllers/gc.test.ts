@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crashAfterLaunch, createTestbed, makePod } from '../../testkit/bed';
 import { nodeClaim } from '../../testkit/builders';
 import { repairBed } from '../../testkit/repair';
+import type { NodeClaim } from '../api/nodeclaim';
 import { collectGarbage } from './gc';
 import { reconcileNodes } from './lifecycle';
 import { provision } from './provision';
@@ -134,6 +135,35 @@ describe('collectGarbage', () => {
     expect((await t.cloud.list()).map((i) => i.instanceId)).toEqual([foreign]);
     expect(metrics).toContainEqual(['OrphanTerminationsFailed', 1]);
     expect(metrics).toContainEqual(['OrphanInstancesTerminated', 1]);
+  });
+
+  it('leaves a tagged instance without proof of launch running, counted, and ends one a claim recorded', async () => {
+    const t = createTestbed();
+    const types = (await t.cloud.getInstanceTypes(t.nodeClass)).filter((x) => x.name === 'm5.large');
+    const ghost = nodeClaim({ name: 'default-tagged', uid: 'uid-tagged', cluster: 'test', nominatedPods: [] });
+    const tagged = await t.cloud.create({
+      claim: ghost,
+      nodePool: t.nodePool,
+      nodeClass: t.nodeClass,
+      instanceTypes: types,
+    });
+    // A claim that recorded its instance and ended while the instance stayed (its termination failed).
+    t.cluster.addPod(makePod('web-0'));
+    const { launched } = await provision(t.deps);
+    const recorded = await t.store.get(launched[0] ?? '');
+    const failed = await t.store.transition(recorded as NodeClaim, 'Failed');
+    await t.store.transition(failed, 'Terminated');
+    // The cloud sees the tags but no proof that Karpless launched either instance.
+    t.deps.cloud = Object.assign(Object.create(t.cloud), {
+      list: async () => (await t.cloud.list()).map(({ launchProof: _, ...rest }) => rest),
+    });
+    const metrics: [string, number][] = [];
+    t.deps.metric = (name, value) => metrics.push([name, value]);
+    t.clock.advance(60_000);
+    const result = await collectGarbage(t.deps);
+    expect(result.terminatedInstances).toEqual([recorded?.instanceId]);
+    expect((await t.cloud.list()).map((i) => i.instanceId)).toEqual([tagged.instanceId]);
+    expect(metrics).toContainEqual(['OrphansUnproven', 1]);
   });
 
   it('asks a cloud that can delete stale launch templates to do so', async () => {

@@ -3,6 +3,9 @@
 //   grace covers a launch whose instance exists but whose claim does not yet record it: such an instance carries
 //   its claim's name in a tag, and a Pending claim of that name keeps it. A termination refused is logged and
 //   counted, and the collection goes on.
+// - Tags prove nothing (anyone may set them): an orphan is terminated only with proof that Karpless launched it, a
+//   claim record naming it or the cloud's launchProof; one without is logged, counted and left running
+//   (docs/aws.md ("Garbage collection")).
 // - A claim whose instance is gone is failed and sent through termination (which deletes its Node) and its pods
 //   re-planned.
 // - The claims of a NodePool that was deleted are terminated, as Karpenter's owner references cascade
@@ -10,7 +13,7 @@
 // - Stale launch templates are the cloud adapter's business; it is asked when it offers that.
 import { LIVE_STATES, type NodeClaim } from '../api/nodeclaim';
 import { ConflictError } from '../errors';
-import type { InstanceProvider, LaunchTemplateCollector } from '../ports';
+import type { CloudInstance, InstanceProvider, LaunchTemplateCollector } from '../ports';
 import type { InstanceDeps } from './deps';
 import { queueTermination, requestReplan } from './messages';
 import { terminateClaimsOfDeletedNodePools } from './nodepool-deletion';
@@ -35,6 +38,9 @@ export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
   const [instances, claims] = await Promise.all([deps.cloud.list(), deps.store.list()]);
   const result: GcResult = { terminatedInstances: [], failedClaims: [], nodePoolDeleted: [] };
   let failedTerminations = 0;
+  let unproven = 0;
+  // An instance a claim recorded was launched by Karpless, whatever became of the claim since.
+  const recorded = new Set(claims.flatMap((c) => (c.instanceId ? [c.instanceId] : [])));
 
   const live = claims.filter((c) => LIVE_STATES.includes(c.state));
   const ownedIds = new Set(live.flatMap((c) => (c.instanceId ? [c.instanceId] : [])));
@@ -55,16 +61,10 @@ export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
     const pendingOwner = claimTag ? live.find((c) => c.name === claimTag && !c.instanceId) : undefined;
     if (pendingOwner) continue;
     if (now - Date.parse(instance.launchedAt) < deps.config.orphanGraceMs) continue;
-    deps.log.warn('terminating orphan instance', { instanceId: instance.instanceId, nodeClaim: claimTag });
-    try {
-      await deps.cloud.delete(instance.instanceId);
-      result.terminatedInstances.push(instance.instanceId);
-    } catch (err) {
-      // Anyone may tag an instance for this cluster, and EC2 refuses to terminate one the GC role may not touch: that
-      // refusal must not stop the real orphans after it, nor the rest of the collection.
-      failedTerminations++;
-      deps.log.error('orphan instance termination failed', { instanceId: instance.instanceId, error: message(err) });
-    }
+    const outcome = await terminateOrphan(deps, instance, recorded.has(instance.instanceId));
+    if (outcome === 'terminated') result.terminatedInstances.push(instance.instanceId);
+    else if (outcome === 'unproven') unproven++;
+    else failedTerminations++;
   }
 
   const running = new Set(instances.filter((i) => i.state !== 'terminated').map((i) => i.instanceId));
@@ -97,8 +97,41 @@ export async function collectGarbage(deps: InstanceDeps): Promise<GcResult> {
   }
   deps.metric('OrphanInstancesTerminated', result.terminatedInstances.length, 'Count');
   deps.metric('OrphanTerminationsFailed', failedTerminations, 'Count');
+  deps.metric('OrphansUnproven', unproven, 'Count');
   deps.metric('ClaimsWithInstanceGone', result.failedClaims.length, 'Count');
   return result;
+}
+
+/** Terminates an orphan that carries proof of Karpless's launch (`recorded`: a claim record names it); leaves one
+ * with the tags alone, which anyone holding ec2:CreateTags can set, running. */
+async function terminateOrphan(
+  deps: InstanceDeps,
+  instance: CloudInstance,
+  recorded: boolean,
+): Promise<'terminated' | 'unproven' | 'failed'> {
+  const { instanceId } = instance;
+  const nodeClaim = instance.tags[TagNodeClaim];
+  if (!instance.launchProof && !recorded) {
+    deps.log.warn('orphan instance left alone: tagged for the cluster, no proof Karpless launched it', {
+      instanceId,
+      nodeClaim,
+    });
+    return 'unproven';
+  }
+  deps.log.warn('terminating orphan instance', {
+    instanceId,
+    nodeClaim,
+    proof: instance.launchProof ?? 'claim record',
+  });
+  try {
+    await deps.cloud.delete(instanceId);
+    return 'terminated';
+  } catch (err) {
+    // Anyone may tag an instance for this cluster, and EC2 refuses to terminate one the GC role may not touch: that
+    // refusal must not stop the real orphans after it, nor the rest of the collection.
+    deps.log.error('orphan instance termination failed', { instanceId, error: message(err) });
+    return 'failed';
+  }
 }
 
 async function failGone(deps: InstanceDeps, claim: NodeClaim): Promise<boolean> {

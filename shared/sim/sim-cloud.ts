@@ -203,7 +203,10 @@ export class SimCloud implements CloudProvider {
   }
 
   async list(): Promise<CloudInstance[]> {
-    return [...this.instances.values()].filter((l) => l.instance.state !== 'terminated').map((l) => this.asReported(l));
+    // Every simulated instance was launched through create() or adopted from a claim: all are Karpless's.
+    return [...this.instances.values()]
+      .filter((l) => l.instance.state !== 'terminated')
+      .map((l) => ({ ...this.asReported(l), launchProof: 'simulated launch' }));
   }
 
   /** The instance as EC2 describes it now: once its reservation has ended, it runs on as on-demand, at that price. */

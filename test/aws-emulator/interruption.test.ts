@@ -26,6 +26,7 @@ import { ec2NodeClass, nodeClaim, nodePool } from '../../testkit/builders';
 import { makeInstanceType } from '../../testkit/instance-types';
 import { type Emulator, emulator } from './emulator';
 import { createTestNetwork, type TestNetwork } from './network';
+import { relaunchStamped } from './stamped-launch';
 
 const cluster = testCluster.name;
 let aws: Emulator;
@@ -210,12 +211,15 @@ describe('garbage collection on the emulator', () => {
     const gone = await launchedClaim('default-gc002');
     await cloud.delete(gone.instanceId as string);
     // A leak: launched for a claim the store never recorded (a Lambda killed between CreateFleet and the write).
-    const leaked = await cloud.create({
+    const fleetLaunch = await cloud.create({
       claim: nodeClaim({ name: 'default-leak1', uid: `uid-leak-${aws.account}` }),
       nodePool: nodePool(),
       nodeClass: ec2NodeClass({ amiSelectorTerms: [{ id: net.images.amd64 }], role: net.role }),
       instanceTypes: [makeInstanceType('m5.large', { zones: ['us-east-1a'] })],
     });
+    // GC terminates only what Karpless provably launched: the stamp of its launch template (docs/aws.md
+    // ("Garbage collection")), which moto puts on RunInstances only.
+    const leaked = { instanceId: await relaunchStamped(aws.ec2, cluster, fleetLaunch.instanceId) };
     const untagged = await aws.ec2.send(
       new RunInstancesCommand({ ImageId: net.images.amd64, MinCount: 1, MaxCount: 1, InstanceType: 'm5.large' }),
     );

@@ -209,24 +209,30 @@ export async function deleteUnusedLaunchTemplates(
 ): Promise<string[]> {
   const kept = typeof keep === 'function' ? keep : (t: LaunchTemplateSummary) => keep.has(t.name);
   const deleted: string[] = [];
+  for await (const summary of clusterLaunchTemplates(ec2, cluster)) {
+    if (kept(summary)) continue;
+    try {
+      await ec2.send(new DeleteLaunchTemplateCommand({ LaunchTemplateName: summary.name }));
+      deleted.push(summary.name);
+    } catch (err) {
+      if (!/NotFound/.test(String((err as { name?: string }).name))) throw err;
+    }
+  }
+  return deleted;
+}
+
+/** The launch templates Karpless created for this cluster: tagged for it and named under its prefix. */
+export async function* clusterLaunchTemplates(ec2: EC2Client, cluster: string): AsyncGenerator<LaunchTemplateSummary> {
   const filters = [{ Name: `tag:${TagKarplessCluster}`, Values: [cluster] }];
   for await (const page of paginateDescribeLaunchTemplates({ client: ec2 }, { Filters: filters })) {
     for (const lt of page.LaunchTemplates ?? []) {
       const name = lt.LaunchTemplateName;
       if (!name?.startsWith(`karpless/${cluster}/`)) continue;
-      const summary: LaunchTemplateSummary = {
+      yield {
         name,
         ...(lt.LaunchTemplateId ? { id: lt.LaunchTemplateId } : {}),
         ...(lt.CreateTime ? { createdAt: lt.CreateTime } : {}),
       };
-      if (kept(summary)) continue;
-      try {
-        await ec2.send(new DeleteLaunchTemplateCommand({ LaunchTemplateName: name }));
-        deleted.push(name);
-      } catch (err) {
-        if (!/NotFound/.test(String((err as { name?: string }).name))) throw err;
-      }
     }
   }
-  return deleted;
 }
