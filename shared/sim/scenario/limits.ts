@@ -14,8 +14,9 @@ export const SCENARIO_LIMITS = Object.freeze({
   maxFirings: 100_000,
   /** Disruption sweeps: spec.until / spec.sweepEvery. */
   maxSweeps: 100_000,
-  /** Peak pods × run-loop instants (sweeps, garbage collections, step firings): about 3 minutes of run time on a
-   * 2-core machine at this cap (docs/scenarios.md, "Size limits"). */
+  /** Peak pods × run-loop instants (sweeps, garbage collections, step firings): 1,000 pods at this cap run in about
+   * 3 minutes on a 2-core machine; the per-instant cost that does not grow with pods is not yet counted
+   * (docs/scenarios.md, "Size limits"). */
   maxWork: 4_000_000,
 });
 
