@@ -1,7 +1,8 @@
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyManifestSet } from '../../api/manifest-set';
 import { ValidationError } from '../../errors';
-import { parseScenario } from './parse';
+import { loadScenario, parseScenario } from './parse';
 
 const scenario = (spec: string): string =>
   `apiVersion: karpless.dev/v1alpha1\nkind: Scenario\nmetadata: { name: big }\nspec:\n${spec}`;
@@ -56,5 +57,22 @@ describe('scenario limits', () => {
     expect(await problems(`${scenario(`  until: 1h\n  steps: [{ at: 0s, ${interrupt} }]\n`)}---\na: 1\n`)).toEqual([
       'scen.yaml: holds 2 YAML documents; a scenario file holds one',
     ]);
+  });
+
+  it('refuses pods × instants past the work cap, naming the estimate, and accepts every example', async () => {
+    const scale = (n: number) => `{ at: 0s, scale: { kind: Deployment, namespace: shop, name: web, replicas: ${n} } }`;
+    // 1,000 pods × (2,640 sweeps + 1,320 collections + 1 firing) = 3,961,000: within the cap.
+    expect(await problems(scenario(`  until: 44h\n  steps: [${scale(1000)}]\n`))).toEqual([]);
+    expect(await problems(scenario(`  until: 48h\n  steps: [${scale(1000)}]\n`))).toEqual([
+      'scen.yaml#1 Scenario/big: spec.until: 1,000 pods × 4,321 instants (sweepEvery 1m and a collection every 2m ' +
+        'over 48h, plus 1 step firings) is 4,321,000 pod-instants of work, past the limit of 4,000,000; use fewer ' +
+        'pods (spec.steps replicas), a shorter until or a longer sweepEvery',
+    ]);
+    // The peak, not the sum of the steps: a workload scaled 1,000 → 10 → 1,000 counts 1,000 pods once.
+    const twice = `[${scale(1000)}, ${scale(10).replace('0s', '1h')}, ${scale(1000).replace('0s', '2h')}]`;
+    expect(await problems(scenario(`  until: 44h\n  steps: ${twice}\n`))).toEqual([]);
+    for (const f of readdirSync('examples/scenarios').filter((n) => n.endsWith('.yaml'))) {
+      await expect(loadScenario(`examples/scenarios/${f}`)).resolves.toMatchObject({ file: `examples/scenarios/${f}` });
+    }
   });
 });

@@ -3,6 +3,7 @@
 import type { Problems } from '../../api/problems';
 import { formatDuration } from '../../api/quantity';
 import type { ScenarioStep } from './types';
+import { estimateWork } from './work';
 
 export const SCENARIO_LIMITS = Object.freeze({
   /** Simulated time: 30 days covers a month of diurnal load, weekly budgets and expiry. */
@@ -13,6 +14,10 @@ export const SCENARIO_LIMITS = Object.freeze({
   maxFirings: 100_000,
   /** Disruption sweeps: spec.until / spec.sweepEvery. */
   maxSweeps: 100_000,
+  /** Peak pods × run-loop instants (sweeps, garbage collections, step firings): 1,000 pods at this cap run in about
+   * 3 minutes on a 2-core machine; the per-instant cost that does not grow with pods is not yet counted
+   * (docs/scenarios.md, "Size limits"). */
+  maxWork: 4_000_000,
 });
 
 export function checkScenarioSize(
@@ -39,4 +44,19 @@ export function checkScenarioSize(
       return;
     }
   }
+  checkWork(p, s, firings);
+}
+
+/** Refuses a scenario whose pods × instants would run for more than a few minutes, naming what drives the work. */
+function checkWork(p: Problems, s: { until: number; sweepEvery: number; steps: ScenarioStep[] }, firings: number) {
+  const { peakPods, instants, work } = estimateWork(s, firings);
+  if (work <= SCENARIO_LIMITS.maxWork) return;
+  const n = (x: number): string => x.toLocaleString('en-US');
+  p.error(
+    'spec.until',
+    `${n(peakPods)} pods × ${n(instants)} instants (sweepEvery ${formatDuration(s.sweepEvery)} and a collection ` +
+      `every 2m over ${formatDuration(s.until)}, plus ${n(firings)} step firings) is ${n(work)} pod-instants of ` +
+      `work, past the limit of ${n(SCENARIO_LIMITS.maxWork)}; use fewer pods (spec.steps replicas), a shorter ` +
+      'until or a longer sweepEvery',
+  );
 }

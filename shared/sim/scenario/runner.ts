@@ -46,11 +46,11 @@ import {
 import type { StepContext } from './step-context';
 import { applyStep } from './steps';
 import type { Scenario, ScenarioStep } from './types';
+import { GC_EVERY_MS } from './work';
 import { WorkloadController } from './workloads';
 
 export const SCENARIO_START = '2026-01-05T00:00:00.000Z';
 const NODE_BATCH_MS = 1_000;
-const GC_EVERY_MS = 2 * 60_000;
 const MAX_SAMPLES = 480;
 const CLUSTER = 'sim';
 
