@@ -110,7 +110,7 @@ describe('npm run bench', () => {
     ]);
   }, 60_000);
 
-  it('measures small batches, the time budget, the pipeline latency, every deployed function bundle, the whole simulate command and --help besides the disruption measures', () => {
+  it('measures small batches, the time budget, the pipeline latency, every deployed function bundle, the whole simulate command, its time budget and --help besides the disruption measures', () => {
     const names = MEASURES.map((m) => m.name);
     expect(names).toEqual(expect.arrayContaining(['disruption-sweep-2000', 'scale-down-2000-to-500']));
     expect(names.filter((n) => !n.startsWith('disruption') && !n.startsWith('scale-down'))).toEqual([
@@ -126,6 +126,7 @@ describe('npm run bench', () => {
       'whole-command-shapes-20k',
       'whole-command-distinct-20k',
       'whole-command-distinct-50k',
+      'whole-command-budget-50k',
       'cli-help',
     ]);
   });

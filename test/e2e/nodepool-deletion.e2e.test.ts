@@ -63,7 +63,7 @@ describe('local pipeline: deleting a NodePool', () => {
     }
     expect(pipe.timeline.some((e) => e.kind === 'batch-sent' && e.text.startsWith('NodePoolChanged'))).toBe(true);
     // The PDB allowed one web pod down at a time: evictions were refused while another web pod was moving.
-    expect(pipe.sim.events.some((e) => e.reason === 'DisruptionBlocked' && e.involved.kind === 'Node')).toBe(true);
+    expect(pipe.sim.events.some((e) => e.reason === 'FailedDraining' && e.involved.kind === 'Node')).toBe(true);
     // Drained, not dropped: every pod runs again on the NodePool that is left.
     expect(await pipe.runUntil(allOn(pipe, 'other'), 10 * MINUTE)).toBe(true);
     expect(await pipe.audit()).toMatchObject({ orphanInstances: [], duplicateLaunches: [] });

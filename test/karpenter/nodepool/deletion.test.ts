@@ -140,7 +140,7 @@ describe('NodePool deletion: NodeClaims are owned by their NodePool and terminat
       expect(t.cluster.getNode(c.nodeName ?? '')?.spec.unschedulable).toBe(true);
     }
     expect(deleted).toEqual([]);
-    expect(t.cluster.events.some((e) => e.reason === 'DisruptionBlocked')).toBe(true);
+    expect(t.cluster.events.some((e) => e.reason === 'FailedDraining')).toBe(true);
     t.cluster.upsert(pdb(1));
     await t.settle(5 * 60_000);
     for (const c of claims) expect((await t.store.get(c.name))?.state).toBe('Terminated');
