@@ -44,14 +44,14 @@ describe('karpless simulate --scenario: the work cap', () => {
     const lines = String(run.stderr).trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toBe(
-      `${join(dir, 'huge.yaml')}#1 Scenario/huge: spec.until: 100,000 pods × 64,802 instants (sweepEvery 1m and a ` +
-        'collection every 2m over 720h, plus 2 step firings) is 6,480,200,000 pod-instants of work, past the limit ' +
-        'of 4,000,000; use fewer pods (spec.steps replicas), a shorter until or a longer sweepEvery',
+      `${join(dir, 'huge.yaml')}#1 Scenario/huge: spec.until: (1 + √100,000 pods) × 64,802 instants (sweepEvery 1m ` +
+        'and a collection every 2m over 720h, plus 2 step firings) is 20,556,994 units of work, past the limit of ' +
+        '80,000; use fewer pods (spec.steps replicas), a shorter until or a longer sweepEvery',
     );
   }, 70_000);
 
   it('accepts and runs a small scenario', () => {
-    // 40 pods × (60 sweeps + 30 collections + 2 firings) is far under the cap: the run completes.
+    // (1 + √40) × (60 sweeps + 30 collections + 2 firings) is far under the cap: the run completes.
     const run = simulate('small', '1h', 40);
     expect(run.status).toBe(0);
     expect(String(run.stdout)).toContain('End state: 40/40 pods running');

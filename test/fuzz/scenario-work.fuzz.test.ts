@@ -33,11 +33,12 @@ function scenarioText(s: Size): string {
   ].join('\n');
 }
 
-/** The work as docs/scenarios.md states it: peak pods × (sweeps + 2-minute collections + step firings). */
+/** The work as docs/scenarios.md states it: (1 + √peak pods) × (sweeps + 2-minute collections + step firings). */
 function documentedWork(s: Size): number {
   const until = s.untilMin * MIN;
   const firings = s.everyMin === undefined ? 1 : Math.floor(until / (s.everyMin * MIN)) + 1;
-  return s.replicas * (Math.floor(until / (s.sweepSec * 1000)) + Math.floor(until / (2 * MIN)) + firings);
+  const instants = Math.floor(until / (s.sweepSec * 1000)) + Math.floor(until / (2 * MIN)) + firings;
+  return Math.ceil((1 + Math.sqrt(s.replicas)) * instants);
 }
 
 describe('scenario work cap', () => {
@@ -56,7 +57,7 @@ describe('scenario work cap', () => {
           expect(over).toBe(true);
           expect(err.problems).toHaveLength(1);
           expect(err.problems[0]).toMatch(
-            /^work\.yaml#1 Scenario\/work: spec\.until: [\d,]+ pods × [\d,]+ instants .* pod-instants of work, past the limit of 4,000,000; use fewer pods/,
+            /^work\.yaml#1 Scenario\/work: spec\.until: \(1 \+ √[\d,]+ pods\) × [\d,]+ instants .* units of work, past the limit of 80,000; use fewer pods/,
           );
         }
       }),

@@ -59,18 +59,20 @@ describe('scenario limits', () => {
     ]);
   });
 
-  it('refuses pods × instants past the work cap, naming the estimate, and accepts every example', async () => {
+  it('refuses (1 + √pods) × instants past the work cap, naming the estimate, and accepts every example', async () => {
     const scale = (n: number) => `{ at: 0s, scale: { kind: Deployment, namespace: shop, name: web, replicas: ${n} } }`;
-    // 1,000 pods × (2,640 sweeps + 1,320 collections + 1 firing) = 3,961,000: within the cap.
-    expect(await problems(scenario(`  until: 44h\n  steps: [${scale(1000)}]\n`))).toEqual([]);
-    expect(await problems(scenario(`  until: 48h\n  steps: [${scale(1000)}]\n`))).toEqual([
-      'scen.yaml#1 Scenario/big: spec.until: 1,000 pods × 4,321 instants (sweepEvery 1m and a collection every 2m ' +
-        'over 48h, plus 1 step firings) is 4,321,000 pod-instants of work, past the limit of 4,000,000; use fewer ' +
+    // (1 + √1,000) × (1,620 sweeps + 810 collections + 1 firing) = 79,306: within the cap.
+    expect(await problems(scenario(`  until: 27h\n  steps: [${scale(1000)}]\n`))).toEqual([]);
+    expect(await problems(scenario(`  until: 28h\n  steps: [${scale(1000)}]\n`))).toEqual([
+      'scen.yaml#1 Scenario/big: spec.until: (1 + √1,000 pods) × 2,521 instants (sweepEvery 1m and a collection ' +
+        'every 2m over 28h, plus 1 step firings) is 82,243 units of work, past the limit of 80,000; use fewer ' +
         'pods (spec.steps replicas), a shorter until or a longer sweepEvery',
     ]);
+    // A few pods over the longest run cost most per pod: 50 pods over 720h ran past 9 minutes, and is refused.
+    expect(await problems(scenario(`  until: 720h\n  steps: [${scale(50)}]\n`))).toHaveLength(1);
     // The peak, not the sum of the steps: a workload scaled 1,000 → 10 → 1,000 counts 1,000 pods once.
     const twice = `[${scale(1000)}, ${scale(10).replace('0s', '1h')}, ${scale(1000).replace('0s', '2h')}]`;
-    expect(await problems(scenario(`  until: 44h\n  steps: ${twice}\n`))).toEqual([]);
+    expect(await problems(scenario(`  until: 27h\n  steps: ${twice}\n`))).toEqual([]);
     for (const f of readdirSync('examples/scenarios').filter((n) => n.endsWith('.yaml'))) {
       await expect(loadScenario(`examples/scenarios/${f}`)).resolves.toMatchObject({ file: `examples/scenarios/${f}` });
     }

@@ -1,6 +1,7 @@
 // A scenario's work estimate, computed at parse time so a scenario that would run for tens of minutes is refused at
 // once (docs/scenarios.md, "Size limits"). The run loop visits one instant per sweep, per garbage collection and per
-// step firing, and at each it lists the pods and claims, so the run time grows as pods × instants.
+// step firing. An instant costs a few milliseconds with one pod and grows about as the square root of the pods (its
+// sweeps and passes work per node and per group of like pods), so the estimate is (1 + √peak pods) × instants.
 import type { ManifestSet } from '../../api/manifest-set';
 import type { ScenarioStep } from './types';
 
@@ -12,7 +13,7 @@ export interface WorkEstimate {
   peakPods: number;
   /** Instants the run loop visits: sweeps, garbage collections and step firings. */
   instants: number;
-  /** peakPods × instants. */
+  /** (1 + √peakPods) × instants, rounded up. */
   work: number;
 }
 
@@ -24,7 +25,7 @@ export function estimateWork(
   const peakPods = estimatePeakPods(s.steps);
   const sweeps = s.sweepEvery > 0 ? Math.floor(s.until / s.sweepEvery) : 0;
   const instants = sweeps + Math.floor(s.until / GC_EVERY_MS) + firings;
-  return { peakPods, instants, work: peakPods * instants };
+  return { peakPods, instants, work: Math.ceil((1 + Math.sqrt(peakPods)) * instants) };
 }
 
 /** An upper bound on the pods present at once: workloads by kind/namespace/name at their largest replica count. */
