@@ -2,8 +2,9 @@
 // Kubernetes Event (FailedScheduling with the solver's reason, or Nominated to a NodeClaim whose node is not ready),
 // read from the simulated cluster the handlers wrote their events to (docs/aws.md, "Trying the control plane
 // against an AWS-compatible endpoint").
-import type { Pod } from '../../shared/api/kube';
+import { type Pod, podKey } from '../../shared/api/kube';
 import type { RecordedEvent } from '../../shared/sim';
+import { naturalOrder } from '../format/pending-groups';
 
 /** At most this many pods get a line of their own; the rest are counted. */
 const MAX_LINES = 20;
@@ -21,8 +22,8 @@ export function pendingReasons(pods: readonly Pod[], events: readonly RecordedEv
     latest.set(`${e.involved.namespace ?? 'default'}/${e.involved.name}`, e);
   }
   return pods
-    .map((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`)
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    .map(podKey)
+    .sort(naturalOrder)
     .map((pod) => ({ pod, reason: reasonOf(latest.get(pod)) }));
 }
 

@@ -2,6 +2,7 @@
 // clock is from where the run stops. Each step of the run costs real calls to the endpoint, so minutes can pass
 // between two things happening; the line says the run is alive and what it is waiting for.
 import type { Pod } from '../../shared/api/kube';
+import { naturalOrder } from '../format/pending-groups';
 
 /** Wall time between two lines while nothing changes. */
 const QUIET_MS = 5_000;
@@ -23,7 +24,7 @@ export class WaitProgress {
 
   /** Called after every step; prints when the pending pods changed or QUIET_MS passed since the last line. */
   step(virtualMs: number, pending: readonly Pod[]): void {
-    const names = pending.map((p) => p.metadata.name).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    const names = pending.map((p) => p.metadata.name).sort(naturalOrder);
     const key = names.join(',');
     if (key === this.lastPending && this.now() - this.lastAt < QUIET_MS) return;
     if (names.length === 0 && this.lastPending === '') return;
